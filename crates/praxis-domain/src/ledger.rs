@@ -1,0 +1,235 @@
+//! The event vocabulary of the append-only ledger and its hash chain.
+//!
+//! Every event is sealed by a digest over a small canonical envelope that
+//! names its tenant, namespace, stream, positions, kind, payload digest,
+//! predecessor digest, actor and time. Each stream is its own chain, so
+//! unrelated streams never wait on each other.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::auth::Namespace;
+use crate::digest::{Digest, EVENT_KIND, PAYLOAD_KIND};
+use crate::time::Timestamp;
+
+/// Who caused an event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actor {
+    /// The credential that authenticated the write (`"system"` for offline admin).
+    pub credential_id: String,
+    /// The subject that credential acts for.
+    pub subject: String,
+}
+
+impl Actor {
+    /// The actor of offline administrative commands run against the store directly.
+    pub fn system() -> Actor {
+        Actor {
+            credential_id: "system".into(),
+            subject: "system".into(),
+        }
+    }
+}
+
+/// An event as a command proposes it, before the writer places it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewEvent {
+    /// Namespace the event belongs to.
+    pub namespace: Namespace,
+    /// Stream within the namespace; the unit of ordering and chaining.
+    pub stream: String,
+    /// Event kind, for example `credential.issued`.
+    pub kind: String,
+    /// Canonical-checked payload.
+    pub payload: Value,
+    /// Digest of the payload, computed off the writer's critical path.
+    pub payload_digest: Digest,
+}
+
+impl NewEvent {
+    /// Builds an event and digests its payload.
+    pub fn new(
+        namespace: Namespace,
+        stream: impl Into<String>,
+        kind: impl Into<String>,
+        payload: Value,
+    ) -> Self {
+        let payload_digest = Digest::of_value(PAYLOAD_KIND, &payload);
+        NewEvent {
+            namespace,
+            stream: stream.into(),
+            kind: kind.into(),
+            payload,
+            payload_digest,
+        }
+    }
+}
+
+/// A placed, sealed event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// Owning tenant.
+    pub tenant_id: String,
+    /// Namespace within the tenant.
+    pub namespace: Namespace,
+    /// Stream within the namespace.
+    pub stream: String,
+    /// Dense position within the stream, from 1.
+    pub stream_seq: u64,
+    /// Dense position within the tenant's whole log, from 1.
+    pub position: u64,
+    /// Event kind.
+    pub kind: String,
+    /// Payload.
+    pub payload: Value,
+    /// Digest of the payload.
+    pub payload_digest: Digest,
+    /// Digest of the previous event in the same stream, `None` for the first.
+    pub prev_digest: Option<Digest>,
+    /// Who caused it.
+    pub actor: Actor,
+    /// When the writer placed it.
+    pub recorded_at: Timestamp,
+    /// Seal over all of the above.
+    pub digest: Digest,
+}
+
+/// What is wrong with a stored event or chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inconsistency {
+    /// The payload does not hash to its stored digest.
+    PayloadDigest,
+    /// The envelope does not hash to its stored digest.
+    EventDigest,
+    /// The predecessor link does not match the previous event of the stream.
+    BrokenChain,
+    /// Stream sequence numbers are not dense from 1.
+    StreamGap,
+    /// Tenant positions are not dense from 1.
+    PositionGap,
+}
+
+impl Event {
+    /// Computes the seal of an event from its parts.
+    #[allow(clippy::too_many_arguments)]
+    pub fn seal(
+        tenant_id: &str,
+        new: &NewEvent,
+        stream_seq: u64,
+        position: u64,
+        prev_digest: Option<Digest>,
+        actor: &Actor,
+        recorded_at: Timestamp,
+    ) -> Digest {
+        let envelope = json!({
+            "tenant_id": tenant_id,
+            "namespace": new.namespace.as_str(),
+            "stream": new.stream,
+            "stream_seq": stream_seq,
+            "position": position,
+            "kind": new.kind,
+            "payload_digest": new.payload_digest.to_hex(),
+            "prev_digest": prev_digest.map(|d| d.to_hex()),
+            "actor": {"credential_id": actor.credential_id, "subject": actor.subject},
+            "recorded_at": recorded_at.micros(),
+        });
+        Digest::of_value(EVENT_KIND, &envelope)
+    }
+
+    /// Places a new event, sealing it.
+    pub fn place(
+        tenant_id: &str,
+        new: NewEvent,
+        stream_seq: u64,
+        position: u64,
+        prev_digest: Option<Digest>,
+        actor: Actor,
+        recorded_at: Timestamp,
+    ) -> Event {
+        let digest = Event::seal(
+            tenant_id,
+            &new,
+            stream_seq,
+            position,
+            prev_digest,
+            &actor,
+            recorded_at,
+        );
+        Event {
+            tenant_id: tenant_id.to_owned(),
+            namespace: new.namespace,
+            stream: new.stream,
+            stream_seq,
+            position,
+            kind: new.kind,
+            payload: new.payload,
+            payload_digest: new.payload_digest,
+            prev_digest,
+            actor,
+            recorded_at,
+            digest,
+        }
+    }
+
+    /// Re-checks both digests of a stored event.
+    pub fn verify(&self) -> Result<(), Inconsistency> {
+        if Digest::of_value(PAYLOAD_KIND, &self.payload) != self.payload_digest {
+            return Err(Inconsistency::PayloadDigest);
+        }
+        let new = NewEvent {
+            namespace: self.namespace.clone(),
+            stream: self.stream.clone(),
+            kind: self.kind.clone(),
+            payload: Value::Null,
+            payload_digest: self.payload_digest,
+        };
+        let seal = Event::seal(
+            &self.tenant_id,
+            &new,
+            self.stream_seq,
+            self.position,
+            self.prev_digest,
+            &self.actor,
+            self.recorded_at,
+        );
+        if seal != self.digest {
+            return Err(Inconsistency::EventDigest);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Event {
+        Event::place(
+            "t",
+            NewEvent::new(Namespace::admin(), "s", "k", json!({"x": 1})),
+            1,
+            1,
+            None,
+            Actor::system(),
+            Timestamp::from_micros(5),
+        )
+    }
+
+    #[test]
+    fn placed_events_verify() {
+        assert_eq!(sample().verify(), Ok(()));
+    }
+
+    #[test]
+    fn any_change_breaks_the_seal() {
+        let mut e = sample();
+        e.payload = json!({"x": 2});
+        assert_eq!(e.verify(), Err(Inconsistency::PayloadDigest));
+        let mut e = sample();
+        e.position = 2;
+        assert_eq!(e.verify(), Err(Inconsistency::EventDigest));
+        let mut e = sample();
+        e.actor.subject = "other".into();
+        assert_eq!(e.verify(), Err(Inconsistency::EventDigest));
+    }
+}

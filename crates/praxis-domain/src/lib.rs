@@ -1,0 +1,16 @@
+//! Praxis domain: the pure rules of the experience ledger.
+//!
+//! This crate holds types, canonical JSON, digests, capability checks and the
+//! event vocabulary. It performs no IO and has no async code, so every rule in
+//! it can be tested and reused by the storage engines, the server and the CLI
+//! alike.
+
+pub mod auth;
+pub mod canonical;
+pub mod credentials;
+pub mod digest;
+pub mod error;
+pub mod ledger;
+pub mod time;
+
+pub use error::DomainError;

@@ -1,0 +1,328 @@
+//! Command logic shared by both engines.
+//!
+//! Each engine implements [`LedgerTx`] over its own transaction; this module
+//! turns writes into events and projection rows. A batch of writes runs in one
+//! transaction, each write inside its own savepoint, so a failing write rolls
+//! back alone and the batch commits once.
+
+use std::collections::HashMap;
+
+use praxis_domain::auth::Namespace;
+use praxis_domain::credentials::{
+    self, Credential, CredentialEvent, Issued, Revoked, Rotated, TENANT_CREATED,
+};
+use praxis_domain::digest::{Digest, RECEIPT_KIND};
+use praxis_domain::ledger::{Actor, Event, NewEvent};
+use praxis_domain::time::Timestamp;
+use serde_json::json;
+
+use crate::command::{Applied, Command, Write, WriteOutcome};
+use crate::error::StoreError;
+
+/// A receipt as stored beside its idempotency key.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredReceipt {
+    pub key: String,
+    pub request_digest: Digest,
+    pub bytes: Vec<u8>,
+    pub receipt_digest: Digest,
+    pub position: u64,
+}
+
+impl StoredReceipt {
+    /// Fails closed when the stored bytes no longer match their digest.
+    pub fn verified(self) -> Result<StoredReceipt, StoreError> {
+        if Digest::of_bytes(RECEIPT_KIND, &self.bytes) == self.receipt_digest {
+            Ok(self)
+        } else {
+            Err(StoreError::inconsistent(format!(
+                "receipt {:?} does not match its digest",
+                self.key
+            )))
+        }
+    }
+}
+
+/// The transactional primitives an engine offers to the shared command logic.
+pub(crate) trait LedgerTx {
+    /// Locks the tenant row for this transaction and returns its head position.
+    async fn lock_tenant(&mut self, tenant: &str) -> Result<Option<u64>, StoreError>;
+    /// Inserts a tenant row with head 0.
+    async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError>;
+    /// Stores the tenant's new head position.
+    async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError>;
+    /// The last (sequence, digest) of a stream.
+    async fn stream_head(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        stream: &str,
+    ) -> Result<Option<(u64, Digest)>, StoreError>;
+    /// Inserts a sealed event.
+    async fn insert_event(&mut self, event: &Event) -> Result<(), StoreError>;
+    /// Looks up a stored receipt.
+    async fn receipt(
+        &mut self,
+        tenant: &str,
+        key: &str,
+    ) -> Result<Option<StoredReceipt>, StoreError>;
+    /// Stores a receipt.
+    async fn insert_receipt(
+        &mut self,
+        tenant: &str,
+        receipt: &StoredReceipt,
+    ) -> Result<(), StoreError>;
+    /// Reads a credential row.
+    async fn credential(
+        &mut self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<Option<Credential>, StoreError>;
+    /// Inserts or replaces a credential row.
+    async fn put_credential(&mut self, credential: &Credential) -> Result<(), StoreError>;
+    /// Opens the per-write savepoint.
+    async fn savepoint(&mut self) -> Result<(), StoreError>;
+    /// Releases the per-write savepoint, keeping its effects.
+    async fn release(&mut self) -> Result<(), StoreError>;
+    /// Rolls the per-write savepoint back and releases it.
+    async fn rollback_to(&mut self) -> Result<(), StoreError>;
+}
+
+/// Applies a batch of writes inside an open transaction.
+///
+/// Returns one result per write. An `Err` from this function itself means the
+/// transaction is unusable and must be rolled back by the caller.
+pub(crate) async fn apply_batch<T: LedgerTx>(
+    tx: &mut T,
+    writes: Vec<Write>,
+    now: Timestamp,
+) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+    let mut heads: HashMap<String, u64> = HashMap::new();
+    let mut results = Vec::with_capacity(writes.len());
+    for write in writes {
+        let tenant = write.tenant_id.clone();
+        let before = heads.get(&tenant).copied();
+        tx.savepoint().await?;
+        match apply_one(tx, &mut heads, write, now).await {
+            Ok(outcome) => {
+                tx.release().await?;
+                results.push(Ok(outcome));
+            }
+            Err(err) if err.is_retryable() => return Err(err),
+            Err(err) => {
+                tx.rollback_to().await?;
+                match before {
+                    Some(h) => heads.insert(tenant, h),
+                    None => heads.remove(&tenant),
+                };
+                results.push(Err(err));
+            }
+        }
+    }
+    for (tenant, head) in heads {
+        tx.set_tenant_head(&tenant, head).await?;
+    }
+    Ok(results)
+}
+
+async fn apply_one<T: LedgerTx>(
+    tx: &mut T,
+    heads: &mut HashMap<String, u64>,
+    write: Write,
+    now: Timestamp,
+) -> Result<WriteOutcome, StoreError> {
+    let Write {
+        tenant_id: tenant,
+        actor,
+        idempotency,
+        command,
+        receipt,
+    } = write;
+    if let Command::CreateTenant = command {
+        if heads.contains_key(&tenant) || tx.lock_tenant(&tenant).await?.is_some() {
+            return Err(StoreError::TenantExists);
+        }
+        tx.create_tenant(&tenant, now).await?;
+        heads.insert(tenant.clone(), 0);
+    }
+    let head = match heads.get(&tenant) {
+        Some(h) => *h,
+        None => {
+            let h = tx
+                .lock_tenant(&tenant)
+                .await?
+                .ok_or(StoreError::TenantNotFound)?;
+            heads.insert(tenant.clone(), h);
+            h
+        }
+    };
+    if let Some(idem) = &idempotency {
+        if let Some(stored) = tx.receipt(&tenant, &idem.key).await? {
+            let stored = stored.verified()?;
+            return if stored.request_digest == idem.request_digest {
+                Ok(WriteOutcome::Replayed {
+                    receipt: stored.bytes,
+                })
+            } else {
+                Err(StoreError::IdempotencyConflict)
+            };
+        }
+    }
+    let mut ctx = Ctx {
+        tenant: &tenant,
+        head,
+        actor: &actor,
+        now,
+        applied: Applied::default(),
+    };
+    run_command(tx, &mut ctx, command).await?;
+    let head = ctx.head;
+    let applied = ctx.applied;
+    heads.insert(tenant.clone(), head);
+    let receipt = match (receipt, idempotency) {
+        (Some(build), Some(idem)) => {
+            let bytes = build(&applied);
+            let stored = StoredReceipt {
+                key: idem.key,
+                request_digest: idem.request_digest,
+                receipt_digest: Digest::of_bytes(RECEIPT_KIND, &bytes),
+                bytes,
+                position: head,
+            };
+            tx.insert_receipt(&tenant, &stored).await?;
+            Some(stored.bytes)
+        }
+        (Some(build), None) => Some(build(&applied)),
+        (None, _) => None,
+    };
+    Ok(WriteOutcome::Committed { applied, receipt })
+}
+
+struct Ctx<'a> {
+    tenant: &'a str,
+    head: u64,
+    actor: &'a Actor,
+    now: Timestamp,
+    applied: Applied,
+}
+
+impl Ctx<'_> {
+    async fn append<T: LedgerTx>(
+        &mut self,
+        tx: &mut T,
+        new: NewEvent,
+    ) -> Result<Event, StoreError> {
+        let prev = tx
+            .stream_head(self.tenant, &new.namespace, &new.stream)
+            .await?;
+        self.head += 1;
+        let event = Event::place(
+            self.tenant,
+            new,
+            prev.map_or(1, |(seq, _)| seq + 1),
+            self.head,
+            prev.map(|(_, d)| d),
+            self.actor.clone(),
+            self.now,
+        );
+        tx.insert_event(&event).await?;
+        self.applied.events.push(event.clone());
+        Ok(event)
+    }
+
+    /// Appends a credential event and folds it into the projection.
+    async fn credential_event<T: LedgerTx>(
+        &mut self,
+        tx: &mut T,
+        state: Option<Credential>,
+        id: &str,
+        decoded: CredentialEvent,
+    ) -> Result<(), StoreError> {
+        let new = NewEvent::new(
+            Namespace::admin(),
+            credentials::stream_of(id),
+            decoded.kind(),
+            decoded.payload(),
+        );
+        let event = self.append(tx, new).await?;
+        let next = Credential::fold(state, &event, &decoded).map_err(StoreError::inconsistent)?;
+        tx.put_credential(&next).await?;
+        self.applied.credential = Some(next);
+        Ok(())
+    }
+}
+
+async fn run_command<T: LedgerTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    command: Command,
+) -> Result<(), StoreError> {
+    match command {
+        Command::CreateTenant => {
+            let payload = json!({ "tenant_id": ctx.tenant });
+            ctx.append(
+                tx,
+                NewEvent::new(Namespace::admin(), "tenant", TENANT_CREATED, payload),
+            )
+            .await?;
+        }
+        Command::IssueCredential {
+            credential_id,
+            request,
+            secret_sha256,
+        } => {
+            if tx.credential(ctx.tenant, &credential_id).await?.is_some() {
+                return Err(StoreError::inconsistent("credential id collision"));
+            }
+            let issued = CredentialEvent::Issued(Issued {
+                credential_id: credential_id.clone(),
+                subject: request.subject,
+                capabilities: request.capabilities,
+                grants: request.grants,
+                secret_sha256,
+                expires_at: request.expires_at.map(Timestamp::micros),
+            });
+            ctx.credential_event(tx, None, &credential_id, issued)
+                .await?;
+        }
+        Command::RotateCredential {
+            credential_id,
+            secret_sha256,
+        } => {
+            let current = tx
+                .credential(ctx.tenant, &credential_id)
+                .await?
+                .ok_or(StoreError::CredentialNotFound)?;
+            if current.revoked_at.is_some() {
+                return Err(StoreError::CredentialRevoked);
+            }
+            let rotated = CredentialEvent::Rotated(Rotated {
+                credential_id: credential_id.clone(),
+                secret_sha256,
+            });
+            ctx.credential_event(tx, Some(current), &credential_id, rotated)
+                .await?;
+        }
+        Command::RevokeCredential { credential_id } => {
+            let current = tx
+                .credential(ctx.tenant, &credential_id)
+                .await?
+                .ok_or(StoreError::CredentialNotFound)?;
+            if current.revoked_at.is_some() {
+                ctx.applied.credential = Some(current);
+            } else {
+                let revoked = CredentialEvent::Revoked(Revoked {
+                    credential_id: credential_id.clone(),
+                });
+                ctx.credential_event(tx, Some(current), &credential_id, revoked)
+                    .await?;
+            }
+        }
+        Command::Append { events } => {
+            for new in events {
+                ctx.append(tx, new).await?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! Write commands: what a caller asks the ledger to do in one atomic step.
+
+use praxis_domain::credentials::{Credential, IssueRequest};
+use praxis_domain::digest::Digest;
+use praxis_domain::ledger::{Actor, Event, NewEvent};
+
+/// An idempotency key with the digest of the request it was first used for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Idempotency {
+    /// The key, already scoped by the caller (for example route and hashed client key).
+    pub key: String,
+    /// Digest of the complete request.
+    pub request_digest: Digest,
+}
+
+/// What one command asks for.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Create a tenant and its first event.
+    CreateTenant,
+    /// Issue a credential with a given id and secret hash.
+    IssueCredential {
+        /// New credential id.
+        credential_id: String,
+        /// Validated request.
+        request: IssueRequest,
+        /// SHA-256 of the secret.
+        secret_sha256: Digest,
+    },
+    /// Replace a credential's secret.
+    RotateCredential {
+        /// Credential id.
+        credential_id: String,
+        /// SHA-256 of the new secret.
+        secret_sha256: Digest,
+    },
+    /// Revoke a credential; revoking twice is a no-op that appends nothing.
+    RevokeCredential {
+        /// Credential id.
+        credential_id: String,
+    },
+    /// Append events with no projection of their own (benchmarks, future domains).
+    Append {
+        /// The events, in order.
+        events: Vec<NewEvent>,
+    },
+}
+
+/// Builds the receipt bytes to store with an idempotency key, from what was applied.
+pub type ReceiptFn = std::sync::Arc<dyn Fn(&Applied) -> Vec<u8> + Send + Sync>;
+
+/// One write: a command, who asks, and how to answer retries.
+#[derive(Clone)]
+pub struct Write {
+    /// Tenant the write touches (every write touches exactly one).
+    pub tenant_id: String,
+    /// Who asks.
+    pub actor: Actor,
+    /// Idempotency key, if the caller wants retries answered from a receipt.
+    pub idempotency: Option<Idempotency>,
+    /// The command.
+    pub command: Command,
+    /// Receipt builder; required when `idempotency` is set.
+    pub receipt: Option<ReceiptFn>,
+}
+
+impl Write {
+    /// A write without idempotency.
+    pub fn new(tenant_id: impl Into<String>, actor: Actor, command: Command) -> Write {
+        Write {
+            tenant_id: tenant_id.into(),
+            actor,
+            idempotency: None,
+            command,
+            receipt: None,
+        }
+    }
+
+    /// Adds an idempotency key and a receipt builder.
+    pub fn idempotent(mut self, idempotency: Idempotency, receipt: ReceiptFn) -> Write {
+        self.idempotency = Some(idempotency);
+        self.receipt = Some(receipt);
+        self
+    }
+}
+
+/// What a command did.
+#[derive(Clone, Debug, Default)]
+pub struct Applied {
+    /// Events appended, in order (empty for a no-op).
+    pub events: Vec<Event>,
+    /// The credential as it stands after the command, for credential commands.
+    pub credential: Option<Credential>,
+}
+
+/// The answer to a write.
+#[derive(Clone, Debug)]
+pub enum WriteOutcome {
+    /// The write was applied and is durable.
+    Committed {
+        /// What was applied.
+        applied: Applied,
+        /// The stored receipt, when the write was idempotent.
+        receipt: Option<Vec<u8>>,
+    },
+    /// An identical earlier write was found; this is its stored receipt.
+    Replayed {
+        /// Receipt bytes exactly as first stored.
+        receipt: Vec<u8>,
+    },
+}

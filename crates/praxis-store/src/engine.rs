@@ -1,0 +1,67 @@
+//! The engine interface and store selection.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use praxis_domain::credentials::Credential;
+use praxis_domain::ledger::Event;
+
+use crate::command::{Write, WriteOutcome};
+use crate::error::StoreError;
+use crate::metrics::StoreMetrics;
+use crate::verify::VerifyReport;
+
+/// A durable ledger store.
+///
+/// Every write is durable before its future resolves. Every read of an event
+/// or receipt re-verifies its digest and fails with
+/// [`StoreError::Inconsistent`] rather than return altered data.
+#[async_trait]
+pub trait Engine: Send + Sync + 'static {
+    /// Applies one write atomically and durably.
+    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError>;
+    /// A credential of a tenant.
+    async fn credential(&self, tenant: &str, id: &str) -> Result<Option<Credential>, StoreError>;
+    /// A credential by id alone, for authentication.
+    async fn credential_for_auth(&self, id: &str) -> Result<Option<Credential>, StoreError>;
+    /// Credentials of a tenant ordered by id, after `after`.
+    async fn list_credentials(
+        &self,
+        tenant: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Credential>, StoreError>;
+    /// Events of a tenant after `after` in position order, each re-verified.
+    async fn events(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError>;
+    /// Ids of all tenants.
+    async fn tenants(&self) -> Result<Vec<String>, StoreError>;
+    /// Walks the whole store and reports every problem.
+    async fn verify(&self) -> Result<VerifyReport, StoreError>;
+    /// Checks that the store is reachable and accepts writes.
+    async fn ready(&self) -> Result<(), StoreError>;
+    /// The engine's counters.
+    fn metrics(&self) -> &StoreMetrics;
+    /// A short name (`sqlite` or `postgres`).
+    fn kind(&self) -> &'static str;
+}
+
+/// Opens a store: a `postgres://` URL, or else a SQLite data directory.
+pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
+    if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+        Ok(Arc::new(
+            crate::postgres::PostgresEngine::open(store).await?,
+        ))
+    } else {
+        let dir = Path::new(store).to_owned();
+        let engine = tokio::task::spawn_blocking(move || crate::sqlite::SqliteEngine::open(&dir))
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))??;
+        Ok(Arc::new(engine))
+    }
+}

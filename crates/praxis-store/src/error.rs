@@ -1,0 +1,71 @@
+//! The storage error type.
+
+use praxis_domain::DomainError;
+use thiserror::Error;
+
+/// Every way a storage operation can fail.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A stored event, receipt or projection does not match its digest or its log.
+    #[error("storage inconsistency: {0}")]
+    Inconsistent(String),
+    /// The same idempotency key was used with a different request.
+    #[error("idempotency key reused with a different request")]
+    IdempotencyConflict,
+    /// The tenant does not exist.
+    #[error("tenant not found")]
+    TenantNotFound,
+    /// The tenant already exists.
+    #[error("tenant already exists")]
+    TenantExists,
+    /// The credential does not exist in this tenant.
+    #[error("credential not found")]
+    CredentialNotFound,
+    /// The credential is revoked and cannot change any more.
+    #[error("credential is revoked")]
+    CredentialRevoked,
+    /// A command's input broke a domain rule.
+    #[error(transparent)]
+    Domain(#[from] DomainError),
+    /// The store was written by a newer schema than this build knows.
+    #[error("store schema version {found} is newer than this build's {supported}; upgrade praxis")]
+    SchemaTooNew {
+        /// Version found in the store.
+        found: i64,
+        /// Newest version this build supports.
+        supported: i64,
+    },
+    /// Opening or configuring the store failed.
+    #[error("cannot open store: {0}")]
+    Open(String),
+    /// The SQLite engine failed.
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL engine failed.
+    #[error("postgres: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The writer is gone (the engine is shutting down).
+    #[error("the store's writer has stopped")]
+    WriterStopped,
+    /// A filesystem operation failed.
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl StoreError {
+    /// Shorthand for an inconsistency.
+    pub fn inconsistent(message: impl Into<String>) -> Self {
+        StoreError::Inconsistent(message.into())
+    }
+
+    /// Whether PostgreSQL asked for the transaction to be retried.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            StoreError::Postgres(e) => e.code().is_some_and(|c| {
+                *c == tokio_postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
+                    || *c == tokio_postgres::error::SqlState::T_R_DEADLOCK_DETECTED
+            }),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,665 @@
+//! The PostgreSQL engine.
+//!
+//! Writes go through one writer task that drains a queue and groups writes by
+//! tenant: each group is one transaction (every transaction touches one
+//! tenant), each write in its own savepoint, committed once. Positions come
+//! from the tenant row, locked `FOR UPDATE` until commit, so a tenant's
+//! positions commit in order and a reader polling `position > last` never
+//! skips a row that commits later. Serialization failures and deadlocks
+//! (40001, 40P01) retry the whole group. Readers use a connection pool.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use praxis_domain::auth::Namespace;
+use praxis_domain::credentials::Credential;
+use praxis_domain::digest::Digest;
+use praxis_domain::ledger::Event;
+use praxis_domain::time::Timestamp;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::{NoTls, Row};
+
+use crate::SCHEMA_VERSION;
+use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
+use crate::command::{Write, WriteOutcome};
+use crate::engine::Engine;
+use crate::error::StoreError;
+use crate::metrics::StoreMetrics;
+use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
+use crate::verify::{LedgerRead, VerifyReport, verify_store};
+
+/// Most writes the writer folds into one drain.
+const MAX_BATCH: usize = 256;
+/// How often a group is retried on 40001/40P01.
+const RETRIES: usize = 8;
+
+const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE tenants (
+        tenant_id TEXT PRIMARY KEY,
+        head BIGINT NOT NULL,
+        created_at BIGINT NOT NULL
+    );
+    CREATE TABLE events (
+        tenant_id TEXT NOT NULL,
+        position BIGINT NOT NULL,
+        namespace TEXT NOT NULL,
+        stream TEXT NOT NULL,
+        stream_seq BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        payload_digest BYTEA NOT NULL,
+        prev_digest BYTEA,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        digest BYTEA NOT NULL,
+        PRIMARY KEY (tenant_id, position)
+    );
+    CREATE UNIQUE INDEX events_by_stream ON events (tenant_id, namespace, stream, stream_seq);
+    CREATE TABLE receipts (
+        tenant_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_digest BYTEA NOT NULL,
+        receipt BYTEA NOT NULL,
+        receipt_digest BYTEA NOT NULL,
+        position BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+    );
+    CREATE TABLE credentials (
+        tenant_id TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        capabilities TEXT NOT NULL,
+        grants TEXT NOT NULL,
+        secret_sha256 BYTEA NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        revoked_at BIGINT,
+        rotated_at BIGINT,
+        version BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, credential_id)
+    );
+    CREATE INDEX credentials_by_id ON credentials (credential_id);",
+)];
+
+const EVENT_COLUMNS: &str = "tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
+     prev_digest, actor_credential, actor_subject, recorded_at, digest";
+const CREDENTIAL_COLUMNS: &str = "tenant_id, credential_id, subject, capabilities, grants, secret_sha256, \
+     created_at, expires_at, revoked_at, rotated_at, version";
+
+type Job = (Write, oneshot::Sender<Result<WriteOutcome, StoreError>>);
+
+/// The PostgreSQL engine.
+pub struct PostgresEngine {
+    pool: Pool,
+    queue: mpsc::UnboundedSender<Job>,
+    metrics: Arc<StoreMetrics>,
+}
+
+fn event_row(r: &Row) -> EventRow {
+    EventRow {
+        tenant_id: r.get(0),
+        position: r.get(1),
+        namespace: r.get(2),
+        stream: r.get(3),
+        stream_seq: r.get(4),
+        kind: r.get(5),
+        payload: r.get(6),
+        payload_digest: r.get(7),
+        prev_digest: r.get(8),
+        actor_credential: r.get(9),
+        actor_subject: r.get(10),
+        recorded_at: r.get(11),
+        digest: r.get(12),
+    }
+}
+
+fn credential_row(r: &Row) -> CredentialRow {
+    CredentialRow {
+        tenant_id: r.get(0),
+        credential_id: r.get(1),
+        subject: r.get(2),
+        capabilities: r.get(3),
+        grants: r.get(4),
+        secret_sha256: r.get(5),
+        created_at: r.get(6),
+        expires_at: r.get(7),
+        revoked_at: r.get(8),
+        rotated_at: r.get(9),
+        version: r.get(10),
+    }
+}
+
+fn receipt_of(r: &Row) -> Result<StoredReceipt, StoreError> {
+    Ok(StoredReceipt {
+        key: r.get(0),
+        request_digest: rows::digest(r.get::<_, &[u8]>(1))?,
+        bytes: r.get(2),
+        receipt_digest: rows::digest(r.get::<_, &[u8]>(3))?,
+        position: to_u64(r.get(4))?,
+    })
+}
+
+impl PostgresEngine {
+    /// Connects, checks durability settings, migrates and starts the writer.
+    pub async fn open(url: &str) -> Result<PostgresEngine, StoreError> {
+        let config: tokio_postgres::Config =
+            url.parse().map_err(|e| StoreError::Open(format!("{e}")))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(16)
+            .build()
+            .map_err(|e| StoreError::Open(e.to_string()))?;
+        let mut client = pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))?;
+        for (setting, wanted) in [("fsync", "on"), ("synchronous_commit", "on")] {
+            let value: String = client
+                .query_one(&format!("SHOW {setting}"), &[])
+                .await?
+                .get(0);
+            if value != wanted {
+                return Err(StoreError::Open(format!(
+                    "PostgreSQL has {setting}={value}; Praxis needs {setting}={wanted} for durable acknowledgements"
+                )));
+            }
+        }
+        migrate(&mut client).await?;
+        drop(client);
+        let metrics = Arc::new(StoreMetrics::default());
+        let (queue, rx) = mpsc::unbounded_channel();
+        tokio::spawn(writer_loop(pool.clone(), rx, metrics.clone()));
+        Ok(PostgresEngine {
+            pool,
+            queue,
+            metrics,
+        })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))
+    }
+}
+
+async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    // Serializes concurrent first opens of the same database.
+    tx.execute("SELECT pg_advisory_xact_lock(7072617869)", &[])
+        .await?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS praxis_schema (version BIGINT NOT NULL)")
+        .await?;
+    let found: i64 = tx
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM praxis_schema", &[])
+        .await?
+        .get(0);
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+        tx.batch_execute(sql).await?;
+        tx.execute(
+            "INSERT INTO praxis_schema (version) VALUES ($1)",
+            &[version],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn writer_loop(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, metrics: Arc<StoreMetrics>) {
+    while let Some(first) = rx.recv().await {
+        let mut jobs = vec![first];
+        while jobs.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+        let mut groups: BTreeMap<String, Vec<Job>> = BTreeMap::new();
+        for job in jobs {
+            groups.entry(job.0.tenant_id.clone()).or_default().push(job);
+        }
+        for (_, group) in groups {
+            let (writes, waiters): (Vec<Write>, Vec<_>) = group.into_iter().unzip();
+            metrics.batch_size.observe(writes.len() as u64);
+            match commit_group(&pool, &writes, &metrics).await {
+                Ok(results) => {
+                    for (tx, r) in waiters.into_iter().zip(results) {
+                        let _ = tx.send(r);
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    for tx in waiters {
+                        let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn commit_group(
+    pool: &Pool,
+    writes: &[Write],
+    metrics: &StoreMetrics,
+) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match try_commit_group(pool, writes, metrics).await {
+            Err(e) if e.is_retryable() && attempt < RETRIES => continue,
+            other => return other,
+        }
+    }
+}
+
+async fn try_commit_group(
+    pool: &Pool,
+    writes: &[Write],
+    metrics: &StoreMetrics,
+) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+    let mut client = pool
+        .get()
+        .await
+        .map_err(|e| StoreError::Open(e.to_string()))?;
+    let tx = client.transaction().await?;
+    let results = {
+        let mut ptx = PgTx { tx: &tx };
+        apply_batch(&mut ptx, writes.to_vec(), rows::now()).await?
+    };
+    let start = Instant::now();
+    tx.commit().await?;
+    metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+    Ok(results)
+}
+
+struct PgTx<'a, 'c> {
+    tx: &'a Transaction<'c>,
+}
+
+impl LedgerTx for PgTx<'_, '_> {
+    async fn lock_tenant(&mut self, tenant: &str) -> Result<Option<u64>, StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached("SELECT head FROM tenants WHERE tenant_id = $1 FOR UPDATE")
+            .await?;
+        let row = self.tx.query_opt(&stmt, &[&tenant]).await?;
+        row.map(|r| to_u64(r.get(0))).transpose()
+    }
+
+    async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached("INSERT INTO tenants (tenant_id, head, created_at) VALUES ($1, 0, $2)")
+            .await?;
+        self.tx.execute(&stmt, &[&tenant, &at.micros()]).await?;
+        Ok(())
+    }
+
+    async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached("UPDATE tenants SET head = $2 WHERE tenant_id = $1")
+            .await?;
+        self.tx.execute(&stmt, &[&tenant, &to_i64(head)]).await?;
+        Ok(())
+    }
+
+    async fn stream_head(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        stream: &str,
+    ) -> Result<Option<(u64, Digest)>, StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT stream_seq, digest FROM events WHERE tenant_id = $1 AND namespace = $2 AND stream = $3 \
+                 ORDER BY stream_seq DESC LIMIT 1",
+            )
+            .await?;
+        let row = self
+            .tx
+            .query_opt(&stmt, &[&tenant, &namespace.as_str(), &stream])
+            .await?;
+        row.map(|r| Ok((to_u64(r.get(0))?, rows::digest(r.get::<_, &[u8]>(1))?)))
+            .transpose()
+    }
+
+    async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached(&format!(
+                "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+            ))
+            .await?;
+        let prev = e.prev_digest.map(|d| d.0.to_vec());
+        self.tx
+            .execute(
+                &stmt,
+                &[
+                    &e.tenant_id,
+                    &to_i64(e.position),
+                    &e.namespace.as_str(),
+                    &e.stream,
+                    &to_i64(e.stream_seq),
+                    &e.kind,
+                    &rows::payload_text(e),
+                    &&e.payload_digest.0[..],
+                    &prev,
+                    &e.actor.credential_id,
+                    &e.actor.subject,
+                    &e.recorded_at.micros(),
+                    &&e.digest.0[..],
+                ],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn receipt(
+        &mut self,
+        tenant: &str,
+        key: &str,
+    ) -> Result<Option<StoredReceipt>, StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts \
+                 WHERE tenant_id = $1 AND key = $2",
+            )
+            .await?;
+        let row = self.tx.query_opt(&stmt, &[&tenant, &key]).await?;
+        row.as_ref().map(receipt_of).transpose()
+    }
+
+    async fn insert_receipt(&mut self, tenant: &str, r: &StoredReceipt) -> Result<(), StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .await?;
+        self.tx
+            .execute(
+                &stmt,
+                &[
+                    &tenant,
+                    &r.key,
+                    &&r.request_digest.0[..],
+                    &r.bytes,
+                    &&r.receipt_digest.0[..],
+                    &to_i64(r.position),
+                ],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn credential(
+        &mut self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<Option<Credential>, StoreError> {
+        let stmt = self
+            .tx
+            .prepare_cached(&format!(
+                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id = $2"
+            ))
+            .await?;
+        let row = self.tx.query_opt(&stmt, &[&tenant, &id]).await?;
+        row.map(|r| credential_row(&r).into_credential())
+            .transpose()
+    }
+
+    async fn put_credential(&mut self, c: &Credential) -> Result<(), StoreError> {
+        let (caps, grants) = rows::credential_columns(c);
+        let stmt = self
+            .tx
+            .prepare_cached(&format!(
+                "INSERT INTO credentials ({CREDENTIAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+                 ON CONFLICT (tenant_id, credential_id) DO UPDATE SET subject = EXCLUDED.subject, \
+                 capabilities = EXCLUDED.capabilities, grants = EXCLUDED.grants, \
+                 secret_sha256 = EXCLUDED.secret_sha256, created_at = EXCLUDED.created_at, \
+                 expires_at = EXCLUDED.expires_at, revoked_at = EXCLUDED.revoked_at, \
+                 rotated_at = EXCLUDED.rotated_at, version = EXCLUDED.version"
+            ))
+            .await?;
+        self.tx
+            .execute(
+                &stmt,
+                &[
+                    &c.tenant_id,
+                    &c.id,
+                    &c.subject,
+                    &caps,
+                    &grants,
+                    &&c.secret_sha256.0[..],
+                    &c.created_at.micros(),
+                    &c.expires_at.map(Timestamp::micros),
+                    &c.revoked_at.map(Timestamp::micros),
+                    &c.rotated_at.map(Timestamp::micros),
+                    &to_i64(c.version),
+                ],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn savepoint(&mut self) -> Result<(), StoreError> {
+        self.tx.batch_execute("SAVEPOINT w").await?;
+        Ok(())
+    }
+
+    async fn release(&mut self) -> Result<(), StoreError> {
+        self.tx.batch_execute("RELEASE SAVEPOINT w").await?;
+        Ok(())
+    }
+
+    async fn rollback_to(&mut self) -> Result<(), StoreError> {
+        self.tx
+            .batch_execute("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")
+            .await?;
+        Ok(())
+    }
+}
+
+struct PgRead<'a>(&'a tokio_postgres::Transaction<'a>);
+
+async fn query_events(
+    client: &impl tokio_postgres::GenericClient,
+    tenant: &str,
+    after: u64,
+    limit: usize,
+) -> Result<Vec<EventRow>, StoreError> {
+    let rows = client
+        .query(
+            &format!(
+                "SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = $1 AND position > $2 ORDER BY position LIMIT $3"
+            ),
+            &[&tenant, &to_i64(after), &(limit as i64)],
+        )
+        .await?;
+    Ok(rows.iter().map(event_row).collect())
+}
+
+impl LedgerRead for PgRead<'_> {
+    async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError> {
+        let rows = self
+            .0
+            .query(
+                "SELECT tenant_id, head FROM tenants ORDER BY tenant_id",
+                &[],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.get(0), to_u64(r.get(1))?)))
+            .collect()
+    }
+
+    async fn raw_events(
+        &mut self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        query_events(self.0, tenant, after, limit)
+            .await?
+            .into_iter()
+            .map(EventRow::into_event)
+            .collect()
+    }
+
+    async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError> {
+        let rows = self
+            .0
+            .query(
+                &format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1"),
+                &[&tenant],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| credential_row(r).into_credential())
+            .collect()
+    }
+
+    async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
+        let rows = self
+            .0
+            .query(
+                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts WHERE tenant_id = $1",
+                &[&tenant],
+            )
+            .await?;
+        rows.iter().map(receipt_of).collect()
+    }
+}
+
+#[async_trait]
+impl Engine for PostgresEngine {
+    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.queue
+            .send((write, tx))
+            .map_err(|_| StoreError::WriterStopped)?;
+        rx.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    async fn credential(&self, tenant: &str, id: &str) -> Result<Option<Credential>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                &format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id = $2"),
+                &[&tenant, &id],
+            )
+            .await?;
+        row.map(|r| credential_row(&r).into_credential())
+            .transpose()
+    }
+
+    async fn credential_for_auth(&self, id: &str) -> Result<Option<Credential>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE credential_id = $1"
+            ))
+            .await?;
+        let row = client.query_opt(&stmt, &[&id]).await?;
+        row.map(|r| credential_row(&r).into_credential())
+            .transpose()
+    }
+
+    async fn list_credentials(
+        &self,
+        tenant: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Credential>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                &format!(
+                    "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id > $2 \
+                     ORDER BY credential_id LIMIT $3"
+                ),
+                &[&tenant, &after.unwrap_or(""), &(limit as i64)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| credential_row(r).into_credential())
+            .collect()
+    }
+
+    async fn events(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        let client = self.client().await?;
+        query_events(&**client, tenant, after, limit)
+            .await?
+            .into_iter()
+            .map(EventRow::into_verified_event)
+            .collect()
+    }
+
+    async fn tenants(&self) -> Result<Vec<String>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query("SELECT tenant_id FROM tenants ORDER BY tenant_id", &[])
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn verify(&self) -> Result<VerifyReport, StoreError> {
+        let mut client = self.client().await?;
+        // One repeatable-read snapshot so heads, events and projections agree.
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let report = verify_store(&mut PgRead(&tx)).await?;
+        tx.commit().await?;
+        Ok(report)
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.batch_execute("CREATE TEMP TABLE IF NOT EXISTS praxis_ready (x INT) ON COMMIT DROP; INSERT INTO praxis_ready VALUES (1)")
+            .await?;
+        tx.rollback().await?;
+        Ok(())
+    }
+
+    fn metrics(&self) -> &StoreMetrics {
+        &self.metrics
+    }
+
+    fn kind(&self) -> &'static str {
+        "postgres"
+    }
+}

@@ -1,0 +1,143 @@
+//! Conversions between storage columns and domain types, shared by both engines.
+
+use std::collections::BTreeSet;
+
+use praxis_domain::auth::{Capability, Namespace, Scope};
+use praxis_domain::credentials::Credential;
+use praxis_domain::digest::Digest;
+use praxis_domain::ledger::{Actor, Event};
+use praxis_domain::time::Timestamp;
+
+use crate::error::StoreError;
+
+/// An event row as both engines read it.
+pub(crate) struct EventRow {
+    pub tenant_id: String,
+    pub position: i64,
+    pub namespace: String,
+    pub stream: String,
+    pub stream_seq: i64,
+    pub kind: String,
+    pub payload: String,
+    pub payload_digest: Vec<u8>,
+    pub prev_digest: Option<Vec<u8>>,
+    pub actor_credential: String,
+    pub actor_subject: String,
+    pub recorded_at: i64,
+    pub digest: Vec<u8>,
+}
+
+/// A credential row as both engines read it.
+pub(crate) struct CredentialRow {
+    pub tenant_id: String,
+    pub credential_id: String,
+    pub subject: String,
+    pub capabilities: String,
+    pub grants: String,
+    pub secret_sha256: Vec<u8>,
+    pub created_at: i64,
+    pub expires_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+    pub rotated_at: Option<i64>,
+    pub version: i64,
+}
+
+pub(crate) fn digest(bytes: &[u8]) -> Result<Digest, StoreError> {
+    <[u8; 32]>::try_from(bytes)
+        .map(Digest)
+        .map_err(|_| StoreError::inconsistent("stored digest is not 32 bytes"))
+}
+
+pub(crate) fn to_u64(v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::inconsistent("negative position"))
+}
+
+pub(crate) fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).expect("positions stay below 2^63")
+}
+
+impl EventRow {
+    /// Decodes the row; does not verify digests (callers do).
+    pub fn into_event(self) -> Result<Event, StoreError> {
+        let payload = serde_json::from_str(&self.payload)
+            .map_err(|e| StoreError::inconsistent(format!("event payload is not JSON: {e}")))?;
+        Ok(Event {
+            tenant_id: self.tenant_id,
+            namespace: Namespace(self.namespace),
+            stream: self.stream,
+            stream_seq: to_u64(self.stream_seq)?,
+            position: to_u64(self.position)?,
+            kind: self.kind,
+            payload,
+            payload_digest: digest(&self.payload_digest)?,
+            prev_digest: self.prev_digest.as_deref().map(digest).transpose()?,
+            actor: Actor {
+                credential_id: self.actor_credential,
+                subject: self.actor_subject,
+            },
+            recorded_at: Timestamp::from_micros(self.recorded_at),
+            digest: digest(&self.digest)?,
+        })
+    }
+
+    /// Decodes and re-verifies the row, failing closed.
+    pub fn into_verified_event(self) -> Result<Event, StoreError> {
+        let event = self.into_event()?;
+        event.verify().map_err(|e| {
+            StoreError::inconsistent(format!(
+                "event at position {} fails verification: {e:?}",
+                event.position
+            ))
+        })?;
+        Ok(event)
+    }
+}
+
+/// The stored text of an event's payload.
+pub(crate) fn payload_text(event: &Event) -> String {
+    String::from_utf8(praxis_domain::canonical::canonical_bytes(&event.payload))
+        .expect("canonical JSON is UTF-8")
+}
+
+/// Columns of a credential for writing.
+pub(crate) fn credential_columns(c: &Credential) -> (String, String) {
+    let caps: Vec<&str> = c.capabilities.iter().map(|c| c.as_str()).collect();
+    (
+        serde_json::to_string(&caps).expect("strings serialize"),
+        serde_json::to_string(&c.grants).expect("scopes serialize"),
+    )
+}
+
+impl CredentialRow {
+    /// Decodes the row.
+    pub fn into_credential(self) -> Result<Credential, StoreError> {
+        let bad =
+            |what: &str| StoreError::inconsistent(format!("credential {what} column is malformed"));
+        let capabilities: BTreeSet<Capability> =
+            serde_json::from_str(&self.capabilities).map_err(|_| bad("capabilities"))?;
+        let grants: BTreeSet<Scope> =
+            serde_json::from_str(&self.grants).map_err(|_| bad("grants"))?;
+        Ok(Credential {
+            id: self.credential_id,
+            tenant_id: self.tenant_id,
+            subject: self.subject,
+            capabilities,
+            grants,
+            secret_sha256: digest(&self.secret_sha256)?,
+            created_at: Timestamp::from_micros(self.created_at),
+            expires_at: self.expires_at.map(Timestamp::from_micros),
+            revoked_at: self.revoked_at.map(Timestamp::from_micros),
+            rotated_at: self.rotated_at.map(Timestamp::from_micros),
+            version: to_u64(self.version)?,
+        })
+    }
+}
+
+/// The current time as a [`Timestamp`].
+pub(crate) fn now() -> Timestamp {
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0);
+    Timestamp::from_micros(micros)
+}

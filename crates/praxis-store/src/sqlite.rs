@@ -1,0 +1,666 @@
+//! The embedded SQLite engine.
+//!
+//! One writer thread owns the only writing connection. It drains a queue of
+//! writes, runs each in its own savepoint inside one `BEGIN IMMEDIATE`
+//! transaction, commits once (WAL, `synchronous=FULL`, so the commit is the
+//! durable sync) and only then answers every waiter. Readers use their own
+//! connections; WAL readers never block the writer. A lock file keeps a
+//! second process from opening the same data directory.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use async_trait::async_trait;
+use praxis_domain::auth::Namespace;
+use praxis_domain::credentials::Credential;
+use praxis_domain::digest::Digest;
+use praxis_domain::ledger::Event;
+use praxis_domain::time::Timestamp;
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::oneshot;
+
+use crate::SCHEMA_VERSION;
+use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
+use crate::command::{Write, WriteOutcome};
+use crate::engine::Engine;
+use crate::error::StoreError;
+use crate::metrics::StoreMetrics;
+use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
+use crate::verify::{LedgerRead, VerifyReport, verify_store};
+
+/// Most writes the writer folds into one commit.
+pub const MAX_BATCH: usize = 256;
+
+/// File name of the database inside the data directory.
+pub const DB_FILE: &str = "praxis.db";
+
+const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE tenants (
+        tenant_id TEXT PRIMARY KEY,
+        head INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE events (
+        tenant_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        namespace TEXT NOT NULL,
+        stream TEXT NOT NULL,
+        stream_seq INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        payload_digest BLOB NOT NULL,
+        prev_digest BLOB,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        digest BLOB NOT NULL,
+        PRIMARY KEY (tenant_id, position)
+    ) STRICT, WITHOUT ROWID;
+    CREATE UNIQUE INDEX events_by_stream ON events (tenant_id, namespace, stream, stream_seq);
+    CREATE TABLE receipts (
+        tenant_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_digest BLOB NOT NULL,
+        receipt BLOB NOT NULL,
+        receipt_digest BLOB NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE credentials (
+        tenant_id TEXT NOT NULL,
+        credential_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        capabilities TEXT NOT NULL,
+        grants TEXT NOT NULL,
+        secret_sha256 BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        revoked_at INTEGER,
+        rotated_at INTEGER,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, credential_id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE UNIQUE INDEX credentials_by_id ON credentials (credential_id);",
+)];
+
+enum Job {
+    Write(Write, oneshot::Sender<Result<WriteOutcome, StoreError>>),
+    Probe(oneshot::Sender<Result<(), StoreError>>),
+}
+
+/// The SQLite engine over one data directory.
+pub struct SqliteEngine {
+    queue: Mutex<Option<mpsc::Sender<Job>>>,
+    writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    readers: Arc<Mutex<Vec<Connection>>>,
+    path: PathBuf,
+    metrics: Arc<StoreMetrics>,
+    _lock: File,
+}
+
+/// Opens a connection with the pragmas every connection must have, and checks them.
+pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    let journal: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+    let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
+    let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+    // synchronous=FULL is 2; it is per connection, so it is checked on every open.
+    if journal != "wal" || sync != 2 || fk != 1 {
+        return Err(StoreError::Open(format!(
+            "pragmas did not take effect (journal_mode={journal}, synchronous={sync}, foreign_keys={fk})"
+        )));
+    }
+    Ok(conn)
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", version)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+impl SqliteEngine {
+    /// Opens (creating if needed) the store in `dir`.
+    pub fn open(dir: &Path) -> Result<SqliteEngine, StoreError> {
+        std::fs::create_dir_all(dir)?;
+        let lock = File::create(dir.join("LOCK"))?;
+        if lock.try_lock().is_err() {
+            return Err(StoreError::Open(format!(
+                "{} is in use by another praxis process",
+                dir.display()
+            )));
+        }
+        let path = dir.join(DB_FILE);
+        let mut conn = open_connection(&path)?;
+        migrate(&mut conn)?;
+        let metrics = Arc::new(StoreMetrics::default());
+        let (tx, rx) = mpsc::channel();
+        let writer_metrics = metrics.clone();
+        let writer = std::thread::Builder::new()
+            .name("praxis-sqlite-writer".into())
+            .spawn(move || writer_loop(conn, rx, &writer_metrics))?;
+        Ok(SqliteEngine {
+            queue: Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
+            readers: Arc::new(Mutex::new(Vec::new())),
+            path,
+            metrics,
+            _lock: lock,
+        })
+    }
+
+    fn send(&self, job: Job) -> Result<(), StoreError> {
+        let queue = self.queue.lock().expect("queue lock");
+        queue
+            .as_ref()
+            .ok_or(StoreError::WriterStopped)?
+            .send(job)
+            .map_err(|_| StoreError::WriterStopped)
+    }
+
+    /// Runs a read on a pooled reader connection off the async runtime.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let readers = self.readers.clone();
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = readers.lock().expect("reader pool").pop();
+            let conn = match conn {
+                Some(c) => c,
+                None => open_connection(&path)?,
+            };
+            let result = f(&conn);
+            readers.lock().expect("reader pool").push(conn);
+            result
+        })
+        .await
+        .map_err(|e| StoreError::Open(format!("reader task failed: {e}")))?
+    }
+
+    /// Stops the writer after it has finished every queued write.
+    pub fn shutdown(&self) {
+        self.queue.lock().expect("queue lock").take();
+        if let Some(handle) = self.writer.lock().expect("writer lock").take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for SqliteEngine {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics) {
+    while let Ok(first) = rx.recv() {
+        let mut writes = Vec::new();
+        let mut waiters = Vec::new();
+        let mut probes = Vec::new();
+        let mut next = Some(first);
+        while let Some(job) = next {
+            match job {
+                Job::Write(w, tx) => {
+                    writes.push(w);
+                    waiters.push(tx);
+                }
+                Job::Probe(tx) => probes.push(tx),
+            }
+            next = if writes.len() < MAX_BATCH {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        for probe in probes {
+            let r = conn
+                .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+                .map_err(StoreError::from);
+            let _ = probe.send(r);
+        }
+        if writes.is_empty() {
+            continue;
+        }
+        metrics.batch_size.observe(writes.len() as u64);
+        match commit_batch(&mut conn, writes, metrics) {
+            Ok(results) => {
+                for (tx, r) in waiters.into_iter().zip(results) {
+                    let _ = tx.send(r);
+                }
+            }
+            Err(e) => {
+                let message = e.to_string();
+                for tx in waiters {
+                    let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+                }
+            }
+        }
+    }
+}
+
+fn commit_batch(
+    conn: &mut Connection,
+    writes: Vec<Write>,
+    metrics: &StoreMetrics,
+) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let mut tx = SqliteTx { conn };
+    let applied = pollster::block_on(apply_batch(&mut tx, writes, rows::now()));
+    match applied {
+        Ok(results) => {
+            let start = Instant::now();
+            if let Err(e) = conn.execute_batch("COMMIT") {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e.into());
+            }
+            metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+            Ok(results)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+struct SqliteTx<'c> {
+    conn: &'c Connection,
+}
+
+fn event_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
+    Ok(EventRow {
+        tenant_id: r.get(0)?,
+        position: r.get(1)?,
+        namespace: r.get(2)?,
+        stream: r.get(3)?,
+        stream_seq: r.get(4)?,
+        kind: r.get(5)?,
+        payload: r.get(6)?,
+        payload_digest: r.get(7)?,
+        prev_digest: r.get(8)?,
+        actor_credential: r.get(9)?,
+        actor_subject: r.get(10)?,
+        recorded_at: r.get(11)?,
+        digest: r.get(12)?,
+    })
+}
+
+const EVENT_COLUMNS: &str = "tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
+     prev_digest, actor_credential, actor_subject, recorded_at, digest";
+
+const CREDENTIAL_COLUMNS: &str = "tenant_id, credential_id, subject, capabilities, grants, secret_sha256, \
+     created_at, expires_at, revoked_at, rotated_at, version";
+
+fn credential_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CredentialRow> {
+    Ok(CredentialRow {
+        tenant_id: r.get(0)?,
+        credential_id: r.get(1)?,
+        subject: r.get(2)?,
+        capabilities: r.get(3)?,
+        grants: r.get(4)?,
+        secret_sha256: r.get(5)?,
+        created_at: r.get(6)?,
+        expires_at: r.get(7)?,
+        revoked_at: r.get(8)?,
+        rotated_at: r.get(9)?,
+        version: r.get(10)?,
+    })
+}
+
+fn receipt_row(
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<(String, Vec<u8>, Vec<u8>, Vec<u8>, i64)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn into_receipt(
+    row: (String, Vec<u8>, Vec<u8>, Vec<u8>, i64),
+) -> Result<StoredReceipt, StoreError> {
+    let (key, request_digest, bytes, receipt_digest, position) = row;
+    Ok(StoredReceipt {
+        key,
+        request_digest: rows::digest(&request_digest)?,
+        bytes,
+        receipt_digest: rows::digest(&receipt_digest)?,
+        position: to_u64(position)?,
+    })
+}
+
+fn credential_query(
+    conn: &Connection,
+    tenant: Option<&str>,
+    id: &str,
+) -> Result<Option<Credential>, StoreError> {
+    let row = match tenant {
+        Some(t) => conn
+            .prepare_cached(&format!(
+                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1 AND credential_id = ?2"
+            ))?
+            .query_row(params![t, id], credential_row)
+            .optional()?,
+        None => conn
+            .prepare_cached(&format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE credential_id = ?1"))?
+            .query_row(params![id], credential_row)
+            .optional()?,
+    };
+    row.map(CredentialRow::into_credential).transpose()
+}
+
+impl LedgerTx for SqliteTx<'_> {
+    async fn lock_tenant(&mut self, tenant: &str) -> Result<Option<u64>, StoreError> {
+        // BEGIN IMMEDIATE already holds the database's single write lock.
+        let head: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT head FROM tenants WHERE tenant_id = ?1")?
+            .query_row(params![tenant], |r| r.get(0))
+            .optional()?;
+        head.map(to_u64).transpose()
+    }
+
+    async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached("INSERT INTO tenants (tenant_id, head, created_at) VALUES (?1, 0, ?2)")?
+            .execute(params![tenant, at.micros()])?;
+        Ok(())
+    }
+
+    async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached("UPDATE tenants SET head = ?2 WHERE tenant_id = ?1")?
+            .execute(params![tenant, to_i64(head)])?;
+        Ok(())
+    }
+
+    async fn stream_head(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        stream: &str,
+    ) -> Result<Option<(u64, Digest)>, StoreError> {
+        let row: Option<(i64, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT stream_seq, digest FROM events WHERE tenant_id = ?1 AND namespace = ?2 AND stream = ?3 \
+                 ORDER BY stream_seq DESC LIMIT 1",
+            )?
+            .query_row(params![tenant, namespace.as_str(), stream], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        row.map(|(s, d)| Ok((to_u64(s)?, rows::digest(&d)?)))
+            .transpose()
+    }
+
+    async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO events ({EVENT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            ))?
+            .execute(params![
+                e.tenant_id,
+                to_i64(e.position),
+                e.namespace.as_str(),
+                e.stream,
+                to_i64(e.stream_seq),
+                e.kind,
+                rows::payload_text(e),
+                &e.payload_digest.0[..],
+                e.prev_digest.as_ref().map(|d| d.0.to_vec()),
+                e.actor.credential_id,
+                e.actor.subject,
+                e.recorded_at.micros(),
+                &e.digest.0[..],
+            ])?;
+        Ok(())
+    }
+
+    async fn receipt(
+        &mut self,
+        tenant: &str,
+        key: &str,
+    ) -> Result<Option<StoredReceipt>, StoreError> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts \
+                 WHERE tenant_id = ?1 AND key = ?2",
+            )?
+            .query_row(params![tenant, key], receipt_row)
+            .optional()?;
+        row.map(into_receipt).transpose()
+    }
+
+    async fn insert_receipt(&mut self, tenant: &str, r: &StoredReceipt) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                tenant,
+                r.key,
+                &r.request_digest.0[..],
+                r.bytes,
+                &r.receipt_digest.0[..],
+                to_i64(r.position)
+            ])?;
+        Ok(())
+    }
+
+    async fn credential(
+        &mut self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<Option<Credential>, StoreError> {
+        credential_query(self.conn, Some(tenant), id)
+    }
+
+    async fn put_credential(&mut self, c: &Credential) -> Result<(), StoreError> {
+        let (caps, grants) = rows::credential_columns(c);
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT OR REPLACE INTO credentials ({CREDENTIAL_COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+            ))?
+            .execute(params![
+                c.tenant_id,
+                c.id,
+                c.subject,
+                caps,
+                grants,
+                &c.secret_sha256.0[..],
+                c.created_at.micros(),
+                c.expires_at.map(Timestamp::micros),
+                c.revoked_at.map(Timestamp::micros),
+                c.rotated_at.map(Timestamp::micros),
+                to_i64(c.version)
+            ])?;
+        Ok(())
+    }
+
+    async fn savepoint(&mut self) -> Result<(), StoreError> {
+        self.conn.prepare_cached("SAVEPOINT w")?.execute([])?;
+        Ok(())
+    }
+
+    async fn release(&mut self) -> Result<(), StoreError> {
+        self.conn.prepare_cached("RELEASE w")?.execute([])?;
+        Ok(())
+    }
+
+    async fn rollback_to(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("ROLLBACK TO w; RELEASE w")?;
+        Ok(())
+    }
+}
+
+fn raw_events(
+    conn: &Connection,
+    tenant: &str,
+    after: u64,
+    limit: usize,
+) -> Result<Vec<EventRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
+    ))?;
+    let rows = stmt
+        .query_map(params![tenant, to_i64(after), limit as i64], event_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+struct SqliteRead<'c>(&'c Connection);
+
+impl LedgerRead for SqliteRead<'_> {
+    async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError> {
+        let mut stmt = self
+            .0
+            .prepare("SELECT tenant_id, head FROM tenants ORDER BY tenant_id")?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter().map(|(t, h)| Ok((t, to_u64(h)?))).collect()
+    }
+
+    async fn raw_events(
+        &mut self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        raw_events(self.0, tenant, after, limit)?
+            .into_iter()
+            .map(EventRow::into_event)
+            .collect()
+    }
+
+    async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError> {
+        let mut stmt = self.0.prepare(&format!(
+            "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1"
+        ))?;
+        let rows = stmt
+            .query_map(params![tenant], credential_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(CredentialRow::into_credential)
+            .collect()
+    }
+
+    async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
+        let mut stmt = self.0.prepare(
+            "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts WHERE tenant_id = ?1",
+        )?;
+        let rows = stmt
+            .query_map(params![tenant], receipt_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter().map(into_receipt).collect()
+    }
+}
+
+#[async_trait]
+impl Engine for SqliteEngine {
+    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(Job::Write(write, tx))?;
+        rx.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    async fn credential(&self, tenant: &str, id: &str) -> Result<Option<Credential>, StoreError> {
+        let (tenant, id) = (tenant.to_owned(), id.to_owned());
+        self.read(move |c| credential_query(c, Some(&tenant), &id))
+            .await
+    }
+
+    async fn credential_for_auth(&self, id: &str) -> Result<Option<Credential>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |c| credential_query(c, None, &id)).await
+    }
+
+    async fn list_credentials(
+        &self,
+        tenant: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Credential>, StoreError> {
+        let (tenant, after) = (tenant.to_owned(), after.unwrap_or("").to_owned());
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(&format!(
+                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1 AND credential_id > ?2 \
+                 ORDER BY credential_id LIMIT ?3"
+            ))?;
+            let rows = stmt
+                .query_map(params![tenant, after, limit as i64], credential_row)?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(CredentialRow::into_credential).collect()
+        })
+        .await
+    }
+
+    async fn events(
+        &self,
+        tenant: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        let tenant = tenant.to_owned();
+        self.read(move |c| {
+            raw_events(c, &tenant, after, limit)?
+                .into_iter()
+                .map(EventRow::into_verified_event)
+                .collect()
+        })
+        .await
+    }
+
+    async fn tenants(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|c| {
+            let rows = pollster::block_on(SqliteRead(c).tenants())?;
+            Ok(rows.into_iter().map(|(t, _)| t).collect())
+        })
+        .await
+    }
+
+    async fn verify(&self) -> Result<VerifyReport, StoreError> {
+        self.read(|c| {
+            // One read transaction gives verification a single consistent snapshot.
+            c.execute_batch("BEGIN")?;
+            let report = pollster::block_on(verify_store(&mut SqliteRead(c)));
+            c.execute_batch("COMMIT")?;
+            report
+        })
+        .await
+    }
+
+    async fn ready(&self) -> Result<(), StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(Job::Probe(tx))?;
+        rx.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
+    fn metrics(&self) -> &StoreMetrics {
+        &self.metrics
+    }
+
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+}
