@@ -1,0 +1,142 @@
+//! Tampering, corruption and schema guards: the store fails closed.
+
+use praxis_domain::ledger::Actor;
+use praxis_store::{StoreError, Write};
+use praxis_testkit::{BACKENDS, Backend};
+
+use crate::contract::{append, engine, tenant};
+
+async fn sql(backend: Backend, store: &str, statement: &str) {
+    match backend {
+        Backend::Sqlite => {
+            let conn =
+                rusqlite::Connection::open(std::path::Path::new(store).join("praxis.db")).unwrap();
+            conn.execute_batch(statement).unwrap();
+        }
+        Backend::Postgres => {
+            let (client, conn) = tokio_postgres::connect(store, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            tokio::spawn(conn);
+            client.batch_execute(statement).await.unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_altered_payload_fails_reads_and_verification() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        for i in 0..3 {
+            engine
+                .execute(Write::new("t", Actor::system(), append("s", i)))
+                .await
+                .unwrap();
+        }
+        sql(
+            backend,
+            &loc.store,
+            "UPDATE events SET payload = '{\"n\":99}' WHERE position = 3",
+        )
+        .await;
+        let err = engine.events("t", 0, 10).await.unwrap_err();
+        assert!(
+            matches!(err, StoreError::Inconsistent(_)),
+            "{backend:?}: {err}"
+        );
+        let report = engine.verify().await.unwrap();
+        assert_eq!(
+            report.problems.len(),
+            1,
+            "{backend:?}: {:?}",
+            report.problems
+        );
+        assert!(
+            report.problems[0].contains("position 3"),
+            "{:?}",
+            report.problems
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_deleted_event_breaks_positions_and_chain() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        for i in 0..4 {
+            engine
+                .execute(Write::new("t", Actor::system(), append("s", i)))
+                .await
+                .unwrap();
+        }
+        sql(backend, &loc.store, "DELETE FROM events WHERE position = 3").await;
+        let report = engine.verify().await.unwrap();
+        let text = report.problems.join("\n");
+        assert!(text.contains("expected position 3"), "{backend:?}: {text}");
+        assert!(text.contains("broken chain"), "{backend:?}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn an_altered_projection_is_found_by_verify() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        let issue = praxis_store::Command::IssueCredential {
+            credential_id: "c1".into(),
+            request: praxis_domain::credentials::IssueRequest::new(
+                "bob".into(),
+                vec!["memory_read".into()],
+                vec![],
+                None,
+                praxis_domain::time::Timestamp::from_micros(0),
+            )
+            .unwrap(),
+            secret_sha256: praxis_domain::digest::Digest::sha256(b"s"),
+        };
+        engine
+            .execute(Write::new("t", Actor::system(), issue))
+            .await
+            .unwrap();
+        sql(
+            backend,
+            &loc.store,
+            "UPDATE credentials SET capabilities = '[\"credential_admin\"]'",
+        )
+        .await;
+        let report = engine.verify().await.unwrap();
+        assert_eq!(report.problems.len(), 1, "{backend:?}");
+        assert!(report.problems[0].contains("differs from its events"));
+    }
+}
+
+#[tokio::test]
+async fn a_store_from_a_newer_schema_is_refused() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        drop(engine);
+        let bump = match backend {
+            Backend::Sqlite => "PRAGMA user_version = 99",
+            Backend::Postgres => "INSERT INTO praxis_schema (version) VALUES (99)",
+        };
+        sql(backend, &loc.store, bump).await;
+        match praxis_store::open(&loc.store).await {
+            Err(StoreError::SchemaTooNew {
+                found: 99,
+                supported: 1,
+            }) => {}
+            Err(other) => panic!("{backend:?}: wrong error {other}"),
+            Ok(_) => panic!("{backend:?}: opened a newer store"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_second_process_cannot_open_the_same_data_dir() {
+    let (engine, loc) = engine(Backend::Sqlite).await;
+    let second = praxis_store::sqlite::SqliteEngine::open(std::path::Path::new(&loc.store));
+    assert!(matches!(second, Err(StoreError::Open(m)) if m.contains("in use")));
+    drop(engine);
+}
