@@ -1,1 +1,281 @@
-fn main() {}
+//! `praxis`: run the server, administer tenants and credentials offline,
+//! verify a store, and benchmark the ledger.
+
+mod bench;
+mod config;
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use praxis_domain::auth::Scope;
+use praxis_domain::credentials::IssueRequest;
+use praxis_domain::ledger::Actor;
+use praxis_domain::time::Timestamp;
+use praxis_server::admin;
+use praxis_store::{Command, Write};
+
+use crate::config::StoreArgs;
+
+/// Praxis: the durable, auditable memory of what AI agents did, and the
+/// authority over what they may learn from it.
+#[derive(Parser)]
+#[command(name = "praxis", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run the HTTP API. On an empty store, creates a tenant and an admin
+    /// credential, prints its token once and writes it to DATA_DIR/admin-token (mode 0600).
+    Serve(config::ServeArgs),
+    /// Offline administration of tenants and credentials (the server must not be running on a SQLite store).
+    Admin {
+        #[command(subcommand)]
+        command: AdminCmd,
+    },
+    /// Walk the whole log: digests, every stream's chain, positions, and projections
+    /// rebuilt and compared. Exits 1 on any problem.
+    Verify {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// Benchmarks (measurements, not tests).
+    Bench {
+        #[command(subcommand)]
+        command: bench::BenchCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCmd {
+    /// Create a tenant and its first admin credential (credential_admin, policy_admin).
+    CreateTenant {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Tenant id.
+        #[arg(long)]
+        tenant: String,
+        /// Subject of the admin credential.
+        #[arg(long, default_value = "admin")]
+        subject: String,
+    },
+    /// Issue a credential. Prints its token once.
+    Issue {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Tenant id.
+        #[arg(long)]
+        tenant: String,
+        /// Subject the credential acts for.
+        #[arg(long)]
+        subject: String,
+        /// A capability (repeat for several), for example memory_read.
+        #[arg(long = "capability", required = true)]
+        capabilities: Vec<String>,
+        /// A grant as JSON, for example
+        /// '{"project_id":"p","mission_id":null,"agent_id":"a","visibility":"shared"}' (repeatable).
+        #[arg(long = "grant")]
+        grants: Vec<String>,
+        /// RFC 3339 expiry.
+        #[arg(long)]
+        expires_at: Option<String>,
+    },
+    /// Revoke a credential; it fails authentication at once.
+    Revoke {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Tenant id.
+        #[arg(long)]
+        tenant: String,
+        /// Credential id.
+        #[arg(long)]
+        credential: String,
+    },
+    /// List a tenant's credentials.
+    List {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Tenant id.
+        #[arg(long)]
+        tenant: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("praxis: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Cmd::Serve(args) => serve(args).await,
+        Cmd::Admin { command } => admin_cmd(command).await,
+        Cmd::Verify { store } => verify(store).await,
+        Cmd::Bench { command } => bench::run(command).await,
+    }
+}
+
+async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
+    let settings = args.resolve()?;
+    config::init_logging(&settings.log_format);
+    let engine = praxis_store::open(&settings.store)
+        .await
+        .with_context(|| format!("opening store {}", settings.store_display()))?;
+    if engine.tenants().await?.is_empty() {
+        let (credential, token) =
+            admin::bootstrap_tenant(&*engine, &settings.tenant, "admin").await?;
+        let path = Path::new(&settings.data_dir).join("admin-token");
+        write_secret(&path, &token.render())?;
+        println!(
+            "created tenant {:?} and admin credential {}\nadmin token (shown once, also written to {}):\n{}",
+            settings.tenant,
+            credential.id,
+            path.display(),
+            token.render()
+        );
+    }
+    let listener = tokio::net::TcpListener::bind(&settings.listen)
+        .await
+        .with_context(|| format!("binding {}", settings.listen))?;
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, store = engine.kind(), "praxis listening");
+    println!(
+        "praxis listening on http://{addr} ({} store)",
+        engine.kind()
+    );
+    praxis_server::serve(listener, engine, praxis_server::shutdown_signal()).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_secret(path: &Path, secret: &str) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    writeln!(f, "{secret}")?;
+    f.sync_all()?;
+    Ok(())
+}
+
+async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
+    match command {
+        AdminCmd::CreateTenant {
+            store,
+            tenant,
+            subject,
+        } => {
+            let engine = store.open().await?;
+            let (credential, token) = admin::bootstrap_tenant(&*engine, &tenant, &subject).await?;
+            println!(
+                "tenant {tenant:?} created; admin credential {}",
+                credential.id
+            );
+            println!("{}", token.render());
+        }
+        AdminCmd::Issue {
+            store,
+            tenant,
+            subject,
+            capabilities,
+            grants,
+            expires_at,
+        } => {
+            let engine = store.open().await?;
+            let grants = grants
+                .iter()
+                .map(|g| serde_json::from_str::<Scope>(g).with_context(|| format!("grant {g}")))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let expires_at = expires_at
+                .as_deref()
+                .map(Timestamp::parse_rfc3339)
+                .transpose()?;
+            let request =
+                IssueRequest::new(subject, capabilities, grants, expires_at, admin::now())?;
+            let (credential, token) =
+                admin::issue(&*engine, &tenant, Actor::system(), request).await?;
+            println!("credential {} issued", credential.id);
+            println!("{}", token.render());
+        }
+        AdminCmd::Revoke {
+            store,
+            tenant,
+            credential,
+        } => {
+            let engine = store.open().await?;
+            let cmd = Command::RevokeCredential {
+                credential_id: credential.clone(),
+            };
+            engine
+                .execute(Write::new(&tenant, Actor::system(), cmd))
+                .await?;
+            println!("credential {credential} revoked");
+        }
+        AdminCmd::List { store, tenant } => {
+            let engine = store.open().await?;
+            let mut after: Option<String> = None;
+            let now = admin::now();
+            loop {
+                let page = engine
+                    .list_credentials(&tenant, after.as_deref(), 500)
+                    .await?;
+                for c in &page {
+                    let caps: BTreeSet<&str> = c.capabilities.iter().map(|c| c.as_str()).collect();
+                    println!(
+                        "{}\t{}\t{:?}\t{}",
+                        c.id,
+                        c.subject,
+                        c.status(now),
+                        caps.into_iter().collect::<Vec<_>>().join(",")
+                    );
+                }
+                match page.last() {
+                    Some(c) if page.len() == 500 => after = Some(c.id.clone()),
+                    _ => break,
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
+    let engine = store.open().await?;
+    let report = engine.verify().await?;
+    println!(
+        "checked {} tenants, {} events in {} streams, {} credentials, {} receipts",
+        report.tenants, report.events, report.streams, report.credentials, report.receipts
+    );
+    if report.is_clean() {
+        println!("ok: no problems found");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for p in &report.problems {
+            println!("problem: {p}");
+        }
+        println!("{} problems found", report.problems.len());
+        Ok(ExitCode::from(1))
+    }
+}

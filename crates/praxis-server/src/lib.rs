@@ -1,1 +1,124 @@
-//! placeholder
+//! The Praxis HTTP server.
+//!
+//! [`router`] builds the axum application over any [`praxis_store::Engine`];
+//! [`serve`] runs it with graceful shutdown. Handlers authenticate every
+//! request from its bearer token, check capabilities and grants, translate
+//! wire types to domain commands and answer in problem+json on any failure.
+
+pub mod admin;
+mod credentials;
+pub mod error;
+mod extract;
+mod metrics;
+pub mod openapi;
+mod ops;
+mod seal;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, header};
+use praxis_store::Engine;
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+pub use error::ApiError;
+
+/// Largest accepted request body, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Shared state of every handler.
+#[derive(Clone)]
+pub struct AppState {
+    /// The store.
+    pub engine: Arc<dyn Engine>,
+    metrics: Arc<metrics::HttpMetrics>,
+}
+
+impl AppState {
+    /// State over an opened engine.
+    pub fn new(engine: Arc<dyn Engine>) -> Self {
+        AppState {
+            engine,
+            metrics: Arc::new(metrics::HttpMetrics::default()),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct UuidRequestId;
+
+impl MakeRequestId for UuidRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        HeaderValue::from_str(&uuid::Uuid::now_v7().to_string())
+            .ok()
+            .map(RequestId::new)
+    }
+}
+
+/// Builds the application router.
+pub fn router(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let api = credentials::routes().layer(SetResponseHeaderLayer::overriding(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("no-store"),
+    ));
+    Router::new()
+        .nest("/api/v1", api)
+        .merge(ops::routes())
+        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
+        .layer(axum::middleware::from_fn(extract::limit_declared_length))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            let id = req
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            // Only method, path and request id: headers may carry tokens.
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+        }))
+        .layer(SetRequestIdLayer::new(request_id, UuidRequestId))
+        .with_state(state)
+}
+
+/// Serves the API on `listener` until `shutdown` resolves, then drains in-flight requests.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    engine: Arc<dyn Engine>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(AppState::new(engine));
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}
+
+/// Resolves on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down; draining in-flight requests");
+    // Give in-flight requests a moment; axum waits for them after this resolves.
+    tokio::time::sleep(Duration::from_millis(10)).await;
+}

@@ -1,0 +1,409 @@
+//! `praxis bench …`: measurements, never pass/fail tests.
+//!
+//! `bench ledger` measures durable appends through the engine (event, hash
+//! chain, tenant position, idempotency receipt, group commit) with 1, 8 and
+//! 64 concurrent writers, and beside it a raw baseline: the same rows written
+//! by plain batched INSERTs with the same sync settings, one commit per batch
+//! of as many rows as there are writers. The ratio is Praxis's own overhead.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use praxis_domain::auth::{Scope, Visibility};
+use praxis_domain::digest::{Digest, REQUEST_KIND};
+use praxis_domain::ledger::{Actor, Event, NewEvent};
+use praxis_domain::time::Timestamp;
+use praxis_store::{Command, Engine, Idempotency, Write};
+use serde_json::json;
+
+/// Benchmarks.
+#[derive(Subcommand)]
+pub enum BenchCmd {
+    /// Durable appends/s and p50/p99 latency against a raw INSERT baseline.
+    Ledger(LedgerArgs),
+}
+
+/// Arguments of `bench ledger`.
+#[derive(Args)]
+pub struct LedgerArgs {
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 5.0)]
+    seconds: f64,
+    /// Concurrent writer counts to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,8,64")]
+    writers: Vec<usize>,
+    /// Backends to measure.
+    #[arg(long, value_delimiter = ',', default_value = "sqlite,postgres")]
+    backends: Vec<String>,
+    /// PostgreSQL URL of an empty database; without it a throwaway local cluster is started.
+    #[arg(long)]
+    postgres: Option<String>,
+    /// Directory for the SQLite stores [default: a temporary directory].
+    #[arg(long)]
+    dir: Option<std::path::PathBuf>,
+}
+
+pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
+    match cmd {
+        BenchCmd::Ledger(args) => ledger(args).await?,
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+struct Row {
+    backend: String,
+    writers: usize,
+    appends_per_s: f64,
+    p50_us: u64,
+    p99_us: u64,
+    raw_per_s: f64,
+}
+
+fn spinner(message: String) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("template"));
+    bar.set_message(message);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+async fn ledger(args: LedgerArgs) -> anyhow::Result<()> {
+    let tmp = tempfile_dir(args.dir.as_deref())?;
+    let duration = Duration::from_secs_f64(args.seconds);
+    let mut rows = Vec::new();
+    for backend in &args.backends {
+        for &writers in &args.writers {
+            let bar = spinner(format!("{backend}: {writers} writers"));
+            let (praxis_store, raw_store) = match backend.as_str() {
+                "sqlite" => (
+                    tmp.join(format!("praxis-{writers}")).display().to_string(),
+                    tmp.join(format!("raw-{writers}")).display().to_string(),
+                ),
+                "postgres" => match &args.postgres {
+                    Some(url) => (url.clone(), url.clone()),
+                    None => (
+                        praxis_testkit::postgres_url(),
+                        praxis_testkit::postgres_url(),
+                    ),
+                },
+                other => anyhow::bail!("unknown backend {other:?}"),
+            };
+            let engine = praxis_store::open(&praxis_store).await?;
+            let (rate, p50, p99) = measure_praxis(engine.clone(), writers, duration).await?;
+            drop(engine);
+            // The raw baseline uses a store created by the same migrations.
+            drop(praxis_store::open(&raw_store).await?);
+            let raw = if backend == "sqlite" {
+                measure_raw_sqlite(&raw_store, writers, duration)?
+            } else {
+                measure_raw_postgres(&raw_store, writers, duration).await?
+            };
+            bar.finish_and_clear();
+            let row = Row {
+                backend: backend.clone(),
+                writers,
+                appends_per_s: rate,
+                p50_us: p50,
+                p99_us: p99,
+                raw_per_s: raw,
+            };
+            eprintln!(
+                "{} writers={} praxis={:.0}/s p50={}us p99={}us raw={:.0}/s",
+                row.backend, row.writers, row.appends_per_s, row.p50_us, row.p99_us, row.raw_per_s
+            );
+            rows.push(row);
+        }
+    }
+    println!(
+        "| store | writers | Praxis appends/s | p50 | p99 | raw INSERT rows/s | Praxis / raw | overhead |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for r in &rows {
+        let ratio = r.appends_per_s / r.raw_per_s;
+        println!(
+            "| {} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.0} | {:.2} | {:.0}% |",
+            r.backend,
+            r.writers,
+            r.appends_per_s,
+            r.p50_us as f64 / 1000.0,
+            r.p99_us as f64 / 1000.0,
+            r.raw_per_s,
+            ratio,
+            (1.0 - ratio).max(0.0) * 100.0
+        );
+    }
+    Ok(())
+}
+
+fn tempfile_dir(dir: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
+    let base = match dir {
+        Some(d) => d.to_owned(),
+        None => std::env::temp_dir().join(format!("praxis-bench-{}", std::process::id())),
+    };
+    if base.exists() {
+        std::fs::remove_dir_all(&base).with_context(|| format!("clearing {}", base.display()))?;
+    }
+    std::fs::create_dir_all(&base)?;
+    Ok(base)
+}
+
+fn scope() -> Scope {
+    Scope {
+        project_id: "bench".into(),
+        mission_id: None,
+        agent_id: "agent".into(),
+        visibility: Visibility::Shared,
+    }
+}
+
+/// The payload every appended event carries: the size of a typical attempt record.
+fn payload(writer: usize, i: u64) -> serde_json::Value {
+    json!({
+        "case_id": format!("case-{writer}-{i}"),
+        "subject": format!("subject-{}", i % 1000),
+        "action_id": format!("action-{}", i % 37),
+        "stage": "active",
+        "status": "false_positive",
+        "confidence": 875_000,
+        "rationale": "verifier rejected the hypothesis after the negative control",
+        "evidence_ids": ["ev-1", "ev-2"],
+    })
+}
+
+fn bench_write(writer: usize, i: u64) -> Write {
+    let new = NewEvent::new(
+        scope().namespace("bench"),
+        format!("subject-{}", i % 1000),
+        "bench.appended",
+        payload(writer, i),
+    );
+    let request_digest = Digest::of_value(REQUEST_KIND, &new.payload);
+    Write::new(
+        "bench",
+        Actor::system(),
+        Command::Append { events: vec![new] },
+    )
+    .idempotent(
+        Idempotency {
+            key: format!("bench:{writer}:{i}"),
+            request_digest,
+        },
+        Arc::new(|applied| format!("{{\"position\":{}}}", applied.events[0].position).into_bytes()),
+    )
+}
+
+async fn measure_praxis(
+    engine: Arc<dyn Engine>,
+    writers: usize,
+    duration: Duration,
+) -> anyhow::Result<(f64, u64, u64)> {
+    engine
+        .execute(Write::new("bench", Actor::system(), Command::CreateTenant))
+        .await?;
+    // Warm up caches and prepared statements.
+    for i in 0..200 {
+        engine.execute(bench_write(usize::MAX, i)).await?;
+    }
+    let start = Instant::now();
+    let deadline = start + duration;
+    let mut tasks = Vec::new();
+    for w in 0..writers {
+        let engine = engine.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let mut i = 0u64;
+            while Instant::now() < deadline {
+                let t = Instant::now();
+                engine.execute(bench_write(w, i)).await?;
+                latencies.push(t.elapsed().as_micros() as u64);
+                i += 1;
+            }
+            anyhow::Ok(latencies)
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await??);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    all.sort_unstable();
+    let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
+    Ok((all.len() as f64 / elapsed, pct(0.50), pct(0.99)))
+}
+
+/// Pre-built column values of one baseline row pair (event + receipt).
+struct RawRow {
+    event: Event,
+    payload: String,
+    key: String,
+    receipt: Vec<u8>,
+    receipt_digest: Digest,
+    request_digest: Digest,
+}
+
+fn raw_rows(n: usize) -> Vec<RawRow> {
+    let mut prev: std::collections::HashMap<String, (u64, Digest)> =
+        std::collections::HashMap::new();
+    (0..n)
+        .map(|i| {
+            let new = NewEvent::new(
+                scope().namespace("bench"),
+                format!("subject-{}", i % 1000),
+                "bench.appended",
+                payload(0, i as u64),
+            );
+            let request_digest = Digest::of_value(REQUEST_KIND, &new.payload);
+            let head = prev.get(&new.stream).copied();
+            let stream = new.stream.clone();
+            let event = Event::place(
+                "raw",
+                new,
+                head.map_or(1, |h| h.0 + 1),
+                i as u64 + 1,
+                head.map(|h| h.1),
+                Actor::system(),
+                Timestamp::from_micros(0),
+            );
+            prev.insert(stream, (event.stream_seq, event.digest));
+            let receipt = format!("{{\"position\":{}}}", i + 1).into_bytes();
+            RawRow {
+                payload: String::from_utf8(
+                    serde_json_canonicalizer::to_vec(&event.payload).expect("json"),
+                )
+                .expect("utf-8"),
+                key: format!("bench:0:{i}"),
+                receipt_digest: Digest::sha256(&receipt),
+                receipt,
+                request_digest,
+                event,
+            }
+        })
+        .collect()
+}
+
+/// Rows pre-built for the raw baseline; more than any run on this machine class writes.
+const RAW_ROWS: usize = 400_000;
+
+fn measure_raw_sqlite(dir: &str, batch: usize, duration: Duration) -> anyhow::Result<f64> {
+    let rows = raw_rows(RAW_ROWS);
+    let conn = praxis_store::sqlite::open_connection(
+        &std::path::Path::new(dir).join(praxis_store::sqlite::DB_FILE),
+    )?;
+    let start = Instant::now();
+    let mut written = 0usize;
+    for chunk in rows.chunks(batch) {
+        if start.elapsed() >= duration {
+            break;
+        }
+        let tx = conn.unchecked_transaction()?;
+        {
+            let mut ev = tx.prepare_cached(
+                "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
+                 prev_digest, actor_credential, actor_subject, recorded_at, digest) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?;
+            let mut rc = tx.prepare_cached(
+                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for r in chunk {
+                let e = &r.event;
+                ev.execute(rusqlite::params![
+                    e.tenant_id,
+                    e.position as i64,
+                    e.namespace.as_str(),
+                    e.stream,
+                    e.stream_seq as i64,
+                    e.kind,
+                    r.payload,
+                    &e.payload_digest.0[..],
+                    e.prev_digest.map(|d| d.0.to_vec()),
+                    e.actor.credential_id,
+                    e.actor.subject,
+                    e.recorded_at.micros(),
+                    &e.digest.0[..],
+                ])?;
+                rc.execute(rusqlite::params![
+                    "raw",
+                    r.key,
+                    &r.request_digest.0[..],
+                    r.receipt,
+                    &r.receipt_digest.0[..],
+                    e.position as i64
+                ])?;
+            }
+        }
+        tx.commit()?;
+        written += chunk.len();
+    }
+    Ok(written as f64 / start.elapsed().as_secs_f64())
+}
+
+async fn measure_raw_postgres(url: &str, batch: usize, duration: Duration) -> anyhow::Result<f64> {
+    let rows = raw_rows(RAW_ROWS);
+    let (mut client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    tokio::spawn(conn);
+    client.batch_execute("DELETE FROM events WHERE tenant_id = 'raw'; DELETE FROM receipts WHERE tenant_id = 'raw'").await?;
+    let ev = client
+        .prepare(
+            "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
+             prev_digest, actor_credential, actor_subject, recorded_at, digest) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .await?;
+    let rc = client
+        .prepare(
+            "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await?;
+    let start = Instant::now();
+    let mut written = 0usize;
+    for chunk in rows.chunks(batch) {
+        if start.elapsed() >= duration {
+            break;
+        }
+        let tx = client.transaction().await?;
+        for r in chunk {
+            let e = &r.event;
+            let prev = e.prev_digest.map(|d| d.0.to_vec());
+            tx.execute(
+                &ev,
+                &[
+                    &e.tenant_id,
+                    &(e.position as i64),
+                    &e.namespace.as_str(),
+                    &e.stream,
+                    &(e.stream_seq as i64),
+                    &e.kind,
+                    &r.payload,
+                    &&e.payload_digest.0[..],
+                    &prev,
+                    &e.actor.credential_id,
+                    &e.actor.subject,
+                    &e.recorded_at.micros(),
+                    &&e.digest.0[..],
+                ],
+            )
+            .await?;
+            tx.execute(
+                &rc,
+                &[
+                    &"raw",
+                    &r.key,
+                    &&r.request_digest.0[..],
+                    &r.receipt,
+                    &&r.receipt_digest.0[..],
+                    &(e.position as i64),
+                ],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        written += chunk.len();
+    }
+    Ok(written as f64 / start.elapsed().as_secs_f64())
+}

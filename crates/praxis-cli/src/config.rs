@@ -1,0 +1,192 @@
+//! Configuration: flags, then environment, then an optional TOML file, then defaults.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Args;
+use praxis_store::Engine;
+use serde::Deserialize;
+
+/// Default data directory of the embedded store.
+pub const DEFAULT_DATA_DIR: &str = "./praxis-data";
+/// Default listen address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:7878";
+
+/// Where the store is.
+#[derive(Args, Clone, Debug)]
+pub struct StoreArgs {
+    /// Data directory of the embedded SQLite store [default: ./praxis-data].
+    #[arg(long, env = "PRAXIS_DATA_DIR")]
+    pub data_dir: Option<String>,
+    /// A postgres://user@host:port/db URL; overrides --data-dir for the store.
+    #[arg(long, env = "PRAXIS_STORE")]
+    pub store: Option<String>,
+}
+
+impl StoreArgs {
+    fn location(&self, file: &FileConfig) -> (String, String) {
+        let data_dir = self
+            .data_dir
+            .clone()
+            .or_else(|| file.data_dir.clone())
+            .unwrap_or_else(|| DEFAULT_DATA_DIR.into());
+        let store = self
+            .store
+            .clone()
+            .or_else(|| file.store.clone())
+            .unwrap_or_else(|| data_dir.clone());
+        (data_dir, store)
+    }
+
+    /// Opens the store these arguments name.
+    pub async fn open(&self) -> anyhow::Result<Arc<dyn Engine>> {
+        let (_, store) = self.location(&FileConfig::default());
+        praxis_store::open(&store)
+            .await
+            .with_context(|| format!("opening store {}", redact(&store)))
+    }
+}
+
+/// Arguments of `praxis serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Address to listen on [default: 127.0.0.1:7878].
+    #[arg(long, env = "PRAXIS_LISTEN")]
+    pub listen: Option<String>,
+    /// Optional TOML file with keys data_dir, store, listen, tenant, log_format.
+    /// Flags and environment variables take precedence over it.
+    #[arg(long, env = "PRAXIS_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Tenant created on an empty store [default: default].
+    #[arg(long, env = "PRAXIS_TENANT")]
+    pub tenant: Option<String>,
+    /// Log format: text or json [default: text]. Filter with RUST_LOG.
+    #[arg(long, env = "PRAXIS_LOG_FORMAT")]
+    pub log_format: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    data_dir: Option<String>,
+    store: Option<String>,
+    listen: Option<String>,
+    tenant: Option<String>,
+    log_format: Option<String>,
+}
+
+/// Resolved settings of `praxis serve`.
+pub struct Settings {
+    pub data_dir: String,
+    pub store: String,
+    pub listen: String,
+    pub tenant: String,
+    pub log_format: String,
+}
+
+impl Settings {
+    /// The store location with any password removed, for messages.
+    pub fn store_display(&self) -> String {
+        redact(&self.store)
+    }
+}
+
+/// Removes a password from a database URL.
+pub fn redact(store: &str) -> String {
+    match (store.find("://"), store.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &store[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &store[..scheme + 3], &store[at..])
+        }
+        _ => store.to_owned(),
+    }
+}
+
+impl ServeArgs {
+    /// Merges flags and environment over the TOML file over defaults.
+    pub fn resolve(self) -> anyhow::Result<Settings> {
+        let file = match &self.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?
+            }
+            None => FileConfig::default(),
+        };
+        let (data_dir, store) = self.store.location(&file);
+        let log_format = self
+            .log_format
+            .or(file.log_format)
+            .unwrap_or_else(|| "text".into());
+        if log_format != "text" && log_format != "json" {
+            anyhow::bail!("log_format must be text or json, not {log_format:?}");
+        }
+        Ok(Settings {
+            data_dir,
+            store,
+            listen: self
+                .listen
+                .or(file.listen)
+                .unwrap_or_else(|| DEFAULT_LISTEN.into()),
+            tenant: self
+                .tenant
+                .or(file.tenant)
+                .unwrap_or_else(|| "default".into()),
+            log_format,
+        })
+    }
+}
+
+/// Starts structured logging to stderr.
+pub fn init_logging(format: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact("postgres://u:secret@h:5/db"),
+            "postgres://u:***@h:5/db"
+        );
+        assert_eq!(redact("./praxis-data"), "./praxis-data");
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.toml");
+        std::fs::write(&path, "listen = \"127.0.0.1:1\"\ndata_dir = \"/x\"\n").unwrap();
+        let args = ServeArgs {
+            store: StoreArgs {
+                data_dir: None,
+                store: None,
+            },
+            listen: Some("127.0.0.1:2".into()),
+            config: Some(path),
+            tenant: None,
+            log_format: None,
+        };
+        let s = args.resolve().unwrap();
+        assert_eq!(s.listen, "127.0.0.1:2");
+        assert_eq!(s.data_dir, "/x");
+        assert_eq!(s.store, "/x");
+        assert_eq!(s.tenant, "default");
+    }
+}

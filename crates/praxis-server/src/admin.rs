@@ -1,0 +1,129 @@
+//! Tenant and credential administration shared by the HTTP handlers and the CLI.
+
+use praxis_domain::auth::{Capability, Scope, Token, Visibility};
+use praxis_domain::credentials::{Credential, CredentialStatus, IssueRequest};
+use praxis_domain::ledger::Actor;
+use praxis_domain::time::Timestamp;
+use praxis_store::{Command, Engine, StoreError, Write, WriteOutcome};
+use rand::Rng;
+
+/// The current time.
+pub fn now() -> Timestamp {
+    Timestamp::from_micros(jiff::Timestamp::now().as_microsecond())
+}
+
+/// A fresh credential id and token with a 256-bit random secret.
+pub fn new_token() -> Token {
+    let mut secret = [0u8; 32];
+    rand::rng().fill_bytes(&mut secret);
+    Token {
+        credential_id: uuid::Uuid::now_v7().simple().to_string(),
+        secret,
+    }
+}
+
+/// The command that issues a credential for a fresh token.
+pub fn issue_command(token: &Token, request: IssueRequest) -> Command {
+    Command::IssueCredential {
+        credential_id: token.credential_id.clone(),
+        request,
+        secret_sha256: token.secret_hash(),
+    }
+}
+
+/// Creates a tenant with an admin credential (credential_admin, policy_admin).
+///
+/// Returns the credential and its token, which is shown only once.
+pub async fn bootstrap_tenant(
+    engine: &dyn Engine,
+    tenant: &str,
+    subject: &str,
+) -> Result<(Credential, Token), StoreError> {
+    praxis_domain::auth::check_id("/tenant", tenant)?;
+    engine
+        .execute(Write::new(tenant, Actor::system(), Command::CreateTenant))
+        .await?;
+    let request = IssueRequest::new(
+        subject.into(),
+        vec![
+            Capability::CredentialAdmin.as_str().into(),
+            Capability::PolicyAdmin.as_str().into(),
+        ],
+        vec![],
+        None,
+        now(),
+    )?;
+    issue(engine, tenant, Actor::system(), request).await
+}
+
+/// Issues a credential without idempotency (offline administration).
+pub async fn issue(
+    engine: &dyn Engine,
+    tenant: &str,
+    actor: Actor,
+    request: IssueRequest,
+) -> Result<(Credential, Token), StoreError> {
+    let token = new_token();
+    let outcome = engine
+        .execute(Write::new(tenant, actor, issue_command(&token, request)))
+        .await?;
+    match outcome {
+        WriteOutcome::Committed { applied, .. } => applied
+            .credential
+            .map(|c| (c, token))
+            .ok_or_else(|| StoreError::inconsistent("issue applied no credential")),
+        WriteOutcome::Replayed { .. } => {
+            Err(StoreError::inconsistent("issue without a key replayed"))
+        }
+    }
+}
+
+/// The wire form of a scope.
+pub fn scope_to_wire(s: &Scope) -> praxis_api::Scope {
+    praxis_api::Scope {
+        project_id: s.project_id.clone(),
+        mission_id: s.mission_id.clone(),
+        agent_id: s.agent_id.clone(),
+        visibility: match s.visibility {
+            Visibility::Shared => praxis_api::Visibility::Shared,
+            Visibility::Private => praxis_api::Visibility::Private,
+        },
+    }
+}
+
+/// The domain form of a wire scope.
+pub fn scope_from_wire(s: praxis_api::Scope) -> Scope {
+    Scope {
+        project_id: s.project_id,
+        mission_id: s.mission_id,
+        agent_id: s.agent_id,
+        visibility: match s.visibility {
+            praxis_api::Visibility::Shared => Visibility::Shared,
+            praxis_api::Visibility::Private => Visibility::Private,
+        },
+    }
+}
+
+/// The wire form of a credential, with its status at `at`.
+pub fn credential_to_wire(c: &Credential, at: Timestamp) -> praxis_api::Credential {
+    praxis_api::Credential {
+        id: c.id.clone(),
+        subject: c.subject.clone(),
+        capabilities: c
+            .capabilities
+            .iter()
+            .map(|c| c.as_str().to_owned())
+            .collect(),
+        grants: c.grants.iter().map(scope_to_wire).collect(),
+        status: match c.status(at) {
+            CredentialStatus::Active => praxis_api::CredentialStatus::Active,
+            CredentialStatus::Revoked => praxis_api::CredentialStatus::Revoked,
+            CredentialStatus::Expired => praxis_api::CredentialStatus::Expired,
+        },
+        created_at: c.created_at.to_string(),
+        expires_at: c.expires_at.map(|t| t.to_string()),
+        revoked_at: c.revoked_at.map(|t| t.to_string()),
+        rotated_at: c.rotated_at.map(|t| t.to_string()),
+        version: c.version,
+    }
+}

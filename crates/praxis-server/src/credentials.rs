@@ -1,0 +1,315 @@
+//! Credential endpoints: issue, rotate, revoke, read and list.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use praxis_api::{
+    CONTRACT_VERSION, CredentialPage, CredentialResponse, EmptyRequest, IssueCredentialRequest,
+    TokenResponse,
+};
+use praxis_domain::auth::{Capability, Principal, Token};
+use praxis_domain::credentials::IssueRequest;
+use praxis_domain::digest::{Digest, REQUEST_KIND};
+use praxis_domain::ledger::Actor;
+use praxis_domain::time::Timestamp;
+use praxis_store::{Applied, Command, Idempotency, Write, WriteOutcome};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::admin::{credential_to_wire, issue_command, new_token, now, scope_from_wire};
+use crate::error::ApiError;
+use crate::extract::{ApiJson, Auth, IdempotencyKey};
+use crate::seal;
+
+/// Routes under `/api/v1`.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/credentials", post(issue).get(list))
+        .route("/credentials/{id}", get(read))
+        .route("/credentials/{id}/revoke", post(revoke))
+        .route("/credentials/{id}/rotate", post(rotate))
+}
+
+fn actor(p: &Principal) -> Actor {
+    Actor {
+        credential_id: p.credential_id.clone(),
+        subject: p.subject.clone(),
+    }
+}
+
+fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response()
+}
+
+fn token_receipt(applied: &Applied, token: &str, at: Timestamp) -> Vec<u8> {
+    let credential = applied
+        .credential
+        .as_ref()
+        .expect("credential commands always report the credential");
+    serde_json::to_vec(&TokenResponse {
+        contract_version: CONTRACT_VERSION,
+        credential: credential_to_wire(credential, at),
+        token: token.to_owned(),
+    })
+    .expect("responses serialize")
+}
+
+/// Runs a command whose answer carries a fresh token, with sealed idempotent replay.
+async fn token_write(
+    state: &AppState,
+    p: &Principal,
+    route: &str,
+    key: Option<String>,
+    body: &Value,
+    token: Token,
+    command: Command,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    let at = now();
+    let rendered = token.render();
+    let mut write = Write::new(&p.tenant_id, actor(p), command);
+    if let Some(raw) = &key {
+        let (tenant, raw_key, rendered) = (p.tenant_id.clone(), raw.clone(), rendered.clone());
+        write = write.idempotent(
+            Idempotency {
+                key: seal::storage_key(route, raw),
+                request_digest: Digest::of_value(
+                    REQUEST_KIND,
+                    &json!({ "route": route, "body": body }),
+                ),
+            },
+            Arc::new(move |applied| {
+                seal::seal(&tenant, &raw_key, &token_receipt(applied, &rendered, at))
+            }),
+        );
+    }
+    match state.engine.execute(write).await? {
+        WriteOutcome::Committed { applied, .. } => Ok(json_response(
+            status,
+            token_receipt(&applied, &rendered, at),
+        )),
+        WriteOutcome::Replayed { receipt } => {
+            let raw = key.as_deref().unwrap_or_default();
+            let plain = seal::open(&p.tenant_id, raw, &receipt).ok_or_else(|| {
+                ApiError::from(praxis_store::StoreError::inconsistent(
+                    "sealed receipt does not open",
+                ))
+            })?;
+            Ok(json_response(status, plain))
+        }
+    }
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/credentials", tag = "credentials",
+    request_body = IssueCredentialRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "16..255 printable ASCII; retries with it return the original receipt, token included")),
+    responses(
+        (status = 201, description = "Issued; the token is shown only here", body = TokenResponse),
+        (status = 400, description = "Malformed request", body = praxis_api::Problem),
+        (status = 401, description = "No usable credential", body = praxis_api::Problem),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem),
+        (status = 409, description = "Idempotency key reused with another request", body = praxis_api::Problem),
+        (status = 413, description = "Body over 64 KiB", body = praxis_api::Problem),
+        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn issue(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<IssueCredentialRequest>,
+) -> Result<Response, ApiError> {
+    p.require(Capability::CredentialAdmin)?;
+    let expires_at = body
+        .expires_at
+        .as_deref()
+        .map(|s| {
+            Timestamp::parse_rfc3339(s).map_err(|_| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_field",
+                    "expected RFC 3339",
+                )
+                .at("/expires_at")
+            })
+        })
+        .transpose()?;
+    let grants = body.grants.into_iter().map(scope_from_wire).collect();
+    let request = IssueRequest::new(body.subject, body.capabilities, grants, expires_at, now())?;
+    let token = new_token();
+    let command = issue_command(&token, request);
+    token_write(
+        &state,
+        &p,
+        "credentials.issue",
+        key,
+        &value,
+        token,
+        command,
+        StatusCode::CREATED,
+    )
+    .await
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/credentials/{id}/rotate", tag = "credentials",
+    request_body = EmptyRequest,
+    params(("id" = String, Path, description = "Credential id"),
+           ("Idempotency-Key" = Option<String>, Header, description = "Retries with it return the original new token")),
+    responses(
+        (status = 200, description = "Rotated; the old token stops working at once", body = TokenResponse),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
+        (status = 409, description = "Revoked, or key reused", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn rotate(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    Path(id): Path<String>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { value, .. }: ApiJson<EmptyRequest>,
+) -> Result<Response, ApiError> {
+    p.require(Capability::CredentialAdmin)?;
+    let mut token = new_token();
+    token.credential_id = id.clone();
+    let command = Command::RotateCredential {
+        credential_id: id.clone(),
+        secret_sha256: token.secret_hash(),
+    };
+    let route = format!("credentials.rotate:{id}");
+    token_write(
+        &state,
+        &p,
+        &route,
+        key,
+        &value,
+        token,
+        command,
+        StatusCode::OK,
+    )
+    .await
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/credentials/{id}/revoke", tag = "credentials",
+    request_body = EmptyRequest,
+    params(("id" = String, Path, description = "Credential id")),
+    responses(
+        (status = 200, description = "Revoked (revoking again changes nothing)", body = CredentialResponse),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn revoke(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    Path(id): Path<String>,
+    _body: ApiJson<EmptyRequest>,
+) -> Result<Response, ApiError> {
+    p.require(Capability::CredentialAdmin)?;
+    let command = Command::RevokeCredential { credential_id: id };
+    let outcome = state
+        .engine
+        .execute(Write::new(&p.tenant_id, actor(&p), command))
+        .await?;
+    let WriteOutcome::Committed { applied, .. } = outcome else {
+        return Err(praxis_store::StoreError::inconsistent("revoke without a key replayed").into());
+    };
+    let credential = applied.credential.ok_or_else(|| {
+        ApiError::from(praxis_store::StoreError::inconsistent(
+            "revoke applied no credential",
+        ))
+    })?;
+    let bytes = serde_json::to_vec(&CredentialResponse {
+        contract_version: CONTRACT_VERSION,
+        credential: credential_to_wire(&credential, now()),
+    })
+    .expect("responses serialize");
+    Ok(json_response(StatusCode::OK, bytes))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/credentials/{id}", tag = "credentials",
+    params(("id" = String, Path, description = "Credential id")),
+    responses(
+        (status = 200, description = "The credential", body = CredentialResponse),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn read(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    p.require(Capability::CredentialAdmin)?;
+    let credential = state
+        .engine
+        .credential(&p.tenant_id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("credential"))?;
+    let bytes = serde_json::to_vec(&CredentialResponse {
+        contract_version: CONTRACT_VERSION,
+        credential: credential_to_wire(&credential, now()),
+    })
+    .expect("responses serialize");
+    Ok(json_response(StatusCode::OK, bytes))
+}
+
+/// Query of the credential list.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Return credentials with ids after this cursor.
+    after: Option<String>,
+    /// Page size, 1..=500 (default 100).
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/credentials", tag = "credentials",
+    params(ListQuery),
+    responses((status = 200, description = "A page of credentials", body = CredentialPage)),
+    security(("bearer" = []))
+)]
+pub(crate) async fn list(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    p.require(Capability::CredentialAdmin)?;
+    let Query(q) = query
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))?;
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            "limit must be 1..=500",
+        )
+        .at("limit"));
+    }
+    let rows = state
+        .engine
+        .list_credentials(&p.tenant_id, q.after.as_deref(), limit)
+        .await?;
+    let at = now();
+    let next_cursor = (rows.len() == limit)
+        .then(|| rows.last().map(|c| c.id.clone()))
+        .flatten();
+    let bytes = serde_json::to_vec(&CredentialPage {
+        contract_version: CONTRACT_VERSION,
+        credentials: rows.iter().map(|c| credential_to_wire(c, at)).collect(),
+        next_cursor,
+    })
+    .expect("responses serialize");
+    Ok(json_response(StatusCode::OK, bytes))
+}

@@ -1,0 +1,161 @@
+//! The API error type: one status and stable code per failure, as RFC 9457 problem+json.
+
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use praxis_api::{PROBLEM_JSON, Problem};
+use praxis_domain::DomainError;
+use praxis_domain::auth::Denied;
+use praxis_store::StoreError;
+use thiserror::Error;
+
+/// A failed request.
+#[derive(Debug, Error)]
+#[error("{code}: {detail}")]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Stable machine-readable code.
+    pub code: &'static str,
+    /// Human-readable explanation.
+    pub detail: String,
+    /// JSON pointer of the offending field.
+    pub field: Option<String>,
+}
+
+impl ApiError {
+    /// A new error.
+    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            detail: detail.into(),
+            field: None,
+        }
+    }
+
+    /// Names the offending field.
+    pub fn at(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    /// 401: no usable credential.
+    pub fn unauthenticated(code: &'static str, detail: &str) -> Self {
+        ApiError::new(StatusCode::UNAUTHORIZED, code, detail)
+    }
+
+    /// 404: absent, or in another tenant, or another subject's private record.
+    pub fn not_found(what: &str) -> Self {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("{what} not found"),
+        )
+    }
+}
+
+impl From<Denied> for ApiError {
+    fn from(d: Denied) -> Self {
+        match d {
+            Denied::MissingCapability(c) => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "missing_capability",
+                format!("the credential lacks the {c} capability"),
+            ),
+            Denied::MissingGrant => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "missing_grant",
+                "the credential has no grant for this exact scope",
+            )
+            .at("/scope"),
+        }
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        let code = match &e {
+            DomainError::MalformedJson { .. } => "malformed_json",
+            DomainError::DuplicateKey { .. } => "duplicate_key",
+            DomainError::NumberOutOfRange { .. } => "number_out_of_range",
+            DomainError::InvalidField { .. } => "invalid_field",
+            DomainError::MalformedToken => "malformed_token",
+        };
+        let status = match &e {
+            DomainError::InvalidField { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            DomainError::MalformedToken => StatusCode::UNAUTHORIZED,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        let field = e.path().map(str::to_owned);
+        ApiError {
+            status,
+            code,
+            detail: e.to_string(),
+            field,
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Inconsistent(m) => {
+                tracing::error!(problem = %m, "storage inconsistency");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "storage_inconsistency",
+                    "stored data failed verification; the request was refused",
+                )
+            }
+            StoreError::IdempotencyConflict => ApiError::new(
+                StatusCode::CONFLICT,
+                "idempotency_conflict",
+                "this idempotency key was used with a different request",
+            ),
+            StoreError::TenantNotFound | StoreError::CredentialNotFound => {
+                ApiError::not_found("credential")
+            }
+            StoreError::TenantExists => {
+                ApiError::new(StatusCode::CONFLICT, "tenant_exists", "tenant exists")
+            }
+            StoreError::CredentialRevoked => ApiError::new(
+                StatusCode::CONFLICT,
+                "credential_revoked",
+                "the credential is revoked",
+            ),
+            StoreError::Domain(d) => d.into(),
+            other => {
+                tracing::error!(error = %other, "store failure");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "storage_unavailable",
+                    "the store could not complete the request",
+                )
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let title = self.status.canonical_reason().unwrap_or("Error").to_owned();
+        let problem = Problem {
+            type_: format!("urn:praxis:problem:{}", self.code),
+            title,
+            status: self.status.as_u16(),
+            detail: self.detail,
+            code: self.code.to_owned(),
+            field: self.field,
+        };
+        let body = serde_json::to_vec(&problem).expect("problems serialize");
+        (
+            self.status,
+            [
+                (header::CONTENT_TYPE, PROBLEM_JSON),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            body,
+        )
+            .into_response()
+    }
+}
