@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use praxis_domain::auth::{Scope, Visibility};
+use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::digest::{Digest, REQUEST_KIND};
 use praxis_domain::ledger::{Actor, Event, NewEvent};
 use praxis_domain::time::Timestamp;
@@ -173,9 +173,9 @@ fn payload(writer: usize, i: u64) -> serde_json::Value {
     })
 }
 
-fn bench_write(writer: usize, i: u64) -> Write {
+fn bench_write(namespace: &Namespace, writer: usize, i: u64) -> Write {
     let new = NewEvent::new(
-        scope().namespace("bench"),
+        namespace.clone(),
         format!("subject-{}", i % 1000),
         "bench.appended",
         payload(writer, i),
@@ -203,21 +203,25 @@ async fn measure_praxis(
     engine
         .execute(Write::new("bench", Actor::system(), Command::CreateTenant))
         .await?;
+    let namespace = scope().namespace("bench");
     // Warm up caches and prepared statements.
     for i in 0..200 {
-        engine.execute(bench_write(usize::MAX, i)).await?;
+        engine
+            .execute(bench_write(&namespace, usize::MAX, i))
+            .await?;
     }
     let start = Instant::now();
     let deadline = start + duration;
     let mut tasks = Vec::new();
     for w in 0..writers {
         let engine = engine.clone();
+        let namespace = namespace.clone();
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             let mut i = 0u64;
             while Instant::now() < deadline {
                 let t = Instant::now();
-                engine.execute(bench_write(w, i)).await?;
+                engine.execute(bench_write(&namespace, w, i)).await?;
                 latencies.push(t.elapsed().as_micros() as u64);
                 i += 1;
             }
@@ -229,6 +233,11 @@ async fn measure_praxis(
         all.extend(t.await??);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    eprintln!(
+        "  mean commit batch {:.1} writes, mean commit {:.0} us",
+        engine.metrics().batch_size.mean(),
+        engine.metrics().sync_us.mean()
+    );
     all.sort_unstable();
     let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
     Ok((all.len() as f64 / elapsed, pct(0.50), pct(0.99)))

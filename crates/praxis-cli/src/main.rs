@@ -21,6 +21,11 @@ use praxis_store::{Command, Write};
 
 use crate::config::StoreArgs;
 
+// The writer thread frees what request tasks allocate; glibc's per-thread
+// arenas make that cross-thread traffic the ledger's largest CPU cost.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Praxis: the durable, auditable memory of what AI agents did, and the
 /// authority over what they may learn from it.
 #[derive(Parser)]

@@ -6,9 +6,10 @@
 //! unrelated streams never wait on each other.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::auth::Namespace;
+use crate::canonical::canonical_bytes;
 use crate::digest::{Digest, EVENT_KIND, PAYLOAD_KIND};
 use crate::time::Timestamp;
 
@@ -42,27 +43,56 @@ pub struct NewEvent {
     pub kind: String,
     /// Canonical-checked payload.
     pub payload: Value,
+    /// Canonical text of the payload, computed off the writer's critical path.
+    pub canonical: String,
     /// Digest of the payload, computed off the writer's critical path.
     pub payload_digest: Digest,
 }
 
 impl NewEvent {
-    /// Builds an event and digests its payload.
+    /// Builds an event, canonicalizes and digests its payload.
     pub fn new(
         namespace: Namespace,
         stream: impl Into<String>,
         kind: impl Into<String>,
         payload: Value,
     ) -> Self {
-        let payload_digest = Digest::of_value(PAYLOAD_KIND, &payload);
+        let canonical =
+            String::from_utf8(canonical_bytes(&payload)).expect("canonical JSON is UTF-8");
+        let payload_digest = Digest::of_bytes(PAYLOAD_KIND, canonical.as_bytes());
         NewEvent {
             namespace,
             stream: stream.into(),
             kind: kind.into(),
             payload,
+            canonical,
             payload_digest,
         }
     }
+}
+
+/// The sealed envelope of an event. Its fields are declared in RFC 8785 key
+/// order and hold only ASCII-keyed strings, integers below 2^53 and nulls,
+/// so plain serialization already is the canonical form; a property test
+/// checks that against the canonicalizer.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    actor: EnvelopeActor<'a>,
+    kind: &'a str,
+    namespace: &'a str,
+    payload_digest: &'a str,
+    position: u64,
+    prev_digest: Option<&'a str>,
+    recorded_at: i64,
+    stream: &'a str,
+    stream_seq: u64,
+    tenant_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct EnvelopeActor<'a> {
+    credential_id: &'a str,
+    subject: &'a str,
 }
 
 /// A placed, sealed event.
@@ -82,6 +112,8 @@ pub struct Event {
     pub kind: String,
     /// Payload.
     pub payload: Value,
+    /// Canonical text of the payload, as stored.
+    pub canonical: String,
     /// Digest of the payload.
     pub payload_digest: Digest,
     /// Digest of the previous event in the same stream, `None` for the first.
@@ -121,19 +153,25 @@ impl Event {
         actor: &Actor,
         recorded_at: Timestamp,
     ) -> Digest {
-        let envelope = json!({
-            "tenant_id": tenant_id,
-            "namespace": new.namespace.as_str(),
-            "stream": new.stream,
-            "stream_seq": stream_seq,
-            "position": position,
-            "kind": new.kind,
-            "payload_digest": new.payload_digest.to_hex(),
-            "prev_digest": prev_digest.map(|d| d.to_hex()),
-            "actor": {"credential_id": actor.credential_id, "subject": actor.subject},
-            "recorded_at": recorded_at.micros(),
-        });
-        Digest::of_value(EVENT_KIND, &envelope)
+        let payload_digest = new.payload_digest.to_hex();
+        let prev = prev_digest.map(|d| d.to_hex());
+        let envelope = Envelope {
+            actor: EnvelopeActor {
+                credential_id: &actor.credential_id,
+                subject: &actor.subject,
+            },
+            kind: &new.kind,
+            namespace: new.namespace.as_str(),
+            payload_digest: &payload_digest,
+            position,
+            prev_digest: prev.as_deref(),
+            recorded_at: recorded_at.micros(),
+            stream: &new.stream,
+            stream_seq,
+            tenant_id,
+        };
+        let bytes = serde_json::to_vec(&envelope).expect("envelopes serialize");
+        Digest::of_bytes(EVENT_KIND, &bytes)
     }
 
     /// Places a new event, sealing it.
@@ -163,6 +201,7 @@ impl Event {
             position,
             kind: new.kind,
             payload: new.payload,
+            canonical: new.canonical,
             payload_digest: new.payload_digest,
             prev_digest,
             actor,
@@ -172,8 +211,14 @@ impl Event {
     }
 
     /// Re-checks both digests of a stored event.
+    ///
+    /// The payload is re-canonicalized from its parsed value, so stored text
+    /// that parses to different data, or is not canonical, fails too.
     pub fn verify(&self) -> Result<(), Inconsistency> {
-        if Digest::of_value(PAYLOAD_KIND, &self.payload) != self.payload_digest {
+        let canonical = canonical_bytes(&self.payload);
+        if canonical != self.canonical.as_bytes()
+            || Digest::of_bytes(PAYLOAD_KIND, &canonical) != self.payload_digest
+        {
             return Err(Inconsistency::PayloadDigest);
         }
         let new = NewEvent {
@@ -181,6 +226,7 @@ impl Event {
             stream: self.stream.clone(),
             kind: self.kind.clone(),
             payload: Value::Null,
+            canonical: String::new(),
             payload_digest: self.payload_digest,
         };
         let seal = Event::seal(
@@ -202,6 +248,7 @@ impl Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn sample() -> Event {
         Event::place(
@@ -213,6 +260,28 @@ mod tests {
             Actor::system(),
             Timestamp::from_micros(5),
         )
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn envelope_serialization_is_canonical(
+            tenant in "\\PC{0,8}", ns in "\\PC{0,8}", stream in "\\PC{0,8}", kind in "\\PC{0,8}",
+            subject in "[\\x00-\\x7f\\u{80}-\\u{10ffff}]{0,8}",
+            seq in 1u64..(1 << 53), pos in 1u64..(1 << 53), at in -(1i64 << 53)..(1i64 << 53),
+            prev in proptest::option::of(proptest::array::uniform32(0u8..)),
+        ) {
+            let new = NewEvent::new(Namespace(ns.clone()), stream.clone(), kind.clone(), json!(null));
+            let actor = Actor { credential_id: "c".into(), subject: subject.clone() };
+            let prev = prev.map(Digest);
+            let expected = Digest::of_value(EVENT_KIND, &json!({
+                "tenant_id": tenant, "namespace": ns, "stream": stream, "stream_seq": seq,
+                "position": pos, "kind": kind, "payload_digest": new.payload_digest.to_hex(),
+                "prev_digest": prev.map(|d| d.to_hex()),
+                "actor": {"credential_id": "c", "subject": subject}, "recorded_at": at,
+            }));
+            let got = Event::seal(&tenant, &new, seq, pos, prev, &actor, Timestamp::from_micros(at));
+            proptest::prop_assert_eq!(got, expected);
+        }
     }
 
     #[test]

@@ -66,12 +66,12 @@ pub(crate) trait LedgerTx {
         tenant: &str,
         key: &str,
     ) -> Result<Option<StoredReceipt>, StoreError>;
-    /// Stores a receipt.
+    /// Stores a receipt unless its key exists; returns whether it was stored.
     async fn insert_receipt(
         &mut self,
         tenant: &str,
         receipt: &StoredReceipt,
-    ) -> Result<(), StoreError>;
+    ) -> Result<bool, StoreError>;
     /// Reads a credential row.
     async fn credential(
         &mut self,
@@ -101,6 +101,7 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
     let mut results = Vec::with_capacity(writes.len());
     for write in writes {
         let tenant = write.tenant_id.clone();
+        let idempotency = write.idempotency.clone();
         let before = heads.get(&tenant).copied();
         tx.savepoint().await?;
         match apply_one(tx, &mut heads, write, now).await {
@@ -112,10 +113,19 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
             Err(err) => {
                 tx.rollback_to().await?;
                 match before {
-                    Some(h) => heads.insert(tenant, h),
+                    Some(h) => heads.insert(tenant.clone(), h),
                     None => heads.remove(&tenant),
                 };
-                results.push(Err(err));
+                // Receipts are looked up only when a write fails: a new key is
+                // the common case, and its insert already proves it is new.
+                let result = match idempotency {
+                    Some(idem) => match tx.receipt(&tenant, &idem.key).await? {
+                        Some(stored) => replay(stored, &idem),
+                        None => Err(err),
+                    },
+                    None => Err(err),
+                };
+                results.push(result);
             }
         }
     }
@@ -123,6 +133,21 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
         tx.set_tenant_head(&tenant, head).await?;
     }
     Ok(results)
+}
+
+/// Answers a write whose idempotency key already has a receipt.
+fn replay(
+    stored: StoredReceipt,
+    idem: &crate::command::Idempotency,
+) -> Result<WriteOutcome, StoreError> {
+    let stored = stored.verified()?;
+    if stored.request_digest == idem.request_digest {
+        Ok(WriteOutcome::Replayed {
+            receipt: stored.bytes,
+        })
+    } else {
+        Err(StoreError::IdempotencyConflict)
+    }
 }
 
 async fn apply_one<T: LedgerTx>(
@@ -156,18 +181,6 @@ async fn apply_one<T: LedgerTx>(
             h
         }
     };
-    if let Some(idem) = &idempotency {
-        if let Some(stored) = tx.receipt(&tenant, &idem.key).await? {
-            let stored = stored.verified()?;
-            return if stored.request_digest == idem.request_digest {
-                Ok(WriteOutcome::Replayed {
-                    receipt: stored.bytes,
-                })
-            } else {
-                Err(StoreError::IdempotencyConflict)
-            };
-        }
-    }
     let mut ctx = Ctx {
         tenant: &tenant,
         head,
@@ -189,7 +202,10 @@ async fn apply_one<T: LedgerTx>(
                 bytes,
                 position: head,
             };
-            tx.insert_receipt(&tenant, &stored).await?;
+            if !tx.insert_receipt(&tenant, &stored).await? {
+                // The key exists: the caller rolls this write back and replays.
+                return Err(StoreError::IdempotencyConflict);
+            }
             Some(stored.bytes)
         }
         (Some(build), None) => Some(build(&applied)),
@@ -211,7 +227,7 @@ impl Ctx<'_> {
         &mut self,
         tx: &mut T,
         new: NewEvent,
-    ) -> Result<Event, StoreError> {
+    ) -> Result<&Event, StoreError> {
         let prev = tx
             .stream_head(self.tenant, &new.namespace, &new.stream)
             .await?;
@@ -226,8 +242,8 @@ impl Ctx<'_> {
             self.now,
         );
         tx.insert_event(&event).await?;
-        self.applied.events.push(event.clone());
-        Ok(event)
+        self.applied.events.push(event);
+        Ok(self.applied.events.last().expect("just pushed"))
     }
 
     /// Appends a credential event and folds it into the projection.
@@ -245,7 +261,7 @@ impl Ctx<'_> {
             decoded.payload(),
         );
         let event = self.append(tx, new).await?;
-        let next = Credential::fold(state, &event, &decoded).map_err(StoreError::inconsistent)?;
+        let next = Credential::fold(state, event, &decoded).map_err(StoreError::inconsistent)?;
         tx.put_credential(&next).await?;
         self.applied.credential = Some(next);
         Ok(())

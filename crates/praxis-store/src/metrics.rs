@@ -36,6 +36,16 @@ impl Histogram {
         self.total.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Mean of all observations, 0 when there are none.
+    pub fn mean(&self) -> f64 {
+        let total = self.total.load(Ordering::Relaxed);
+        if total == 0 {
+            0.0
+        } else {
+            self.sum.load(Ordering::Relaxed) as f64 / total as f64
+        }
+    }
+
     /// Writes the histogram in Prometheus text format.
     pub fn render(&self, name: &str, help: &str, out: &mut String) {
         use std::fmt::Write;

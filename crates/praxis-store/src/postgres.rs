@@ -363,7 +363,7 @@ impl LedgerTx for PgTx<'_, '_> {
                     &e.stream,
                     &to_i64(e.stream_seq),
                     &e.kind,
-                    &rows::payload_text(e),
+                    &e.canonical,
                     &&e.payload_digest.0[..],
                     &prev,
                     &e.actor.credential_id,
@@ -392,15 +392,20 @@ impl LedgerTx for PgTx<'_, '_> {
         row.as_ref().map(receipt_of).transpose()
     }
 
-    async fn insert_receipt(&mut self, tenant: &str, r: &StoredReceipt) -> Result<(), StoreError> {
+    async fn insert_receipt(
+        &mut self,
+        tenant: &str,
+        r: &StoredReceipt,
+    ) -> Result<bool, StoreError> {
         let stmt = self
             .tx
             .prepare_cached(
                 "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, key) DO NOTHING",
             )
             .await?;
-        self.tx
+        let inserted = self
+            .tx
             .execute(
                 &stmt,
                 &[
@@ -413,7 +418,7 @@ impl LedgerTx for PgTx<'_, '_> {
                 ],
             )
             .await?;
-        Ok(())
+        Ok(inserted == 1)
     }
 
     async fn credential(

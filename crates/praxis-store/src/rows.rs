@@ -69,6 +69,7 @@ impl EventRow {
             position: to_u64(self.position)?,
             kind: self.kind,
             payload,
+            canonical: self.payload,
             payload_digest: digest(&self.payload_digest)?,
             prev_digest: self.prev_digest.as_deref().map(digest).transpose()?,
             actor: Actor {
@@ -91,12 +92,6 @@ impl EventRow {
         })?;
         Ok(event)
     }
-}
-
-/// The stored text of an event's payload.
-pub(crate) fn payload_text(event: &Event) -> String {
-    String::from_utf8(praxis_domain::canonical::canonical_bytes(&event.payload))
-        .expect("canonical JSON is UTF-8")
 }
 
 /// Columns of a credential for writing.

@@ -7,6 +7,7 @@
 //! connections; WAL readers never block the writer. A lock file keeps a
 //! second process from opening the same data directory.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -33,6 +34,12 @@ use crate::verify::{LedgerRead, VerifyReport, verify_store};
 
 /// Most writes the writer folds into one commit.
 pub const MAX_BATCH: usize = 256;
+
+/// Longest the writer lingers for more writes to join a commit. It lingers
+/// only when the previous commit held several writes, so a lone writer never waits.
+pub const GATHER_BUDGET: std::time::Duration = std::time::Duration::from_micros(1_000);
+/// The writer stops lingering once no write has arrived for this long.
+pub const GATHER_GAP: std::time::Duration = std::time::Duration::from_micros(60);
 
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "praxis.db";
@@ -106,9 +113,14 @@ pub struct SqliteEngine {
 pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.set_prepared_statement_cache_capacity(64);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Memory-mapped reads keep hot index pages out of read(2); a larger page
+    // cache costs more than it saves, since SQLite scans it at every commit.
+    conn.pragma_update(None, "cache_size", -16_384)?;
+    conn.pragma_update(None, "mmap_size", 268_435_456)?;
     let journal: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
     let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
     let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
@@ -214,7 +226,10 @@ impl Drop for SqliteEngine {
 }
 
 fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics) {
+    let mut cache = HeadCache::default();
+    let mut last_batch = 0usize;
     while let Ok(first) = rx.recv() {
+        let gather_until = Instant::now() + GATHER_BUDGET;
         let mut writes = Vec::new();
         let mut waiters = Vec::new();
         let mut probes = Vec::new();
@@ -227,12 +242,20 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 }
                 Job::Probe(tx) => probes.push(tx),
             }
-            next = if writes.len() < MAX_BATCH {
-                rx.try_recv().ok()
+            next = if writes.len() >= MAX_BATCH {
+                None
+            } else if let Ok(job) = rx.try_recv() {
+                Some(job)
+            } else if last_batch > 1 && Instant::now() < gather_until {
+                // Under concurrent load, the writers answered by the last
+                // commit are about to send again: linger while they keep
+                // arriving so that they share this commit instead of the next.
+                rx.recv_timeout(GATHER_GAP).ok()
             } else {
                 None
             };
         }
+        last_batch = writes.len();
         for probe in probes {
             let r = conn
                 .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
@@ -243,7 +266,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
             continue;
         }
         metrics.batch_size.observe(writes.len() as u64);
-        match commit_batch(&mut conn, writes, metrics) {
+        match commit_batch(&mut conn, &mut cache, writes, metrics) {
             Ok(results) => {
                 for (tx, r) in waiters.into_iter().zip(results) {
                     let _ = tx.send(r);
@@ -261,31 +284,66 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
 
 fn commit_batch(
     conn: &mut Connection,
+    cache: &mut HeadCache,
     writes: Vec<Write>,
     metrics: &StoreMetrics,
 ) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
-    let mut tx = SqliteTx { conn };
+    if cache.heads.len() > HEAD_CACHE_LIMIT {
+        cache.heads.clear();
+    }
+    let mut tx = SqliteTx { conn, cache };
     let applied = pollster::block_on(apply_batch(&mut tx, writes, rows::now()));
-    match applied {
+    let result = match applied {
         Ok(results) => {
             let start = Instant::now();
-            if let Err(e) = conn.execute_batch("COMMIT") {
-                let _ = conn.execute_batch("ROLLBACK");
-                return Err(e.into());
+            match conn.execute_batch("COMMIT") {
+                Ok(()) => {
+                    metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+                    Ok(results)
+                }
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    Err(e.into())
+                }
             }
-            metrics.sync_us.observe(start.elapsed().as_micros() as u64);
-            Ok(results)
         }
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
             Err(e)
         }
+    };
+    if result.is_err() {
+        // Nothing of this batch is durable, so nothing it cached may survive.
+        cache.heads.clear();
+    }
+    result
+}
+
+type StreamKey = (String, String, String);
+
+/// Stream heads the writer has already read or written, so that appending to
+/// a hot stream needs no read. Only the writer thread touches it.
+#[derive(Default)]
+struct HeadCache {
+    heads: HashMap<StreamKey, (u64, Digest)>,
+    /// Keys cached since the current savepoint opened; forgotten if it rolls back.
+    touched: Vec<StreamKey>,
+}
+
+/// Entries kept before the cache is dropped wholesale (it refills from the index).
+const HEAD_CACHE_LIMIT: usize = 200_000;
+
+impl HeadCache {
+    fn put(&mut self, key: StreamKey, head: (u64, Digest)) {
+        self.touched.push(key.clone());
+        self.heads.insert(key, head);
     }
 }
 
 struct SqliteTx<'c> {
     conn: &'c Connection,
+    cache: &'c mut HeadCache,
 }
 
 fn event_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
@@ -398,6 +456,10 @@ impl LedgerTx for SqliteTx<'_> {
         namespace: &Namespace,
         stream: &str,
     ) -> Result<Option<(u64, Digest)>, StoreError> {
+        let key = (tenant.to_owned(), namespace.0.clone(), stream.to_owned());
+        if let Some(head) = self.cache.heads.get(&key) {
+            return Ok(Some(*head));
+        }
         let row: Option<(i64, Vec<u8>)> = self
             .conn
             .prepare_cached(
@@ -412,9 +474,11 @@ impl LedgerTx for SqliteTx<'_> {
 
     async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
         self.conn
-            .prepare_cached(&format!(
-                "INSERT INTO events ({EVENT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
-            ))?
+            .prepare_cached(
+                "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, \
+                 payload_digest, prev_digest, actor_credential, actor_subject, recorded_at, digest) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            )?
             .execute(params![
                 e.tenant_id,
                 to_i64(e.position),
@@ -422,7 +486,7 @@ impl LedgerTx for SqliteTx<'_> {
                 e.stream,
                 to_i64(e.stream_seq),
                 e.kind,
-                rows::payload_text(e),
+                e.canonical,
                 &e.payload_digest.0[..],
                 e.prev_digest.as_ref().map(|d| d.0.to_vec()),
                 e.actor.credential_id,
@@ -430,6 +494,8 @@ impl LedgerTx for SqliteTx<'_> {
                 e.recorded_at.micros(),
                 &e.digest.0[..],
             ])?;
+        let key = (e.tenant_id.clone(), e.namespace.0.clone(), e.stream.clone());
+        self.cache.put(key, (e.stream_seq, e.digest));
         Ok(())
     }
 
@@ -449,11 +515,16 @@ impl LedgerTx for SqliteTx<'_> {
         row.map(into_receipt).transpose()
     }
 
-    async fn insert_receipt(&mut self, tenant: &str, r: &StoredReceipt) -> Result<(), StoreError> {
-        self.conn
+    async fn insert_receipt(
+        &mut self,
+        tenant: &str,
+        r: &StoredReceipt,
+    ) -> Result<bool, StoreError> {
+        let inserted = self
+            .conn
             .prepare_cached(
                 "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (tenant_id, key) DO NOTHING",
             )?
             .execute(params![
                 tenant,
@@ -463,7 +534,7 @@ impl LedgerTx for SqliteTx<'_> {
                 &r.receipt_digest.0[..],
                 to_i64(r.position)
             ])?;
-        Ok(())
+        Ok(inserted == 1)
     }
 
     async fn credential(
@@ -498,6 +569,7 @@ impl LedgerTx for SqliteTx<'_> {
     }
 
     async fn savepoint(&mut self) -> Result<(), StoreError> {
+        self.cache.touched.clear();
         self.conn.prepare_cached("SAVEPOINT w")?.execute([])?;
         Ok(())
     }
@@ -508,6 +580,9 @@ impl LedgerTx for SqliteTx<'_> {
     }
 
     async fn rollback_to(&mut self) -> Result<(), StoreError> {
+        for key in self.cache.touched.drain(..) {
+            self.cache.heads.remove(&key);
+        }
         self.conn.execute_batch("ROLLBACK TO w; RELEASE w")?;
         Ok(())
     }
