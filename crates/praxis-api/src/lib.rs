@@ -51,7 +51,8 @@ pub enum Visibility {
 pub struct Scope {
     /// Project id.
     pub project_id: String,
-    /// Mission id, or null.
+    /// Mission id, or null. Required even when null, since null is a scope of its own.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub mission_id: Option<String>,
     /// Agent id.
     pub agent_id: String,
@@ -71,7 +72,8 @@ pub struct IssueCredentialRequest {
     pub capabilities: Vec<String>,
     /// Exact scope grants.
     pub grants: Vec<Scope>,
-    /// RFC 3339 expiry, or null for none.
+    /// RFC 3339 expiry, or null for none (required, so that no expiry is a stated choice).
+    #[serde(deserialize_with = "Option::deserialize")]
     pub expires_at: Option<String>,
 }
 

@@ -110,8 +110,9 @@ pub fn typed<T: DeserializeOwned>(value: &Value) -> Result<T, ApiError> {
             })
             .collect();
         let message = err.inner().to_string();
-        let (code, status) = if let Some(name) = backticked(&message, "unknown field `") {
-            segments.push(name);
+        // serde_path_to_error's path already ends at an unknown field, but
+        // stops at the object that lacks a missing one.
+        let (code, status) = if message.starts_with("unknown field `") {
             ("unknown_field", StatusCode::BAD_REQUEST)
         } else if let Some(name) = backticked(&message, "missing field `") {
             segments.push(name);

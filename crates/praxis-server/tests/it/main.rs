@@ -1,0 +1,7 @@
+//! Integration tests of the HTTP server over real loopback HTTP, on both stores.
+
+mod auth;
+mod http;
+mod idempotency;
+mod openapi;
+mod support;

@@ -1,0 +1,44 @@
+//! The served OpenAPI document equals the committed copy.
+
+use praxis_testkit::Backend;
+use reqwest::Method;
+
+use crate::support::{Server, raw};
+
+/// Path of the committed OpenAPI document.
+fn committed() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi.json")
+}
+
+#[tokio::test]
+async fn served_document_matches_the_committed_copy() {
+    let server = Server::start(Backend::Sqlite).await;
+    let (status, _, body) = raw(
+        Method::GET,
+        &format!("{}/openapi.json", server.base),
+        None,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let served = String::from_utf8(body).unwrap();
+    if std::env::var_os("PRAXIS_UPDATE_OPENAPI").is_some() {
+        std::fs::write(committed(), &served).unwrap();
+    }
+    let on_disk = std::fs::read_to_string(committed()).expect("openapi.json is committed");
+    assert_eq!(
+        served, on_disk,
+        "the API changed: review it, then run PRAXIS_UPDATE_OPENAPI=1 cargo test -p praxis-server openapi"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&served).unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    for path in [
+        "/api/v1/credentials",
+        "/api/v1/credentials/{id}/revoke",
+        "/healthz",
+        "/metrics",
+    ] {
+        assert!(doc["paths"].get(path).is_some(), "{path} missing");
+    }
+}
