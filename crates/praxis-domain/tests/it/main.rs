@@ -1,0 +1,4 @@
+//! Integration tests of `praxis-domain`, built as one binary so that adding a
+//! module does not add a link step.
+
+mod vectors;
