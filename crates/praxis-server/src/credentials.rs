@@ -60,16 +60,22 @@ fn token_receipt(applied: &Applied, token: &str, at: Timestamp) -> Vec<u8> {
 }
 
 /// Runs a command whose answer carries a fresh token, with sealed idempotent replay.
+/// How a request is recognised when retried: its route, client key and body.
+struct Retry<'a> {
+    route: &'a str,
+    key: Option<String>,
+    body: &'a Value,
+}
+
 async fn token_write(
     state: &AppState,
     p: &Principal,
-    route: &str,
-    key: Option<String>,
-    body: &Value,
+    retry: Retry<'_>,
     token: Token,
     command: Command,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
+    let Retry { route, key, body } = retry;
     let at = now();
     let rendered = token.render();
     let mut write = Write::new(&p.tenant_id, actor(p), command);
@@ -145,17 +151,12 @@ pub(crate) async fn issue(
     let request = IssueRequest::new(body.subject, body.capabilities, grants, expires_at, now())?;
     let token = new_token();
     let command = issue_command(&token, request);
-    token_write(
-        &state,
-        &p,
-        "credentials.issue",
+    let retry = Retry {
+        route: "credentials.issue",
         key,
-        &value,
-        token,
-        command,
-        StatusCode::CREATED,
-    )
-    .await
+        body: &value,
+    };
+    token_write(&state, &p, retry, token, command, StatusCode::CREATED).await
 }
 
 #[utoipa::path(
@@ -185,17 +186,12 @@ pub(crate) async fn rotate(
         secret_sha256: token.secret_hash(),
     };
     let route = format!("credentials.rotate:{id}");
-    token_write(
-        &state,
-        &p,
-        &route,
+    let retry = Retry {
+        route: &route,
         key,
-        &value,
-        token,
-        command,
-        StatusCode::OK,
-    )
-    .await
+        body: &value,
+    };
+    token_write(&state, &p, retry, token, command, StatusCode::OK).await
 }
 
 #[utoipa::path(

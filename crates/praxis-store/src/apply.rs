@@ -211,7 +211,10 @@ async fn apply_one<T: LedgerTx>(
         (Some(build), None) => Some(build(&applied)),
         (None, _) => None,
     };
-    Ok(WriteOutcome::Committed { applied, receipt })
+    Ok(WriteOutcome::Committed {
+        applied: Box::new(applied),
+        receipt,
+    })
 }
 
 struct Ctx<'a> {

@@ -98,8 +98,8 @@ pub struct Applied {
 pub enum WriteOutcome {
     /// The write was applied and is durable.
     Committed {
-        /// What was applied.
-        applied: Applied,
+        /// What was applied (boxed: it is much larger than a replay).
+        applied: Box<Applied>,
         /// The stored receipt, when the write was idempotent.
         receipt: Option<Vec<u8>>,
     },

@@ -95,7 +95,10 @@ const MIGRATIONS: &[(i64, &str)] = &[(
 )];
 
 enum Job {
-    Write(Write, oneshot::Sender<Result<WriteOutcome, StoreError>>),
+    Write(
+        Box<Write>,
+        oneshot::Sender<Result<WriteOutcome, StoreError>>,
+    ),
     Probe(oneshot::Sender<Result<(), StoreError>>),
 }
 
@@ -237,7 +240,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
         while let Some(job) = next {
             match job {
                 Job::Write(w, tx) => {
-                    writes.push(w);
+                    writes.push(*w);
                     waiters.push(tx);
                 }
                 Job::Probe(tx) => probes.push(tx),
@@ -386,15 +389,14 @@ fn credential_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CredentialRow> {
     })
 }
 
-fn receipt_row(
-    r: &rusqlite::Row<'_>,
-) -> rusqlite::Result<(String, Vec<u8>, Vec<u8>, Vec<u8>, i64)> {
+/// key, request digest, receipt, receipt digest, position.
+type ReceiptColumns = (String, Vec<u8>, Vec<u8>, Vec<u8>, i64);
+
+fn receipt_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ReceiptColumns> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
 }
 
-fn into_receipt(
-    row: (String, Vec<u8>, Vec<u8>, Vec<u8>, i64),
-) -> Result<StoredReceipt, StoreError> {
+fn into_receipt(row: ReceiptColumns) -> Result<StoredReceipt, StoreError> {
     let (key, request_digest, bytes, receipt_digest, position) = row;
     Ok(StoredReceipt {
         key,
@@ -655,7 +657,7 @@ impl LedgerRead for SqliteRead<'_> {
 impl Engine for SqliteEngine {
     async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
         let (tx, rx) = oneshot::channel();
-        self.send(Job::Write(write, tx))?;
+        self.send(Job::Write(Box::new(write), tx))?;
         rx.await.map_err(|_| StoreError::WriterStopped)?
     }
 

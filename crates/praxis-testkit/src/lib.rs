@@ -146,6 +146,8 @@ fn start() -> Cluster {
             c
         }
     };
+    // Deliberately never waited for: it must outlive this process.
+    #[allow(clippy::zombie_processes)]
     watchdog
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
