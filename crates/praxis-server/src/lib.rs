@@ -16,7 +16,6 @@ mod seal;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -119,6 +118,4 @@ pub async fn shutdown_signal() {
     };
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
     tracing::info!("shutting down; draining in-flight requests");
-    // Give in-flight requests a moment; axum waits for them after this resolves.
-    tokio::time::sleep(Duration::from_millis(10)).await;
 }

@@ -18,6 +18,7 @@ use serde_json::json;
 
 use crate::command::{Applied, Command, Write, WriteOutcome};
 use crate::error::StoreError;
+use crate::heads::HeadCache;
 
 /// A receipt as stored beside its idempotency key.
 #[derive(Clone, Debug)]
@@ -88,15 +89,19 @@ pub(crate) trait LedgerTx {
     async fn rollback_to(&mut self) -> Result<(), StoreError>;
 }
 
+/// Per-write results, and the tenant heads the batch ends at.
+pub(crate) type BatchResult = (Vec<Result<WriteOutcome, StoreError>>, HashMap<String, u64>);
+
 /// Applies a batch of writes inside an open transaction.
 ///
 /// Returns one result per write. An `Err` from this function itself means the
 /// transaction is unusable and must be rolled back by the caller.
 pub(crate) async fn apply_batch<T: LedgerTx>(
     tx: &mut T,
+    cache: &mut HeadCache,
     writes: Vec<Write>,
     now: Timestamp,
-) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+) -> Result<BatchResult, StoreError> {
     let mut heads: HashMap<String, u64> = HashMap::new();
     let mut results = Vec::with_capacity(writes.len());
     for write in writes {
@@ -104,7 +109,8 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
         let idempotency = write.idempotency.clone();
         let before = heads.get(&tenant).copied();
         tx.savepoint().await?;
-        match apply_one(tx, &mut heads, write, now).await {
+        cache.savepoint();
+        match apply_one(tx, cache, &mut heads, write, now).await {
             Ok(outcome) => {
                 tx.release().await?;
                 results.push(Ok(outcome));
@@ -112,6 +118,7 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
             Err(err) if err.is_retryable() => return Err(err),
             Err(err) => {
                 tx.rollback_to().await?;
+                cache.rollback();
                 match before {
                     Some(h) => heads.insert(tenant.clone(), h),
                     None => heads.remove(&tenant),
@@ -129,10 +136,10 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
             }
         }
     }
-    for (tenant, head) in heads {
-        tx.set_tenant_head(&tenant, head).await?;
+    for (tenant, head) in &heads {
+        tx.set_tenant_head(tenant, *head).await?;
     }
-    Ok(results)
+    Ok((results, heads))
 }
 
 /// Answers a write whose idempotency key already has a receipt.
@@ -152,6 +159,7 @@ fn replay(
 
 async fn apply_one<T: LedgerTx>(
     tx: &mut T,
+    cache: &mut HeadCache,
     heads: &mut HashMap<String, u64>,
     write: Write,
     now: Timestamp,
@@ -177,11 +185,13 @@ async fn apply_one<T: LedgerTx>(
                 .lock_tenant(&tenant)
                 .await?
                 .ok_or(StoreError::TenantNotFound)?;
+            cache.validate(&tenant, h);
             heads.insert(tenant.clone(), h);
             h
         }
     };
     let mut ctx = Ctx {
+        cache,
         tenant: &tenant,
         head,
         actor: &actor,
@@ -218,6 +228,7 @@ async fn apply_one<T: LedgerTx>(
 }
 
 struct Ctx<'a> {
+    cache: &'a mut HeadCache,
     tenant: &'a str,
     head: u64,
     actor: &'a Actor,
@@ -231,9 +242,16 @@ impl Ctx<'_> {
         tx: &mut T,
         new: NewEvent,
     ) -> Result<&Event, StoreError> {
-        let prev = tx
-            .stream_head(self.tenant, &new.namespace, &new.stream)
-            .await?;
+        let cached = self
+            .cache
+            .get(self.tenant, new.namespace.as_str(), &new.stream);
+        let prev = match cached {
+            Some(head) => Some(head),
+            None => {
+                tx.stream_head(self.tenant, &new.namespace, &new.stream)
+                    .await?
+            }
+        };
         self.head += 1;
         let event = Event::place(
             self.tenant,
@@ -245,6 +263,12 @@ impl Ctx<'_> {
             self.now,
         );
         tx.insert_event(&event).await?;
+        self.cache.put(
+            self.tenant,
+            event.namespace.as_str(),
+            &event.stream,
+            (event.stream_seq, event.digest),
+        );
         self.applied.events.push(event);
         Ok(self.applied.events.last().expect("just pushed"))
     }

@@ -9,6 +9,7 @@ mod apply;
 pub mod command;
 pub mod engine;
 pub mod error;
+mod heads;
 pub mod metrics;
 pub mod postgres;
 mod rows;

@@ -27,6 +27,7 @@ use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
+use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
@@ -225,6 +226,7 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreErro
 }
 
 async fn writer_loop(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, metrics: Arc<StoreMetrics>) {
+    let mut cache = HeadCache::default();
     while let Some(first) = rx.recv().await {
         let mut jobs = vec![first];
         while jobs.len() < MAX_BATCH {
@@ -240,7 +242,7 @@ async fn writer_loop(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, metrics: 
         for (_, group) in groups {
             let (writes, waiters): (Vec<Write>, Vec<_>) = group.into_iter().unzip();
             metrics.batch_size.observe(writes.len() as u64);
-            match commit_group(&pool, &writes, &metrics).await {
+            match commit_group(&pool, &mut cache, &writes, &metrics).await {
                 Ok(results) => {
                     for (tx, r) in waiters.into_iter().zip(results) {
                         let _ = tx.send(r);
@@ -259,21 +261,29 @@ async fn writer_loop(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, metrics: 
 
 async fn commit_group(
     pool: &Pool,
+    cache: &mut HeadCache,
     writes: &[Write],
     metrics: &StoreMetrics,
 ) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
     let mut attempt = 0;
     loop {
         attempt += 1;
-        match try_commit_group(pool, writes, metrics).await {
-            Err(e) if e.is_retryable() && attempt < RETRIES => continue,
-            other => return other,
+        match try_commit_group(pool, cache, writes, metrics).await {
+            Ok(results) => return Ok(results),
+            Err(e) => {
+                // Nothing of a failed group is durable, so nothing it cached may survive.
+                cache.clear();
+                if !(e.is_retryable() && attempt < RETRIES) {
+                    return Err(e);
+                }
+            }
         }
     }
 }
 
 async fn try_commit_group(
     pool: &Pool,
+    cache: &mut HeadCache,
     writes: &[Write],
     metrics: &StoreMetrics,
 ) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
@@ -282,13 +292,14 @@ async fn try_commit_group(
         .await
         .map_err(|e| StoreError::Open(e.to_string()))?;
     let tx = client.transaction().await?;
-    let results = {
+    let (results, heads) = {
         let mut ptx = PgTx { tx: &tx };
-        apply_batch(&mut ptx, writes.to_vec(), rows::now()).await?
+        apply_batch(&mut ptx, cache, writes.to_vec(), rows::now()).await?
     };
     let start = Instant::now();
     tx.commit().await?;
     metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+    cache.committed(&heads);
     Ok(results)
 }
 

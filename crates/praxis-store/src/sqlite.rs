@@ -7,7 +7,6 @@
 //! connections; WAL readers never block the writer. A lock file keeps a
 //! second process from opening the same data directory.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -28,6 +27,7 @@ use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
+use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
@@ -37,9 +37,9 @@ pub const MAX_BATCH: usize = 256;
 
 /// Longest the writer lingers for more writes to join a commit. It lingers
 /// only when the previous commit held several writes, so a lone writer never waits.
-pub const GATHER_BUDGET: std::time::Duration = std::time::Duration::from_micros(1_000);
+pub const GATHER_BUDGET: std::time::Duration = std::time::Duration::from_micros(2_000);
 /// The writer stops lingering once no write has arrived for this long.
-pub const GATHER_GAP: std::time::Duration = std::time::Duration::from_micros(60);
+pub const GATHER_GAP: std::time::Duration = std::time::Duration::from_micros(150);
 
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "praxis.db";
@@ -292,17 +292,15 @@ fn commit_batch(
     metrics: &StoreMetrics,
 ) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
-    if cache.heads.len() > HEAD_CACHE_LIMIT {
-        cache.heads.clear();
-    }
-    let mut tx = SqliteTx { conn, cache };
-    let applied = pollster::block_on(apply_batch(&mut tx, writes, rows::now()));
+    let mut tx = SqliteTx { conn };
+    let applied = pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now()));
     let result = match applied {
-        Ok(results) => {
+        Ok((results, heads)) => {
             let start = Instant::now();
             match conn.execute_batch("COMMIT") {
                 Ok(()) => {
                     metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+                    cache.committed(&heads);
                     Ok(results)
                 }
                 Err(e) => {
@@ -318,35 +316,13 @@ fn commit_batch(
     };
     if result.is_err() {
         // Nothing of this batch is durable, so nothing it cached may survive.
-        cache.heads.clear();
+        cache.clear();
     }
     result
 }
 
-type StreamKey = (String, String, String);
-
-/// Stream heads the writer has already read or written, so that appending to
-/// a hot stream needs no read. Only the writer thread touches it.
-#[derive(Default)]
-struct HeadCache {
-    heads: HashMap<StreamKey, (u64, Digest)>,
-    /// Keys cached since the current savepoint opened; forgotten if it rolls back.
-    touched: Vec<StreamKey>,
-}
-
-/// Entries kept before the cache is dropped wholesale (it refills from the index).
-const HEAD_CACHE_LIMIT: usize = 200_000;
-
-impl HeadCache {
-    fn put(&mut self, key: StreamKey, head: (u64, Digest)) {
-        self.touched.push(key.clone());
-        self.heads.insert(key, head);
-    }
-}
-
 struct SqliteTx<'c> {
     conn: &'c Connection,
-    cache: &'c mut HeadCache,
 }
 
 fn event_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
@@ -458,10 +434,6 @@ impl LedgerTx for SqliteTx<'_> {
         namespace: &Namespace,
         stream: &str,
     ) -> Result<Option<(u64, Digest)>, StoreError> {
-        let key = (tenant.to_owned(), namespace.0.clone(), stream.to_owned());
-        if let Some(head) = self.cache.heads.get(&key) {
-            return Ok(Some(*head));
-        }
         let row: Option<(i64, Vec<u8>)> = self
             .conn
             .prepare_cached(
@@ -496,8 +468,6 @@ impl LedgerTx for SqliteTx<'_> {
                 e.recorded_at.micros(),
                 &e.digest.0[..],
             ])?;
-        let key = (e.tenant_id.clone(), e.namespace.0.clone(), e.stream.clone());
-        self.cache.put(key, (e.stream_seq, e.digest));
         Ok(())
     }
 
@@ -571,7 +541,6 @@ impl LedgerTx for SqliteTx<'_> {
     }
 
     async fn savepoint(&mut self) -> Result<(), StoreError> {
-        self.cache.touched.clear();
         self.conn.prepare_cached("SAVEPOINT w")?.execute([])?;
         Ok(())
     }
@@ -582,9 +551,6 @@ impl LedgerTx for SqliteTx<'_> {
     }
 
     async fn rollback_to(&mut self) -> Result<(), StoreError> {
-        for key in self.cache.touched.drain(..) {
-            self.cache.heads.remove(&key);
-        }
         self.conn.execute_batch("ROLLBACK TO w; RELEASE w")?;
         Ok(())
     }

@@ -329,3 +329,25 @@ async fn readiness_probes_the_writer() {
         );
     }
 }
+
+#[tokio::test]
+async fn two_engines_on_one_postgres_database_keep_one_chain() {
+    // A second process appending to the same stream must invalidate the
+    // first writer's cached stream head, or the chain would fork.
+    let loc = StoreLocation::new(Backend::Postgres);
+    let a = praxis_store::open(&loc.store).await.unwrap();
+    let b = praxis_store::open(&loc.store).await.unwrap();
+    tenant(&*a, "t").await;
+    for i in 0..20 {
+        let engine = if i % 3 == 0 { &b } else { &a };
+        engine
+            .execute(Write::new("t", Actor::system(), append("shared", i)))
+            .await
+            .unwrap();
+    }
+    let report = a.verify().await.unwrap();
+    assert!(report.is_clean(), "{:?}", report.problems);
+    let events = a.events("t", 1, 100).await.unwrap();
+    let seqs: Vec<u64> = events.iter().map(|e| e.stream_seq).collect();
+    assert_eq!(seqs, (1..=20).collect::<Vec<u64>>());
+}
