@@ -34,12 +34,12 @@ pub(crate) struct HeadCache {
 impl HeadCache {
     /// Keeps a tenant's entries only if its head is still where this cache left it.
     pub fn validate(&mut self, tenant: &str, head: u64) {
-        if let Some(t) = self.tenants.get_mut(tenant) {
-            if t.committed_at != head || t.entries > LIMIT_PER_TENANT {
-                t.streams.clear();
-                t.entries = 0;
-                t.committed_at = head;
-            }
+        if let Some(t) = self.tenants.get_mut(tenant)
+            && (t.committed_at != head || t.entries > LIMIT_PER_TENANT)
+        {
+            t.streams.clear();
+            t.entries = 0;
+            t.committed_at = head;
         }
     }
 
@@ -77,10 +77,10 @@ impl HeadCache {
                 .get_mut(&tenant)
                 .and_then(|t| t.streams.get_mut(&namespace))
                 .and_then(|s| s.remove(&stream));
-            if removed.is_some() {
-                if let Some(t) = self.tenants.get_mut(&tenant) {
-                    t.entries -= 1;
-                }
+            if removed.is_some()
+                && let Some(t) = self.tenants.get_mut(&tenant)
+            {
+                t.entries -= 1;
             }
         }
     }
