@@ -144,10 +144,14 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("opening store {}", settings.store_display()))?;
     if engine.tenants().await?.is_empty() {
-        let (credential, token) =
-            admin::bootstrap_tenant(&*engine, &settings.tenant, "admin").await?;
         let path = Path::new(&settings.data_dir).join("admin-token");
-        write_secret(&path, &token.render())?;
+        // The token is on disk before the tenant exists: a crash in between
+        // leaves an empty store, which the next start bootstraps afresh.
+        let (credential, token) =
+            admin::bootstrap_tenant_with(&*engine, &settings.tenant, "admin", |token| {
+                write_secret(&path, &token.render())
+            })
+            .await?;
         println!(
             "created tenant {:?} and admin credential {}\nadmin token (shown once, also written to {}):\n{}",
             settings.tenant,
@@ -169,20 +173,22 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_secret(path: &Path, secret: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
+/// Writes a secret file atomically with mode 0600, whatever was there before.
+fn write_secret(path: &Path, secret: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = path.with_extension("tmp");
+    // A fresh file, so the mode applies: an existing file would keep its own.
+    let _ = std::fs::remove_file(&tmp);
     let mut f = std::fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(0o600)
-        .open(path)
-        .with_context(|| format!("writing {}", path.display()))?;
+        .open(&tmp)?;
     writeln!(f, "{secret}")?;
     f.sync_all()?;
-    Ok(())
+    std::fs::rename(&tmp, path)?;
+    std::fs::File::open(dir)?.sync_all()
 }
 
 async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {

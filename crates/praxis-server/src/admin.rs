@@ -31,19 +31,9 @@ pub fn issue_command(token: &Token, request: IssueRequest) -> Command {
     }
 }
 
-/// Creates a tenant with an admin credential (credential_admin, policy_admin).
-///
-/// Returns the credential and its token, which is shown only once.
-pub async fn bootstrap_tenant(
-    engine: &dyn Engine,
-    tenant: &str,
-    subject: &str,
-) -> Result<(Credential, Token), StoreError> {
-    praxis_domain::auth::check_id("/tenant", tenant)?;
-    engine
-        .execute(Write::new(tenant, Actor::system(), Command::CreateTenant))
-        .await?;
-    let request = IssueRequest::new(
+/// The request of a tenant's first administrator (credential_admin, policy_admin).
+pub fn admin_request(subject: &str) -> Result<IssueRequest, praxis_domain::DomainError> {
+    IssueRequest::new(
         subject.into(),
         vec![
             Capability::CredentialAdmin.as_str().into(),
@@ -52,8 +42,49 @@ pub async fn bootstrap_tenant(
         vec![],
         None,
         now(),
-    )?;
-    issue(engine, tenant, Actor::system(), request).await
+    )
+}
+
+/// Creates a tenant and its administrator credential in one atomic write.
+///
+/// `before_commit` receives the token before the write is sent, so that a
+/// caller can persist it first: a crash then leaves either no tenant, or a
+/// tenant whose token was already saved.
+pub async fn bootstrap_tenant_with(
+    engine: &dyn Engine,
+    tenant: &str,
+    subject: &str,
+    before_commit: impl FnOnce(&Token) -> std::io::Result<()>,
+) -> Result<(Credential, Token), StoreError> {
+    praxis_domain::auth::check_id("/tenant", tenant)?;
+    let token = new_token();
+    before_commit(&token)?;
+    let command = Command::Bootstrap {
+        credential_id: token.credential_id.clone(),
+        request: admin_request(subject)?,
+        secret_sha256: token.secret_hash(),
+    };
+    match engine
+        .execute(Write::new(tenant, Actor::system(), command))
+        .await?
+    {
+        WriteOutcome::Committed { applied, .. } => applied
+            .credential
+            .map(|c| (c, token))
+            .ok_or_else(|| StoreError::inconsistent("bootstrap applied no credential")),
+        WriteOutcome::Replayed { .. } => {
+            Err(StoreError::inconsistent("bootstrap without a key replayed"))
+        }
+    }
+}
+
+/// Creates a tenant and its administrator credential in one atomic write.
+pub async fn bootstrap_tenant(
+    engine: &dyn Engine,
+    tenant: &str,
+    subject: &str,
+) -> Result<(Credential, Token), StoreError> {
+    bootstrap_tenant_with(engine, tenant, subject, |_| Ok(())).await
 }
 
 /// Issues a credential without idempotency (offline administration).

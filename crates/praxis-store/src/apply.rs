@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::{
-    self, Credential, CredentialEvent, Issued, Revoked, Rotated, TENANT_CREATED,
+    self, Credential, CredentialEvent, IssueRequest, Issued, Revoked, Rotated, TENANT_CREATED,
 };
 use praxis_domain::digest::{Digest, RECEIPT_KIND};
 use praxis_domain::ledger::{Actor, Event, NewEvent};
@@ -171,7 +171,7 @@ async fn apply_one<T: LedgerTx>(
         command,
         receipt,
     } = write;
-    if let Command::CreateTenant = command {
+    if matches!(command, Command::CreateTenant | Command::Bootstrap { .. }) {
         if heads.contains_key(&tenant) || tx.lock_tenant(&tenant).await?.is_some() {
             return Err(StoreError::TenantExists);
         }
@@ -301,33 +301,20 @@ async fn run_command<T: LedgerTx>(
     command: Command,
 ) -> Result<(), StoreError> {
     match command {
-        Command::CreateTenant => {
-            let payload = json!({ "tenant_id": ctx.tenant });
-            ctx.append(
-                tx,
-                NewEvent::new(Namespace::admin(), "tenant", TENANT_CREATED, payload),
-            )
-            .await?;
+        Command::CreateTenant => create_tenant(tx, ctx).await?,
+        Command::Bootstrap {
+            credential_id,
+            request,
+            secret_sha256,
+        } => {
+            create_tenant(tx, ctx).await?;
+            issue(tx, ctx, credential_id, request, secret_sha256).await?;
         }
         Command::IssueCredential {
             credential_id,
             request,
             secret_sha256,
-        } => {
-            if tx.credential(ctx.tenant, &credential_id).await?.is_some() {
-                return Err(StoreError::inconsistent("credential id collision"));
-            }
-            let issued = CredentialEvent::Issued(Issued {
-                credential_id: credential_id.clone(),
-                subject: request.subject,
-                capabilities: request.capabilities,
-                grants: request.grants,
-                secret_sha256,
-                expires_at: request.expires_at.map(Timestamp::micros),
-            });
-            ctx.credential_event(tx, None, &credential_id, issued)
-                .await?;
-        }
+        } => issue(tx, ctx, credential_id, request, secret_sha256).await?,
         Command::RotateCredential {
             credential_id,
             secret_sha256,
@@ -368,4 +355,32 @@ async fn run_command<T: LedgerTx>(
         }
     }
     Ok(())
+}
+
+async fn create_tenant<T: LedgerTx>(tx: &mut T, ctx: &mut Ctx<'_>) -> Result<(), StoreError> {
+    let payload = json!({ "tenant_id": ctx.tenant });
+    let event = NewEvent::new(Namespace::admin(), "tenant", TENANT_CREATED, payload);
+    ctx.append(tx, event).await?;
+    Ok(())
+}
+
+async fn issue<T: LedgerTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    credential_id: String,
+    request: IssueRequest,
+    secret_sha256: Digest,
+) -> Result<(), StoreError> {
+    if tx.credential(ctx.tenant, &credential_id).await?.is_some() {
+        return Err(StoreError::inconsistent("credential id collision"));
+    }
+    let issued = CredentialEvent::Issued(Issued {
+        credential_id: credential_id.clone(),
+        subject: request.subject,
+        capabilities: request.capabilities,
+        grants: request.grants,
+        secret_sha256,
+        expires_at: request.expires_at.map(Timestamp::micros),
+    });
+    ctx.credential_event(tx, None, &credential_id, issued).await
 }

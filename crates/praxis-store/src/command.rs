@@ -18,6 +18,16 @@ pub struct Idempotency {
 pub enum Command {
     /// Create a tenant and its first event.
     CreateTenant,
+    /// Create a tenant together with its first (administrator) credential, in
+    /// one atomic write, so that no crash can leave a tenant nobody can administer.
+    Bootstrap {
+        /// The administrator's credential id.
+        credential_id: String,
+        /// Validated request.
+        request: IssueRequest,
+        /// SHA-256 of the secret.
+        secret_sha256: Digest,
+    },
     /// Issue a credential with a given id and secret hash.
     IssueCredential {
         /// New credential id.
