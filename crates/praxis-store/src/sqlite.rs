@@ -35,12 +35,6 @@ use crate::verify::{LedgerRead, VerifyReport, verify_store};
 /// Most writes the writer folds into one commit.
 pub const MAX_BATCH: usize = 256;
 
-/// Longest the writer lingers for more writes to join a commit. It lingers
-/// only when the previous commit held several writes, so a lone writer never waits.
-pub const GATHER_BUDGET: std::time::Duration = std::time::Duration::from_micros(2_000);
-/// The writer stops lingering once no write has arrived for this long.
-pub const GATHER_GAP: std::time::Duration = std::time::Duration::from_micros(150);
-
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "praxis.db";
 
@@ -230,9 +224,7 @@ impl Drop for SqliteEngine {
 
 fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics) {
     let mut cache = HeadCache::default();
-    let mut last_batch = 0usize;
     while let Ok(first) = rx.recv() {
-        let gather_until = Instant::now() + GATHER_BUDGET;
         let mut writes = Vec::new();
         let mut waiters = Vec::new();
         let mut probes = Vec::new();
@@ -245,20 +237,14 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 }
                 Job::Probe(tx) => probes.push(tx),
             }
-            next = if writes.len() >= MAX_BATCH {
-                None
-            } else if let Ok(job) = rx.try_recv() {
-                Some(job)
-            } else if last_batch > 1 && Instant::now() < gather_until {
-                // Under concurrent load, the writers answered by the last
-                // commit are about to send again: linger while they keep
-                // arriving so that they share this commit instead of the next.
-                rx.recv_timeout(GATHER_GAP).ok()
+            // Whatever queued while the last commit synced joins this one;
+            // waiting for more was measured to cost more than it gains.
+            next = if writes.len() < MAX_BATCH {
+                rx.try_recv().ok()
             } else {
                 None
             };
         }
-        last_batch = writes.len();
         for probe in probes {
             let r = conn
                 .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
