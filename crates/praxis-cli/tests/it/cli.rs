@@ -382,3 +382,42 @@ fn a_kill_during_bootstrap_never_leaves_the_store_without_an_admin_token() {
         .unwrap_or_else(|e| panic!("attempt {attempt}: the admin token does not work: {e}"));
     }
 }
+
+/// Logs at the most verbose level never contain a token or its secret, even
+/// for requests that present one in their Authorization header.
+#[test]
+fn secrets_never_reach_the_logs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut server = Server::try_start_logging(&["--data-dir", s(tmp.path())], "trace")
+        .unwrap_or_else(|f| panic!("did not start: {f:#?}"));
+    let token = admin_token(tmp.path());
+    let secret = token.rsplit('_').next().unwrap().to_owned();
+    let rt = runtime();
+    let admin = Client::new(server.base.clone()).with_token(&token);
+    let issued = rt
+        .block_on(admin.issue_credential(
+            &praxis_api::IssueCredentialRequest {
+                contract_version: 1,
+                subject: "logged".into(),
+                capabilities: vec!["memory_read".into()],
+                grants: vec![],
+                expires_at: None,
+            },
+            Some("log-check-key-0000000001"),
+        ))
+        .expect("issue");
+    let other_secret = issued.token.rsplit('_').next().unwrap().to_owned();
+    // A refused token is logged no more than an accepted one.
+    let bad = Client::new(server.base.clone()).with_token(format!("{}x", issued.token));
+    let _ = rt.block_on(bad.list_credentials(None, 1));
+    assert_eq!(server.terminate().code(), Some(0));
+    let logs = server.stderr();
+    assert!(
+        logs.contains("request"),
+        "trace logging produced no request spans:\n{logs}"
+    );
+    for s in [&secret, &other_secret] {
+        assert!(!logs.contains(s.as_str()), "a secret reached the logs");
+    }
+    assert!(!logs.contains("prx_"), "a token reached the logs");
+}

@@ -186,7 +186,13 @@ impl Server {
     /// Starts `praxis serve ARGS --listen 127.0.0.1:0` and waits for its
     /// listening line; the kernel picks a free port and the line names it.
     pub fn try_start(args: &[&str]) -> Result<Server, StartFailure> {
+        Server::try_start_logging(args, "warn")
+    }
+
+    /// As [`Server::try_start`], with `RUST_LOG` set to `filter`.
+    pub fn try_start_logging(args: &[&str], filter: &str) -> Result<Server, StartFailure> {
         let mut child = praxis()
+            .env("RUST_LOG", filter)
             .arg("serve")
             .args(args)
             .args(["--listen", "127.0.0.1:0"])
