@@ -309,15 +309,8 @@ fn measure_raw_sqlite(dir: &str, batch: usize, duration: Duration) -> anyhow::Re
         }
         let tx = conn.unchecked_transaction()?;
         {
-            let mut ev = tx.prepare_cached(
-                "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
-                 prev_digest, actor_credential, actor_subject, recorded_at, digest) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            )?;
-            let mut rc = tx.prepare_cached(
-                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
+            let mut ev = tx.prepare_cached(praxis_store::sql::INSERT_EVENT)?;
+            let mut rc = tx.prepare_cached(praxis_store::sql::INSERT_RECEIPT)?;
             for r in chunk {
                 let e = &r.event;
                 ev.execute(rusqlite::params![
@@ -356,19 +349,8 @@ async fn measure_raw_postgres(url: &str, batch: usize, duration: Duration) -> an
     let (mut client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
     tokio::spawn(conn);
     client.batch_execute("DELETE FROM events WHERE tenant_id = 'raw'; DELETE FROM receipts WHERE tenant_id = 'raw'").await?;
-    let ev = client
-        .prepare(
-            "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
-             prev_digest, actor_credential, actor_subject, recorded_at, digest) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        )
-        .await?;
-    let rc = client
-        .prepare(
-            "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .await?;
+    let ev = client.prepare(praxis_store::sql::INSERT_EVENT).await?;
+    let rc = client.prepare(praxis_store::sql::INSERT_RECEIPT).await?;
     let start = Instant::now();
     let mut written = 0usize;
     for chunk in rows.chunks(batch) {

@@ -13,6 +13,7 @@ mod heads;
 pub mod metrics;
 pub mod postgres;
 mod rows;
+pub mod sql;
 pub mod sqlite;
 pub mod verify;
 

@@ -30,6 +30,7 @@ use crate::error::StoreError;
 use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
+use crate::sql;
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
 
 /// Most writes the writer folds into one drain.
@@ -86,11 +87,6 @@ const MIGRATIONS: &[(i64, &str)] = &[(
     );
     CREATE INDEX credentials_by_id ON credentials (credential_id);",
 )];
-
-const EVENT_COLUMNS: &str = "tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
-     prev_digest, actor_credential, actor_subject, recorded_at, digest";
-const CREDENTIAL_COLUMNS: &str = "tenant_id, credential_id, subject, capabilities, grants, secret_sha256, \
-     created_at, expires_at, revoked_at, rotated_at, version";
 
 type Job = (Write, oneshot::Sender<Result<WriteOutcome, StoreError>>);
 
@@ -309,29 +305,20 @@ struct PgTx<'a, 'c> {
 
 impl LedgerTx for PgTx<'_, '_> {
     async fn lock_tenant(&mut self, tenant: &str) -> Result<Option<u64>, StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached("SELECT head FROM tenants WHERE tenant_id = $1 FOR UPDATE")
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::LOCK_TENANT).await?;
         let row = self.tx.query_opt(&stmt, &[&tenant]).await?;
         row.map(|r| to_u64(r.get(0))).transpose()
     }
 
     async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached("INSERT INTO tenants (tenant_id, head, created_at) VALUES ($1, 0, $2)")
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::INSERT_TENANT).await?;
         self.tx.execute(&stmt, &[&tenant, &at.micros()]).await?;
         Ok(())
     }
 
     async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached("UPDATE tenants SET head = $2 WHERE tenant_id = $1")
-            .await?;
-        self.tx.execute(&stmt, &[&tenant, &to_i64(head)]).await?;
+        let stmt = self.tx.prepare_cached(sql::SET_TENANT_HEAD).await?;
+        self.tx.execute(&stmt, &[&to_i64(head), &tenant]).await?;
         Ok(())
     }
 
@@ -341,13 +328,7 @@ impl LedgerTx for PgTx<'_, '_> {
         namespace: &Namespace,
         stream: &str,
     ) -> Result<Option<(u64, Digest)>, StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT stream_seq, digest FROM events WHERE tenant_id = $1 AND namespace = $2 AND stream = $3 \
-                 ORDER BY stream_seq DESC LIMIT 1",
-            )
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::STREAM_HEAD).await?;
         let row = self
             .tx
             .query_opt(&stmt, &[&tenant, &namespace.as_str(), &stream])
@@ -357,12 +338,7 @@ impl LedgerTx for PgTx<'_, '_> {
     }
 
     async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached(&format!(
-                "INSERT INTO events ({EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-            ))
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::INSERT_EVENT).await?;
         let prev = e.prev_digest.map(|d| d.0.to_vec());
         self.tx
             .execute(
@@ -392,13 +368,7 @@ impl LedgerTx for PgTx<'_, '_> {
         tenant: &str,
         key: &str,
     ) -> Result<Option<StoredReceipt>, StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts \
-                 WHERE tenant_id = $1 AND key = $2",
-            )
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::RECEIPT).await?;
         let row = self.tx.query_opt(&stmt, &[&tenant, &key]).await?;
         row.as_ref().map(receipt_of).transpose()
     }
@@ -408,13 +378,7 @@ impl LedgerTx for PgTx<'_, '_> {
         tenant: &str,
         r: &StoredReceipt,
     ) -> Result<bool, StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id, key) DO NOTHING",
-            )
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::INSERT_RECEIPT).await?;
         let inserted = self
             .tx
             .execute(
@@ -437,12 +401,7 @@ impl LedgerTx for PgTx<'_, '_> {
         tenant: &str,
         id: &str,
     ) -> Result<Option<Credential>, StoreError> {
-        let stmt = self
-            .tx
-            .prepare_cached(&format!(
-                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id = $2"
-            ))
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::CREDENTIAL).await?;
         let row = self.tx.query_opt(&stmt, &[&tenant, &id]).await?;
         row.map(|r| credential_row(&r).into_credential())
             .transpose()
@@ -450,17 +409,7 @@ impl LedgerTx for PgTx<'_, '_> {
 
     async fn put_credential(&mut self, c: &Credential) -> Result<(), StoreError> {
         let (caps, grants) = rows::credential_columns(c);
-        let stmt = self
-            .tx
-            .prepare_cached(&format!(
-                "INSERT INTO credentials ({CREDENTIAL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
-                 ON CONFLICT (tenant_id, credential_id) DO UPDATE SET subject = EXCLUDED.subject, \
-                 capabilities = EXCLUDED.capabilities, grants = EXCLUDED.grants, \
-                 secret_sha256 = EXCLUDED.secret_sha256, created_at = EXCLUDED.created_at, \
-                 expires_at = EXCLUDED.expires_at, revoked_at = EXCLUDED.revoked_at, \
-                 rotated_at = EXCLUDED.rotated_at, version = EXCLUDED.version"
-            ))
-            .await?;
+        let stmt = self.tx.prepare_cached(sql::UPSERT_CREDENTIAL).await?;
         self.tx
             .execute(
                 &stmt,
@@ -510,9 +459,7 @@ async fn query_events(
 ) -> Result<Vec<EventRow>, StoreError> {
     let rows = client
         .query(
-            &format!(
-                "SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = $1 AND position > $2 ORDER BY position LIMIT $3"
-            ),
+            sql::EVENTS_AFTER,
             &[&tenant, &to_i64(after), &(limit as i64)],
         )
         .await?;
@@ -521,13 +468,7 @@ async fn query_events(
 
 impl LedgerRead for PgRead<'_> {
     async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError> {
-        let rows = self
-            .0
-            .query(
-                "SELECT tenant_id, head FROM tenants ORDER BY tenant_id",
-                &[],
-            )
-            .await?;
+        let rows = self.0.query(sql::TENANTS, &[]).await?;
         rows.iter()
             .map(|r| Ok((r.get(0), to_u64(r.get(1))?)))
             .collect()
@@ -547,26 +488,14 @@ impl LedgerRead for PgRead<'_> {
     }
 
     async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError> {
-        let rows = self
-            .0
-            .query(
-                &format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1"),
-                &[&tenant],
-            )
-            .await?;
+        let rows = self.0.query(sql::CREDENTIALS_OF_TENANT, &[&tenant]).await?;
         rows.iter()
             .map(|r| credential_row(r).into_credential())
             .collect()
     }
 
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
-        let rows = self
-            .0
-            .query(
-                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts WHERE tenant_id = $1",
-                &[&tenant],
-            )
-            .await?;
+        let rows = self.0.query(sql::RECEIPTS_OF_TENANT, &[&tenant]).await?;
         rows.iter().map(receipt_of).collect()
     }
 }
@@ -583,23 +512,14 @@ impl Engine for PostgresEngine {
 
     async fn credential(&self, tenant: &str, id: &str) -> Result<Option<Credential>, StoreError> {
         let client = self.client().await?;
-        let row = client
-            .query_opt(
-                &format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id = $2"),
-                &[&tenant, &id],
-            )
-            .await?;
+        let row = client.query_opt(sql::CREDENTIAL, &[&tenant, &id]).await?;
         row.map(|r| credential_row(&r).into_credential())
             .transpose()
     }
 
     async fn credential_for_auth(&self, id: &str) -> Result<Option<Credential>, StoreError> {
         let client = self.client().await?;
-        let stmt = client
-            .prepare_cached(&format!(
-                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE credential_id = $1"
-            ))
-            .await?;
+        let stmt = client.prepare_cached(sql::CREDENTIAL_BY_ID).await?;
         let row = client.query_opt(&stmt, &[&id]).await?;
         row.map(|r| credential_row(&r).into_credential())
             .transpose()
@@ -614,10 +534,7 @@ impl Engine for PostgresEngine {
         let client = self.client().await?;
         let rows = client
             .query(
-                &format!(
-                    "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = $1 AND credential_id > $2 \
-                     ORDER BY credential_id LIMIT $3"
-                ),
+                sql::CREDENTIALS_PAGE,
                 &[&tenant, &after.unwrap_or(""), &(limit as i64)],
             )
             .await?;

@@ -30,6 +30,7 @@ use crate::error::StoreError;
 use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
+use crate::sql;
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
 
 /// Most writes the writer folds into one commit.
@@ -363,12 +364,6 @@ fn event_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
     })
 }
 
-const EVENT_COLUMNS: &str = "tenant_id, position, namespace, stream, stream_seq, kind, payload, payload_digest, \
-     prev_digest, actor_credential, actor_subject, recorded_at, digest";
-
-const CREDENTIAL_COLUMNS: &str = "tenant_id, credential_id, subject, capabilities, grants, secret_sha256, \
-     created_at, expires_at, revoked_at, rotated_at, version";
-
 fn credential_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CredentialRow> {
     Ok(CredentialRow {
         tenant_id: r.get(0)?,
@@ -410,13 +405,11 @@ fn credential_query(
 ) -> Result<Option<Credential>, StoreError> {
     let row = match tenant {
         Some(t) => conn
-            .prepare_cached(&format!(
-                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1 AND credential_id = ?2"
-            ))?
+            .prepare_cached(sql::CREDENTIAL)?
             .query_row(params![t, id], credential_row)
             .optional()?,
         None => conn
-            .prepare_cached(&format!("SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE credential_id = ?1"))?
+            .prepare_cached(sql::CREDENTIAL_BY_ID)?
             .query_row(params![id], credential_row)
             .optional()?,
     };
@@ -428,7 +421,7 @@ impl LedgerTx for SqliteTx<'_> {
         // BEGIN IMMEDIATE already holds the database's single write lock.
         let head: Option<i64> = self
             .conn
-            .prepare_cached("SELECT head FROM tenants WHERE tenant_id = ?1")?
+            .prepare_cached(sql::TENANT_HEAD)?
             .query_row(params![tenant], |r| r.get(0))
             .optional()?;
         head.map(to_u64).transpose()
@@ -436,15 +429,15 @@ impl LedgerTx for SqliteTx<'_> {
 
     async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError> {
         self.conn
-            .prepare_cached("INSERT INTO tenants (tenant_id, head, created_at) VALUES (?1, 0, ?2)")?
+            .prepare_cached(sql::INSERT_TENANT)?
             .execute(params![tenant, at.micros()])?;
         Ok(())
     }
 
     async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError> {
         self.conn
-            .prepare_cached("UPDATE tenants SET head = ?2 WHERE tenant_id = ?1")?
-            .execute(params![tenant, to_i64(head)])?;
+            .prepare_cached(sql::SET_TENANT_HEAD)?
+            .execute(params![to_i64(head), tenant])?;
         Ok(())
     }
 
@@ -456,11 +449,10 @@ impl LedgerTx for SqliteTx<'_> {
     ) -> Result<Option<(u64, Digest)>, StoreError> {
         let row: Option<(i64, Vec<u8>)> = self
             .conn
-            .prepare_cached(
-                "SELECT stream_seq, digest FROM events WHERE tenant_id = ?1 AND namespace = ?2 AND stream = ?3 \
-                 ORDER BY stream_seq DESC LIMIT 1",
-            )?
-            .query_row(params![tenant, namespace.as_str(), stream], |r| Ok((r.get(0)?, r.get(1)?)))
+            .prepare_cached(sql::STREAM_HEAD)?
+            .query_row(params![tenant, namespace.as_str(), stream], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?;
         row.map(|(s, d)| Ok((to_u64(s)?, rows::digest(&d)?)))
             .transpose()
@@ -468,11 +460,7 @@ impl LedgerTx for SqliteTx<'_> {
 
     async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
         self.conn
-            .prepare_cached(
-                "INSERT INTO events (tenant_id, position, namespace, stream, stream_seq, kind, payload, \
-                 payload_digest, prev_digest, actor_credential, actor_subject, recorded_at, digest) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            )?
+            .prepare_cached(sql::INSERT_EVENT)?
             .execute(params![
                 e.tenant_id,
                 to_i64(e.position),
@@ -498,10 +486,7 @@ impl LedgerTx for SqliteTx<'_> {
     ) -> Result<Option<StoredReceipt>, StoreError> {
         let row = self
             .conn
-            .prepare_cached(
-                "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts \
-                 WHERE tenant_id = ?1 AND key = ?2",
-            )?
+            .prepare_cached(sql::RECEIPT)?
             .query_row(params![tenant, key], receipt_row)
             .optional()?;
         row.map(into_receipt).transpose()
@@ -514,10 +499,7 @@ impl LedgerTx for SqliteTx<'_> {
     ) -> Result<bool, StoreError> {
         let inserted = self
             .conn
-            .prepare_cached(
-                "INSERT INTO receipts (tenant_id, key, request_digest, receipt, receipt_digest, position) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (tenant_id, key) DO NOTHING",
-            )?
+            .prepare_cached(sql::INSERT_RECEIPT)?
             .execute(params![
                 tenant,
                 r.key,
@@ -540,10 +522,7 @@ impl LedgerTx for SqliteTx<'_> {
     async fn put_credential(&mut self, c: &Credential) -> Result<(), StoreError> {
         let (caps, grants) = rows::credential_columns(c);
         self.conn
-            .prepare_cached(&format!(
-                "INSERT OR REPLACE INTO credentials ({CREDENTIAL_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
-            ))?
+            .prepare_cached(sql::UPSERT_CREDENTIAL)?
             .execute(params![
                 c.tenant_id,
                 c.id,
@@ -582,9 +561,7 @@ fn raw_events(
     after: u64,
     limit: usize,
 ) -> Result<Vec<EventRow>, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {EVENT_COLUMNS} FROM events WHERE tenant_id = ?1 AND position > ?2 ORDER BY position LIMIT ?3"
-    ))?;
+    let mut stmt = conn.prepare_cached(sql::EVENTS_AFTER)?;
     let rows = stmt
         .query_map(params![tenant, to_i64(after), limit as i64], event_row)?
         .collect::<Result<Vec<_>, _>>()?;
@@ -595,9 +572,7 @@ struct SqliteRead<'c>(&'c Connection);
 
 impl LedgerRead for SqliteRead<'_> {
     async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError> {
-        let mut stmt = self
-            .0
-            .prepare("SELECT tenant_id, head FROM tenants ORDER BY tenant_id")?;
+        let mut stmt = self.0.prepare(sql::TENANTS)?;
         let rows = stmt
             .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -617,9 +592,7 @@ impl LedgerRead for SqliteRead<'_> {
     }
 
     async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError> {
-        let mut stmt = self.0.prepare(&format!(
-            "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1"
-        ))?;
+        let mut stmt = self.0.prepare(sql::CREDENTIALS_OF_TENANT)?;
         let rows = stmt
             .query_map(params![tenant], credential_row)?
             .collect::<Result<Vec<_>, _>>()?;
@@ -629,9 +602,7 @@ impl LedgerRead for SqliteRead<'_> {
     }
 
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
-        let mut stmt = self.0.prepare(
-            "SELECT key, request_digest, receipt, receipt_digest, position FROM receipts WHERE tenant_id = ?1",
-        )?;
+        let mut stmt = self.0.prepare(sql::RECEIPTS_OF_TENANT)?;
         let rows = stmt
             .query_map(params![tenant], receipt_row)?
             .collect::<Result<Vec<_>, _>>()?;
@@ -666,14 +637,13 @@ impl Engine for SqliteEngine {
     ) -> Result<Vec<Credential>, StoreError> {
         let (tenant, after) = (tenant.to_owned(), after.unwrap_or("").to_owned());
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT {CREDENTIAL_COLUMNS} FROM credentials WHERE tenant_id = ?1 AND credential_id > ?2 \
-                 ORDER BY credential_id LIMIT ?3"
-            ))?;
+            let mut stmt = c.prepare_cached(sql::CREDENTIALS_PAGE)?;
             let rows = stmt
                 .query_map(params![tenant, after, limit as i64], credential_row)?
                 .collect::<Result<Vec<_>, _>>()?;
-            rows.into_iter().map(CredentialRow::into_credential).collect()
+            rows.into_iter()
+                .map(CredentialRow::into_credential)
+                .collect()
         })
         .await
     }
@@ -725,5 +695,31 @@ impl Engine for SqliteEngine {
 
     fn kind(&self) -> &'static str {
         "sqlite"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_statements_bind_their_placeholders_in_order() {
+        let dir = std::env::temp_dir().join(format!("praxis-sql-order-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut conn = open_connection(&dir.join(DB_FILE)).unwrap();
+        migrate(&mut conn).unwrap();
+        for statement in sql::ALL {
+            let stmt = conn.prepare(statement).unwrap();
+            for i in 1..=stmt.parameter_count() {
+                assert_eq!(
+                    stmt.parameter_index(&format!("${i}")).unwrap(),
+                    Some(i),
+                    "{statement}"
+                );
+            }
+        }
+        drop(conn);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
