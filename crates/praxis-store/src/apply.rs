@@ -110,11 +110,13 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
         let before = heads.get(&tenant).copied();
         tx.savepoint().await?;
         cache.savepoint();
-        match apply_one(tx, cache, &mut heads, write, now).await {
-            Ok(outcome) => {
-                tx.release().await?;
-                results.push(Ok(outcome));
-            }
+        let applied = match apply_one(tx, cache, &mut heads, write, now).await {
+            // A failed release (a deferred statement failing) fails this write alone.
+            Ok(outcome) => tx.release().await.map(|()| outcome),
+            Err(err) => Err(err),
+        };
+        match applied {
+            Ok(outcome) => results.push(Ok(outcome)),
             Err(err) if err.is_retryable() => return Err(err),
             Err(err) => {
                 tx.rollback_to().await?;

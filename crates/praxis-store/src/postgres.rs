@@ -14,13 +14,15 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use futures_util::future::{join, join_all};
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::Event;
 use praxis_domain::time::Timestamp;
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row, Statement};
 
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
@@ -289,8 +291,10 @@ async fn try_commit_group(
         .map_err(|e| StoreError::Open(e.to_string()))?;
     let tx = client.transaction().await?;
     let (results, heads) = {
-        let mut ptx = PgTx { tx: &tx };
-        apply_batch(&mut ptx, cache, writes.to_vec(), rows::now()).await?
+        let mut ptx = PgTx::new(&tx);
+        let applied = apply_batch(&mut ptx, cache, writes.to_vec(), rows::now()).await?;
+        ptx.flush().await?;
+        applied
     };
     let start = Instant::now();
     tx.commit().await?;
@@ -299,27 +303,116 @@ async fn try_commit_group(
     Ok(results)
 }
 
+/// A statement parameter owned by a deferred statement.
+type Param = Box<dyn ToSql + Sync + Send>;
+
+/// A statement whose result nobody waits for, sent with the next round trip.
+enum Pending {
+    Simple(&'static str),
+    Exec(Statement, Vec<Param>),
+}
+
+/// The writer's transaction. Statements whose results are not needed are
+/// deferred and pipelined ahead of the next statement that needs an answer,
+/// so a write costs one round trip on loopback instead of four or five.
+/// Deferred statements are always flushed before the write's savepoint is
+/// released, so an error is still attributed to the write that caused it.
 struct PgTx<'a, 'c> {
     tx: &'a Transaction<'c>,
+    pending: Vec<Pending>,
+    /// Whether this write's savepoint has been opened, deferred or not.
+    flushed_in_write: bool,
+}
+
+impl<'a, 'c> PgTx<'a, 'c> {
+    fn new(tx: &'a Transaction<'c>) -> Self {
+        PgTx {
+            tx,
+            pending: Vec::new(),
+            flushed_in_write: false,
+        }
+    }
+
+    async fn defer(&mut self, sql: &'static str, params: Vec<Param>) -> Result<(), StoreError> {
+        let stmt = self.tx.prepare_cached(sql).await?;
+        self.pending.push(Pending::Exec(stmt, params));
+        Ok(())
+    }
+
+    /// Sends the deferred statements and then `last`, in one pipeline.
+    /// Returns the first deferred error, or else `last`'s result.
+    async fn flush_then<T>(
+        &mut self,
+        last: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> (Result<(), StoreError>, Result<T, StoreError>) {
+        let pending = std::mem::take(&mut self.pending);
+        self.flushed_in_write = true;
+        let tx = self.tx;
+        let sent = pending.iter().map(|p| async move {
+            match p {
+                Pending::Simple(sql) => tx.batch_execute(sql).await,
+                Pending::Exec(stmt, params) => {
+                    let refs: Vec<&(dyn ToSql + Sync)> = params
+                        .iter()
+                        .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                        .collect();
+                    tx.execute(stmt, &refs).await.map(|_| ())
+                }
+            }
+        });
+        // join_all polls in order, so requests leave in order, before `last`.
+        let (earlier, last) = join(join_all(sent), last).await;
+        let earlier = earlier
+            .into_iter()
+            .collect::<Result<Vec<()>, _>>()
+            .map(|_| ());
+        (
+            earlier.map_err(StoreError::from),
+            last.map_err(StoreError::from),
+        )
+    }
+
+    /// Runs `last` after the deferred statements; any error fails the call.
+    async fn answer<T>(
+        &mut self,
+        last: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, StoreError> {
+        let (earlier, last) = self.flush_then(last).await;
+        earlier?;
+        last
+    }
+
+    /// Sends whatever is still deferred.
+    async fn flush(&mut self) -> Result<(), StoreError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        self.answer(async { Ok(()) }).await
+    }
 }
 
 impl LedgerTx for PgTx<'_, '_> {
     async fn lock_tenant(&mut self, tenant: &str) -> Result<Option<u64>, StoreError> {
         let stmt = self.tx.prepare_cached(sql::LOCK_TENANT).await?;
-        let row = self.tx.query_opt(&stmt, &[&tenant]).await?;
+        let tx = self.tx;
+        let row = self.answer(tx.query_opt(&stmt, &[&tenant])).await?;
         row.map(|r| to_u64(r.get(0))).transpose()
     }
 
     async fn create_tenant(&mut self, tenant: &str, at: Timestamp) -> Result<(), StoreError> {
-        let stmt = self.tx.prepare_cached(sql::INSERT_TENANT).await?;
-        self.tx.execute(&stmt, &[&tenant, &at.micros()]).await?;
-        Ok(())
+        self.defer(
+            sql::INSERT_TENANT,
+            vec![Box::new(tenant.to_owned()), Box::new(at.micros())],
+        )
+        .await
     }
 
     async fn set_tenant_head(&mut self, tenant: &str, head: u64) -> Result<(), StoreError> {
-        let stmt = self.tx.prepare_cached(sql::SET_TENANT_HEAD).await?;
-        self.tx.execute(&stmt, &[&to_i64(head), &tenant]).await?;
-        Ok(())
+        self.defer(
+            sql::SET_TENANT_HEAD,
+            vec![Box::new(to_i64(head)), Box::new(tenant.to_owned())],
+        )
+        .await
     }
 
     async fn stream_head(
@@ -329,38 +422,31 @@ impl LedgerTx for PgTx<'_, '_> {
         stream: &str,
     ) -> Result<Option<(u64, Digest)>, StoreError> {
         let stmt = self.tx.prepare_cached(sql::STREAM_HEAD).await?;
+        let tx = self.tx;
         let row = self
-            .tx
-            .query_opt(&stmt, &[&tenant, &namespace.as_str(), &stream])
+            .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str(), &stream]))
             .await?;
         row.map(|r| Ok((to_u64(r.get(0))?, rows::digest(r.get::<_, &[u8]>(1))?)))
             .transpose()
     }
 
     async fn insert_event(&mut self, e: &Event) -> Result<(), StoreError> {
-        let stmt = self.tx.prepare_cached(sql::INSERT_EVENT).await?;
-        let prev = e.prev_digest.map(|d| d.0.to_vec());
-        self.tx
-            .execute(
-                &stmt,
-                &[
-                    &e.tenant_id,
-                    &to_i64(e.position),
-                    &e.namespace.as_str(),
-                    &e.stream,
-                    &to_i64(e.stream_seq),
-                    &e.kind,
-                    &e.canonical,
-                    &&e.payload_digest.0[..],
-                    &prev,
-                    &e.actor.credential_id,
-                    &e.actor.subject,
-                    &e.recorded_at.micros(),
-                    &&e.digest.0[..],
-                ],
-            )
-            .await?;
-        Ok(())
+        let params: Vec<Param> = vec![
+            Box::new(e.tenant_id.clone()),
+            Box::new(to_i64(e.position)),
+            Box::new(e.namespace.0.clone()),
+            Box::new(e.stream.clone()),
+            Box::new(to_i64(e.stream_seq)),
+            Box::new(e.kind.clone()),
+            Box::new(e.canonical.clone()),
+            Box::new(e.payload_digest.0.to_vec()),
+            Box::new(e.prev_digest.map(|d| d.0.to_vec())),
+            Box::new(e.actor.credential_id.clone()),
+            Box::new(e.actor.subject.clone()),
+            Box::new(e.recorded_at.micros()),
+            Box::new(e.digest.0.to_vec()),
+        ];
+        self.defer(sql::INSERT_EVENT, params).await
     }
 
     async fn receipt(
@@ -369,7 +455,8 @@ impl LedgerTx for PgTx<'_, '_> {
         key: &str,
     ) -> Result<Option<StoredReceipt>, StoreError> {
         let stmt = self.tx.prepare_cached(sql::RECEIPT).await?;
-        let row = self.tx.query_opt(&stmt, &[&tenant, &key]).await?;
+        let tx = self.tx;
+        let row = self.answer(tx.query_opt(&stmt, &[&tenant, &key])).await?;
         row.as_ref().map(receipt_of).transpose()
     }
 
@@ -379,9 +466,10 @@ impl LedgerTx for PgTx<'_, '_> {
         r: &StoredReceipt,
     ) -> Result<bool, StoreError> {
         let stmt = self.tx.prepare_cached(sql::INSERT_RECEIPT).await?;
+        let tx = self.tx;
+        let position = to_i64(r.position);
         let inserted = self
-            .tx
-            .execute(
+            .answer(tx.execute(
                 &stmt,
                 &[
                     &tenant,
@@ -389,9 +477,9 @@ impl LedgerTx for PgTx<'_, '_> {
                     &&r.request_digest.0[..],
                     &r.bytes,
                     &&r.receipt_digest.0[..],
-                    &to_i64(r.position),
+                    &position,
                 ],
-            )
+            ))
             .await?;
         Ok(inserted == 1)
     }
@@ -402,50 +490,54 @@ impl LedgerTx for PgTx<'_, '_> {
         id: &str,
     ) -> Result<Option<Credential>, StoreError> {
         let stmt = self.tx.prepare_cached(sql::CREDENTIAL).await?;
-        let row = self.tx.query_opt(&stmt, &[&tenant, &id]).await?;
+        let tx = self.tx;
+        let row = self.answer(tx.query_opt(&stmt, &[&tenant, &id])).await?;
         row.map(|r| credential_row(&r).into_credential())
             .transpose()
     }
 
     async fn put_credential(&mut self, c: &Credential) -> Result<(), StoreError> {
         let (caps, grants) = rows::credential_columns(c);
-        let stmt = self.tx.prepare_cached(sql::UPSERT_CREDENTIAL).await?;
-        self.tx
-            .execute(
-                &stmt,
-                &[
-                    &c.tenant_id,
-                    &c.id,
-                    &c.subject,
-                    &caps,
-                    &grants,
-                    &&c.secret_sha256.0[..],
-                    &c.created_at.micros(),
-                    &c.expires_at.map(Timestamp::micros),
-                    &c.revoked_at.map(Timestamp::micros),
-                    &c.rotated_at.map(Timestamp::micros),
-                    &to_i64(c.version),
-                ],
-            )
-            .await?;
-        Ok(())
+        let params: Vec<Param> = vec![
+            Box::new(c.tenant_id.clone()),
+            Box::new(c.id.clone()),
+            Box::new(c.subject.clone()),
+            Box::new(caps),
+            Box::new(grants),
+            Box::new(c.secret_sha256.0.to_vec()),
+            Box::new(c.created_at.micros()),
+            Box::new(c.expires_at.map(Timestamp::micros)),
+            Box::new(c.revoked_at.map(Timestamp::micros)),
+            Box::new(c.rotated_at.map(Timestamp::micros)),
+            Box::new(to_i64(c.version)),
+        ];
+        self.defer(sql::UPSERT_CREDENTIAL, params).await
     }
 
     async fn savepoint(&mut self) -> Result<(), StoreError> {
-        self.tx.batch_execute("SAVEPOINT w").await?;
+        self.flushed_in_write = false;
+        self.pending.push(Pending::Simple("SAVEPOINT w"));
         Ok(())
     }
 
     async fn release(&mut self) -> Result<(), StoreError> {
-        self.tx.batch_execute("RELEASE SAVEPOINT w").await?;
+        self.pending.push(Pending::Simple("RELEASE SAVEPOINT w"));
+        // Everything this write sent has already been answered only if the
+        // last statement pending is the release itself; otherwise send now so
+        // that an error belongs to this write, not to a later one.
+        if self.pending.len() > 1 || !self.flushed_in_write {
+            self.flush().await?;
+        }
         Ok(())
     }
 
     async fn rollback_to(&mut self) -> Result<(), StoreError> {
-        self.tx
-            .batch_execute("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")
-            .await?;
-        Ok(())
+        let tx = self.tx;
+        // Deferred statements may fail here; the rollback undoes them either way.
+        let (_, rolled_back) = self
+            .flush_then(tx.batch_execute("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w"))
+            .await;
+        rolled_back
     }
 }
 

@@ -140,3 +140,61 @@ async fn a_second_process_cannot_open_the_same_data_dir() {
     assert!(matches!(second, Err(StoreError::Open(m)) if m.contains("in use")));
     drop(engine);
 }
+
+#[tokio::test]
+async fn a_write_whose_insert_fails_fails_alone_even_when_its_statements_are_deferred() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        // A trigger refuses one kind of event, standing in for any failure
+        // that only the database can see (PostgreSQL sends these inserts
+        // pipelined, after the write's own code has returned).
+        let trigger = match backend {
+            Backend::Sqlite => {
+                "CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.kind = 'test.poison' \
+                 BEGIN SELECT RAISE(ABORT, 'poison'); END;"
+            }
+            Backend::Postgres => {
+                "CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN \
+                 IF NEW.kind = 'test.poison' THEN RAISE EXCEPTION 'poison'; END IF; RETURN NEW; END $$ \
+                 LANGUAGE plpgsql; \
+                 CREATE TRIGGER poison BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION poison();"
+            }
+        };
+        sql(backend, &loc.store, trigger).await;
+        let mut tasks = Vec::new();
+        for i in 0..48u64 {
+            let engine = engine.clone();
+            tasks.push(tokio::spawn(async move {
+                let kind = if i % 3 == 0 {
+                    "test.poison"
+                } else {
+                    "test.appended"
+                };
+                let event = praxis_domain::ledger::NewEvent::new(
+                    praxis_domain::auth::Namespace::admin(),
+                    format!("s{}", i % 4),
+                    kind,
+                    serde_json::json!({ "i": i }),
+                );
+                let cmd = praxis_store::Command::Append {
+                    events: vec![event],
+                };
+                engine
+                    .execute(Write::new("t", Actor::system(), cmd))
+                    .await
+                    .is_ok()
+            }));
+        }
+        let mut ok = 0;
+        for t in tasks {
+            ok += usize::from(t.await.unwrap());
+        }
+        assert_eq!(ok, 32, "{backend:?}: exactly the poisoned writes fail");
+        let events = engine.events("t", 1, 1000).await.unwrap();
+        assert_eq!(events.len(), 32, "{backend:?}");
+        assert!(events.iter().all(|e| e.kind == "test.appended"));
+        let report = engine.verify().await.unwrap();
+        assert!(report.is_clean(), "{backend:?}: {:?}", report.problems);
+    }
+}
