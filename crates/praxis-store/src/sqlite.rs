@@ -8,6 +8,7 @@
 //! second process from opening the same data directory.
 
 use std::fs::File;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -152,7 +153,13 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 impl SqliteEngine {
     /// Opens (creating if needed) the store in `dir`.
     pub fn open(dir: &Path) -> Result<SqliteEngine, StoreError> {
-        std::fs::create_dir_all(dir)?;
+        if !dir.exists() {
+            // The store holds secret hashes and sealed receipts: owner only.
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)?;
+        }
         let lock = File::create(dir.join("LOCK"))?;
         if lock.try_lock().is_err() {
             return Err(StoreError::Open(format!(

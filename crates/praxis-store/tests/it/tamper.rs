@@ -198,3 +198,14 @@ async fn a_write_whose_insert_fails_fails_alone_even_when_its_statements_are_def
         assert!(report.is_clean(), "{backend:?}: {:?}", report.problems);
     }
 }
+
+#[tokio::test]
+async fn a_new_data_directory_is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("fresh");
+    let engine = praxis_store::open(dir.to_str().unwrap()).await.unwrap();
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    drop(engine);
+}
