@@ -170,6 +170,9 @@ pub struct Principal {
     pub capabilities: BTreeSet<Capability>,
     /// Exact scopes granted.
     pub grants: BTreeSet<Scope>,
+    /// SHA-256 of the secret the caller presented, so that a write can be
+    /// refused if the credential is rotated before it is applied.
+    pub secret_sha256: Digest,
 }
 
 /// Why an authenticated caller may not do something.
@@ -300,6 +303,7 @@ mod tests {
             subject: "s".into(),
             capabilities: [Capability::ExperienceRead].into(),
             grants: [scope(None, Visibility::Shared)].into(),
+            secret_sha256: Digest::sha256(b"s"),
         };
         assert!(
             p.require_in(

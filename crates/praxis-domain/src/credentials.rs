@@ -251,6 +251,15 @@ impl IssueRequest {
         if expires_at.is_some_and(|e| e <= now) {
             return Err(DomainError::invalid("/expires_at", "must be in the future"));
         }
+        // Stored as microseconds in canonical JSON, which is exact only to 2^53.
+        if expires_at
+            .is_some_and(|e| e.micros().unsigned_abs() > crate::canonical::MAX_SAFE_INTEGER)
+        {
+            return Err(DomainError::invalid(
+                "/expires_at",
+                "must be before 2255-06-05",
+            ));
+        }
         Ok(IssueRequest {
             subject,
             capabilities: caps,
@@ -348,5 +357,31 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.path(), Some("/expires_at"));
+    }
+
+    #[test]
+    fn expiries_beyond_the_exact_range_are_refused() {
+        let now = Timestamp::from_micros(10);
+        let far = Timestamp::from_micros(1 << 53);
+        let e = IssueRequest::new(
+            "s".into(),
+            vec!["memory_read".into()],
+            vec![],
+            Some(far),
+            now,
+        )
+        .unwrap_err();
+        assert_eq!(e.path(), Some("/expires_at"));
+        let near = Timestamp::from_micros((1 << 53) - 1);
+        assert!(
+            IssueRequest::new(
+                "s".into(),
+                vec!["memory_read".into()],
+                vec![],
+                Some(near),
+                now
+            )
+            .is_ok()
+        );
     }
 }

@@ -16,7 +16,7 @@ use praxis_domain::credentials::IssueRequest;
 use praxis_domain::digest::{Digest, REQUEST_KIND};
 use praxis_domain::ledger::Actor;
 use praxis_domain::time::Timestamp;
-use praxis_store::{Applied, Command, Idempotency, Write, WriteOutcome};
+use praxis_store::{Applied, Authority, Command, Idempotency, Write, WriteOutcome};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -33,6 +33,15 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/credentials/{id}", get(read))
         .route("/credentials/{id}/revoke", post(revoke))
         .route("/credentials/{id}/rotate", post(rotate))
+}
+
+/// A write by the caller, re-checked against its credential when applied.
+fn write_as(p: &Principal, command: Command) -> Write {
+    Write::new(&p.tenant_id, actor(p), command).authorized(Authority {
+        credential_id: p.credential_id.clone(),
+        secret_sha256: p.secret_sha256,
+        capability: Capability::CredentialAdmin,
+    })
 }
 
 fn actor(p: &Principal) -> Actor {
@@ -78,7 +87,7 @@ async fn token_write(
     let Retry { route, key, body } = retry;
     let at = now();
     let rendered = token.render();
-    let mut write = Write::new(&p.tenant_id, actor(p), command);
+    let mut write = write_as(p, command);
     if let Some(raw) = &key {
         let (tenant, raw_key, rendered) = (p.tenant_id.clone(), raw.clone(), rendered.clone());
         write = write.idempotent(
@@ -212,10 +221,7 @@ pub(crate) async fn revoke(
 ) -> Result<Response, ApiError> {
     p.require(Capability::CredentialAdmin)?;
     let command = Command::RevokeCredential { credential_id: id };
-    let outcome = state
-        .engine
-        .execute(Write::new(&p.tenant_id, actor(&p), command))
-        .await?;
+    let outcome = state.engine.execute(write_as(&p, command)).await?;
     let WriteOutcome::Committed { applied, .. } = outcome else {
         return Err(praxis_store::StoreError::inconsistent("revoke without a key replayed").into());
     };

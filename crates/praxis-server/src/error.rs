@@ -123,6 +123,10 @@ impl From<StoreError> for ApiError {
                 "credential_revoked",
                 "the credential is revoked",
             ),
+            StoreError::AuthorityEnded => ApiError::unauthenticated(
+                "credential_revoked",
+                "the credential was revoked, rotated or expired before the write was applied",
+            ),
             StoreError::Domain(d) => d.into(),
             other => {
                 tracing::error!(error = %other, "store failure");

@@ -204,6 +204,7 @@ impl FromRequestParts<AppState> for Auth {
             subject: credential.subject,
             capabilities: credential.capabilities,
             grants: credential.grants,
+            secret_sha256: credential.secret_sha256,
         }))
     }
 }

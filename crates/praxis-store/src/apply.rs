@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::{
-    self, Credential, CredentialEvent, IssueRequest, Issued, Revoked, Rotated, TENANT_CREATED,
+    self, Credential, CredentialEvent, CredentialStatus, IssueRequest, Issued, Revoked, Rotated,
+    TENANT_CREATED,
 };
 use praxis_domain::digest::{Digest, RECEIPT_KIND};
 use praxis_domain::ledger::{Actor, Event, NewEvent};
@@ -128,6 +129,8 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
                 // Receipts are looked up only when a write fails: a new key is
                 // the common case, and its insert already proves it is new.
                 let result = match idempotency {
+                    // Authority is checked before anything is replayed.
+                    _ if matches!(err, StoreError::AuthorityEnded) => Err(err),
                     Some(idem) => match tx.receipt(&tenant, &idem.key).await? {
                         Some(stored) => replay(stored, &idem),
                         None => Err(err),
@@ -172,6 +175,7 @@ async fn apply_one<T: LedgerTx>(
         idempotency,
         command,
         receipt,
+        authority,
     } = write;
     if matches!(command, Command::CreateTenant | Command::Bootstrap { .. }) {
         if heads.contains_key(&tenant) || tx.lock_tenant(&tenant).await?.is_some() {
@@ -192,6 +196,17 @@ async fn apply_one<T: LedgerTx>(
             h
         }
     };
+    if let Some(authority) = &authority {
+        let current = tx.credential(&tenant, &authority.credential_id).await?;
+        let holds = current.is_some_and(|c| {
+            c.status(now) == CredentialStatus::Active
+                && c.secret_sha256 == authority.secret_sha256
+                && c.capabilities.contains(&authority.capability)
+        });
+        if !holds {
+            return Err(StoreError::AuthorityEnded);
+        }
+    }
     let mut ctx = Ctx {
         cache,
         tenant: &tenant,
@@ -244,6 +259,9 @@ impl Ctx<'_> {
         tx: &mut T,
         new: NewEvent,
     ) -> Result<&Event, StoreError> {
+        // A payload number outside the exact range would be rounded by the
+        // canonical form, and the event would no longer say what was meant.
+        praxis_domain::canonical::check_value(&new.payload)?;
         let cached = self
             .cache
             .get(self.tenant, new.namespace.as_str(), &new.stream);

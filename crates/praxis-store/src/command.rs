@@ -1,5 +1,6 @@
 //! Write commands: what a caller asks the ledger to do in one atomic step.
 
+use praxis_domain::auth::Capability;
 use praxis_domain::credentials::{Credential, IssueRequest};
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Actor, Event, NewEvent};
@@ -72,6 +73,23 @@ pub struct Write {
     pub command: Command,
     /// Receipt builder; required when `idempotency` is set.
     pub receipt: Option<ReceiptFn>,
+    /// The credential that authorized the write, re-checked inside its transaction.
+    pub authority: Option<Authority>,
+}
+
+/// The credential a write was authorized by when its request arrived.
+///
+/// The writer checks it again under the tenant's lock, so that a write queued
+/// behind its own credential's revocation or rotation is refused rather than
+/// committed after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Authority {
+    /// The credential's id.
+    pub credential_id: String,
+    /// SHA-256 of the secret the request presented.
+    pub secret_sha256: Digest,
+    /// The capability the write needs.
+    pub capability: Capability,
 }
 
 impl Write {
@@ -83,7 +101,14 @@ impl Write {
             idempotency: None,
             command,
             receipt: None,
+            authority: None,
         }
+    }
+
+    /// Requires `authority` to still hold when the write is applied.
+    pub fn authorized(mut self, authority: Authority) -> Write {
+        self.authority = Some(authority);
+        self
     }
 
     /// Adds an idempotency key and a receipt builder.

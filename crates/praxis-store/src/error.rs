@@ -21,6 +21,10 @@ pub enum StoreError {
     /// The credential does not exist in this tenant.
     #[error("credential not found")]
     CredentialNotFound,
+    /// The credential that authorized a write was revoked, rotated, expired or
+    /// lost the capability before the write could be applied.
+    #[error("the credential's authority ended before the write was applied")]
+    AuthorityEnded,
     /// The credential is revoked and cannot change any more.
     #[error("credential is revoked")]
     CredentialRevoked,

@@ -87,7 +87,7 @@ const MIGRATIONS: &[(i64, &str)] = &[(
         version BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, credential_id)
     );
-    CREATE INDEX credentials_by_id ON credentials (credential_id);",
+    CREATE UNIQUE INDEX credentials_by_id ON credentials (credential_id);",
 )];
 
 type Job = (Write, oneshot::Sender<Result<WriteOutcome, StoreError>>);
@@ -303,6 +303,9 @@ async fn try_commit_group(
     Ok(results)
 }
 
+/// Most deferred statements held before they are sent.
+const MAX_PIPELINE: usize = 16;
+
 /// A statement parameter owned by a deferred statement.
 type Param = Box<dyn ToSql + Sync + Send>;
 
@@ -336,6 +339,11 @@ impl<'a, 'c> PgTx<'a, 'c> {
     async fn defer(&mut self, sql: &'static str, params: Vec<Param>) -> Result<(), StoreError> {
         let stmt = self.tx.prepare_cached(sql).await?;
         self.pending.push(Pending::Exec(stmt, params));
+        // `join_all` polls every future in order only below 30 of them; a
+        // longer pipeline could reorder, so it is sent before it gets there.
+        if self.pending.len() >= MAX_PIPELINE {
+            self.flush().await?;
+        }
         Ok(())
     }
 

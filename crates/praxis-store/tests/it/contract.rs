@@ -351,3 +351,65 @@ async fn two_engines_on_one_postgres_database_keep_one_chain() {
     let seqs: Vec<u64> = events.iter().map(|e| e.stream_seq).collect();
     assert_eq!(seqs, (1..=20).collect::<Vec<u64>>());
 }
+
+#[tokio::test]
+async fn a_write_is_refused_once_its_credential_no_longer_holds() {
+    use praxis_domain::auth::Capability;
+    use praxis_store::Authority;
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        engine
+            .execute(Write::new("t", Actor::system(), issue("c1")))
+            .await
+            .unwrap();
+        let authority = |secret: &[u8], capability| Authority {
+            credential_id: "c1".into(),
+            secret_sha256: Digest::sha256(secret),
+            capability,
+        };
+        let as_c1 = |a: Authority| Write::new("t", Actor::system(), append("s", 1)).authorized(a);
+        // `issue` gives c1 memory_read with secret sha256("c1").
+        engine
+            .execute(as_c1(authority(b"c1", Capability::MemoryRead)))
+            .await
+            .expect("authority holds");
+        for (secret, cap) in [
+            (&b"c1"[..], Capability::CredentialAdmin),
+            (&b"other"[..], Capability::MemoryRead),
+        ] {
+            let err = engine
+                .execute(as_c1(authority(secret, cap)))
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(err, StoreError::AuthorityEnded),
+                "{backend:?}: {err}"
+            );
+        }
+        let revoke = Command::RevokeCredential {
+            credential_id: "c1".into(),
+        };
+        // Queued together: the revocation lands first, so the write behind it must fail.
+        let (revoked, late) = tokio::join!(
+            engine.execute(Write::new("t", Actor::system(), revoke)),
+            async {
+                tokio::task::yield_now().await;
+                engine
+                    .execute(as_c1(authority(b"c1", Capability::MemoryRead)))
+                    .await
+            }
+        );
+        revoked.unwrap();
+        assert!(
+            matches!(late, Err(StoreError::AuthorityEnded)),
+            "{backend:?}"
+        );
+        let events = engine.events("t", 0, 100).await.unwrap();
+        assert_eq!(
+            events.len(),
+            4,
+            "{backend:?}: tenant, issue, one append, revoke"
+        );
+    }
+}
