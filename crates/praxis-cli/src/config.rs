@@ -66,6 +66,11 @@ pub struct ServeArgs {
     /// Log format: text or json [default: text]. Filter with RUST_LOG.
     #[arg(long, env = "PRAXIS_LOG_FORMAT")]
     pub log_format: Option<String>,
+    /// File holding the 256-bit seal key (64 hex characters) that protects
+    /// receipts carrying tokens; created with mode 0600 if missing. Every
+    /// server of one store must use the same key [default: DATA_DIR/seal-key].
+    #[arg(long, env = "PRAXIS_SEAL_KEY_FILE")]
+    pub seal_key_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -76,6 +81,7 @@ struct FileConfig {
     listen: Option<String>,
     tenant: Option<String>,
     log_format: Option<String>,
+    seal_key_file: Option<PathBuf>,
 }
 
 /// Resolved settings of `praxis serve`.
@@ -85,6 +91,7 @@ pub struct Settings {
     pub listen: String,
     pub tenant: String,
     pub log_format: String,
+    pub seal_key_file: PathBuf,
 }
 
 impl Settings {
@@ -126,7 +133,6 @@ impl ServeArgs {
             anyhow::bail!("log_format must be text or json, not {log_format:?}");
         }
         Ok(Settings {
-            data_dir,
             store,
             listen: self
                 .listen
@@ -136,6 +142,11 @@ impl ServeArgs {
                 .tenant
                 .or(file.tenant)
                 .unwrap_or_else(|| "default".into()),
+            seal_key_file: self
+                .seal_key_file
+                .or(file.seal_key_file)
+                .unwrap_or_else(|| PathBuf::from(&data_dir).join("seal-key")),
+            data_dir,
             log_format,
         })
     }
@@ -182,11 +193,13 @@ mod tests {
             config: Some(path),
             tenant: None,
             log_format: None,
+            seal_key_file: None,
         };
         let s = args.resolve().unwrap();
         assert_eq!(s.listen, "127.0.0.1:2");
         assert_eq!(s.data_dir, "/x");
         assert_eq!(s.store, "/x");
         assert_eq!(s.tenant, "default");
+        assert_eq!(s.seal_key_file, PathBuf::from("/x/seal-key"));
     }
 }

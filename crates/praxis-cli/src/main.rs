@@ -17,6 +17,7 @@ use praxis_domain::credentials::IssueRequest;
 use praxis_domain::ledger::Actor;
 use praxis_domain::time::Timestamp;
 use praxis_server::admin;
+use praxis_server::seal::SealKey;
 use praxis_store::{Command, Write};
 
 use crate::config::StoreArgs;
@@ -160,6 +161,7 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
             token.render()
         );
     }
+    let seal = load_seal_key(&settings.seal_key_file)?;
     let listener = tokio::net::TcpListener::bind(&settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;
@@ -169,8 +171,23 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         "praxis listening on http://{addr} ({} store)",
         engine.kind()
     );
-    praxis_server::serve(listener, engine, praxis_server::shutdown_signal()).await?;
+    praxis_server::serve(listener, engine, seal, praxis_server::shutdown_signal()).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the seal key, creating it (mode 0600) on first start.
+fn load_seal_key(path: &Path) -> anyhow::Result<SealKey> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => SealKey::from_hex(&text)
+            .with_context(|| format!("{} does not hold 64 hex characters", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = SealKey::generate();
+            write_secret(path, &key.to_hex())
+                .with_context(|| format!("writing {}", path.display()))?;
+            Ok(key)
+        }
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
 }
 
 /// Writes a secret file atomically with mode 0600, whatever was there before.

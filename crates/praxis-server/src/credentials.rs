@@ -24,7 +24,6 @@ use crate::AppState;
 use crate::admin::{credential_to_wire, issue_command, new_token, now, scope_from_wire};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
-use crate::seal;
 
 /// Routes under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
@@ -88,18 +87,23 @@ async fn token_write(
     let at = now();
     let rendered = token.render();
     let mut write = write_as(p, command);
-    if let Some(raw) = &key {
+    let storage_key = key
+        .as_deref()
+        .map(|raw| state.seal.storage_key(&p.tenant_id, route, raw));
+    if let (Some(raw), Some(storage_key)) = (&key, &storage_key) {
         let (tenant, raw_key, rendered) = (p.tenant_id.clone(), raw.clone(), rendered.clone());
+        let (seal, sealed_under) = (state.seal.clone(), storage_key.clone());
         write = write.idempotent(
             Idempotency {
-                key: seal::storage_key(route, raw),
+                key: storage_key.clone(),
                 request_digest: Digest::of_value(
                     REQUEST_KIND,
                     &json!({ "route": route, "body": body }),
                 ),
             },
             Arc::new(move |applied| {
-                seal::seal(&tenant, &raw_key, &token_receipt(applied, &rendered, at))
+                let receipt = token_receipt(applied, &rendered, at);
+                seal.seal(&tenant, &raw_key, &sealed_under, &receipt)
             }),
         );
     }
@@ -110,11 +114,15 @@ async fn token_write(
         )),
         WriteOutcome::Replayed { receipt } => {
             let raw = key.as_deref().unwrap_or_default();
-            let plain = seal::open(&p.tenant_id, raw, &receipt).ok_or_else(|| {
-                ApiError::from(praxis_store::StoreError::inconsistent(
-                    "sealed receipt does not open",
-                ))
-            })?;
+            let storage_key = storage_key.unwrap_or_default();
+            let plain = state
+                .seal
+                .open(&p.tenant_id, raw, &storage_key, &receipt)
+                .ok_or_else(|| {
+                    ApiError::from(praxis_store::StoreError::inconsistent(
+                        "sealed receipt does not open",
+                    ))
+                })?;
             Ok(json_response(status, plain))
         }
     }

@@ -12,7 +12,7 @@ mod extract;
 mod metrics;
 pub mod openapi;
 mod ops;
-mod seal;
+pub mod seal;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -37,14 +37,16 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub struct AppState {
     /// The store.
     pub engine: Arc<dyn Engine>,
+    seal: Arc<seal::SealKey>,
     metrics: Arc<metrics::HttpMetrics>,
 }
 
 impl AppState {
-    /// State over an opened engine.
-    pub fn new(engine: Arc<dyn Engine>) -> Self {
+    /// State over an opened engine, sealing receipts with `seal`.
+    pub fn new(engine: Arc<dyn Engine>, seal: seal::SealKey) -> Self {
         AppState {
             engine,
+            seal: Arc::new(seal),
             metrics: Arc::new(metrics::HttpMetrics::default()),
         }
     }
@@ -92,9 +94,10 @@ pub fn router(state: AppState) -> Router {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     engine: Arc<dyn Engine>,
+    seal: seal::SealKey,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(AppState::new(engine));
+    let app = router(AppState::new(engine, seal));
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

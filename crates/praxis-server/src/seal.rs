@@ -2,47 +2,115 @@
 //!
 //! A retried credential issue must return the original token byte for byte,
 //! yet the store keeps only the SHA-256 of a secret. The receipt is therefore
-//! stored encrypted (ChaCha20-Poly1305) under a key derived from the client's
-//! raw idempotency key, which the store never sees: only its hash is the
-//! storage key. Whoever retries with the same key (and still holds the
-//! capability) can open the receipt; a reader of the database cannot.
+//! stored encrypted (ChaCha20-Poly1305) under a key derived from the server's
+//! seal key and the client's raw idempotency key; the store sees neither, only
+//! a keyed hash of the idempotency key as the lookup key. Whoever retries with
+//! the same key (and still holds the capability) can open the receipt. A
+//! reader of the database cannot, not even by guessing low-entropy client
+//! keys offline, because every derivation also needs the seal key, which is
+//! kept outside the store.
 
-use chacha20poly1305::aead::{Aead, KeyInit};
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
 use praxis_domain::digest::Digest;
 use rand::Rng;
 
-fn cipher(tenant: &str, raw_key: &str) -> ChaCha20Poly1305 {
-    let material = format!("praxis.seal.v1\n{tenant}\n{raw_key}");
-    let key = Digest::sha256(material.as_bytes());
-    ChaCha20Poly1305::new(&Key::from(key.0))
-}
+/// The server's 256-bit seal key. Every server of one store must share it.
+#[derive(Clone)]
+pub struct SealKey([u8; 32]);
 
-/// The storage key of an idempotency key: route-scoped and hashed.
-pub fn storage_key(route: &str, raw_key: &str) -> String {
-    format!("{route}:{}", Digest::sha256(raw_key.as_bytes()).to_hex())
-}
-
-/// Encrypts receipt bytes; output is nonce ‖ ciphertext.
-pub fn seal(tenant: &str, raw_key: &str, plaintext: &[u8]) -> Vec<u8> {
-    let mut nonce = [0u8; 12];
-    rand::rng().fill_bytes(&mut nonce);
-    let mut out = nonce.to_vec();
-    let sealed = cipher(tenant, raw_key)
-        .encrypt(&Nonce::from(nonce), plaintext)
-        .expect("encryption of an in-memory buffer cannot fail");
-    out.extend(sealed);
-    out
-}
-
-/// Decrypts a sealed receipt; `None` if the key does not open it.
-pub fn open(tenant: &str, raw_key: &str, sealed: &[u8]) -> Option<Vec<u8>> {
-    if sealed.len() < 12 {
-        return None;
+impl std::fmt::Debug for SealKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SealKey(<secret>)")
     }
-    let (nonce, body) = sealed.split_at(12);
-    let nonce = Nonce::try_from(nonce).ok()?;
-    cipher(tenant, raw_key).decrypt(&nonce, body).ok()
+}
+
+impl SealKey {
+    /// A fresh random key.
+    pub fn generate() -> SealKey {
+        let mut key = [0u8; 32];
+        rand::rng().fill_bytes(&mut key);
+        SealKey(key)
+    }
+
+    /// Parses 64 hex characters.
+    pub fn from_hex(text: &str) -> Option<SealKey> {
+        let mut key = [0u8; 32];
+        hex::decode_to_slice(text.trim(), &mut key).ok()?;
+        Some(SealKey(key))
+    }
+
+    /// The key as 64 hex characters, for storing it.
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    /// A domain-separated keyed hash of `parts` (printable ASCII without newlines).
+    fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
+        let mut material = Vec::with_capacity(128);
+        material.extend_from_slice(purpose.as_bytes());
+        material.push(b'\n');
+        material.extend_from_slice(&self.0);
+        for part in parts {
+            material.push(b'\n');
+            material.extend_from_slice(part.as_bytes());
+        }
+        Digest::sha256(&material)
+    }
+
+    fn cipher(&self, tenant: &str, raw_key: &str) -> ChaCha20Poly1305 {
+        let key = self.derive("praxis.seal.v1", &[tenant, raw_key]);
+        ChaCha20Poly1305::new(&Key::from(key.0))
+    }
+
+    /// The storage key of an idempotency key: route-scoped and keyed-hashed.
+    pub fn storage_key(&self, tenant: &str, route: &str, raw_key: &str) -> String {
+        let hash = self.derive("praxis.idempotency.v1", &[tenant, route, raw_key]);
+        format!("{route}:{}", hash.to_hex())
+    }
+
+    /// Encrypts receipt bytes bound to their storage key; output is nonce ‖ ciphertext.
+    pub fn seal(
+        &self,
+        tenant: &str,
+        raw_key: &str,
+        storage_key: &str,
+        plaintext: &[u8],
+    ) -> Vec<u8> {
+        let mut nonce = [0u8; 12];
+        rand::rng().fill_bytes(&mut nonce);
+        let mut out = nonce.to_vec();
+        let payload = Payload {
+            msg: plaintext,
+            aad: storage_key.as_bytes(),
+        };
+        let sealed = self
+            .cipher(tenant, raw_key)
+            .encrypt(&Nonce::from(nonce), payload)
+            .expect("encryption of an in-memory buffer cannot fail");
+        out.extend(sealed);
+        out
+    }
+
+    /// Decrypts a sealed receipt; `None` if these keys do not open it.
+    pub fn open(
+        &self,
+        tenant: &str,
+        raw_key: &str,
+        storage_key: &str,
+        sealed: &[u8],
+    ) -> Option<Vec<u8>> {
+        if sealed.len() < 12 {
+            return None;
+        }
+        let (nonce, body) = sealed.split_at(12);
+        let nonce = Nonce::try_from(nonce).ok()?;
+        let payload = Payload {
+            msg: body,
+            aad: storage_key.as_bytes(),
+        };
+        self.cipher(tenant, raw_key).decrypt(&nonce, payload).ok()
+    }
 }
 
 #[cfg(test)]
@@ -50,14 +118,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_same_tenant_and_key_open_a_seal() {
-        let sealed = seal("t", "0123456789abcdef", b"token");
+    fn only_the_same_server_tenant_and_key_open_a_seal() {
+        let k = SealKey::generate();
+        let raw = "0123456789abcdef";
+        let sk = k.storage_key("t", "r", raw);
+        let sealed = k.seal("t", raw, &sk, b"token");
         assert_eq!(
-            open("t", "0123456789abcdef", &sealed).as_deref(),
+            k.open("t", raw, &sk, &sealed).as_deref(),
             Some(&b"token"[..])
         );
-        assert_eq!(open("t", "0123456789abcdeF", &sealed), None);
-        assert_eq!(open("u", "0123456789abcdef", &sealed), None);
+        assert_eq!(k.open("t", "0123456789abcdeF", &sk, &sealed), None);
+        assert_eq!(k.open("u", raw, &sk, &sealed), None);
+        assert_eq!(
+            k.open("t", raw, "r:other", &sealed),
+            None,
+            "bound to its storage key"
+        );
+        assert_eq!(
+            SealKey::generate().open("t", raw, &sk, &sealed),
+            None,
+            "needs the server key"
+        );
         assert!(!sealed.windows(5).any(|w| w == b"token"));
+    }
+
+    #[test]
+    fn storage_keys_need_the_server_key() {
+        let (a, b) = (SealKey::generate(), SealKey::generate());
+        assert_ne!(a.storage_key("t", "r", "k"), b.storage_key("t", "r", "k"));
+        assert_ne!(a.storage_key("t", "r", "k"), a.storage_key("u", "r", "k"));
+        assert!(a.storage_key("t", "r", "k").starts_with("r:"));
+        let back = SealKey::from_hex(&a.to_hex()).unwrap();
+        assert_eq!(
+            back.storage_key("t", "r", "k"),
+            a.storage_key("t", "r", "k")
+        );
+        assert!(!format!("{a:?}").contains(&a.to_hex()));
     }
 }

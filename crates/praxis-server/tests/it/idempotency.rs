@@ -47,10 +47,10 @@ async fn retries_return_the_original_receipt_byte_for_byte_even_after_restart() 
             (409, "idempotency_conflict")
         );
 
-        let token = server.admin_token.clone();
+        let (token, seal) = (server.admin_token.clone(), server.seal.clone());
         let location = server.stop().await;
         let engine = praxis_store::open(&location.store).await.unwrap();
-        let server = Server::serve(engine, location, token).await;
+        let server = Server::serve(engine, location, token, seal).await;
         let (status, after_restart) = issue_raw(&server, KEY, "bot").await;
         assert_eq!(status, 201);
         assert_eq!(

@@ -13,6 +13,7 @@ pub struct Server {
     pub base: String,
     pub admin: Client,
     pub admin_token: String,
+    pub seal: praxis_server::seal::SealKey,
     pub anonymous: Client,
     pub engine: Arc<dyn Engine>,
     pub location: StoreLocation,
@@ -30,7 +31,13 @@ impl Server {
         let (_, token) = praxis_server::admin::bootstrap_tenant(&*engine, "t1", "admin")
             .await
             .expect("bootstrap");
-        Server::serve(engine, location, token.render()).await
+        Server::serve(
+            engine,
+            location,
+            token.render(),
+            praxis_server::seal::SealKey::generate(),
+        )
+        .await
     }
 
     /// Serves an opened engine.
@@ -38,13 +45,19 @@ impl Server {
         engine: Arc<dyn Engine>,
         location: StoreLocation,
         admin_token: String,
+        seal: praxis_server::seal::SealKey,
     ) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(praxis_server::serve(listener, engine.clone(), async move {
-            let _ = stopped.await;
-        }));
+        let task = tokio::spawn(praxis_server::serve(
+            listener,
+            engine.clone(),
+            seal.clone(),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
         let task = tokio::spawn(async move {
             task.await.unwrap().unwrap();
         });
@@ -52,6 +65,7 @@ impl Server {
         Server {
             admin: anonymous.with_token(&admin_token),
             admin_token,
+            seal,
             anonymous,
             base,
             engine,
