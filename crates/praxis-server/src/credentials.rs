@@ -54,6 +54,16 @@ fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response()
 }
 
+/// A 200 answer carrying one credential as it stands now.
+fn credential_response(credential: &praxis_domain::credentials::Credential) -> Response {
+    let bytes = serde_json::to_vec(&CredentialResponse {
+        contract_version: CONTRACT_VERSION,
+        credential: credential_to_wire(credential, now()),
+    })
+    .expect("responses serialize");
+    json_response(StatusCode::OK, bytes)
+}
+
 fn token_receipt(applied: &Applied, token: &str, at: Timestamp) -> Vec<u8> {
     let credential = applied
         .credential
@@ -238,12 +248,7 @@ pub(crate) async fn revoke(
             "revoke applied no credential",
         ))
     })?;
-    let bytes = serde_json::to_vec(&CredentialResponse {
-        contract_version: CONTRACT_VERSION,
-        credential: credential_to_wire(&credential, now()),
-    })
-    .expect("responses serialize");
-    Ok(json_response(StatusCode::OK, bytes))
+    Ok(credential_response(&credential))
 }
 
 #[utoipa::path(
@@ -266,12 +271,7 @@ pub(crate) async fn read(
         .credential(&p.tenant_id, &id)
         .await?
         .ok_or_else(|| ApiError::not_found("credential"))?;
-    let bytes = serde_json::to_vec(&CredentialResponse {
-        contract_version: CONTRACT_VERSION,
-        credential: credential_to_wire(&credential, now()),
-    })
-    .expect("responses serialize");
-    Ok(json_response(StatusCode::OK, bytes))
+    Ok(credential_response(&credential))
 }
 
 /// Query of the credential list.
