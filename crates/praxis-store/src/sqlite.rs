@@ -121,6 +121,9 @@ pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     // at its small default: SQLite scans it at the end of every transaction,
     // and a larger one was measured to cost more than it saved.
     conn.pragma_update(None, "mmap_size", 268_435_456)?;
+    // Each write's savepoint journals the pages it first touches; keep that
+    // statement journal in memory rather than in a temporary file.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
     let journal: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
     let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
     let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
