@@ -108,6 +108,10 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
     for write in writes {
         let tenant = write.tenant_id.clone();
         let idempotency = write.idempotency.clone();
+        let creates_tenant = matches!(
+            write.command,
+            Command::CreateTenant | Command::Bootstrap { .. }
+        );
         let before = heads.get(&tenant).copied();
         tx.savepoint().await?;
         cache.savepoint();
@@ -120,6 +124,12 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
             Ok(outcome) => results.push(Ok(outcome)),
             Err(err) if err.is_retryable() => return Err(err),
             Err(err) => {
+                // Another process created the same tenant first (PostgreSQL).
+                let err = if creates_tenant && err.is_unique_violation() {
+                    StoreError::TenantExists
+                } else {
+                    err
+                };
                 tx.rollback_to().await?;
                 cache.rollback();
                 match before {

@@ -62,6 +62,20 @@ impl StoreError {
         StoreError::Inconsistent(message.into())
     }
 
+    /// Whether the database refused a row because its unique key exists.
+    pub fn is_unique_violation(&self) -> bool {
+        match self {
+            StoreError::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            }
+            _ => false,
+        }
+    }
+
     /// Whether PostgreSQL asked for the transaction to be retried.
     pub fn is_retryable(&self) -> bool {
         match self {

@@ -413,3 +413,23 @@ async fn a_write_is_refused_once_its_credential_no_longer_holds() {
         );
     }
 }
+
+#[tokio::test]
+async fn two_processes_creating_one_tenant_get_one_tenant_and_one_conflict() {
+    let loc = StoreLocation::new(Backend::Postgres);
+    let a = praxis_store::open(&loc.store).await.unwrap();
+    let b = praxis_store::open(&loc.store).await.unwrap();
+    let (ra, rb) = tokio::join!(
+        a.execute(Write::new("t", Actor::system(), Command::CreateTenant)),
+        b.execute(Write::new("t", Actor::system(), Command::CreateTenant)),
+    );
+    let outcomes = [ra.is_ok(), rb.is_ok()];
+    assert_eq!(
+        outcomes.iter().filter(|ok| **ok).count(),
+        1,
+        "{ra:?} {rb:?}"
+    );
+    let loser = if ra.is_ok() { rb } else { ra };
+    assert!(matches!(loser, Err(StoreError::TenantExists)), "{loser:?}");
+    assert!(a.verify().await.unwrap().is_clean());
+}
