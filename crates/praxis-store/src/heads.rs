@@ -85,7 +85,8 @@ impl HeadCache {
         }
     }
 
-    /// The batch committed with these tenant heads.
+    /// The writer's transaction now stands at these tenant heads. Provisional
+    /// until it commits: if it fails, the writer calls [`HeadCache::clear`].
     pub fn committed(&mut self, heads: &HashMap<String, u64>) {
         for (tenant, head) in heads {
             self.tenants.entry(tenant.clone()).or_default().committed_at = *head;

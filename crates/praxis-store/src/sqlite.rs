@@ -270,25 +270,30 @@ fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
 fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics) {
     let mut cache = HeadCache::default();
     while let Ok(first) = rx.recv() {
-        let mut writes = Vec::new();
         let mut waiters = Vec::new();
         let mut probes = Vec::new();
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Write(w, tx) => {
-                    writes.push(*w);
-                    waiters.push(tx);
+        let writes = drain(&rx, Some(first), &mut waiters, &mut probes, MAX_BATCH);
+        if !writes.is_empty() {
+            let result = commit_batch(&mut conn, &mut cache, writes, metrics, || {
+                // Writes that arrive while this transaction is being applied
+                // join it instead of waiting for the next commit; the writer
+                // never idles for them.
+                let room = MAX_BATCH.saturating_sub(waiters.len());
+                drain(&rx, None, &mut waiters, &mut probes, room)
+            });
+            match result {
+                Ok(results) => {
+                    for (tx, r) in waiters.into_iter().zip(results) {
+                        let _ = tx.send(r);
+                    }
                 }
-                Job::Probe(tx) => probes.push(tx),
+                Err(e) => {
+                    let message = e.to_string();
+                    for tx in waiters {
+                        let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+                    }
+                }
             }
-            // Whatever queued while the last commit synced joins this one;
-            // waiting for more was measured to cost more than it gains.
-            next = if writes.len() < MAX_BATCH {
-                rx.try_recv().ok()
-            } else {
-                None
-            };
         }
         for probe in probes {
             let r = conn
@@ -296,42 +301,72 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 .map_err(StoreError::from);
             let _ = probe.send(r);
         }
-        if writes.is_empty() {
-            continue;
-        }
-        metrics.batch_size.observe(writes.len() as u64);
-        match commit_batch(&mut conn, &mut cache, writes, metrics) {
-            Ok(results) => {
-                for (tx, r) in waiters.into_iter().zip(results) {
-                    let _ = tx.send(r);
-                }
-            }
-            Err(e) => {
-                let message = e.to_string();
-                for tx in waiters {
-                    let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
-                }
-            }
-        }
     }
 }
 
+/// Takes queued jobs (starting with `first`, if any) until `room` writes are taken.
+fn drain(
+    rx: &mpsc::Receiver<Job>,
+    first: Option<Job>,
+    waiters: &mut Vec<oneshot::Sender<Result<WriteOutcome, StoreError>>>,
+    probes: &mut Vec<oneshot::Sender<Result<(), StoreError>>>,
+    room: usize,
+) -> Vec<Write> {
+    let mut writes = Vec::new();
+    if room == 0 {
+        return writes;
+    }
+    let mut next = first.or_else(|| rx.try_recv().ok());
+    while let Some(job) = next {
+        match job {
+            Job::Write(w, tx) => {
+                writes.push(*w);
+                waiters.push(tx);
+            }
+            Job::Probe(tx) => probes.push(tx),
+        }
+        next = if writes.len() < room {
+            rx.try_recv().ok()
+        } else {
+            None
+        };
+    }
+    writes
+}
+
+/// Applies `writes`, then whatever `more` yields, in one transaction, and commits once.
 fn commit_batch(
     conn: &mut Connection,
     cache: &mut HeadCache,
     writes: Vec<Write>,
     metrics: &StoreMetrics,
+    mut more: impl FnMut() -> Vec<Write>,
 ) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
-    let mut tx = SqliteTx { conn };
-    let applied = pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now()));
+    let mut results = Vec::with_capacity(writes.len());
+    let mut writes = writes;
+    let applied = loop {
+        let mut tx = SqliteTx { conn };
+        match pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now())) {
+            Ok((r, heads)) => {
+                results.extend(r);
+                // Provisional until COMMIT: a failure below clears the cache.
+                cache.committed(&heads);
+            }
+            Err(e) => break Err(e),
+        }
+        writes = more();
+        if writes.is_empty() {
+            break Ok(());
+        }
+    };
     let result = match applied {
-        Ok((results, heads)) => {
+        Ok(()) => {
+            metrics.batch_size.observe(results.len() as u64);
             let start = Instant::now();
             match conn.execute_batch("COMMIT") {
                 Ok(()) => {
                     metrics.sync_us.observe(start.elapsed().as_micros() as u64);
-                    cache.committed(&heads);
                     Ok(results)
                 }
                 Err(e) => {
