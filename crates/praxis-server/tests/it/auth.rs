@@ -99,7 +99,7 @@ async fn revocation_and_rotation_take_effect_at_once() {
 #[tokio::test]
 async fn expired_credentials_are_401() {
     let server = Server::start(praxis_testkit::Backend::Sqlite).await;
-    let soon = jiff::Timestamp::now() + jiff::SignedDuration::from_millis(600);
+    let soon = jiff::Timestamp::now() + jiff::SignedDuration::from_millis(1_500);
     let request = IssueCredentialRequest {
         expires_at: Some(soon.to_string()),
         ..issue_request("temp", &["credential_admin"], vec![])
@@ -109,7 +109,7 @@ async fn expired_credentials_are_401() {
     temp.credential(&issued.credential.id)
         .await
         .expect("usable before expiry");
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1_800)).await;
     let err = temp.credential(&issued.credential.id).await.unwrap_err();
     assert_eq!(err.code(), Some("credential_expired"));
     let read = server
