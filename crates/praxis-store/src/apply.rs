@@ -157,6 +157,29 @@ pub(crate) async fn apply_batch<T: LedgerTx>(
     Ok((results, heads))
 }
 
+/// Who waits for the outcome of one write.
+pub(crate) type Waiter = tokio::sync::oneshot::Sender<Result<WriteOutcome, StoreError>>;
+
+/// Answers every waiter of a batch, in order; a failed batch fails them all.
+pub(crate) fn answer_waiters(
+    waiters: Vec<Waiter>,
+    batch: Result<Vec<Result<WriteOutcome, StoreError>>, StoreError>,
+) {
+    match batch {
+        Ok(results) => {
+            for (tx, r) in waiters.into_iter().zip(results) {
+                let _ = tx.send(r);
+            }
+        }
+        Err(e) => {
+            let message = e.to_string();
+            for tx in waiters {
+                let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+            }
+        }
+    }
+}
+
 /// Answers a write whose idempotency key already has a receipt.
 fn replay(
     stored: StoredReceipt,

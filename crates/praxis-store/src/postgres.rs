@@ -25,7 +25,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row, Statement};
 
 use crate::SCHEMA_VERSION;
-use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
+use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -90,7 +90,7 @@ const MIGRATIONS: &[(i64, &str)] = &[(
     CREATE UNIQUE INDEX credentials_by_id ON credentials (credential_id);",
 )];
 
-type Job = (Write, oneshot::Sender<Result<WriteOutcome, StoreError>>);
+type Job = (Write, Waiter);
 
 /// The PostgreSQL engine.
 pub struct PostgresEngine {
@@ -240,19 +240,10 @@ async fn writer_loop(pool: Pool, mut rx: mpsc::UnboundedReceiver<Job>, metrics: 
         for (_, group) in groups {
             let (writes, waiters): (Vec<Write>, Vec<_>) = group.into_iter().unzip();
             metrics.batch_size.observe(writes.len() as u64);
-            match commit_group(&pool, &mut cache, &writes, &metrics).await {
-                Ok(results) => {
-                    for (tx, r) in waiters.into_iter().zip(results) {
-                        let _ = tx.send(r);
-                    }
-                }
-                Err(e) => {
-                    let message = e.to_string();
-                    for tx in waiters {
-                        let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
-                    }
-                }
-            }
+            answer_waiters(
+                waiters,
+                commit_group(&pool, &mut cache, &writes, &metrics).await,
+            );
         }
     }
 }

@@ -24,7 +24,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use crate::SCHEMA_VERSION;
-use crate::apply::{LedgerTx, StoredReceipt, apply_batch};
+use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -281,19 +281,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 let room = MAX_BATCH.saturating_sub(waiters.len());
                 drain(&rx, None, &mut waiters, &mut probes, room)
             });
-            match result {
-                Ok(results) => {
-                    for (tx, r) in waiters.into_iter().zip(results) {
-                        let _ = tx.send(r);
-                    }
-                }
-                Err(e) => {
-                    let message = e.to_string();
-                    for tx in waiters {
-                        let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
-                    }
-                }
-            }
+            answer_waiters(waiters, result);
         }
         for probe in probes {
             let r = conn
@@ -308,7 +296,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
 fn drain(
     rx: &mpsc::Receiver<Job>,
     first: Option<Job>,
-    waiters: &mut Vec<oneshot::Sender<Result<WriteOutcome, StoreError>>>,
+    waiters: &mut Vec<Waiter>,
     probes: &mut Vec<oneshot::Sender<Result<(), StoreError>>>,
     room: usize,
 ) -> Vec<Write> {

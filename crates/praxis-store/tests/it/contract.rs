@@ -39,6 +39,27 @@ fn issue(id: &str) -> Command {
     }
 }
 
+/// Runs every command concurrently as its own write; returns how many succeeded.
+pub async fn execute_concurrently(engine: &Arc<dyn Engine>, commands: Vec<Command>) -> usize {
+    let tasks: Vec<_> = commands
+        .into_iter()
+        .map(|cmd| {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                engine
+                    .execute(Write::new("t", Actor::system(), cmd))
+                    .await
+                    .is_ok()
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    for t in tasks {
+        ok += usize::from(t.await.unwrap());
+    }
+    ok
+}
+
 pub fn append(stream: &str, n: u64) -> Command {
     Command::Append {
         events: vec![NewEvent::new(
@@ -236,27 +257,18 @@ async fn a_failing_write_rolls_back_alone_within_a_batch() {
     for backend in BACKENDS {
         let (engine, _loc) = engine(backend).await;
         tenant(&*engine, "t").await;
-        let mut tasks = Vec::new();
-        for i in 0..64u64 {
-            let engine = engine.clone();
-            tasks.push(tokio::spawn(async move {
-                let cmd = if i % 4 == 0 {
+        let commands = (0..64u64)
+            .map(|i| {
+                if i % 4 == 0 {
                     Command::RevokeCredential {
                         credential_id: format!("ghost{i}"),
                     }
                 } else {
                     append(&format!("s{}", i % 3), i)
-                };
-                engine
-                    .execute(Write::new("t", Actor::system(), cmd))
-                    .await
-                    .is_ok()
-            }));
-        }
-        let mut ok = 0;
-        for t in tasks {
-            ok += usize::from(t.await.unwrap());
-        }
+                }
+            })
+            .collect();
+        let ok = execute_concurrently(&engine, commands).await;
         assert_eq!(ok, 48, "{backend:?}");
         let events = engine.events("t", 0, 1000).await.unwrap();
         assert_eq!(events.len(), 49, "{backend:?}");

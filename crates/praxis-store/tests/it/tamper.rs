@@ -4,7 +4,7 @@ use praxis_domain::ledger::Actor;
 use praxis_store::{StoreError, Write};
 use praxis_testkit::{BACKENDS, Backend};
 
-use crate::contract::{append, engine, tenant};
+use crate::contract::{append, engine, execute_concurrently, tenant};
 
 async fn sql(backend: Backend, store: &str, statement: &str) {
     match backend {
@@ -162,10 +162,8 @@ async fn a_write_whose_insert_fails_fails_alone_even_when_its_statements_are_def
             }
         };
         sql(backend, &loc.store, trigger).await;
-        let mut tasks = Vec::new();
-        for i in 0..48u64 {
-            let engine = engine.clone();
-            tasks.push(tokio::spawn(async move {
+        let commands = (0..48u64)
+            .map(|i| {
                 let kind = if i % 3 == 0 {
                     "test.poison"
                 } else {
@@ -177,19 +175,12 @@ async fn a_write_whose_insert_fails_fails_alone_even_when_its_statements_are_def
                     kind,
                     serde_json::json!({ "i": i }),
                 );
-                let cmd = praxis_store::Command::Append {
+                praxis_store::Command::Append {
                     events: vec![event],
-                };
-                engine
-                    .execute(Write::new("t", Actor::system(), cmd))
-                    .await
-                    .is_ok()
-            }));
-        }
-        let mut ok = 0;
-        for t in tasks {
-            ok += usize::from(t.await.unwrap());
-        }
+                }
+            })
+            .collect();
+        let ok = execute_concurrently(&engine, commands).await;
         assert_eq!(ok, 32, "{backend:?}: exactly the poisoned writes fail");
         let events = engine.events("t", 1, 1000).await.unwrap();
         assert_eq!(events.len(), 32, "{backend:?}");
