@@ -5,6 +5,7 @@
 //! it can be tested and reused by the storage engines, the server and the CLI
 //! alike.
 
+pub mod attempts;
 pub mod auth;
 pub mod canonical;
 pub mod credentials;
