@@ -88,6 +88,52 @@ pub enum Disposition {
     VerificationInconclusive,
 }
 
+impl Stage {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Passive => "passive",
+            Stage::Active => "active",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Stage> {
+        [Stage::Passive, Stage::Active]
+            .into_iter()
+            .find(|x| x.as_str() == s)
+    }
+}
+
+/// Every status, in declaration order.
+pub const STATUSES: [Status; 6] = [
+    Status::Success,
+    Status::Blocked,
+    Status::Unknown,
+    Status::NeedsReview,
+    Status::FalsePositive,
+    Status::ConfirmedNegative,
+];
+
+impl Status {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Success => "success",
+            Status::Blocked => "blocked",
+            Status::Unknown => "unknown",
+            Status::NeedsReview => "needs_review",
+            Status::FalsePositive => "false_positive",
+            Status::ConfirmedNegative => "confirmed_negative",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Status> {
+        STATUSES.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
 /// Every disposition, in declaration order (counts are reported in it).
 pub const DISPOSITIONS: [Disposition; 9] = [
     Disposition::ConfirmedPositive,
@@ -548,11 +594,23 @@ impl Streak {
         self.last_observations = entry.subject_observations;
     }
 
-    /// Rebuilds a streak from every record of its key, applying supersession.
+    /// Rebuilds a streak from every record of its (subject, action), applying supersession.
     pub fn rebuild<'a>(entries: impl IntoIterator<Item = &'a CaseEntry>) -> Streak {
+        Streak::rebuild_where(entries, |_| true)
+    }
+
+    /// Rebuilds the streak of the effective records that `keep` selects.
+    ///
+    /// Supersession is decided over every record of the (subject, action)
+    /// before selecting, so that an active record of one revision still
+    /// supersedes a passive record of the same case under another revision.
+    pub fn rebuild_where<'a>(
+        entries: impl IntoIterator<Item = &'a CaseEntry>,
+        keep: impl Fn(&CaseEntry) -> bool,
+    ) -> Streak {
         let mut streak = Streak::default();
         for entry in effective(entries) {
-            if entry.is_completed() {
+            if entry.is_completed() && keep(entry) {
                 streak.push(entry);
             }
         }
@@ -593,8 +651,8 @@ pub enum StreakChange {
 /// Decides how a new record changes the streaks, given the records of its
 /// case already stored (at most one per stage).
 pub fn streak_change(existing: &[CaseEntry], new: &CaseEntry) -> StreakChange {
-    let superseded_by_existing = new.stage == Stage::Passive
-        && existing.iter().any(|e| e.stage == Stage::Active);
+    let superseded_by_existing =
+        new.stage == Stage::Passive && existing.iter().any(|e| e.stage == Stage::Active);
     let supersedes = new.stage == Stage::Active
         && existing
             .iter()
@@ -745,19 +803,11 @@ mod tests {
         }
     }
 
-    const STATUSES: [Status; 6] = [
-        Status::Success,
-        Status::Blocked,
-        Status::Unknown,
-        Status::NeedsReview,
-        Status::FalsePositive,
-        Status::ConfirmedNegative,
-    ];
-
     #[test]
     fn inferred_dispositions_always_fit() {
         for s in STATUSES {
             assert!(Disposition::infer(s).fits(s), "{s:?}");
+            assert_eq!(Status::parse(s.as_str()), Some(s));
         }
     }
 
@@ -984,10 +1034,8 @@ mod tests {
                 by_case.insert(&e.case_id, e);
             }
         }
-        let mut completed: Vec<&CaseEntry> = by_case
-            .into_values()
-            .filter(|e| e.is_completed())
-            .collect();
+        let mut completed: Vec<&CaseEntry> =
+            by_case.into_values().filter(|e| e.is_completed()).collect();
         completed.sort_by_key(|e| std::cmp::Reverse(e.position));
         let mut streak = 0;
         for e in &completed {

@@ -17,6 +17,7 @@ use praxis_domain::ledger::{Actor, Event, NewEvent};
 use praxis_domain::time::Timestamp;
 use serde_json::json;
 
+use crate::attempts::{self, AttemptTx};
 use crate::command::{Applied, Command, Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::heads::HeadCache;
@@ -97,7 +98,7 @@ pub(crate) type BatchResult = (Vec<Result<WriteOutcome, StoreError>>, HashMap<St
 ///
 /// Returns one result per write. An `Err` from this function itself means the
 /// transaction is unusable and must be rolled back by the caller.
-pub(crate) async fn apply_batch<T: LedgerTx>(
+pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     cache: &mut HeadCache,
     writes: Vec<Write>,
@@ -195,7 +196,7 @@ fn replay(
     }
 }
 
-async fn apply_one<T: LedgerTx>(
+async fn apply_one<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     cache: &mut HeadCache,
     heads: &mut HashMap<String, u64>,
@@ -277,9 +278,10 @@ async fn apply_one<T: LedgerTx>(
     })
 }
 
-struct Ctx<'a> {
+/// The state of one write while its command runs.
+pub(crate) struct Ctx<'a> {
     cache: &'a mut HeadCache,
-    tenant: &'a str,
+    pub(crate) tenant: &'a str,
     head: u64,
     actor: &'a Actor,
     now: Timestamp,
@@ -287,7 +289,8 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    async fn append<T: LedgerTx>(
+    /// Places, seals and inserts one event.
+    pub(crate) async fn append<T: LedgerTx>(
         &mut self,
         tx: &mut T,
         new: NewEvent,
@@ -348,7 +351,7 @@ impl Ctx<'_> {
     }
 }
 
-async fn run_command<T: LedgerTx>(
+async fn run_command<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     command: Command,
@@ -400,6 +403,22 @@ async fn run_command<T: LedgerTx>(
                 ctx.credential_event(tx, Some(current), &credential_id, revoked)
                     .await?;
             }
+        }
+        Command::Observe {
+            namespace,
+            observation,
+        } => {
+            let written = attempts::observe(tx, ctx, &namespace, observation).await?;
+            ctx.applied.attempts.push(written);
+        }
+        Command::ImportAttempts {
+            namespace,
+            observations,
+        } => {
+            ctx.applied.attempts = attempts::import(tx, ctx, &namespace, observations).await?;
+        }
+        Command::SetAttemptPolicy { namespace, policy } => {
+            attempts::set_policy(tx, ctx, &namespace, policy).await?;
         }
         Command::Append { events } => {
             for new in events {

@@ -1,6 +1,7 @@
 //! Write commands: what a caller asks the ledger to do in one atomic step.
 
-use praxis_domain::auth::Capability;
+use praxis_domain::attempts::{Observation, Policy};
+use praxis_domain::auth::{Capability, Namespace};
 use praxis_domain::credentials::{Credential, IssueRequest};
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Actor, Event, NewEvent};
@@ -49,6 +50,27 @@ pub enum Command {
     RevokeCredential {
         /// Credential id.
         credential_id: String,
+    },
+    /// Record one attempt (or find it already recorded).
+    Observe {
+        /// The namespace the caller acts in.
+        namespace: Namespace,
+        /// The validated outcome and disposition.
+        observation: Observation,
+    },
+    /// Record many attempts, all or nothing.
+    ImportAttempts {
+        /// The namespace the caller acts in.
+        namespace: Namespace,
+        /// Validated observations, in their original order.
+        observations: Vec<Observation>,
+    },
+    /// Replace a namespace's suppression policy.
+    SetAttemptPolicy {
+        /// The namespace the caller acts in.
+        namespace: Namespace,
+        /// The validated policy.
+        policy: Policy,
     },
     /// Append events with no projection of their own (benchmarks, future domains).
     Append {
@@ -126,6 +148,8 @@ pub struct Applied {
     pub events: Vec<Event>,
     /// The credential as it stands after the command, for credential commands.
     pub credential: Option<Credential>,
+    /// One result per observation, for attempt commands.
+    pub attempts: Vec<crate::attempts::AttemptWrite>,
 }
 
 /// The answer to a write.

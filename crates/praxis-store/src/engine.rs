@@ -4,9 +4,15 @@ use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use std::collections::BTreeMap;
+
+use praxis_domain::attempts::{Assessment, Disposition, Policy};
+use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::Credential;
 use praxis_domain::ledger::Event;
+use praxis_domain::time::Timestamp;
 
+use crate::attempts::{ActionRef, HistoryOf, HistoryPage};
 use crate::command::{Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::metrics::StoreMetrics;
@@ -39,6 +45,39 @@ pub trait Engine: Send + Sync + 'static {
         after: u64,
         limit: usize,
     ) -> Result<Vec<Event>, StoreError>;
+    /// A namespace's attempt policy, or the default when none was set.
+    async fn attempt_policy(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Policy, StoreError>;
+    /// Assesses candidate actions for a subject from the write-time streak
+    /// summaries (never from history). Reads only.
+    async fn assess_attempts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        actions: Vec<ActionRef>,
+        now: Timestamp,
+    ) -> Result<(Policy, Vec<Assessment>), StoreError>;
+    /// One page of attempt history in sequence order, each record re-verified.
+    async fn attempt_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<HistoryPage, StoreError>;
+    /// Attempt records per disposition, in a namespace or of a subject or pair.
+    async fn attempt_counts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<BTreeMap<Disposition, u64>, StoreError>;
     /// Ids of all tenants.
     async fn tenants(&self) -> Result<Vec<String>, StoreError>;
     /// Walks the whole store and reports every problem.

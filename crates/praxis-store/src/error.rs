@@ -28,6 +28,12 @@ pub enum StoreError {
     /// The credential is revoked and cannot change any more.
     #[error("credential is revoked")]
     CredentialRevoked,
+    /// A different attempt is already recorded under the same identity.
+    #[error("a different record exists under this attempt identity")]
+    IdentityConflict,
+    /// Some records of an import conflict with stored ones; nothing was written.
+    #[error("{} imported records conflict with stored ones", .0.len())]
+    AttemptsRejected(Vec<crate::attempts::AttemptProblem>),
     /// A command's input broke a domain rule.
     #[error(transparent)]
     Domain(#[from] DomainError),

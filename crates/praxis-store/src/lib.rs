@@ -6,6 +6,7 @@
 //! and both are checked by the same contract tests and by [`verify`].
 
 mod apply;
+pub mod attempts;
 pub mod command;
 pub mod engine;
 pub mod error;
@@ -23,4 +24,4 @@ pub use error::StoreError;
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;

@@ -15,6 +15,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
 use futures_util::future::{join, join_all};
+use praxis_domain::attempts::{Assessment, CaseEntry, Disposition, Policy, Streak};
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
@@ -26,6 +27,7 @@ use tokio_postgres::{NoTls, Row, Statement};
 
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
+use crate::attempts::{self, ActionRef, AttemptRead, AttemptTx, HistoryOf, HistoryPage, StreakRow};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -40,9 +42,10 @@ const MAX_BATCH: usize = 256;
 /// How often a group is retried on 40001/40P01.
 const RETRIES: usize = 8;
 
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE tenants (
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE tenants (
         tenant_id TEXT PRIMARY KEY,
         head BIGINT NOT NULL,
         created_at BIGINT NOT NULL
@@ -88,7 +91,54 @@ const MIGRATIONS: &[(i64, &str)] = &[(
         PRIMARY KEY (tenant_id, credential_id)
     );
     CREATE UNIQUE INDEX credentials_by_id ON credentials (credential_id);",
-)];
+    ),
+    (
+        2,
+        "CREATE TABLE attempt_cases (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        position BIGINT NOT NULL,
+        revision TEXT,
+        status TEXT NOT NULL,
+        disposition TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        subject_obs BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, subject, action_id, case_id, stage)
+    );
+    CREATE INDEX attempt_cases_by_position ON attempt_cases (tenant_id, namespace, position);
+    CREATE TABLE attempt_streaks (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        grain BIGINT NOT NULL,
+        revision TEXT NOT NULL,
+        consecutive BIGINT NOT NULL,
+        completed BIGINT NOT NULL,
+        last_disposition TEXT,
+        last_at BIGINT,
+        last_obs BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, subject, action_id, grain, revision)
+    );
+    CREATE TABLE attempt_counts (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        disposition TEXT NOT NULL,
+        count BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, disposition)
+    );
+    CREATE TABLE attempt_policies (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace)
+    );",
+    ),
+];
 
 type Job = (Write, Waiter);
 
@@ -540,10 +590,286 @@ impl LedgerTx for PgTx<'_, '_> {
     }
 }
 
-struct PgRead<'a>(&'a tokio_postgres::Transaction<'a>);
+fn case_row(r: &Row) -> rows::CaseRow {
+    rows::CaseRow {
+        case_id: r.get(0),
+        stage: r.get(1),
+        position: r.get(2),
+        revision: r.get(3),
+        status: r.get(4),
+        disposition: r.get(5),
+        recorded_at: r.get(6),
+        subject_obs: r.get(7),
+    }
+}
+
+fn streak_row(r: &Row) -> rows::StreakColumns {
+    rows::StreakColumns {
+        consecutive: r.get(0),
+        completed: r.get(1),
+        last_disposition: r.get(2),
+        last_at: r.get(3),
+        last_obs: r.get(4),
+    }
+}
+
+fn streak_params(tenant: &str, key: &StreakRow<'_>) -> Vec<Param> {
+    vec![
+        Box::new(tenant.to_owned()),
+        Box::new(key.namespace.0.clone()),
+        Box::new(key.subject.to_owned()),
+        Box::new(key.action.to_owned()),
+        Box::new(key.grain),
+        Box::new(key.revision.to_owned()),
+    ]
+}
+
+fn refs(params: &[Param]) -> Vec<&(dyn ToSql + Sync)> {
+    params
+        .iter()
+        .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+        .collect()
+}
+
+impl AttemptTx for PgTx<'_, '_> {
+    async fn event_at(&mut self, tenant: &str, position: u64) -> Result<Event, StoreError> {
+        let stmt = self.tx.prepare_cached(sql::EVENT_AT).await?;
+        let tx = self.tx;
+        let row = self
+            .answer(tx.query_opt(&stmt, &[&tenant, &to_i64(position)]))
+            .await?
+            .ok_or_else(|| StoreError::inconsistent(format!("no event at position {position}")))?;
+        event_row(&row).into_verified_event()
+    }
+
+    async fn case_entries(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        case: Option<&str>,
+    ) -> Result<Vec<CaseEntry>, StoreError> {
+        let ns = namespace.as_str();
+        let tx = self.tx;
+        let rows = match case {
+            Some(c) => {
+                let stmt = tx.prepare_cached(sql::ATTEMPT_CASE).await?;
+                self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action, &c]))
+                    .await?
+            }
+            None => {
+                let stmt = tx.prepare_cached(sql::ATTEMPT_CASES_OF_PAIR).await?;
+                self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action]))
+                    .await?
+            }
+        };
+        rows.iter().map(|r| case_row(r).into_entry()).collect()
+    }
+
+    async fn insert_case(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        e: &CaseEntry,
+    ) -> Result<(), StoreError> {
+        let params: Vec<Param> = vec![
+            Box::new(tenant.to_owned()),
+            Box::new(namespace.0.clone()),
+            Box::new(subject.to_owned()),
+            Box::new(action.to_owned()),
+            Box::new(e.case_id.clone()),
+            Box::new(e.stage.as_str()),
+            Box::new(to_i64(e.position)),
+            Box::new(e.revision.clone()),
+            Box::new(e.status.as_str()),
+            Box::new(e.disposition.as_str()),
+            Box::new(e.recorded_at.micros()),
+            Box::new(to_i64(e.subject_observations)),
+        ];
+        self.defer(sql::INSERT_ATTEMPT_CASE, params).await
+    }
+
+    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError> {
+        let stmt = self.tx.prepare_cached(sql::ATTEMPT_STREAK).await?;
+        let params = streak_params(tenant, key);
+        let tx = self.tx;
+        let row = self.answer(tx.query_opt(&stmt, &refs(&params))).await?;
+        row.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak())
+    }
+
+    async fn put_streak(
+        &mut self,
+        tenant: &str,
+        key: &StreakRow<'_>,
+        s: &Streak,
+    ) -> Result<(), StoreError> {
+        let mut params = streak_params(tenant, key);
+        params.push(Box::new(to_i64(s.consecutive)));
+        params.push(Box::new(to_i64(s.completed)));
+        params.push(Box::new(s.last_disposition.map(Disposition::as_str)));
+        params.push(Box::new(s.last_at.map(Timestamp::micros)));
+        params.push(Box::new(to_i64(s.last_observations)));
+        self.defer(sql::UPSERT_ATTEMPT_STREAK, params).await
+    }
+
+    async fn bump_count(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        disposition: Disposition,
+    ) -> Result<(), StoreError> {
+        self.defer(
+            sql::BUMP_ATTEMPT_COUNT,
+            vec![
+                Box::new(tenant.to_owned()),
+                Box::new(namespace.0.clone()),
+                Box::new(disposition.as_str()),
+            ],
+        )
+        .await
+    }
+
+    async fn put_policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        policy: &str,
+    ) -> Result<(), StoreError> {
+        self.defer(
+            sql::UPSERT_ATTEMPT_POLICY,
+            vec![
+                Box::new(tenant.to_owned()),
+                Box::new(namespace.0.clone()),
+                Box::new(policy.to_owned()),
+            ],
+        )
+        .await
+    }
+}
+
+impl<C: deadpool_postgres::GenericClient + Sync> AttemptRead for PgRead<'_, C> {
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError> {
+        let stmt = self.0.prepare_cached(sql::ATTEMPT_POLICY).await?;
+        let row = self
+            .0
+            .query_opt(&stmt, &[&tenant, &namespace.as_str()])
+            .await?;
+        row.map(|r| crate::attempts::decode_policy(r.get(0)))
+            .transpose()
+    }
+
+    async fn subject_observations(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+    ) -> Result<u64, StoreError> {
+        let stmt = self.0.prepare_cached(sql::STREAM_HEAD).await?;
+        let stream = praxis_domain::attempts::stream_of(subject);
+        let row = self
+            .0
+            .query_opt(&stmt, &[&tenant, &namespace.as_str(), &stream])
+            .await?;
+        row.map_or(Ok(0), |r| to_u64(r.get(0)))
+    }
+
+    async fn streaks(
+        &mut self,
+        tenant: &str,
+        keys: &[StreakRow<'_>],
+    ) -> Result<Vec<Streak>, StoreError> {
+        let stmt = self.0.prepare_cached(sql::ATTEMPT_STREAK).await?;
+        let params: Vec<Vec<Param>> = keys.iter().map(|k| streak_params(tenant, k)).collect();
+        // Pipelined: one round trip for every candidate action.
+        let client = self.0;
+        let rows = join_all(params.iter().map(|p| {
+            let stmt = &stmt;
+            async move { client.query_opt(stmt, &refs(p)).await }
+        }))
+        .await;
+        rows.into_iter()
+            .map(|r| r?.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak()))
+            .collect()
+    }
+
+    async fn history(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: &HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        let ns = namespace.as_str();
+        let (after, limit) = (to_i64(after), limit as i64);
+        let rows = match of {
+            HistoryOf::Subject(subject) => {
+                let stream = praxis_domain::attempts::stream_of(subject);
+                self.0
+                    .query(sql::STREAM_EVENTS, &[&tenant, &ns, &stream, &after, &limit])
+                    .await?
+            }
+            HistoryOf::Pair(subject, action) => {
+                self.0
+                    .query(
+                        sql::PAIR_EVENTS,
+                        &[&tenant, &ns, subject, action, &after, &limit],
+                    )
+                    .await?
+            }
+            HistoryOf::Namespace => {
+                self.0
+                    .query(
+                        sql::NAMESPACE_ATTEMPT_EVENTS,
+                        &[&tenant, &ns, &after, &limit],
+                    )
+                    .await?
+            }
+        };
+        rows.iter()
+            .map(|r| event_row(r).into_verified_event())
+            .collect()
+    }
+
+    async fn counts(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<Vec<(Disposition, u64)>, StoreError> {
+        let ns = namespace.as_str();
+        let rows = match (subject, action) {
+            (Some(s), Some(a)) => {
+                self.0
+                    .query(sql::ATTEMPT_COUNTS_OF_PAIR, &[&tenant, &ns, &s, &a])
+                    .await?
+            }
+            (Some(s), None) => {
+                self.0
+                    .query(sql::ATTEMPT_COUNTS_OF_SUBJECT, &[&tenant, &ns, &s])
+                    .await?
+            }
+            _ => self.0.query(sql::ATTEMPT_COUNTS, &[&tenant, &ns]).await?,
+        };
+        rows.iter()
+            .map(|r| rows::count_row((r.get(0), r.get(1))))
+            .collect()
+    }
+}
+
+/// Reads over any client: a pooled connection or a snapshot transaction.
+struct PgRead<'a, C>(&'a C);
 
 async fn query_events(
-    client: &impl tokio_postgres::GenericClient,
+    client: &impl deadpool_postgres::GenericClient,
     tenant: &str,
     after: u64,
     limit: usize,
@@ -557,7 +883,7 @@ async fn query_events(
     Ok(rows.iter().map(event_row).collect())
 }
 
-impl LedgerRead for PgRead<'_> {
+impl<C: deadpool_postgres::GenericClient + Sync> LedgerRead for PgRead<'_, C> {
     async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError> {
         let rows = self.0.query(sql::TENANTS, &[]).await?;
         rows.iter()
@@ -641,11 +967,67 @@ impl Engine for PostgresEngine {
         limit: usize,
     ) -> Result<Vec<Event>, StoreError> {
         let client = self.client().await?;
-        query_events(&**client, tenant, after, limit)
+        query_events(&client, tenant, after, limit)
             .await?
             .into_iter()
             .map(EventRow::into_verified_event)
             .collect()
+    }
+
+    async fn attempt_policy(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Policy, StoreError> {
+        let client = self.client().await?;
+        let policy = PgRead(&client).policy(tenant, namespace).await?;
+        Ok(policy.unwrap_or_default())
+    }
+
+    async fn assess_attempts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        actions: Vec<ActionRef>,
+        now: Timestamp,
+    ) -> Result<(Policy, Vec<Assessment>), StoreError> {
+        // Autocommit reads: each streak row is written whole in one
+        // transaction, and a policy change racing an assessment may apply
+        // to either side of it, as it would a moment later.
+        let client = self.client().await?;
+        attempts::assess(
+            &mut PgRead(&client),
+            tenant,
+            namespace,
+            subject,
+            &actions,
+            now,
+        )
+        .await
+    }
+
+    async fn attempt_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<HistoryPage, StoreError> {
+        let client = self.client().await?;
+        attempts::history(&mut PgRead(&client), tenant, namespace, &of, after, limit).await
+    }
+
+    async fn attempt_counts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<BTreeMap<Disposition, u64>, StoreError> {
+        let client = self.client().await?;
+        attempts::counts(&mut PgRead(&client), tenant, namespace, subject, action).await
     }
 
     async fn tenants(&self) -> Result<Vec<String>, StoreError> {

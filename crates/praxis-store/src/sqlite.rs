@@ -15,6 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use async_trait::async_trait;
+use std::collections::BTreeMap;
+
+use praxis_domain::attempts::{Assessment, CaseEntry, Disposition, Policy, Streak};
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
@@ -25,6 +28,7 @@ use tokio::sync::oneshot;
 
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
+use crate::attempts::{self, ActionRef, AttemptRead, AttemptTx, HistoryOf, HistoryPage, StreakRow};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -40,9 +44,10 @@ pub const MAX_BATCH: usize = 256;
 /// File name of the database inside the data directory.
 pub const DB_FILE: &str = "praxis.db";
 
-const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE tenants (
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE tenants (
         tenant_id TEXT PRIMARY KEY,
         head INTEGER NOT NULL,
         created_at INTEGER NOT NULL
@@ -88,7 +93,54 @@ const MIGRATIONS: &[(i64, &str)] = &[(
         PRIMARY KEY (tenant_id, credential_id)
     ) STRICT, WITHOUT ROWID;
     CREATE UNIQUE INDEX credentials_by_id ON credentials (credential_id);",
-)];
+    ),
+    (
+        2,
+        "CREATE TABLE attempt_cases (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        case_id TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        revision TEXT,
+        status TEXT NOT NULL,
+        disposition TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        subject_obs INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, subject, action_id, case_id, stage)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX attempt_cases_by_position ON attempt_cases (tenant_id, namespace, position);
+    CREATE TABLE attempt_streaks (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        action_id TEXT NOT NULL,
+        grain INTEGER NOT NULL,
+        revision TEXT NOT NULL,
+        consecutive INTEGER NOT NULL,
+        completed INTEGER NOT NULL,
+        last_disposition TEXT,
+        last_at INTEGER,
+        last_obs INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, subject, action_id, grain, revision)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE attempt_counts (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        disposition TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, disposition)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE attempt_policies (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace)
+    ) STRICT, WITHOUT ROWID;",
+    ),
+];
 
 enum Job {
     Write(
@@ -601,6 +653,279 @@ fn raw_events(
     Ok(rows)
 }
 
+fn case_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::CaseRow> {
+    Ok(rows::CaseRow {
+        case_id: r.get(0)?,
+        stage: r.get(1)?,
+        position: r.get(2)?,
+        revision: r.get(3)?,
+        status: r.get(4)?,
+        disposition: r.get(5)?,
+        recorded_at: r.get(6)?,
+        subject_obs: r.get(7)?,
+    })
+}
+
+fn streak_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::StreakColumns> {
+    Ok(rows::StreakColumns {
+        consecutive: r.get(0)?,
+        completed: r.get(1)?,
+        last_disposition: r.get(2)?,
+        last_at: r.get(3)?,
+        last_obs: r.get(4)?,
+    })
+}
+
+fn query_streak(
+    conn: &Connection,
+    tenant: &str,
+    key: &StreakRow<'_>,
+) -> Result<Streak, StoreError> {
+    conn.prepare_cached(sql::ATTEMPT_STREAK)?
+        .query_row(
+            params![
+                tenant,
+                key.namespace.as_str(),
+                key.subject,
+                key.action,
+                key.grain,
+                key.revision
+            ],
+            streak_of,
+        )
+        .optional()?
+        .map_or(Ok(Streak::default()), rows::StreakColumns::into_streak)
+}
+
+impl AttemptTx for SqliteTx<'_> {
+    async fn event_at(&mut self, tenant: &str, position: u64) -> Result<Event, StoreError> {
+        self.conn
+            .prepare_cached(sql::EVENT_AT)?
+            .query_row(params![tenant, to_i64(position)], event_row)
+            .optional()?
+            .ok_or_else(|| StoreError::inconsistent(format!("no event at position {position}")))?
+            .into_verified_event()
+    }
+
+    async fn case_entries(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        case: Option<&str>,
+    ) -> Result<Vec<CaseEntry>, StoreError> {
+        let ns = namespace.as_str();
+        let rows = match case {
+            Some(c) => self
+                .conn
+                .prepare_cached(sql::ATTEMPT_CASE)?
+                .query_map(params![tenant, ns, subject, action, c], case_entry)?
+                .collect::<Result<Vec<_>, _>>()?,
+            None => self
+                .conn
+                .prepare_cached(sql::ATTEMPT_CASES_OF_PAIR)?
+                .query_map(params![tenant, ns, subject, action], case_entry)?
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        rows.into_iter().map(rows::CaseRow::into_entry).collect()
+    }
+
+    async fn insert_case(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        e: &CaseEntry,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::INSERT_ATTEMPT_CASE)?
+            .execute(params![
+                tenant,
+                namespace.as_str(),
+                subject,
+                action,
+                e.case_id,
+                e.stage.as_str(),
+                to_i64(e.position),
+                e.revision,
+                e.status.as_str(),
+                e.disposition.as_str(),
+                e.recorded_at.micros(),
+                to_i64(e.subject_observations),
+            ])?;
+        Ok(())
+    }
+
+    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError> {
+        query_streak(self.conn, tenant, key)
+    }
+
+    async fn put_streak(
+        &mut self,
+        tenant: &str,
+        key: &StreakRow<'_>,
+        s: &Streak,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::UPSERT_ATTEMPT_STREAK)?
+            .execute(params![
+                tenant,
+                key.namespace.as_str(),
+                key.subject,
+                key.action,
+                key.grain,
+                key.revision,
+                to_i64(s.consecutive),
+                to_i64(s.completed),
+                s.last_disposition.map(Disposition::as_str),
+                s.last_at.map(Timestamp::micros),
+                to_i64(s.last_observations),
+            ])?;
+        Ok(())
+    }
+
+    async fn bump_count(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        disposition: Disposition,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::BUMP_ATTEMPT_COUNT)?
+            .execute(params![tenant, namespace.as_str(), disposition.as_str()])?;
+        Ok(())
+    }
+
+    async fn put_policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        policy: &str,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::UPSERT_ATTEMPT_POLICY)?
+            .execute(params![tenant, namespace.as_str(), policy])?;
+        Ok(())
+    }
+}
+
+impl AttemptRead for SqliteRead<'_> {
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError> {
+        let text: Option<String> = self
+            .0
+            .prepare_cached(sql::ATTEMPT_POLICY)?
+            .query_row(params![tenant, namespace.as_str()], |r| r.get(0))
+            .optional()?;
+        text.as_deref()
+            .map(crate::attempts::decode_policy)
+            .transpose()
+    }
+
+    async fn subject_observations(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+    ) -> Result<u64, StoreError> {
+        let stream = praxis_domain::attempts::stream_of(subject);
+        let seq: Option<i64> = self
+            .0
+            .prepare_cached(sql::STREAM_HEAD)?
+            .query_row(params![tenant, namespace.as_str(), stream], |r| r.get(0))
+            .optional()?;
+        seq.map_or(Ok(0), to_u64)
+    }
+
+    async fn streaks(
+        &mut self,
+        tenant: &str,
+        keys: &[StreakRow<'_>],
+    ) -> Result<Vec<Streak>, StoreError> {
+        keys.iter()
+            .map(|k| query_streak(self.0, tenant, k))
+            .collect()
+    }
+
+    async fn history(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: &HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError> {
+        let ns = namespace.as_str();
+        let (after, limit) = (to_i64(after), limit as i64);
+        let rows = match of {
+            HistoryOf::Subject(subject) => self
+                .0
+                .prepare_cached(sql::STREAM_EVENTS)?
+                .query_map(
+                    params![
+                        tenant,
+                        ns,
+                        praxis_domain::attempts::stream_of(subject),
+                        after,
+                        limit
+                    ],
+                    event_row,
+                )?
+                .collect::<Result<Vec<_>, _>>()?,
+            HistoryOf::Pair(subject, action) => self
+                .0
+                .prepare_cached(sql::PAIR_EVENTS)?
+                .query_map(
+                    params![tenant, ns, subject, action, after, limit],
+                    event_row,
+                )?
+                .collect::<Result<Vec<_>, _>>()?,
+            HistoryOf::Namespace => self
+                .0
+                .prepare_cached(sql::NAMESPACE_ATTEMPT_EVENTS)?
+                .query_map(params![tenant, ns, after, limit], event_row)?
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        rows.into_iter()
+            .map(EventRow::into_verified_event)
+            .collect()
+    }
+
+    async fn counts(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<Vec<(Disposition, u64)>, StoreError> {
+        let ns = namespace.as_str();
+        let map = |r: &rusqlite::Row<'_>| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?));
+        let rows = match (subject, action) {
+            (Some(s), Some(a)) => self
+                .0
+                .prepare_cached(sql::ATTEMPT_COUNTS_OF_PAIR)?
+                .query_map(params![tenant, ns, s, a], map)?
+                .collect::<Result<Vec<_>, _>>()?,
+            (Some(s), None) => self
+                .0
+                .prepare_cached(sql::ATTEMPT_COUNTS_OF_SUBJECT)?
+                .query_map(params![tenant, ns, s], map)?
+                .collect::<Result<Vec<_>, _>>()?,
+            _ => self
+                .0
+                .prepare_cached(sql::ATTEMPT_COUNTS)?
+                .query_map(params![tenant, ns], map)?
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        rows.into_iter().map(rows::count_row).collect()
+    }
+}
+
 struct SqliteRead<'c>(&'c Connection);
 
 impl LedgerRead for SqliteRead<'_> {
@@ -693,6 +1018,89 @@ impl Engine for SqliteEngine {
                 .into_iter()
                 .map(EventRow::into_verified_event)
                 .collect()
+        })
+        .await
+    }
+
+    async fn attempt_policy(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Policy, StoreError> {
+        let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
+        self.read(move |c| {
+            let policy = pollster::block_on(SqliteRead(c).policy(&tenant, &namespace))?;
+            Ok(policy.unwrap_or_default())
+        })
+        .await
+    }
+
+    async fn assess_attempts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        actions: Vec<ActionRef>,
+        now: Timestamp,
+    ) -> Result<(Policy, Vec<Assessment>), StoreError> {
+        let (tenant, namespace, subject) =
+            (tenant.to_owned(), namespace.clone(), subject.to_owned());
+        self.read(move |c| {
+            // One read transaction: the policy and the streaks agree.
+            c.execute_batch("BEGIN")?;
+            let result = pollster::block_on(attempts::assess(
+                &mut SqliteRead(c),
+                &tenant,
+                &namespace,
+                &subject,
+                &actions,
+                now,
+            ));
+            c.execute_batch("COMMIT")?;
+            result
+        })
+        .await
+    }
+
+    async fn attempt_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<HistoryPage, StoreError> {
+        let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
+        self.read(move |c| {
+            pollster::block_on(attempts::history(
+                &mut SqliteRead(c),
+                &tenant,
+                &namespace,
+                &of,
+                after,
+                limit,
+            ))
+        })
+        .await
+    }
+
+    async fn attempt_counts(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<BTreeMap<Disposition, u64>, StoreError> {
+        let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
+        let (subject, action) = (subject.map(str::to_owned), action.map(str::to_owned));
+        self.read(move |c| {
+            pollster::block_on(attempts::counts(
+                &mut SqliteRead(c),
+                &tenant,
+                &namespace,
+                subject.as_deref(),
+                action.as_deref(),
+            ))
         })
         .await
     }

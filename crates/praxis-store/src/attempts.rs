@@ -1,0 +1,480 @@
+//! The attempt ledger's storage: observations as events, and the projections
+//! that answer identity checks, assessments, history and counts.
+//!
+//! Every observation is an event in the stream of its subject, so that the
+//! stream's sequence counts the subject's observations. Beside it, in the
+//! same transaction, the writer keeps:
+//! - `attempt_cases`: one row per identity (subject, action, case, stage);
+//! - `attempt_streaks`: the streak summary per (subject, action) and per
+//!   (subject, action, revision), both always, so that a policy may switch
+//!   between them without a rebuild;
+//! - `attempt_counts`: records per disposition in the namespace;
+//! - `attempt_policies`: the namespace's policy.
+//!
+//! Assessment reads only these summaries, never the history.
+
+use std::collections::BTreeMap;
+
+use praxis_domain::attempts::{
+    self, Assessment, CaseEntry, DISPOSITIONS, Disposition, Observation, Policy, Stage, Status,
+    Streak, StreakChange,
+};
+use praxis_domain::auth::Namespace;
+use praxis_domain::digest::Digest;
+use praxis_domain::ledger::{Event, NewEvent};
+use praxis_domain::time::Timestamp;
+
+use crate::apply::{Ctx, LedgerTx};
+use crate::error::StoreError;
+
+/// Streak grain of the per-(subject, action) summary.
+pub(crate) const GRAIN_ACTION: i64 = 0;
+/// Streak grain of the per-(subject, action, revision) summary.
+pub(crate) const GRAIN_REVISION: i64 = 1;
+
+/// One stored attempt, as read back from the ledger.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptRecord {
+    /// Ledger position: monotonic within the namespace.
+    pub position: u64,
+    /// The outcome and its disposition.
+    pub observation: Observation,
+    /// Digest of the sealed ledger event.
+    pub digest: Digest,
+    /// When the server recorded it.
+    pub recorded_at: Timestamp,
+}
+
+impl AttemptRecord {
+    /// Decodes an attempt event, which the caller has verified.
+    pub(crate) fn from_event(event: &Event) -> Result<AttemptRecord, StoreError> {
+        if event.kind != attempts::OBSERVED {
+            return Err(StoreError::inconsistent(format!(
+                "event at position {} is not an attempt",
+                event.position
+            )));
+        }
+        let observation: Observation =
+            serde_json::from_value(event.payload.clone()).map_err(|e| {
+                StoreError::inconsistent(format!(
+                    "attempt at position {} does not decode: {e}",
+                    event.position
+                ))
+            })?;
+        Ok(AttemptRecord {
+            position: event.position,
+            observation,
+            digest: event.digest,
+            recorded_at: event.recorded_at,
+        })
+    }
+}
+
+/// Whether an observation was new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteKind {
+    /// A new record was appended.
+    Inserted,
+    /// The identical record already existed; nothing was written.
+    Unchanged,
+}
+
+/// The result of one observation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptWrite {
+    /// Inserted or unchanged.
+    pub write: WriteKind,
+    /// The record as stored (the original one when unchanged).
+    pub record: AttemptRecord,
+}
+
+/// A problem with one record of an import (or the only record of an observation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptProblem {
+    /// Index of the record in the request.
+    pub index: usize,
+    /// Stable code: `identity_conflict`.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// An action a planner asks about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRef {
+    /// The action.
+    pub action_id: String,
+    /// The revision the planner would run, for revision-keyed policies.
+    pub action_revision: Option<String>,
+}
+
+/// Which history to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryOf {
+    /// Every record of a subject, in sequence order.
+    Subject(String),
+    /// Every record of a (subject, action), in sequence order.
+    Pair(String, String),
+    /// Every record of the namespace, in sequence order (export).
+    Namespace,
+}
+
+/// One page of history: records and the cursor after the last of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryPage {
+    /// The records, in sequence order.
+    pub records: Vec<AttemptRecord>,
+    /// Pass back as `after` for the next page; `None` when this page is the last.
+    pub next: Option<u64>,
+}
+
+/// Transactional primitives the attempt projections need from an engine.
+pub(crate) trait AttemptTx {
+    /// The event at a position, re-verified.
+    async fn event_at(&mut self, tenant: &str, position: u64) -> Result<Event, StoreError>;
+    /// Stored records of one case (`Some`) or of the whole (subject, action).
+    async fn case_entries(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        case: Option<&str>,
+    ) -> Result<Vec<CaseEntry>, StoreError>;
+    /// Stores the identity row of a new record.
+    async fn insert_case(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        action: &str,
+        entry: &CaseEntry,
+    ) -> Result<(), StoreError>;
+    /// A streak summary.
+    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError>;
+    /// Stores a streak summary.
+    async fn put_streak(
+        &mut self,
+        tenant: &str,
+        key: &StreakRow<'_>,
+        streak: &Streak,
+    ) -> Result<(), StoreError>;
+    /// Adds one record to a namespace's count of a disposition.
+    async fn bump_count(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        disposition: Disposition,
+    ) -> Result<(), StoreError>;
+    /// Stores a namespace's policy (canonical JSON).
+    async fn put_policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        policy: &str,
+    ) -> Result<(), StoreError>;
+}
+
+/// The key of one streak summary row.
+pub(crate) struct StreakRow<'a> {
+    pub namespace: &'a Namespace,
+    pub subject: &'a str,
+    pub action: &'a str,
+    pub grain: i64,
+    pub revision: &'a str,
+}
+
+/// Records one observation, or answers that it is already recorded.
+pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    observation: Observation,
+) -> Result<AttemptWrite, StoreError> {
+    let tenant = ctx.tenant;
+    let (subject, action, case, stage) = observation.identity();
+    let existing = tx
+        .case_entries(tenant, namespace, subject, action, Some(case))
+        .await?;
+    if let Some(same) = existing.iter().find(|e| e.stage == stage) {
+        let event = tx.event_at(tenant, same.position).await?;
+        let record = AttemptRecord::from_event(&event)?;
+        return if record.observation == observation {
+            Ok(AttemptWrite {
+                write: WriteKind::Unchanged,
+                record,
+            })
+        } else {
+            Err(StoreError::IdentityConflict)
+        };
+    }
+    let subject = subject.to_owned();
+    let action = action.to_owned();
+    let payload = serde_json::to_value(&observation).expect("observations serialize");
+    let new = NewEvent::new(
+        namespace.clone(),
+        attempts::stream_of(&subject),
+        attempts::OBSERVED,
+        payload,
+    );
+    let event = ctx.append(tx, new).await?.clone();
+    let entry = CaseEntry {
+        case_id: observation.outcome.case_id.clone(),
+        stage,
+        position: event.position,
+        revision: observation.outcome.action_revision.clone(),
+        status: observation.outcome.status,
+        disposition: observation.disposition,
+        recorded_at: event.recorded_at,
+        subject_observations: event.stream_seq,
+    };
+    tx.insert_case(tenant, namespace, &subject, &action, &entry)
+        .await?;
+    tx.bump_count(tenant, namespace, entry.disposition).await?;
+    let revision = entry.revision.as_deref().unwrap_or("");
+    let key = |grain, revision| StreakRow {
+        namespace,
+        subject: &subject,
+        action: &action,
+        grain,
+        revision,
+    };
+    match attempts::streak_change(&existing, &entry) {
+        StreakChange::None => {}
+        StreakChange::Push => {
+            for row in [key(GRAIN_ACTION, ""), key(GRAIN_REVISION, revision)] {
+                let mut streak = tx.streak(tenant, &row).await?;
+                streak.push(&entry);
+                tx.put_streak(tenant, &row, &streak).await?;
+            }
+        }
+        StreakChange::Rebuild => {
+            let all = tx
+                .case_entries(tenant, namespace, &subject, &action, None)
+                .await?;
+            tx.put_streak(tenant, &key(GRAIN_ACTION, ""), &Streak::rebuild(&all))
+                .await?;
+            // The superseded passive record may sit under another revision.
+            let mut revisions: Vec<&str> = existing
+                .iter()
+                .map(|e| e.revision.as_deref().unwrap_or(""))
+                .collect();
+            revisions.push(revision);
+            revisions.sort_unstable();
+            revisions.dedup();
+            for r in revisions {
+                let streak =
+                    Streak::rebuild_where(&all, |e| e.revision.as_deref().unwrap_or("") == r);
+                tx.put_streak(tenant, &key(GRAIN_REVISION, r), &streak)
+                    .await?;
+            }
+        }
+    }
+    Ok(AttemptWrite {
+        write: WriteKind::Inserted,
+        record: AttemptRecord {
+            position: event.position,
+            observation,
+            digest: event.digest,
+            recorded_at: event.recorded_at,
+        },
+    })
+}
+
+/// Records many observations, all or nothing: every conflicting record is
+/// reported, and if there is any, nothing is written.
+pub(crate) async fn import<T: LedgerTx + AttemptTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    observations: Vec<Observation>,
+) -> Result<Vec<AttemptWrite>, StoreError> {
+    let mut written = Vec::with_capacity(observations.len());
+    let mut problems = Vec::new();
+    for (index, observation) in observations.into_iter().enumerate() {
+        match observe(tx, ctx, namespace, observation).await {
+            Ok(w) => written.push(w),
+            Err(StoreError::IdentityConflict) => problems.push(AttemptProblem {
+                index,
+                code: "identity_conflict",
+                message: "a different record exists under this identity".into(),
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    if problems.is_empty() {
+        Ok(written)
+    } else {
+        // The caller's savepoint rolls back the records already placed.
+        Err(StoreError::AttemptsRejected(problems))
+    }
+}
+
+/// Sets a namespace's policy.
+pub(crate) async fn set_policy<T: LedgerTx + AttemptTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    policy: Policy,
+) -> Result<(), StoreError> {
+    let payload = serde_json::to_value(policy).expect("policies serialize");
+    let new = NewEvent::new(
+        namespace.clone(),
+        attempts::POLICY_STREAM,
+        attempts::POLICY_SET,
+        payload,
+    );
+    let event = ctx.append(tx, new).await?;
+    let canonical = event.canonical.clone();
+    tx.put_policy(ctx.tenant, namespace, &canonical).await
+}
+
+/// Decodes a stored policy column.
+pub(crate) fn decode_policy(text: &str) -> Result<Policy, StoreError> {
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::inconsistent(format!("stored attempt policy is malformed: {e}")))
+}
+
+/// Read access the attempt queries need from an engine.
+pub(crate) trait AttemptRead {
+    /// The namespace's policy, if one was set.
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError>;
+    /// How many observations of the subject the namespace holds.
+    async fn subject_observations(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+    ) -> Result<u64, StoreError>;
+    /// Streak summaries, one per key, in order (missing ones are empty).
+    async fn streaks(
+        &mut self,
+        tenant: &str,
+        keys: &[StreakRow<'_>],
+    ) -> Result<Vec<Streak>, StoreError>;
+    /// Up to `limit` attempt events after `after`, re-verified.
+    async fn history(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        of: &HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError>;
+    /// Records per disposition in the namespace, or of a subject or pair.
+    async fn counts(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<Vec<(Disposition, u64)>, StoreError>;
+}
+
+/// Assesses candidate actions for a subject from the streak summaries.
+pub(crate) async fn assess<R: AttemptRead>(
+    read: &mut R,
+    tenant: &str,
+    namespace: &Namespace,
+    subject: &str,
+    actions: &[ActionRef],
+    now: Timestamp,
+) -> Result<(Policy, Vec<Assessment>), StoreError> {
+    let policy = read.policy(tenant, namespace).await?.unwrap_or_default();
+    let keys: Vec<StreakRow<'_>> = actions
+        .iter()
+        .map(
+            |a| match policy.revision_key(a.action_revision.as_deref()) {
+                None => StreakRow {
+                    namespace,
+                    subject,
+                    action: &a.action_id,
+                    grain: GRAIN_ACTION,
+                    revision: "",
+                },
+                Some(r) => StreakRow {
+                    namespace,
+                    subject,
+                    action: &a.action_id,
+                    grain: GRAIN_REVISION,
+                    revision: r,
+                },
+            },
+        )
+        .collect();
+    let streaks = read.streaks(tenant, &keys).await?;
+    // Only re-exploration by observation count needs the subject's count.
+    let observations = match policy.reexplore {
+        Some(r) if r.after_observations.is_some() => {
+            read.subject_observations(tenant, namespace, subject)
+                .await?
+        }
+        _ => 0,
+    };
+    let assessments = streaks
+        .iter()
+        .map(|s| attempts::assess(s, &policy, now, observations))
+        .collect();
+    Ok((policy, assessments))
+}
+
+/// Reads one page of history.
+pub(crate) async fn history<R: AttemptRead>(
+    read: &mut R,
+    tenant: &str,
+    namespace: &Namespace,
+    of: &HistoryOf,
+    after: u64,
+    limit: usize,
+) -> Result<HistoryPage, StoreError> {
+    let events = read
+        .history(tenant, namespace, of, after, limit + 1)
+        .await?;
+    let more = events.len() > limit;
+    let records = events
+        .iter()
+        .take(limit)
+        .map(AttemptRecord::from_event)
+        .collect::<Result<Vec<_>, _>>()?;
+    // Subject history pages by stream sequence, the others by position.
+    let next = match (more, of, events.get(limit.wrapping_sub(1))) {
+        (true, HistoryOf::Subject(_), Some(last)) => Some(last.stream_seq),
+        (true, _, Some(last)) => Some(last.position),
+        _ => None,
+    };
+    Ok(HistoryPage { records, next })
+}
+
+/// Counts per disposition, every disposition listed (zero when absent).
+pub(crate) async fn counts<R: AttemptRead>(
+    read: &mut R,
+    tenant: &str,
+    namespace: &Namespace,
+    subject: Option<&str>,
+    action: Option<&str>,
+) -> Result<BTreeMap<Disposition, u64>, StoreError> {
+    let mut all: BTreeMap<Disposition, u64> = DISPOSITIONS.iter().map(|d| (*d, 0)).collect();
+    for (d, n) in read.counts(tenant, namespace, subject, action).await? {
+        *all.entry(d).or_default() += n;
+    }
+    Ok(all)
+}
+
+/// Decodes stage, status and disposition columns.
+pub(crate) fn decode_codes(
+    stage: &str,
+    status: &str,
+    disposition: &str,
+) -> Result<(Stage, Status, Disposition), StoreError> {
+    let bad =
+        |what: &str, v: &str| StoreError::inconsistent(format!("stored {what} {v:?} is unknown"));
+    Ok((
+        Stage::parse(stage).ok_or_else(|| bad("stage", stage))?,
+        Status::parse(status).ok_or_else(|| bad("status", status))?,
+        Disposition::parse(disposition).ok_or_else(|| bad("disposition", disposition))?,
+    ))
+}
