@@ -33,6 +33,9 @@ pub struct Problem {
     /// JSON pointer of the offending field, when one is to blame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// Every problem, when a request is refused for several at once (imports).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ProblemItem>,
 }
 
 /// Visibility of a scope.
@@ -160,4 +163,352 @@ pub struct Health {
     pub status: String,
     /// Store kind: `sqlite` or `postgres`.
     pub store: String,
+}
+
+/// One problem among several, for requests that report every problem at once (imports).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ProblemItem {
+    /// Index of the record concerned, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    /// JSON pointer of the offending field.
+    pub field: String,
+    /// Stable code, for example `invalid_disposition` or `identity_conflict`.
+    pub code: String,
+    /// What is wrong.
+    pub detail: String,
+}
+
+/// Where in verification an outcome was produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Observation without acting on the target.
+    Passive,
+    /// An action was executed against the target.
+    Active,
+}
+
+/// What a verifier concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeStatus {
+    /// The action succeeded.
+    Success,
+    /// The target refused or rate-limited it.
+    Blocked,
+    /// No conclusion.
+    Unknown,
+    /// A human must look.
+    NeedsReview,
+    /// The verifier rejected the hypothesis.
+    FalsePositive,
+    /// An audited negative control disproved the hypothesis (active stage only).
+    ConfirmedNegative,
+}
+
+/// How an outcome may influence planning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Disposition {
+    /// Success; resets the streak.
+    ConfirmedPositive,
+    /// Verifier rejection; counts towards suppression.
+    VerificationRejected,
+    /// Audited negative control; counts towards suppression.
+    ConfirmedNegative,
+    /// The action does not apply to the subject (unknown/needs_review only).
+    NotApplicable,
+    /// The target denied or rate-limited the attempt (blocked only).
+    BlockedByTarget,
+    /// Host policy refused execution (unknown/needs_review only).
+    BlockedByPolicy,
+    /// Network failed before a conclusion (unknown/needs_review only).
+    TransportFailure,
+    /// The executor failed (unknown/needs_review only).
+    ExecutorFailure,
+    /// No deterministic conclusion (unknown/needs_review only).
+    VerificationInconclusive,
+}
+
+/// A verifier's outcome, in the legacy stores' shape plus optional
+/// `action_revision` and `observed_at`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// The attempt; unique per subject and action.
+    pub case_id: String,
+    /// What the action was tried on.
+    pub subject: String,
+    /// The action.
+    pub action_id: String,
+    /// The hypothesis tested.
+    pub hypothesis_id: String,
+    /// The concluding rule; null for an unknown outcome.
+    #[serde(default)]
+    pub verifier_rule_id: Option<String>,
+    /// Passive or active.
+    pub stage: Stage,
+    /// The conclusion.
+    pub status: OutcomeStatus,
+    /// Parts per million, 0..=1000000.
+    pub confidence: u32,
+    /// Why.
+    pub rationale: String,
+    /// Evidence cited.
+    pub evidence_ids: Vec<String>,
+    /// Version of the payload, rule or executor that ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_revision: Option<String>,
+    /// RFC 3339 time of observation, by the client's clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_at: Option<String>,
+}
+
+/// `POST /api/v1/attempts`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObserveRequest {
+    /// Must be 1.
+    pub contract_version: u32,
+    /// The exact scope the caller acts in.
+    pub scope: Scope,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// A stated disposition; inferred by the conservative mapping when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disposition: Option<Disposition>,
+}
+
+/// A recorded attempt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AttemptRecord {
+    /// Ledger position; monotonic within the namespace, not dense.
+    pub sequence: u64,
+    /// The outcome as recorded.
+    pub outcome: Outcome,
+    /// Its disposition.
+    pub disposition: Disposition,
+    /// Hex SHA-256 of the sealed ledger event.
+    pub digest: String,
+}
+
+/// Whether an observation was new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteKind {
+    /// Appended now.
+    Inserted,
+    /// The identical record existed; nothing was written.
+    Unchanged,
+}
+
+/// Answer to an observation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ObserveResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Inserted or unchanged.
+    pub write: WriteKind,
+    /// The record (the original one when unchanged).
+    pub record: AttemptRecord,
+}
+
+/// What streaks are counted per.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StreakKey {
+    /// Per (subject, action).
+    #[default]
+    Action,
+    /// Per (subject, action, action_revision).
+    ActionRevision,
+}
+
+/// Re-exploration of a suppressed action after a cool-down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Reexplore {
+    /// Seconds after the last completed attempt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_seconds: Option<u64>,
+    /// Later observations of the subject, of any action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_observations: Option<u64>,
+}
+
+fn default_limit() -> u32 {
+    10
+}
+
+/// `POST /api/v1/attempts/policy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetPolicyRequest {
+    /// Must be 1.
+    pub contract_version: u32,
+    /// The exact scope whose namespace the policy governs.
+    pub scope: Scope,
+    /// Consecutive verified negatives that suppress; at least 1, default 10.
+    #[serde(default = "default_limit")]
+    pub consecutive_failure_limit: u32,
+    /// What streaks are counted per; default `action`.
+    #[serde(default)]
+    pub streak_key: StreakKey,
+    /// Re-exploration after a cool-down; off when absent or null.
+    #[serde(default)]
+    pub reexplore: Option<Reexplore>,
+}
+
+/// A namespace's policy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PolicyResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Consecutive verified negatives that suppress.
+    pub consecutive_failure_limit: u32,
+    /// What streaks are counted per.
+    pub streak_key: StreakKey,
+    /// Re-exploration, or null.
+    pub reexplore: Option<Reexplore>,
+}
+
+/// A candidate action: its id, or an object naming the revision to run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum CandidateAction {
+    /// Just the action id.
+    Id(String),
+    /// The action and the revision a planner would run.
+    Revision {
+        /// The action.
+        action_id: String,
+        /// Its revision.
+        action_revision: Option<String>,
+    },
+}
+
+/// `POST /api/v1/attempts/assess`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AssessRequest {
+    /// Must be 1.
+    pub contract_version: u32,
+    /// The exact scope.
+    pub scope: Scope,
+    /// The subject.
+    pub subject: String,
+    /// Candidate actions (at most 256).
+    pub actions: Vec<CandidateAction>,
+}
+
+/// What a planner should do with one action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Recommendation {
+    /// The limit of verified negatives is reached.
+    Suppress,
+    /// No completed attempt (or a cool-down allows one more).
+    Explore,
+    /// Below the limit.
+    Continue,
+}
+
+/// The assessment of one action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Assessment {
+    /// The action.
+    pub action_id: String,
+    /// The revision assessed, for revision-keyed policies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_revision: Option<String>,
+    /// The recommendation.
+    pub recommendation: Recommendation,
+    /// Consecutive verified negatives.
+    pub consecutive_failures: u64,
+    /// The policy's limit.
+    pub limit: u32,
+    /// Completed attempts counted.
+    pub completed_attempts: u64,
+    /// Disposition of the newest completed attempt.
+    pub last_disposition: Option<Disposition>,
+    /// Why.
+    pub rationale: String,
+}
+
+/// Answer to an assessment, one entry per candidate in request order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AssessResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// The assessments.
+    pub assessments: Vec<Assessment>,
+}
+
+/// A page of attempt history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct HistoryResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Records in sequence order.
+    pub records: Vec<AttemptRecord>,
+    /// Pass as `after` for the next page; null at the end.
+    pub next_cursor: Option<String>,
+}
+
+/// Records per disposition.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CountsResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Every disposition with its count (zero included).
+    pub counts: std::collections::BTreeMap<Disposition, u64>,
+    /// Sum of the counts.
+    pub total: u64,
+}
+
+/// A legacy attempt store: what `import` reads and `export` writes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegacyStore {
+    /// Equals the number of records.
+    pub next_sequence: u64,
+    /// Records; `sequence` equals the index.
+    pub records: Vec<LegacyRecord>,
+}
+
+/// One record of a legacy store.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LegacyRecord {
+    /// Zero-based sequence.
+    pub sequence: u64,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Absent in stores written before dispositions existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disposition: Option<Disposition>,
+}
+
+/// `POST /api/v1/attempts/import`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// Must be 1.
+    pub contract_version: u32,
+    /// The exact scope to import into.
+    pub scope: Scope,
+    /// The legacy store.
+    pub store: LegacyStore,
+}
+
+/// Answer to an import.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ImportResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Records appended.
+    pub inserted: u64,
+    /// Records already present, identical.
+    pub unchanged: u64,
 }

@@ -43,7 +43,8 @@ fn write_as(p: &Principal, command: Command) -> Write {
     })
 }
 
-fn actor(p: &Principal) -> Actor {
+/// The actor a principal's writes are recorded under.
+pub(crate) fn actor(p: &Principal) -> Actor {
     Actor {
         credential_id: p.credential_id.clone(),
         subject: p.subject.clone(),

@@ -20,6 +20,8 @@ pub struct ApiError {
     pub detail: String,
     /// JSON pointer of the offending field.
     pub field: Option<String>,
+    /// Every problem, when several are reported at once.
+    pub errors: Vec<praxis_api::ProblemItem>,
 }
 
 impl ApiError {
@@ -30,7 +32,14 @@ impl ApiError {
             code,
             detail: detail.into(),
             field: None,
+            errors: Vec::new(),
         }
+    }
+
+    /// Lists every problem.
+    pub fn with_errors(mut self, errors: Vec<praxis_api::ProblemItem>) -> Self {
+        self.errors = errors;
+        self
     }
 
     /// Names the offending field.
@@ -92,6 +101,7 @@ impl From<DomainError> for ApiError {
             code,
             detail: e.to_string(),
             field,
+            errors: Vec::new(),
         }
     }
 }
@@ -128,6 +138,49 @@ impl From<StoreError> for ApiError {
                 "the credential was revoked, rotated or expired before the write was applied",
             ),
             StoreError::Domain(d) => d.into(),
+            StoreError::IdentityConflict => ApiError::new(
+                StatusCode::CONFLICT,
+                "identity_conflict",
+                "a different record exists under this identity (namespace, subject, action, case, stage); a disposition is never silently reclassified",
+            )
+            .at("/outcome"),
+            e @ StoreError::InvalidDisposition { .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_disposition", e.to_string())
+                    .at("/disposition")
+            }
+            StoreError::AttemptsRejected(problems) => ApiError::new(
+                StatusCode::CONFLICT,
+                "identity_conflict",
+                format!("{} records conflict with stored ones; nothing was imported", problems.len()),
+            )
+            .with_errors(
+                problems
+                    .into_iter()
+                    .map(|p| praxis_api::ProblemItem {
+                        index: Some(p.index as u64),
+                        field: format!("/store/records/{}", p.index),
+                        code: p.code.to_owned(),
+                        detail: p.message,
+                    })
+                    .collect(),
+            ),
+            StoreError::ImportInvalid(problems) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_import",
+                format!("the store has {} problems; nothing was imported", problems.len()),
+            )
+            .at("/store")
+            .with_errors(
+                problems
+                    .into_iter()
+                    .map(|p| praxis_api::ProblemItem {
+                        index: p.index.map(|i| i as u64),
+                        field: format!("/store{}", p.path),
+                        code: p.code.to_owned(),
+                        detail: p.message,
+                    })
+                    .collect(),
+            ),
             other => {
                 tracing::error!(error = %other, "store failure");
                 ApiError::new(
@@ -150,6 +203,7 @@ impl IntoResponse for ApiError {
             detail: self.detail,
             code: self.code.to_owned(),
             field: self.field,
+            errors: self.errors,
         };
         let body = serde_json::to_vec(&problem).expect("problems serialize");
         (

@@ -6,6 +6,7 @@
 //! wire types to domain commands and answer in problem+json on any failure.
 
 pub mod admin;
+mod attempts;
 mod credentials;
 pub mod error;
 mod extract;
@@ -13,6 +14,7 @@ mod metrics;
 pub mod openapi;
 mod ops;
 pub mod seal;
+mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -66,10 +68,13 @@ impl MakeRequestId for UuidRequestId {
 /// Builds the application router.
 pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
-    let api = credentials::routes().layer(SetResponseHeaderLayer::overriding(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-store"),
-    ));
+    let api =
+        credentials::routes()
+            .merge(attempts::routes())
+            .layer(SetResponseHeaderLayer::overriding(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("no-store"),
+            ));
     Router::new()
         .nest("/api/v1", api)
         .merge(ops::routes())

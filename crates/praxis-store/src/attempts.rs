@@ -15,16 +15,21 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::Arc;
+
 use praxis_domain::attempts::{
-    self, Assessment, CaseEntry, DISPOSITIONS, Disposition, Observation, Policy, Stage, Status,
-    Streak, StreakChange,
+    self, Assessment, CaseEntry, DISPOSITIONS, Disposition, LegacyStore, Observation, Outcome,
+    Policy, Refusal, Stage, Status, Streak, StreakChange,
 };
-use praxis_domain::auth::Namespace;
+use praxis_domain::auth::{Namespace, Scope};
 use praxis_domain::digest::Digest;
+use praxis_domain::ledger::Actor;
 use praxis_domain::ledger::{Event, NewEvent};
 use praxis_domain::time::Timestamp;
 
 use crate::apply::{Ctx, LedgerTx};
+use crate::command::{Applied, Command, Write, WriteOutcome};
+use crate::engine::Engine;
 use crate::error::StoreError;
 
 /// Streak grain of the per-(subject, action) summary.
@@ -477,4 +482,223 @@ pub(crate) fn decode_codes(
         Status::parse(status).ok_or_else(|| bad("status", status))?,
         Disposition::parse(disposition).ok_or_else(|| bad("disposition", disposition))?,
     ))
+}
+
+impl From<Refusal> for StoreError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Invalid(e) => StoreError::Domain(e),
+            Refusal::Disposition {
+                disposition,
+                status,
+            } => StoreError::InvalidDisposition {
+                disposition,
+                status,
+            },
+        }
+    }
+}
+
+/// The attempt ledger as a library: one namespace of one tenant, on any
+/// engine. A planner embeds it over a SQLite directory with
+/// [`AttemptLedger::open`] and needs no server.
+#[derive(Clone)]
+pub struct AttemptLedger {
+    engine: Arc<dyn Engine>,
+    tenant: String,
+    namespace: Namespace,
+    actor: Actor,
+}
+
+/// Records per page when a whole namespace is exported.
+const EXPORT_PAGE: usize = 5_000;
+
+impl AttemptLedger {
+    /// Opens (creating if needed) a store and its tenant, acting in the
+    /// namespace of `scope` as `subject`.
+    pub async fn open(
+        store: &str,
+        tenant: &str,
+        scope: &Scope,
+        subject: &str,
+    ) -> Result<AttemptLedger, StoreError> {
+        scope.validate("/scope")?;
+        let engine = crate::open(store).await?;
+        match engine
+            .execute(Write::new(tenant, Actor::system(), Command::CreateTenant))
+            .await
+        {
+            Ok(_) | Err(StoreError::TenantExists) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(AttemptLedger::new(
+            engine,
+            tenant,
+            scope.namespace(subject),
+            Actor {
+                credential_id: "embedded".into(),
+                subject: subject.into(),
+            },
+        ))
+    }
+
+    /// A ledger over an engine that is already open.
+    pub fn new(
+        engine: Arc<dyn Engine>,
+        tenant: &str,
+        namespace: Namespace,
+        actor: Actor,
+    ) -> AttemptLedger {
+        AttemptLedger {
+            engine,
+            tenant: tenant.into(),
+            namespace,
+            actor,
+        }
+    }
+
+    /// The engine underneath.
+    pub fn engine(&self) -> &Arc<dyn Engine> {
+        &self.engine
+    }
+
+    async fn write(&self, command: Command) -> Result<Applied, StoreError> {
+        match self
+            .engine
+            .execute(Write::new(&self.tenant, self.actor.clone(), command))
+            .await?
+        {
+            WriteOutcome::Committed { applied, .. } => Ok(*applied),
+            WriteOutcome::Replayed { .. } => Err(StoreError::inconsistent(
+                "a write without idempotency key was replayed",
+            )),
+        }
+    }
+
+    /// Records an outcome with the disposition the conservative mapping infers.
+    pub async fn observe(&self, outcome: Outcome) -> Result<AttemptWrite, StoreError> {
+        self.record(Observation::new(outcome, None, "/outcome")?)
+            .await
+    }
+
+    /// Records an outcome with a stated disposition, which must fit its status.
+    pub async fn observe_with_disposition(
+        &self,
+        outcome: Outcome,
+        disposition: Disposition,
+    ) -> Result<AttemptWrite, StoreError> {
+        self.record(Observation::new(outcome, Some(disposition), "/outcome")?)
+            .await
+    }
+
+    async fn record(&self, observation: Observation) -> Result<AttemptWrite, StoreError> {
+        let mut applied = self
+            .write(Command::Observe {
+                namespace: self.namespace.clone(),
+                observation,
+            })
+            .await?;
+        applied
+            .attempts
+            .pop()
+            .ok_or_else(|| StoreError::inconsistent("an observation returned no record"))
+    }
+
+    /// Sets the namespace's policy.
+    pub async fn set_policy(&self, policy: Policy) -> Result<(), StoreError> {
+        policy.validate("")?;
+        self.write(Command::SetAttemptPolicy {
+            namespace: self.namespace.clone(),
+            policy,
+        })
+        .await
+        .map(|_| ())
+    }
+
+    /// The namespace's policy.
+    pub async fn policy(&self) -> Result<Policy, StoreError> {
+        self.engine
+            .attempt_policy(&self.tenant, &self.namespace)
+            .await
+    }
+
+    /// Assesses candidate actions for a subject. Reads only: nothing a
+    /// planner decides from it is ever written back as experience.
+    pub async fn assess(
+        &self,
+        subject: &str,
+        actions: Vec<ActionRef>,
+    ) -> Result<Vec<Assessment>, StoreError> {
+        let (_, assessments) = self
+            .engine
+            .assess_attempts(
+                &self.tenant,
+                &self.namespace,
+                subject,
+                actions,
+                crate::rows::now(),
+            )
+            .await?;
+        Ok(assessments)
+    }
+
+    /// One page of history.
+    pub async fn history(
+        &self,
+        of: HistoryOf,
+        after: u64,
+        limit: usize,
+    ) -> Result<HistoryPage, StoreError> {
+        self.engine
+            .attempt_history(&self.tenant, &self.namespace, of, after, limit)
+            .await
+    }
+
+    /// Records per disposition.
+    pub async fn counts(
+        &self,
+        subject: Option<&str>,
+        action: Option<&str>,
+    ) -> Result<BTreeMap<Disposition, u64>, StoreError> {
+        self.engine
+            .attempt_counts(&self.tenant, &self.namespace, subject, action)
+            .await
+    }
+
+    /// Imports a legacy store, all or nothing.
+    pub async fn import(&self, store: LegacyStore) -> Result<Vec<AttemptWrite>, StoreError> {
+        let observations = store.validate().map_err(StoreError::ImportInvalid)?;
+        let applied = self
+            .write(Command::ImportAttempts {
+                namespace: self.namespace.clone(),
+                observations,
+            })
+            .await?;
+        Ok(applied.attempts)
+    }
+
+    /// Exports the namespace in the legacy format.
+    pub async fn export(&self) -> Result<LegacyStore, StoreError> {
+        export(&*self.engine, &self.tenant, &self.namespace).await
+    }
+}
+
+/// Exports a namespace in the legacy format, renumbered densely from 0.
+pub async fn export(
+    engine: &dyn Engine,
+    tenant: &str,
+    namespace: &Namespace,
+) -> Result<LegacyStore, StoreError> {
+    let mut observations = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = engine
+            .attempt_history(tenant, namespace, HistoryOf::Namespace, after, EXPORT_PAGE)
+            .await?;
+        observations.extend(page.records.into_iter().map(|r| r.observation));
+        match page.next {
+            Some(next) => after = next,
+            None => return Ok(LegacyStore::export(observations)),
+        }
+    }
 }

@@ -28,6 +28,17 @@ pub enum StoreError {
     /// The credential is revoked and cannot change any more.
     #[error("credential is revoked")]
     CredentialRevoked,
+    /// A disposition was stated that may not accompany the outcome's status.
+    #[error("disposition {} cannot accompany status {}", .disposition.as_str(), .status.as_str())]
+    InvalidDisposition {
+        /// The stated disposition.
+        disposition: praxis_domain::attempts::Disposition,
+        /// The outcome's status.
+        status: praxis_domain::attempts::Status,
+    },
+    /// A legacy store to import is invalid; nothing was written.
+    #[error("the store to import has {} problems", .0.len())]
+    ImportInvalid(Vec<praxis_domain::attempts::ImportProblem>),
     /// A different attempt is already recorded under the same identity.
     #[error("a different record exists under this attempt identity")]
     IdentityConflict,

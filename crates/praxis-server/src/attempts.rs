@@ -1,0 +1,509 @@
+//! Attempt ledger endpoints: observe, assess, policy, history, counts,
+//! import and export.
+//!
+//! Every endpoint names an exact scope; the caller needs a grant for it and
+//! acts in that scope's namespace (a private scope's namespace includes the
+//! caller's subject). Assessment reads only: nothing a planner decides from
+//! it is written back.
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use praxis_api::{
+    AssessRequest, AssessResponse, CONTRACT_VERSION, CandidateAction, CountsResponse,
+    HistoryResponse, ImportRequest, ImportResponse, ObserveRequest, ObserveResponse,
+    PolicyResponse, SetPolicyRequest,
+};
+use praxis_domain::attempts::{self as domain, Observation};
+use praxis_domain::auth::{Capability, Namespace, Principal};
+use praxis_store::attempts::{ActionRef, HistoryOf, WriteKind};
+use praxis_store::{Authority, Command, Write, WriteOutcome};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::admin::{now, scope_from_wire};
+use crate::error::ApiError;
+use crate::extract::{ApiJson, Auth};
+use crate::wire;
+
+/// Most candidate actions one assessment may ask about.
+pub const MAX_CANDIDATES: usize = 256;
+/// Largest history page.
+pub const MAX_PAGE: usize = 500;
+
+/// Routes under `/api/v1`.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/attempts", post(observe))
+        .route("/attempts/assess", post(assess))
+        .route("/attempts/policy", post(set_policy).get(read_policy))
+        .route("/attempts/history", get(history))
+        .route("/attempts/counts", get(counts))
+        .route("/attempts/import", post(import))
+        .route("/attempts/export", get(export))
+}
+
+/// Checks the capability and the exact grant; returns the namespace.
+fn namespace_of(
+    p: &Principal,
+    capability: Capability,
+    scope: praxis_api::Scope,
+) -> Result<Namespace, ApiError> {
+    let scope = scope_from_wire(scope);
+    scope.validate("/scope")?;
+    Ok(p.require_in(&[capability], &scope)?)
+}
+
+fn write_as(p: &Principal, capability: Capability, command: Command) -> Write {
+    Write::new(&p.tenant_id, crate::credentials::actor(p), command).authorized(Authority {
+        credential_id: p.credential_id.clone(),
+        secret_sha256: p.secret_sha256,
+        capability,
+    })
+}
+
+async fn applied(state: &AppState, write: Write) -> Result<praxis_store::Applied, ApiError> {
+    match state.engine.execute(write).await? {
+        WriteOutcome::Committed { applied, .. } => Ok(*applied),
+        WriteOutcome::Replayed { .. } => Err(praxis_store::StoreError::inconsistent(
+            "a write without idempotency key was replayed",
+        )
+        .into()),
+    }
+}
+
+fn check_subject(path: &str, subject: &str) -> Result<(), ApiError> {
+    if subject.is_empty()
+        || subject.len() > domain::MAX_OUTCOME_ID
+        || subject.chars().any(char::is_control)
+    {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+            "must be 1 to 256 bytes without control characters",
+        )
+        .at(path));
+    }
+    Ok(())
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/attempts", tag = "attempts",
+    request_body = ObserveRequest,
+    responses(
+        (status = 201, description = "Recorded", body = ObserveResponse),
+        (status = 200, description = "The identical record already existed (`write: unchanged`)", body = ObserveResponse),
+        (status = 403, description = "Missing experience_write or the scope grant", body = praxis_api::Problem),
+        (status = 409, description = "A different record exists under the same identity (`identity_conflict`)", body = praxis_api::Problem),
+        (status = 422, description = "The outcome breaks its rules (`invalid_field`) or the disposition does not fit (`invalid_disposition`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn observe(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<ObserveRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::ExperienceWrite, body.scope)?;
+    let outcome = wire::outcome_from_wire(body.outcome, "/outcome")?;
+    let observation = Observation::new(
+        outcome,
+        body.disposition.map(wire::disposition_from_wire),
+        "/outcome",
+    )
+    .map_err(praxis_store::StoreError::from)?;
+    let command = Command::Observe {
+        namespace,
+        observation,
+    };
+    let mut done = applied(&state, write_as(&p, Capability::ExperienceWrite, command)).await?;
+    let written = done.attempts.pop().ok_or_else(|| {
+        ApiError::from(praxis_store::StoreError::inconsistent(
+            "an observation returned no record",
+        ))
+    })?;
+    let status = match written.write {
+        WriteKind::Inserted => StatusCode::CREATED,
+        WriteKind::Unchanged => StatusCode::OK,
+    };
+    Ok(wire::json(
+        status,
+        &ObserveResponse {
+            contract_version: CONTRACT_VERSION,
+            write: wire::write_kind_to_wire(written.write),
+            record: wire::record_to_wire(&written.record),
+        },
+    ))
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/attempts/assess", tag = "attempts",
+    request_body = AssessRequest,
+    responses(
+        (status = 200, description = "One assessment per candidate, in request order; nothing is written", body = AssessResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 422, description = "Bad subject or candidates", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn assess(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<AssessRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::ExperienceRead, body.scope)?;
+    check_subject("/subject", &body.subject)?;
+    if body.actions.is_empty() || body.actions.len() > MAX_CANDIDATES {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+            "name 1 to 256 candidate actions",
+        )
+        .at("/actions"));
+    }
+    let mut actions = Vec::with_capacity(body.actions.len());
+    for (i, a) in body.actions.into_iter().enumerate() {
+        let (action_id, action_revision) = match a {
+            CandidateAction::Id(id) => (id, None),
+            CandidateAction::Revision {
+                action_id,
+                action_revision,
+            } => (action_id, action_revision),
+        };
+        check_subject(&format!("/actions/{i}"), &action_id)?;
+        if let Some(r) = &action_revision {
+            check_subject(&format!("/actions/{i}/action_revision"), r)?;
+        }
+        actions.push(ActionRef {
+            action_id,
+            action_revision,
+        });
+    }
+    let (policy, assessments) = state
+        .engine
+        .assess_attempts(
+            &p.tenant_id,
+            &namespace,
+            &body.subject,
+            actions.clone(),
+            now(),
+        )
+        .await?;
+    let by_revision = policy.streak_key == domain::StreakKey::ActionRevision;
+    let assessments = actions
+        .into_iter()
+        .zip(assessments)
+        .map(|(a, s)| wire::assessment_to_wire(a, by_revision, s))
+        .collect();
+    Ok(wire::json(
+        StatusCode::OK,
+        &AssessResponse {
+            contract_version: CONTRACT_VERSION,
+            assessments,
+        },
+    ))
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/attempts/policy", tag = "attempts",
+    request_body = SetPolicyRequest,
+    responses(
+        (status = 200, description = "The policy now in force", body = PolicyResponse),
+        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem),
+        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn set_policy(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<SetPolicyRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
+    let policy = domain::Policy {
+        consecutive_failure_limit: body.consecutive_failure_limit,
+        streak_key: wire::streak_key_from_wire(body.streak_key),
+        reexplore: body.reexplore.map(|r| domain::Reexplore {
+            after_seconds: r.after_seconds,
+            after_observations: r.after_observations,
+        }),
+    };
+    policy.validate("")?;
+    let command = Command::SetAttemptPolicy { namespace, policy };
+    applied(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
+    Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
+}
+
+/// A scope in a query string; an absent `mission_id` is the null mission.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+}
+
+fn wire_scope(
+    project_id: String,
+    mission_id: Option<String>,
+    agent_id: String,
+    visibility: praxis_api::Visibility,
+) -> praxis_api::Scope {
+    praxis_api::Scope {
+        project_id,
+        mission_id,
+        agent_id,
+        visibility,
+    }
+}
+
+fn query<T>(q: Result<Query<T>, axum::extract::rejection::QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(q)| q)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/attempts/policy", tag = "attempts",
+    params(ScopeQuery),
+    responses(
+        (status = 200, description = "The policy in force (the default when none was set)", body = PolicyResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn read_policy(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<ScopeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let policy = state
+        .engine
+        .attempt_policy(&p.tenant_id, &namespace)
+        .await?;
+    Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
+}
+
+/// Query of the history endpoint.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+    /// The subject.
+    subject: String,
+    /// Only this action's records.
+    action_id: Option<String>,
+    /// Cursor from the previous page.
+    after: Option<String>,
+    /// Page size, 1..=500 (default 100).
+    limit: Option<usize>,
+}
+
+fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
+    let limit = limit.unwrap_or(100);
+    if (1..=MAX_PAGE).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            "limit must be 1..=500",
+        )
+        .at("limit"))
+    }
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/attempts/history", tag = "attempts",
+    params(HistoryQuery),
+    responses(
+        (status = 200, description = "Records of the subject (or of the subject and action) in sequence order", body = HistoryResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn history(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<HistoryQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let limit = page_limit(q.limit)?;
+    let after = match q.after.as_deref() {
+        None => 0,
+        Some(a) => a.parse::<u64>().map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                "after is not a cursor",
+            )
+            .at("after")
+        })?,
+    };
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let of = match q.action_id {
+        Some(action) => HistoryOf::Pair(q.subject, action),
+        None => HistoryOf::Subject(q.subject),
+    };
+    let page = state
+        .engine
+        .attempt_history(&p.tenant_id, &namespace, of, after, limit)
+        .await?;
+    Ok(wire::json(
+        StatusCode::OK,
+        &HistoryResponse {
+            contract_version: CONTRACT_VERSION,
+            records: page.records.iter().map(wire::record_to_wire).collect(),
+            next_cursor: page.next.map(|n| n.to_string()),
+        },
+    ))
+}
+
+/// Query of the counts endpoint.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct CountsQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+    /// Only this subject's records.
+    subject: Option<String>,
+    /// Only this action's records (needs `subject`).
+    action_id: Option<String>,
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/attempts/counts", tag = "attempts",
+    params(CountsQuery),
+    responses(
+        (status = 200, description = "Records per disposition", body = CountsResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn counts(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<CountsQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    if q.action_id.is_some() && q.subject.is_none() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            "action_id needs subject",
+        )
+        .at("action_id"));
+    }
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let counts = state
+        .engine
+        .attempt_counts(
+            &p.tenant_id,
+            &namespace,
+            q.subject.as_deref(),
+            q.action_id.as_deref(),
+        )
+        .await?;
+    let total = counts.values().sum();
+    Ok(wire::json(
+        StatusCode::OK,
+        &CountsResponse {
+            contract_version: CONTRACT_VERSION,
+            counts: counts
+                .into_iter()
+                .map(|(d, n)| (wire::disposition_to_wire(d), n))
+                .collect(),
+            total,
+        },
+    ))
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/attempts/import", tag = "attempts",
+    request_body = ImportRequest,
+    responses(
+        (status = 200, description = "Imported, all records", body = ImportResponse),
+        (status = 403, description = "Missing experience_evidence_admin or the scope grant", body = praxis_api::Problem),
+        (status = 409, description = "Records conflict with stored ones; `errors` names each; nothing imported", body = praxis_api::Problem),
+        (status = 422, description = "The store is invalid; `errors` names every problem; nothing imported", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn import(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<ImportRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::ExperienceEvidenceAdmin, body.scope)?;
+    let store = wire::legacy_from_wire(body.store)?;
+    let observations = store
+        .validate()
+        .map_err(praxis_store::StoreError::ImportInvalid)?;
+    let command = Command::ImportAttempts {
+        namespace,
+        observations,
+    };
+    let done = applied(
+        &state,
+        write_as(&p, Capability::ExperienceEvidenceAdmin, command),
+    )
+    .await?;
+    let inserted = done
+        .attempts
+        .iter()
+        .filter(|a| a.write == WriteKind::Inserted)
+        .count() as u64;
+    Ok(wire::json(
+        StatusCode::OK,
+        &ImportResponse {
+            contract_version: CONTRACT_VERSION,
+            inserted,
+            unchanged: done.attempts.len() as u64 - inserted,
+        },
+    ))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/attempts/export", tag = "attempts",
+    params(ScopeQuery),
+    responses(
+        (status = 200, description = "The namespace as a legacy store, renumbered from 0, every disposition explicit", body = praxis_api::LegacyStore),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<ScopeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let store = praxis_store::attempts::export(&*state.engine, &p.tenant_id, &namespace).await?;
+    Ok(wire::json(StatusCode::OK, &wire::legacy_to_wire(store)))
+}
