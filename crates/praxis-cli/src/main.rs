@@ -1,6 +1,7 @@
 //! `praxis`: run the server, administer tenants and credentials offline,
 //! verify a store, and benchmark the ledger.
 
+mod attempts;
 mod bench;
 mod config;
 
@@ -51,6 +52,11 @@ enum Cmd {
     Verify {
         #[command(flatten)]
         store: StoreArgs,
+    },
+    /// The attempt ledger: observe, assess, policy, history, counts, import, export.
+    Attempts {
+        #[command(subcommand)]
+        command: attempts::AttemptsCmd,
     },
     /// Benchmarks (measurements, not tests).
     Bench {
@@ -134,6 +140,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Serve(args) => serve(args).await,
         Cmd::Admin { command } => admin_cmd(command).await,
         Cmd::Verify { store } => verify(store).await,
+        Cmd::Attempts { command } => attempts::run(command)
+            .await
+            .map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

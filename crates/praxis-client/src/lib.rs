@@ -4,8 +4,10 @@
 //! the server's RFC 9457 problem document when the server refused.
 
 use praxis_api::{
-    CONTRACT_VERSION, CredentialPage, CredentialResponse, EmptyRequest, Health, IDEMPOTENCY_KEY,
-    IssueCredentialRequest, Problem, TokenResponse,
+    AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
+    CredentialResponse, EmptyRequest, Health, HistoryResponse, IDEMPOTENCY_KEY, ImportRequest,
+    ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest, ObserveResponse,
+    PolicyResponse, Problem, Scope, SetPolicyRequest, TokenResponse, Visibility,
 };
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
@@ -157,10 +159,120 @@ impl Client {
         Self::send(req).await
     }
 
+    /// `POST /api/v1/attempts`: records an outcome (201 inserted, 200 unchanged).
+    pub async fn observe(&self, request: &ObserveRequest) -> Result<ObserveResponse, ClientError> {
+        self.post("/api/v1/attempts", request, None).await
+    }
+
+    /// `POST /api/v1/attempts/assess`.
+    pub async fn assess(&self, request: &AssessRequest) -> Result<AssessResponse, ClientError> {
+        self.post("/api/v1/attempts/assess", request, None).await
+    }
+
+    /// `POST /api/v1/attempts/policy`.
+    pub async fn set_attempt_policy(
+        &self,
+        request: &SetPolicyRequest,
+    ) -> Result<PolicyResponse, ClientError> {
+        self.post("/api/v1/attempts/policy", request, None).await
+    }
+
+    /// `GET /api/v1/attempts/policy`.
+    pub async fn attempt_policy(&self, scope: &Scope) -> Result<PolicyResponse, ClientError> {
+        Self::send(
+            self.request(Method::GET, "/api/v1/attempts/policy")
+                .query(&scope_query(scope)),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/attempts/history` of a subject, or of a subject and action.
+    pub async fn attempt_history(
+        &self,
+        scope: &Scope,
+        subject: &str,
+        action_id: Option<&str>,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<HistoryResponse, ClientError> {
+        let mut query = scope_query(scope);
+        query.push(("subject", subject.to_owned()));
+        query.push(("limit", limit.to_string()));
+        if let Some(a) = action_id {
+            query.push(("action_id", a.to_owned()));
+        }
+        if let Some(a) = after {
+            query.push(("after", a.to_owned()));
+        }
+        Self::send(
+            self.request(Method::GET, "/api/v1/attempts/history")
+                .query(&query),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/attempts/counts`.
+    pub async fn attempt_counts(
+        &self,
+        scope: &Scope,
+        subject: Option<&str>,
+        action_id: Option<&str>,
+    ) -> Result<CountsResponse, ClientError> {
+        let mut query = scope_query(scope);
+        if let Some(s) = subject {
+            query.push(("subject", s.to_owned()));
+        }
+        if let Some(a) = action_id {
+            query.push(("action_id", a.to_owned()));
+        }
+        Self::send(
+            self.request(Method::GET, "/api/v1/attempts/counts")
+                .query(&query),
+        )
+        .await
+    }
+
+    /// `POST /api/v1/attempts/import`.
+    pub async fn import_attempts(
+        &self,
+        request: &ImportRequest,
+    ) -> Result<ImportResponse, ClientError> {
+        self.post("/api/v1/attempts/import", request, None).await
+    }
+
+    /// `GET /api/v1/attempts/export`.
+    pub async fn export_attempts(&self, scope: &Scope) -> Result<LegacyStore, ClientError> {
+        Self::send(
+            self.request(Method::GET, "/api/v1/attempts/export")
+                .query(&scope_query(scope)),
+        )
+        .await
+    }
+
     /// `GET /readyz`.
     pub async fn ready(&self) -> Result<Health, ClientError> {
         Self::send(self.request(Method::GET, "/readyz")).await
     }
+}
+
+/// A scope as query parameters; the null mission is left out.
+fn scope_query(scope: &Scope) -> Vec<(&'static str, String)> {
+    let mut q = vec![
+        ("project_id", scope.project_id.clone()),
+        ("agent_id", scope.agent_id.clone()),
+        (
+            "visibility",
+            match scope.visibility {
+                Visibility::Shared => "shared",
+                Visibility::Private => "private",
+            }
+            .to_owned(),
+        ),
+    ];
+    if let Some(m) = &scope.mission_id {
+        q.push(("mission_id", m.clone()));
+    }
+    q
 }
 
 fn unexpected(status: StatusCode, bytes: &[u8]) -> ClientError {

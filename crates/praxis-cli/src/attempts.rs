@@ -1,0 +1,441 @@
+//! `praxis attempts …`: the attempt ledger from the command line, over HTTP,
+//! or offline on a store for imports and exports too large for one request.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use praxis_api::{
+    AssessRequest, CONTRACT_VERSION, CandidateAction, Disposition, ImportRequest, LegacyStore,
+    ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest, StreakKey, Visibility,
+};
+use praxis_client::Client;
+use praxis_store::attempts::AttemptLedger;
+
+use crate::config::StoreArgs;
+
+/// Where the server is and who calls it.
+#[derive(Args)]
+pub struct Remote {
+    /// Base URL of the Praxis server.
+    #[arg(long, env = "PRAXIS_URL", default_value = "http://127.0.0.1:7878")]
+    url: String,
+    /// Bearer token (`prx_…`); prefer PRAXIS_TOKEN or --token-file over the flag.
+    #[arg(long, env = "PRAXIS_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// File holding the token, for example DATA_DIR/admin-token.
+    #[arg(long, env = "PRAXIS_TOKEN_FILE")]
+    token_file: Option<PathBuf>,
+}
+
+impl Remote {
+    fn client(&self) -> anyhow::Result<Client> {
+        let token = match (&self.token, &self.token_file) {
+            (Some(t), _) => t.clone(),
+            (None, Some(f)) => std::fs::read_to_string(f)
+                .with_context(|| format!("reading {}", f.display()))?
+                .trim()
+                .to_owned(),
+            (None, None) => anyhow::bail!("give a token with PRAXIS_TOKEN, --token or --token-file"),
+        };
+        Ok(Client::new(&self.url).with_token(token))
+    }
+}
+
+/// `shared` or `private`.
+#[derive(Clone, Copy, ValueEnum)]
+enum VisibilityArg {
+    Shared,
+    Private,
+}
+
+/// The exact scope to act in.
+#[derive(Args)]
+pub struct ScopeArgs {
+    /// Project id.
+    #[arg(long)]
+    project: String,
+    /// Mission id; leave out for the null mission (null is not a wildcard).
+    #[arg(long)]
+    mission: Option<String>,
+    /// Agent id.
+    #[arg(long)]
+    agent: String,
+    /// Visibility.
+    #[arg(long, value_enum, default_value = "shared")]
+    visibility: VisibilityArg,
+}
+
+impl ScopeArgs {
+    fn wire(&self) -> Scope {
+        Scope {
+            project_id: self.project.clone(),
+            mission_id: self.mission.clone(),
+            agent_id: self.agent.clone(),
+            visibility: match self.visibility {
+                VisibilityArg::Shared => Visibility::Shared,
+                VisibilityArg::Private => Visibility::Private,
+            },
+        }
+    }
+
+    fn domain(&self) -> praxis_domain::auth::Scope {
+        praxis_domain::auth::Scope {
+            project_id: self.project.clone(),
+            mission_id: self.mission.clone(),
+            agent_id: self.agent.clone(),
+            visibility: match self.visibility {
+                VisibilityArg::Shared => praxis_domain::auth::Visibility::Shared,
+                VisibilityArg::Private => praxis_domain::auth::Visibility::Private,
+            },
+        }
+    }
+}
+
+/// Offline access to a store (the server must not be running on a SQLite store).
+#[derive(Args)]
+pub struct Offline {
+    /// Work on the store directly instead of over HTTP.
+    #[arg(long)]
+    offline: bool,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Tenant id (offline).
+    #[arg(long, default_value = "default")]
+    tenant: String,
+    /// Subject the records are written as; names the namespace of a private scope (offline).
+    #[arg(long, default_value = "admin")]
+    as_subject: String,
+}
+
+impl Offline {
+    async fn ledger(&self, scope: &ScopeArgs) -> anyhow::Result<AttemptLedger> {
+        let scope = scope.domain();
+        scope.validate("/scope")?;
+        let engine = self.store.open().await?;
+        if !engine.tenants().await?.contains(&self.tenant) {
+            anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
+        }
+        let actor = praxis_domain::ledger::Actor {
+            credential_id: "offline".into(),
+            subject: self.as_subject.clone(),
+        };
+        Ok(AttemptLedger::new(
+            engine,
+            &self.tenant,
+            scope.namespace(&self.as_subject),
+            actor,
+        ))
+    }
+}
+
+/// `praxis attempts` subcommands.
+#[derive(Subcommand)]
+pub enum AttemptsCmd {
+    /// Record an outcome read as JSON from FILE (or - for stdin).
+    Observe {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// JSON file holding the outcome.
+        file: PathBuf,
+        /// State the disposition (for example transport_failure); inferred when absent.
+        #[arg(long)]
+        disposition: Option<String>,
+    },
+    /// Should the planner try these actions on SUBJECT? Reads only.
+    Assess {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The subject.
+        #[arg(long)]
+        subject: String,
+        /// A candidate action, as ACTION or ACTION@REVISION (repeatable).
+        #[arg(long = "action", required = true)]
+        actions: Vec<String>,
+    },
+    /// Show the namespace's policy, or set it with --limit and friends.
+    Policy {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// Consecutive verified negatives that suppress (sets the policy).
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Count streaks per action revision instead of per action.
+        #[arg(long, requires = "limit")]
+        by_revision: bool,
+        /// Allow one exploratory attempt this many seconds after the last completed one.
+        #[arg(long, requires = "limit")]
+        reexplore_after_seconds: Option<u64>,
+        /// Allow one exploratory attempt after this many later observations of the subject.
+        #[arg(long, requires = "limit")]
+        reexplore_after_observations: Option<u64>,
+    },
+    /// Print the records of a subject (or of a subject and action) as JSON lines.
+    History {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The subject.
+        #[arg(long)]
+        subject: String,
+        /// Only this action.
+        #[arg(long)]
+        action: Option<String>,
+    },
+    /// Records per disposition.
+    Counts {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// Only this subject.
+        #[arg(long)]
+        subject: Option<String>,
+        /// Only this action (needs --subject).
+        #[arg(long, requires = "subject")]
+        action: Option<String>,
+    },
+    /// Import a legacy store file, all or nothing.
+    Import {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        offline: Offline,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The legacy store: {"next_sequence":N,"records":[…]}.
+        file: PathBuf,
+    },
+    /// Export the namespace as a legacy store, every disposition explicit.
+    Export {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        offline: Offline,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// Write here instead of stdout.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+}
+
+fn read_input(file: &PathBuf) -> anyhow::Result<String> {
+    if file.as_os_str() == "-" {
+        Ok(std::io::read_to_string(std::io::stdin())?)
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))
+    }
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// Runs one subcommand.
+pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
+    match cmd {
+        AttemptsCmd::Observe {
+            remote,
+            scope,
+            file,
+            disposition,
+        } => {
+            let outcome: Outcome =
+                serde_json::from_str(&read_input(&file)?).context("parsing the outcome")?;
+            let disposition = disposition
+                .map(|d| serde_json::from_value::<Disposition>(serde_json::Value::String(d)))
+                .transpose()
+                .context("unknown disposition")?;
+            let answer = remote
+                .client()?
+                .observe(&ObserveRequest {
+                    contract_version: CONTRACT_VERSION,
+                    scope: scope.wire(),
+                    outcome,
+                    disposition,
+                })
+                .await?;
+            print_json(&answer)
+        }
+        AttemptsCmd::Assess {
+            remote,
+            scope,
+            subject,
+            actions,
+        } => {
+            let actions = actions
+                .into_iter()
+                .map(|a| match a.split_once('@') {
+                    Some((id, rev)) => CandidateAction::Revision {
+                        action_id: id.to_owned(),
+                        action_revision: Some(rev.to_owned()),
+                    },
+                    None => CandidateAction::Id(a),
+                })
+                .collect();
+            let answer = remote
+                .client()?
+                .assess(&AssessRequest {
+                    contract_version: CONTRACT_VERSION,
+                    scope: scope.wire(),
+                    subject,
+                    actions,
+                })
+                .await?;
+            print_json(&answer)
+        }
+        AttemptsCmd::Policy {
+            remote,
+            scope,
+            limit,
+            by_revision,
+            reexplore_after_seconds,
+            reexplore_after_observations,
+        } => {
+            let client = remote.client()?;
+            let answer = match limit {
+                None => client.attempt_policy(&scope.wire()).await?,
+                Some(limit) => {
+                    let reexplore = (reexplore_after_seconds.is_some()
+                        || reexplore_after_observations.is_some())
+                    .then_some(Reexplore {
+                        after_seconds: reexplore_after_seconds,
+                        after_observations: reexplore_after_observations,
+                    });
+                    client
+                        .set_attempt_policy(&SetPolicyRequest {
+                            contract_version: CONTRACT_VERSION,
+                            scope: scope.wire(),
+                            consecutive_failure_limit: limit,
+                            streak_key: if by_revision {
+                                StreakKey::ActionRevision
+                            } else {
+                                StreakKey::Action
+                            },
+                            reexplore,
+                        })
+                        .await?
+                }
+            };
+            print_json(&answer)
+        }
+        AttemptsCmd::History {
+            remote,
+            scope,
+            subject,
+            action,
+        } => {
+            let client = remote.client()?;
+            let scope = scope.wire();
+            let mut after: Option<String> = None;
+            loop {
+                let page = client
+                    .attempt_history(&scope, &subject, action.as_deref(), after.as_deref(), 500)
+                    .await?;
+                for r in &page.records {
+                    println!("{}", serde_json::to_string(r)?);
+                }
+                match page.next_cursor {
+                    Some(next) => after = Some(next),
+                    None => return Ok(()),
+                }
+            }
+        }
+        AttemptsCmd::Counts {
+            remote,
+            scope,
+            subject,
+            action,
+        } => {
+            let answer = remote
+                .client()?
+                .attempt_counts(&scope.wire(), subject.as_deref(), action.as_deref())
+                .await?;
+            print_json(&answer)
+        }
+        AttemptsCmd::Import {
+            remote,
+            offline,
+            scope,
+            file,
+        } => {
+            let text = read_input(&file)?;
+            if offline.offline {
+                let store: praxis_domain::attempts::LegacyStore =
+                    serde_json::from_str(&text).context("parsing the store")?;
+                let written = offline.ledger(&scope).await?.import(store).await;
+                let written = match written {
+                    Err(praxis_store::StoreError::ImportInvalid(problems)) => {
+                        for p in &problems {
+                            eprintln!("{} {}: {}", p.path, p.code, p.message);
+                        }
+                        anyhow::bail!("{} problems; nothing was imported", problems.len());
+                    }
+                    other => other?,
+                };
+                let inserted = written
+                    .iter()
+                    .filter(|w| w.write == praxis_store::attempts::WriteKind::Inserted)
+                    .count();
+                println!(
+                    "imported {inserted} records ({} unchanged)",
+                    written.len() - inserted
+                );
+                return Ok(());
+            }
+            let store: LegacyStore = serde_json::from_str(&text).context("parsing the store")?;
+            let answer = remote
+                .client()?
+                .import_attempts(&ImportRequest {
+                    contract_version: CONTRACT_VERSION,
+                    scope: scope.wire(),
+                    store,
+                })
+                .await;
+            match answer {
+                Ok(a) => {
+                    println!("imported {} records ({} unchanged)", a.inserted, a.unchanged);
+                    Ok(())
+                }
+                Err(praxis_client::ClientError::Problem(p)) => {
+                    for e in &p.errors {
+                        eprintln!("{} {}: {}", e.field, e.code, e.detail);
+                    }
+                    anyhow::bail!("{}: {}", p.code, p.detail)
+                }
+                Err(e) => Err(e.into()),
+            }
+        }
+        AttemptsCmd::Export {
+            remote,
+            offline,
+            scope,
+            output,
+        } => {
+            let text = if offline.offline {
+                let store = offline.ledger(&scope).await?.export().await?;
+                serde_json::to_string_pretty(&store)?
+            } else {
+                let store = remote.client()?.export_attempts(&scope.wire()).await?;
+                serde_json::to_string_pretty(&store)?
+            };
+            match output {
+                Some(path) => std::fs::write(&path, text + "\n")
+                    .with_context(|| format!("writing {}", path.display())),
+                None => {
+                    println!("{text}");
+                    Ok(())
+                }
+            }
+        }
+    }
+}
