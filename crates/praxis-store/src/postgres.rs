@@ -27,7 +27,10 @@ use tokio_postgres::{NoTls, Row, Statement};
 
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
-use crate::attempts::{self, ActionRef, AttemptRead, AttemptTx, HistoryOf, HistoryPage, StreakRow};
+use crate::attempts::{
+    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, StreakKeyRow,
+    StreakRow,
+};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -909,6 +912,81 @@ impl<C: deadpool_postgres::GenericClient + Sync> LedgerRead for PgRead<'_, C> {
         rows.iter()
             .map(|r| credential_row(r).into_credential())
             .collect()
+    }
+
+    async fn all_attempt_cases(&mut self, tenant: &str) -> Result<Vec<CaseKeyRow>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::ATTEMPT_CASES_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let row = rows::CaseRow {
+                    case_id: r.get(3),
+                    stage: r.get(4),
+                    position: r.get(5),
+                    revision: r.get(6),
+                    status: r.get(7),
+                    disposition: r.get(8),
+                    recorded_at: r.get(9),
+                    subject_obs: r.get(10),
+                };
+                Ok((r.get(0), r.get(1), r.get(2), row.into_entry()?))
+            })
+            .collect()
+    }
+
+    async fn all_attempt_streaks(&mut self, tenant: &str) -> Result<Vec<StreakKeyRow>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::ATTEMPT_STREAKS_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let cols = rows::StreakColumns {
+                    consecutive: r.get(5),
+                    completed: r.get(6),
+                    last_disposition: r.get(7),
+                    last_at: r.get(8),
+                    last_obs: r.get(9),
+                };
+                Ok((
+                    r.get(0),
+                    r.get(1),
+                    r.get(2),
+                    r.get(3),
+                    r.get(4),
+                    cols.into_streak()?,
+                ))
+            })
+            .collect()
+    }
+
+    async fn all_attempt_counts(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, Disposition, u64)>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::ATTEMPT_COUNTS_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let (d, n) = rows::count_row((r.get(1), r.get(2)))?;
+                Ok((r.get(0), d, n))
+            })
+            .collect()
+    }
+
+    async fn all_attempt_policies(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::ATTEMPT_POLICIES_OF_TENANT, &[&tenant])
+            .await?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {

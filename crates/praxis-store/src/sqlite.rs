@@ -28,7 +28,10 @@ use tokio::sync::oneshot;
 
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
-use crate::attempts::{self, ActionRef, AttemptRead, AttemptTx, HistoryOf, HistoryPage, StreakRow};
+use crate::attempts::{
+    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, StreakKeyRow,
+    StreakRow,
+};
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
@@ -957,6 +960,90 @@ impl LedgerRead for SqliteRead<'_> {
         rows.into_iter()
             .map(CredentialRow::into_credential)
             .collect()
+    }
+
+    async fn all_attempt_cases(&mut self, tenant: &str) -> Result<Vec<CaseKeyRow>, StoreError> {
+        let mut stmt = self.0.prepare(sql::ATTEMPT_CASES_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    rows::CaseRow {
+                        case_id: r.get(3)?,
+                        stage: r.get(4)?,
+                        position: r.get(5)?,
+                        revision: r.get(6)?,
+                        status: r.get(7)?,
+                        disposition: r.get(8)?,
+                        recorded_at: r.get(9)?,
+                        subject_obs: r.get(10)?,
+                    },
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(ns, s, a, row)| Ok((ns, s, a, row.into_entry()?)))
+            .collect()
+    }
+
+    async fn all_attempt_streaks(&mut self, tenant: &str) -> Result<Vec<StreakKeyRow>, StoreError> {
+        let mut stmt = self.0.prepare(sql::ATTEMPT_STREAKS_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                    rows::StreakColumns {
+                        consecutive: r.get(5)?,
+                        completed: r.get(6)?,
+                        last_disposition: r.get(7)?,
+                        last_at: r.get(8)?,
+                        last_obs: r.get(9)?,
+                    },
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(ns, s, a, g, rev, cols)| Ok((ns, s, a, g, rev, cols.into_streak()?)))
+            .collect()
+    }
+
+    async fn all_attempt_counts(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, Disposition, u64)>, StoreError> {
+        let mut stmt = self.0.prepare(sql::ATTEMPT_COUNTS_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(ns, d, n)| {
+                let (d, n) = rows::count_row((d, n))?;
+                Ok((ns, d, n))
+            })
+            .collect()
+    }
+
+    async fn all_attempt_policies(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self.0.prepare(sql::ATTEMPT_POLICIES_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
     }
 
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {

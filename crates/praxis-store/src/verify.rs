@@ -11,7 +11,10 @@ use praxis_domain::credentials::{Credential, CredentialEvent};
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::Event;
 
+use praxis_domain::attempts::Disposition;
+
 use crate::apply::StoredReceipt;
+use crate::attempts::{AttemptFold, CaseKeyRow, StreakKeyRow};
 use crate::error::StoreError;
 
 /// Events read per page while verifying.
@@ -32,6 +35,20 @@ pub(crate) trait LedgerRead {
     async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError>;
     /// Every stored receipt of a tenant.
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError>;
+    /// Every attempt identity row of a tenant.
+    async fn all_attempt_cases(&mut self, tenant: &str) -> Result<Vec<CaseKeyRow>, StoreError>;
+    /// Every attempt streak row of a tenant.
+    async fn all_attempt_streaks(&mut self, tenant: &str) -> Result<Vec<StreakKeyRow>, StoreError>;
+    /// Every attempt count row of a tenant: (namespace, disposition, count).
+    async fn all_attempt_counts(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, Disposition, u64)>, StoreError>;
+    /// Every attempt policy of a tenant: (namespace, canonical policy).
+    async fn all_attempt_policies(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, String)>, StoreError>;
 }
 
 /// What verification found.
@@ -76,6 +93,7 @@ async fn verify_tenant<R: LedgerRead>(
 ) -> Result<(), StoreError> {
     let mut chains: HashMap<(String, String), (u64, Digest)> = HashMap::new();
     let mut creds: BTreeMap<String, Credential> = BTreeMap::new();
+    let mut attempts = AttemptFold::default();
     let mut last = 0u64;
     loop {
         let page = read.raw_events(tenant, last, PAGE).await?;
@@ -111,6 +129,9 @@ async fn verify_tenant<R: LedgerRead>(
                     .push(format!("{at}: broken chain in stream {:?}", event.stream));
             }
             chains.insert(key, (event.stream_seq, event.digest));
+            if let Some(problem) = attempts.fold(&event) {
+                report.problems.push(format!("{at}: {problem}"));
+            }
             if let Some(decoded) = CredentialEvent::decode(&event.kind, &event.payload) {
                 match decoded {
                     Ok(decoded) => {
@@ -155,6 +176,17 @@ async fn verify_tenant<R: LedgerRead>(
             "tenant {tenant:?}: credential {id} is missing from the projection"
         ));
     }
+    let problems = attempts.compare(
+        read.all_attempt_cases(tenant).await?,
+        read.all_attempt_streaks(tenant).await?,
+        read.all_attempt_counts(tenant).await?,
+        read.all_attempt_policies(tenant).await?,
+    );
+    report.problems.extend(
+        problems
+            .into_iter()
+            .map(|p| format!("tenant {tenant:?}: {p}")),
+    );
     for receipt in read.all_receipts(tenant).await? {
         report.receipts += 1;
         let key = receipt.key.clone();
