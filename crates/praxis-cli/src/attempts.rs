@@ -36,7 +36,9 @@ impl Remote {
                 .with_context(|| format!("reading {}", f.display()))?
                 .trim()
                 .to_owned(),
-            (None, None) => anyhow::bail!("give a token with PRAXIS_TOKEN, --token or --token-file"),
+            (None, None) => {
+                anyhow::bail!("give a token with PRAXIS_TOKEN, --token or --token-file")
+            }
         };
         Ok(Client::new(&self.url).with_token(token))
     }
@@ -403,7 +405,10 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                 .await;
             match answer {
                 Ok(a) => {
-                    println!("imported {} records ({} unchanged)", a.inserted, a.unchanged);
+                    println!(
+                        "imported {} records ({} unchanged)",
+                        a.inserted, a.unchanged
+                    );
                     Ok(())
                 }
                 Err(praxis_client::ClientError::Problem(p)) => {

@@ -140,9 +140,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Serve(args) => serve(args).await,
         Cmd::Admin { command } => admin_cmd(command).await,
         Cmd::Verify { store } => verify(store).await,
-        Cmd::Attempts { command } => attempts::run(command)
-            .await
-            .map(|()| ExitCode::SUCCESS),
+        Cmd::Attempts { command } => attempts::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

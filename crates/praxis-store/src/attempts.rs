@@ -436,6 +436,8 @@ pub(crate) async fn history<R: AttemptRead>(
     after: u64,
     limit: usize,
 ) -> Result<HistoryPage, StoreError> {
+    // An empty page would end the caller's walk early: ask for at least one.
+    let limit = limit.max(1);
     let events = read
         .history(tenant, namespace, of, after, limit + 1)
         .await?;

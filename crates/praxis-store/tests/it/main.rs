@@ -1,4 +1,5 @@
 //! Integration tests of the storage engines. Every test runs on both backends.
 
+mod attempts;
 mod contract;
 mod tamper;

@@ -125,7 +125,7 @@ async fn a_store_from_a_newer_schema_is_refused() {
         match praxis_store::open(&loc.store).await {
             Err(StoreError::SchemaTooNew {
                 found: 99,
-                supported: 1,
+                supported: praxis_store::SCHEMA_VERSION,
             }) => {}
             Err(other) => panic!("{backend:?}: wrong error {other}"),
             Ok(_) => panic!("{backend:?}: opened a newer store"),

@@ -6,6 +6,8 @@
 //! by plain batched INSERTs with the same sync settings, one commit per batch
 //! of as many rows as there are writers. The ratio is Praxis's own overhead.
 
+mod attempts;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,6 +26,9 @@ use serde_json::json;
 pub enum BenchCmd {
     /// Durable appends/s and p50/p99 latency against a raw INSERT baseline.
     Ledger(LedgerArgs),
+    /// Loads a large attempt history, then measures observe throughput and
+    /// assess latency in process and over loopback HTTP.
+    Attempts(attempts::AttemptsArgs),
 }
 
 /// Arguments of `bench ledger`.
@@ -49,6 +54,7 @@ pub struct LedgerArgs {
 pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
     match cmd {
         BenchCmd::Ledger(args) => ledger(args).await?,
+        BenchCmd::Attempts(args) => attempts::run(args).await?,
     }
     Ok(std::process::ExitCode::SUCCESS)
 }
