@@ -1,5 +1,6 @@
 //! Integration tests of the HTTP server over real loopback HTTP, on both stores.
 
+mod attempts;
 mod auth;
 mod http;
 mod idempotency;
