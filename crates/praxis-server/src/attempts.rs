@@ -114,10 +114,7 @@ pub(crate) async fn observe(
         "/outcome",
     )
     .map_err(praxis_store::StoreError::from)?;
-    let command = Command::Observe {
-        namespace,
-        observation,
-    };
+    let command = Command::observe(&namespace, observation);
     let mut done = applied(&state, write_as(&p, Capability::ExperienceWrite, command)).await?;
     let written = done.attempts.pop().ok_or_else(|| {
         ApiError::from(praxis_store::StoreError::inconsistent(
@@ -463,10 +460,7 @@ pub(crate) async fn import(
     let observations = store
         .validate()
         .map_err(praxis_store::StoreError::ImportInvalid)?;
-    let command = Command::ImportAttempts {
-        namespace,
-        observations,
-    };
+    let command = Command::import_attempts(&namespace, observations);
     let done = applied(
         &state,
         write_as(&p, Capability::ExperienceEvidenceAdmin, command),

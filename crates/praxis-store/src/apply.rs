@@ -404,18 +404,12 @@ async fn run_command<T: LedgerTx + AttemptTx>(
                     .await?;
             }
         }
-        Command::Observe {
-            namespace,
-            observation,
-        } => {
-            let written = attempts::observe(tx, ctx, &namespace, observation).await?;
+        Command::Observe { observation } => {
+            let written = attempts::observe(tx, ctx, *observation).await?;
             ctx.applied.attempts.push(written);
         }
-        Command::ImportAttempts {
-            namespace,
-            observations,
-        } => {
-            ctx.applied.attempts = attempts::import(tx, ctx, &namespace, observations).await?;
+        Command::ImportAttempts { observations } => {
+            ctx.applied.attempts = attempts::import(tx, ctx, observations).await?;
         }
         Command::SetAttemptPolicy { namespace, policy } => {
             attempts::set_policy(tx, ctx, &namespace, policy).await?;

@@ -28,7 +28,7 @@ use praxis_domain::ledger::{Event, NewEvent};
 use praxis_domain::time::Timestamp;
 
 use crate::apply::{Ctx, LedgerTx};
-use crate::command::{Applied, Command, Write, WriteOutcome};
+use crate::command::{Applied, Command, PreparedObservation, Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::StoreError;
 
@@ -193,9 +193,13 @@ pub(crate) struct StreakRow<'a> {
 pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
-    namespace: &Namespace,
-    observation: Observation,
+    prepared: PreparedObservation,
 ) -> Result<AttemptWrite, StoreError> {
+    let PreparedObservation {
+        observation,
+        event: new,
+    } = prepared;
+    let namespace = &new.namespace.clone();
     let tenant = ctx.tenant;
     let (subject, action, case, stage) = observation.identity();
     let existing = tx
@@ -215,13 +219,6 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
     }
     let subject = subject.to_owned();
     let action = action.to_owned();
-    let payload = serde_json::to_value(&observation).expect("observations serialize");
-    let new = NewEvent::new(
-        namespace.clone(),
-        attempts::stream_of(&subject),
-        attempts::OBSERVED,
-        payload,
-    );
     let event = ctx.append(tx, new).await?.clone();
     let entry = CaseEntry {
         case_id: observation.outcome.case_id.clone(),
@@ -291,13 +288,12 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
 pub(crate) async fn import<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
-    namespace: &Namespace,
-    observations: Vec<Observation>,
+    observations: Vec<PreparedObservation>,
 ) -> Result<Vec<AttemptWrite>, StoreError> {
     let mut written = Vec::with_capacity(observations.len());
     let mut problems = Vec::new();
     for (index, observation) in observations.into_iter().enumerate() {
-        match observe(tx, ctx, namespace, observation).await {
+        match observe(tx, ctx, observation).await {
             Ok(w) => written.push(w),
             Err(StoreError::IdentityConflict) => problems.push(AttemptProblem {
                 index,
@@ -595,10 +591,7 @@ impl AttemptLedger {
 
     async fn record(&self, observation: Observation) -> Result<AttemptWrite, StoreError> {
         let mut applied = self
-            .write(Command::Observe {
-                namespace: self.namespace.clone(),
-                observation,
-            })
+            .write(Command::observe(&self.namespace, observation))
             .await?;
         applied
             .attempts
@@ -671,10 +664,7 @@ impl AttemptLedger {
     pub async fn import(&self, store: LegacyStore) -> Result<Vec<AttemptWrite>, StoreError> {
         let observations = store.validate().map_err(StoreError::ImportInvalid)?;
         let applied = self
-            .write(Command::ImportAttempts {
-                namespace: self.namespace.clone(),
-                observations,
-            })
+            .write(Command::import_attempts(&self.namespace, observations))
             .await?;
         Ok(applied.attempts)
     }

@@ -51,19 +51,16 @@ pub enum Command {
         /// Credential id.
         credential_id: String,
     },
-    /// Record one attempt (or find it already recorded).
+    /// Record one attempt (or find it already recorded). Build it with [`Command::observe`].
     Observe {
-        /// The namespace the caller acts in.
-        namespace: Namespace,
-        /// The validated outcome and disposition.
-        observation: Observation,
+        /// The validated outcome and disposition, with its event prepared
+        /// (boxed: it is much larger than the other commands).
+        observation: Box<PreparedObservation>,
     },
-    /// Record many attempts, all or nothing.
+    /// Record many attempts, all or nothing. Build it with [`Command::import_attempts`].
     ImportAttempts {
-        /// The namespace the caller acts in.
-        namespace: Namespace,
-        /// Validated observations, in their original order.
-        observations: Vec<Observation>,
+        /// Validated observations in their original order, events prepared.
+        observations: Vec<PreparedObservation>,
     },
     /// Replace a namespace's suppression policy.
     SetAttemptPolicy {
@@ -77,6 +74,48 @@ pub enum Command {
         /// The events, in order.
         events: Vec<NewEvent>,
     },
+}
+
+impl Command {
+    /// Records one observation in `namespace`.
+    pub fn observe(namespace: &Namespace, observation: Observation) -> Command {
+        Command::Observe {
+            observation: Box::new(PreparedObservation::new(namespace, observation)),
+        }
+    }
+
+    /// Records observations in `namespace`, all or nothing.
+    pub fn import_attempts(namespace: &Namespace, observations: Vec<Observation>) -> Command {
+        Command::ImportAttempts {
+            observations: observations
+                .into_iter()
+                .map(|o| PreparedObservation::new(namespace, o))
+                .collect(),
+        }
+    }
+}
+
+/// An observation with its ledger event prepared by the caller: the
+/// canonical form and payload digest are computed on the caller's thread,
+/// not on the single writer's.
+#[derive(Clone, Debug)]
+pub struct PreparedObservation {
+    pub(crate) observation: Observation,
+    pub(crate) event: NewEvent,
+}
+
+impl PreparedObservation {
+    /// Prepares the event of `observation` in `namespace`.
+    pub fn new(namespace: &Namespace, observation: Observation) -> PreparedObservation {
+        let payload = serde_json::to_value(&observation).expect("observations serialize");
+        let event = NewEvent::new(
+            namespace.clone(),
+            praxis_domain::attempts::stream_of(&observation.outcome.subject),
+            praxis_domain::attempts::OBSERVED,
+            payload,
+        );
+        PreparedObservation { observation, event }
+    }
 }
 
 /// Builds the receipt bytes to store with an idempotency key, from what was applied.

@@ -18,7 +18,9 @@ pub mod sql;
 pub mod sqlite;
 pub mod verify;
 
-pub use command::{Applied, Authority, Command, Idempotency, ReceiptFn, Write, WriteOutcome};
+pub use command::{
+    Applied, Authority, Command, Idempotency, PreparedObservation, ReceiptFn, Write, WriteOutcome,
+};
 pub use engine::{Engine, open};
 pub use error::StoreError;
 pub use verify::VerifyReport;

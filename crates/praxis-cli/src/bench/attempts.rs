@@ -282,10 +282,7 @@ async fn load(
                     .execute(Write::new(
                         "bench",
                         Actor::system(),
-                        Command::ImportAttempts {
-                            namespace: namespace.clone(),
-                            observations,
-                        },
+                        Command::import_attempts(&namespace, observations),
                     ))
                     .await?;
                 bar.inc(last - first);
@@ -317,15 +314,9 @@ async fn observe(
             while Instant::now() < deadline {
                 let observation = generator.observation(&mut rng, &format!("obs-{w}-{i}"));
                 let t = Instant::now();
+                let command = Command::observe(&namespace, observation);
                 engine
-                    .execute(Write::new(
-                        "bench",
-                        Actor::system(),
-                        Command::Observe {
-                            namespace: namespace.clone(),
-                            observation,
-                        },
-                    ))
+                    .execute(Write::new("bench", Actor::system(), command))
                     .await?;
                 latencies.push(t.elapsed().as_micros() as u64);
                 i += 1;
