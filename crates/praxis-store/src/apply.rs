@@ -17,7 +17,7 @@ use praxis_domain::ledger::{Actor, Event, NewEvent};
 use praxis_domain::time::Timestamp;
 use serde_json::json;
 
-use crate::attempts::{self, AttemptTx};
+use crate::attempts::{self, AttemptOverlay, AttemptTx};
 use crate::command::{Applied, Command, Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::heads::HeadCache;
@@ -105,6 +105,7 @@ pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
     now: Timestamp,
 ) -> Result<BatchResult, StoreError> {
     let mut heads: HashMap<String, u64> = HashMap::new();
+    let mut overlay = AttemptOverlay::default();
     let mut results = Vec::with_capacity(writes.len());
     for write in writes {
         let tenant = write.tenant_id.clone();
@@ -116,7 +117,8 @@ pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
         let before = heads.get(&tenant).copied();
         tx.savepoint().await?;
         cache.savepoint();
-        let applied = match apply_one(tx, cache, &mut heads, write, now).await {
+        overlay.savepoint();
+        let applied = match apply_one(tx, cache, &mut overlay, &mut heads, write, now).await {
             // A failed release (a deferred statement failing) fails this write alone.
             Ok(outcome) => tx.release().await.map(|()| outcome),
             Err(err) => Err(err),
@@ -133,6 +135,7 @@ pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
                 };
                 tx.rollback_to().await?;
                 cache.rollback();
+                overlay.rollback();
                 match before {
                     Some(h) => heads.insert(tenant.clone(), h),
                     None => heads.remove(&tenant),
@@ -152,6 +155,7 @@ pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
             }
         }
     }
+    overlay.flush(tx).await?;
     for (tenant, head) in &heads {
         tx.set_tenant_head(tenant, *head).await?;
     }
@@ -199,6 +203,7 @@ fn replay(
 async fn apply_one<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     cache: &mut HeadCache,
+    overlay: &mut AttemptOverlay,
     heads: &mut HashMap<String, u64>,
     write: Write,
     now: Timestamp,
@@ -243,6 +248,7 @@ async fn apply_one<T: LedgerTx + AttemptTx>(
     }
     let mut ctx = Ctx {
         cache,
+        overlay,
         tenant: &tenant,
         head,
         actor: &actor,
@@ -281,6 +287,8 @@ async fn apply_one<T: LedgerTx + AttemptTx>(
 /// The state of one write while its command runs.
 pub(crate) struct Ctx<'a> {
     cache: &'a mut HeadCache,
+    /// Streak and count changes, written when the transaction ends.
+    pub(crate) overlay: &'a mut AttemptOverlay,
     pub(crate) tenant: &'a str,
     head: u64,
     actor: &'a Actor,
@@ -295,19 +303,31 @@ impl Ctx<'_> {
         tx: &mut T,
         new: NewEvent,
     ) -> Result<&Event, StoreError> {
-        // A payload number outside the exact range would be rounded by the
-        // canonical form, and the event would no longer say what was meant.
-        praxis_domain::canonical::check_value(&new.payload)?;
-        let cached = self
-            .cache
-            .get(self.tenant, new.namespace.as_str(), &new.stream);
-        let prev = match cached {
+        let prev = match self.cached_head(&new.namespace, &new.stream) {
             Some(head) => Some(head),
             None => {
                 tx.stream_head(self.tenant, &new.namespace, &new.stream)
                     .await?
             }
         };
+        self.append_after(tx, new, prev).await
+    }
+
+    /// The head of a stream, if this writer knows it without a query.
+    pub(crate) fn cached_head(&self, namespace: &Namespace, stream: &str) -> Option<(u64, Digest)> {
+        self.cache.get(self.tenant, namespace.as_str(), stream)
+    }
+
+    /// Appends an event after `prev`, the stream's head as just read (or cached).
+    pub(crate) async fn append_after<T: LedgerTx>(
+        &mut self,
+        tx: &mut T,
+        new: NewEvent,
+        prev: Option<(u64, Digest)>,
+    ) -> Result<&Event, StoreError> {
+        // A payload number outside the exact range would be rounded by the
+        // canonical form, and the event would no longer say what was meant.
+        praxis_domain::canonical::check_value(&new.payload)?;
         self.head += 1;
         let event = Event::place(
             self.tenant,

@@ -13,7 +13,7 @@
 //!
 //! Assessment reads only these summaries, never the history.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use std::sync::Arc;
 
@@ -155,8 +155,16 @@ pub(crate) trait AttemptTx {
         action: &str,
         entry: &CaseEntry,
     ) -> Result<(), StoreError>;
-    /// A streak summary.
-    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError>;
+    /// What recording one observation reads, fetched together (one round
+    /// trip on PostgreSQL): the records of its case, its two streak
+    /// summaries and, when `stream` is given, that stream's head.
+    async fn observe_reads(
+        &mut self,
+        tenant: &str,
+        case: &str,
+        keys: [&StreakRow<'_>; 2],
+        stream: Option<&str>,
+    ) -> Result<ObserveReads, StoreError>;
     /// Stores a streak summary.
     async fn put_streak(
         &mut self,
@@ -164,12 +172,13 @@ pub(crate) trait AttemptTx {
         key: &StreakRow<'_>,
         streak: &Streak,
     ) -> Result<(), StoreError>;
-    /// Adds one record to a namespace's count of a disposition.
-    async fn bump_count(
+    /// Adds `n` records to a namespace's count of a disposition.
+    async fn add_count(
         &mut self,
         tenant: &str,
         namespace: &Namespace,
         disposition: Disposition,
+        n: u64,
     ) -> Result<(), StoreError>;
     /// Stores a namespace's policy (canonical JSON).
     async fn put_policy(
@@ -180,6 +189,16 @@ pub(crate) trait AttemptTx {
     ) -> Result<(), StoreError>;
 }
 
+/// What [`AttemptTx::observe_reads`] found.
+pub(crate) struct ObserveReads {
+    /// Stored records of the case (at most one per stage).
+    pub case: Vec<CaseEntry>,
+    /// The per-action and per-revision streaks.
+    pub streaks: [Streak; 2],
+    /// The stream's head, when asked for.
+    pub head: Option<(u64, Digest)>,
+}
+
 /// The key of one streak summary row.
 pub(crate) struct StreakRow<'a> {
     pub namespace: &'a Namespace,
@@ -187,6 +206,103 @@ pub(crate) struct StreakRow<'a> {
     pub action: &'a str,
     pub grain: i64,
     pub revision: &'a str,
+}
+
+/// Owned key of a streak row: (tenant, namespace, subject, action, grain, revision).
+type StreakKey = (String, String, String, String, i64, String);
+
+/// One step to undo if the current write's savepoint rolls back.
+enum Undo {
+    Streak(StreakKey, Option<Streak>),
+    Count((String, String, Disposition)),
+}
+
+/// Streak and count changes of one transaction, written once per key when
+/// it ends. Hot keys (a busy subject and action, a namespace's counts) are
+/// then written once per commit instead of once per observation, which
+/// spares SQLite pages and PostgreSQL the row versions of repeated updates.
+#[derive(Default)]
+pub(crate) struct AttemptOverlay {
+    streaks: HashMap<StreakKey, Streak>,
+    counts: HashMap<(String, String, Disposition), u64>,
+    undo: Vec<Undo>,
+}
+
+impl AttemptOverlay {
+    fn key(tenant: &str, row: &StreakRow<'_>) -> StreakKey {
+        (
+            tenant.to_owned(),
+            row.namespace.0.clone(),
+            row.subject.to_owned(),
+            row.action.to_owned(),
+            row.grain,
+            row.revision.to_owned(),
+        )
+    }
+
+    /// Starts a write: its changes can be undone until the next call.
+    pub fn savepoint(&mut self) {
+        self.undo.clear();
+    }
+
+    /// Undoes the current write's changes.
+    pub fn rollback(&mut self) {
+        while let Some(step) = self.undo.pop() {
+            match step {
+                Undo::Streak(key, Some(old)) => {
+                    self.streaks.insert(key, old);
+                }
+                Undo::Streak(key, None) => {
+                    self.streaks.remove(&key);
+                }
+                Undo::Count(key) => {
+                    if let Some(n) = self.counts.get_mut(&key) {
+                        *n -= 1;
+                        if *n == 0 {
+                            self.counts.remove(&key);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn streak(&self, tenant: &str, row: &StreakRow<'_>) -> Option<Streak> {
+        self.streaks.get(&Self::key(tenant, row)).copied()
+    }
+
+    fn put_streak(&mut self, tenant: &str, row: &StreakRow<'_>, streak: Streak) {
+        let key = Self::key(tenant, row);
+        let old = self.streaks.insert(key.clone(), streak);
+        self.undo.push(Undo::Streak(key, old));
+    }
+
+    fn bump(&mut self, tenant: &str, namespace: &Namespace, disposition: Disposition) {
+        let key = (tenant.to_owned(), namespace.0.clone(), disposition);
+        *self.counts.entry(key.clone()).or_default() += 1;
+        self.undo.push(Undo::Count(key));
+    }
+
+    /// Writes every change; called once, before the transaction commits.
+    pub async fn flush<T: AttemptTx>(&mut self, tx: &mut T) -> Result<(), StoreError> {
+        self.undo.clear();
+        for ((tenant, ns, subject, action, grain, revision), streak) in self.streaks.drain() {
+            let namespace = Namespace(ns);
+            let row = StreakRow {
+                namespace: &namespace,
+                subject: &subject,
+                action: &action,
+                grain,
+                revision: &revision,
+            };
+            tx.put_streak(&tenant, &row, &streak).await?;
+        }
+        for ((tenant, ns, disposition), n) in self.counts.drain() {
+            tx.add_count(&tenant, &Namespace(ns), disposition, n)
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 /// Records one observation, or answers that it is already recorded.
@@ -202,8 +318,26 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
     let namespace = &new.namespace.clone();
     let tenant = ctx.tenant;
     let (subject, action, case, stage) = observation.identity();
-    let existing = tx
-        .case_entries(tenant, namespace, subject, action, Some(case))
+    let revision = observation.outcome.action_revision.as_deref().unwrap_or("");
+    let key = |grain, revision| StreakRow {
+        namespace,
+        subject,
+        action,
+        grain,
+        revision,
+    };
+    let cached = ctx.cached_head(namespace, &new.stream);
+    let ObserveReads {
+        case: existing,
+        streaks,
+        head,
+    } = tx
+        .observe_reads(
+            tenant,
+            case,
+            [&key(GRAIN_ACTION, ""), &key(GRAIN_REVISION, revision)],
+            cached.is_none().then_some(new.stream.as_str()),
+        )
         .await?;
     if let Some(same) = existing.iter().find(|e| e.stage == stage) {
         let event = tx.event_at(tenant, same.position).await?;
@@ -217,9 +351,8 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
             Err(StoreError::IdentityConflict)
         };
     }
-    let subject = subject.to_owned();
-    let action = action.to_owned();
-    let event = ctx.append(tx, new).await?.clone();
+    let (subject, action, revision) = (subject.to_owned(), action.to_owned(), revision.to_owned());
+    let event = ctx.append_after(tx, new, cached.or(head)).await?.clone();
     let entry = CaseEntry {
         case_id: observation.outcome.case_id.clone(),
         stage,
@@ -232,8 +365,8 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
     };
     tx.insert_case(tenant, namespace, &subject, &action, &entry)
         .await?;
-    tx.bump_count(tenant, namespace, entry.disposition).await?;
-    let revision = entry.revision.as_deref().unwrap_or("");
+    ctx.overlay.bump(tenant, namespace, entry.disposition);
+    let revision = revision.as_str();
     let key = |grain, revision| StreakRow {
         namespace,
         subject: &subject,
@@ -244,18 +377,20 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
     match attempts::streak_change(&existing, &entry) {
         StreakChange::None => {}
         StreakChange::Push => {
-            for row in [key(GRAIN_ACTION, ""), key(GRAIN_REVISION, revision)] {
-                let mut streak = tx.streak(tenant, &row).await?;
+            let rows = [key(GRAIN_ACTION, ""), key(GRAIN_REVISION, revision)];
+            for (row, stored) in rows.iter().zip(streaks) {
+                // A streak this transaction already changed is newer than the stored one.
+                let mut streak = ctx.overlay.streak(tenant, row).unwrap_or(stored);
                 streak.push(&entry);
-                tx.put_streak(tenant, &row, &streak).await?;
+                ctx.overlay.put_streak(tenant, row, streak);
             }
         }
         StreakChange::Rebuild => {
             let all = tx
                 .case_entries(tenant, namespace, &subject, &action, None)
                 .await?;
-            tx.put_streak(tenant, &key(GRAIN_ACTION, ""), &Streak::rebuild(&all))
-                .await?;
+            ctx.overlay
+                .put_streak(tenant, &key(GRAIN_ACTION, ""), Streak::rebuild(&all));
             // The superseded passive record may sit under another revision.
             let mut revisions: Vec<&str> = existing
                 .iter()
@@ -267,8 +402,8 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
             for r in revisions {
                 let streak =
                     Streak::rebuild_where(&all, |e| e.revision.as_deref().unwrap_or("") == r);
-                tx.put_streak(tenant, &key(GRAIN_REVISION, r), &streak)
-                    .await?;
+                ctx.overlay
+                    .put_streak(tenant, &key(GRAIN_REVISION, r), streak);
             }
         }
     }

@@ -28,8 +28,8 @@ use tokio_postgres::{NoTls, Row, Statement};
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
 use crate::attempts::{
-    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, StreakKeyRow,
-    StreakRow,
+    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, ObserveReads,
+    StreakKeyRow, StreakRow,
 };
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
@@ -112,7 +112,6 @@ const MIGRATIONS: &[(i64, &str)] = &[
         subject_obs BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, namespace, subject, action_id, case_id, stage)
     );
-    CREATE INDEX attempt_cases_by_position ON attempt_cases (tenant_id, namespace, position);
     CREATE TABLE attempt_streaks (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
@@ -695,12 +694,53 @@ impl AttemptTx for PgTx<'_, '_> {
         self.defer(sql::INSERT_ATTEMPT_CASE, params).await
     }
 
-    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError> {
-        let stmt = self.tx.prepare_cached(sql::ATTEMPT_STREAK).await?;
-        let params = streak_params(tenant, key);
+    async fn observe_reads(
+        &mut self,
+        tenant: &str,
+        case: &str,
+        [a, r]: [&StreakRow<'_>; 2],
+        stream: Option<&str>,
+    ) -> Result<ObserveReads, StoreError> {
+        let cases = self.tx.prepare_cached(sql::ATTEMPT_CASE).await?;
+        let streak = self.tx.prepare_cached(sql::ATTEMPT_STREAK).await?;
+        let head = self.tx.prepare_cached(sql::STREAM_HEAD).await?;
+        let (pa, pr) = (streak_params(tenant, a), streak_params(tenant, r));
+        let ns = a.namespace.as_str();
         let tx = self.tx;
-        let row = self.answer(tx.query_opt(&stmt, &refs(&params))).await?;
-        row.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak())
+        // Pending writes, the case lookup, both streaks and the stream head:
+        // one pipeline, one round trip.
+        let reads = async {
+            let head_read = async {
+                match stream {
+                    Some(s) => tx.query_opt(&head, &[&tenant, &ns, &s]).await,
+                    None => Ok(None),
+                }
+            };
+            let ((c, sa), (sr, h)) = join(
+                join(
+                    tx.query(&cases, &[&tenant, &ns, &a.subject, &a.action, &case]),
+                    tx.query_opt(&streak, &refs(&pa)),
+                ),
+                join(tx.query_opt(&streak, &refs(&pr)), head_read),
+            )
+            .await;
+            Ok((c?, sa?, sr?, h?))
+        };
+        let (rows, sa, sr, h) = self.answer(reads).await?;
+        let entries = rows
+            .iter()
+            .map(|r| case_row(r).into_entry())
+            .collect::<Result<Vec<_>, _>>()?;
+        let streak_of =
+            |row: Option<Row>| row.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak());
+        let head = h
+            .map(|r| Ok::<_, StoreError>((to_u64(r.get(0))?, rows::digest(r.get::<_, &[u8]>(1))?)))
+            .transpose()?;
+        Ok(ObserveReads {
+            case: entries,
+            streaks: [streak_of(sa)?, streak_of(sr)?],
+            head,
+        })
     }
 
     async fn put_streak(
@@ -718,18 +758,20 @@ impl AttemptTx for PgTx<'_, '_> {
         self.defer(sql::UPSERT_ATTEMPT_STREAK, params).await
     }
 
-    async fn bump_count(
+    async fn add_count(
         &mut self,
         tenant: &str,
         namespace: &Namespace,
         disposition: Disposition,
+        n: u64,
     ) -> Result<(), StoreError> {
         self.defer(
-            sql::BUMP_ATTEMPT_COUNT,
+            sql::ADD_ATTEMPT_COUNT,
             vec![
                 Box::new(tenant.to_owned()),
                 Box::new(namespace.0.clone()),
                 Box::new(disposition.as_str()),
+                Box::new(to_i64(n)),
             ],
         )
         .await

@@ -76,11 +76,14 @@ pub const PAIR_EVENTS: &str = "SELECT e.tenant_id, e.position, e.namespace, e.st
      WHERE c.tenant_id = $1 AND c.namespace = $2 AND c.subject = $3 AND c.action_id = $4 \
      AND c.position > $5 ORDER BY c.position LIMIT $6";
 /// Attempt events of a namespace after a position: (tenant, namespace, after, limit).
-pub const NAMESPACE_ATTEMPT_EVENTS: &str = "SELECT e.tenant_id, e.position, e.namespace, e.stream, \
-     e.stream_seq, e.kind, e.payload, e.payload_digest, e.prev_digest, e.actor_credential, \
-     e.actor_subject, e.recorded_at, e.digest FROM attempt_cases c JOIN events e \
-     ON e.tenant_id = c.tenant_id AND e.position = c.position \
-     WHERE c.tenant_id = $1 AND c.namespace = $2 AND c.position > $3 ORDER BY c.position LIMIT $4";
+///
+/// A walk of the tenant's log in position order (exports read everything
+/// anyway), so that no index beside the identity key has to be kept up at
+/// write time.
+pub const NAMESPACE_ATTEMPT_EVENTS: &str = "SELECT tenant_id, position, namespace, stream, stream_seq, kind, \
+     payload, payload_digest, prev_digest, actor_credential, actor_subject, recorded_at, digest \
+     FROM events WHERE tenant_id = $1 AND namespace = $2 AND kind = 'attempt.observed' \
+     AND position > $3 ORDER BY position LIMIT $4";
 /// Identity rows of one case: (tenant, namespace, subject, action, case).
 pub const ATTEMPT_CASE: &str = "SELECT case_id, stage, position, revision, status, disposition, recorded_at, \
      subject_obs FROM attempt_cases WHERE tenant_id = $1 AND namespace = $2 AND subject = $3 \
@@ -111,10 +114,10 @@ pub const UPSERT_ATTEMPT_STREAK: &str = "INSERT INTO attempt_streaks (tenant_id,
 /// Every streak summary of a tenant, for verification.
 pub const ATTEMPT_STREAKS_OF_TENANT: &str = "SELECT namespace, subject, action_id, grain, revision, \
      consecutive, completed, last_disposition, last_at, last_obs FROM attempt_streaks WHERE tenant_id = $1";
-/// Adds one to a namespace's count of a disposition: (tenant, namespace, disposition).
-pub const BUMP_ATTEMPT_COUNT: &str = "INSERT INTO attempt_counts (tenant_id, namespace, disposition, count) \
-     VALUES ($1, $2, $3, 1) ON CONFLICT (tenant_id, namespace, disposition) \
-     DO UPDATE SET count = attempt_counts.count + 1";
+/// Adds to a namespace's count of a disposition: (tenant, namespace, disposition, n).
+pub const ADD_ATTEMPT_COUNT: &str = "INSERT INTO attempt_counts (tenant_id, namespace, disposition, count) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (tenant_id, namespace, disposition) \
+     DO UPDATE SET count = attempt_counts.count + excluded.count";
 /// A namespace's counts: (tenant, namespace).
 pub const ATTEMPT_COUNTS: &str =
     "SELECT disposition, count FROM attempt_counts WHERE tenant_id = $1 AND namespace = $2";
@@ -166,7 +169,7 @@ pub(crate) const ALL: &[&str] = &[
     ATTEMPT_STREAK,
     UPSERT_ATTEMPT_STREAK,
     ATTEMPT_STREAKS_OF_TENANT,
-    BUMP_ATTEMPT_COUNT,
+    ADD_ATTEMPT_COUNT,
     ATTEMPT_COUNTS,
     ATTEMPT_COUNTS_OF_SUBJECT,
     ATTEMPT_COUNTS_OF_PAIR,

@@ -29,8 +29,8 @@ use tokio::sync::oneshot;
 use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
 use crate::attempts::{
-    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, StreakKeyRow,
-    StreakRow,
+    self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, ObserveReads,
+    StreakKeyRow, StreakRow,
 };
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
@@ -114,7 +114,6 @@ const MIGRATIONS: &[(i64, &str)] = &[
         subject_obs INTEGER NOT NULL,
         PRIMARY KEY (tenant_id, namespace, subject, action_id, case_id, stage)
     ) STRICT, WITHOUT ROWID;
-    CREATE INDEX attempt_cases_by_position ON attempt_cases (tenant_id, namespace, position);
     CREATE TABLE attempt_streaks (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
@@ -761,8 +760,28 @@ impl AttemptTx for SqliteTx<'_> {
         Ok(())
     }
 
-    async fn streak(&mut self, tenant: &str, key: &StreakRow<'_>) -> Result<Streak, StoreError> {
-        query_streak(self.conn, tenant, key)
+    async fn observe_reads(
+        &mut self,
+        tenant: &str,
+        case: &str,
+        [a, r]: [&StreakRow<'_>; 2],
+        stream: Option<&str>,
+    ) -> Result<ObserveReads, StoreError> {
+        let entries = self
+            .case_entries(tenant, a.namespace, a.subject, a.action, Some(case))
+            .await?;
+        let head = match stream {
+            Some(s) => self.stream_head(tenant, a.namespace, s).await?,
+            None => None,
+        };
+        Ok(ObserveReads {
+            case: entries,
+            streaks: [
+                query_streak(self.conn, tenant, a)?,
+                query_streak(self.conn, tenant, r)?,
+            ],
+            head,
+        })
     }
 
     async fn put_streak(
@@ -789,15 +808,21 @@ impl AttemptTx for SqliteTx<'_> {
         Ok(())
     }
 
-    async fn bump_count(
+    async fn add_count(
         &mut self,
         tenant: &str,
         namespace: &Namespace,
         disposition: Disposition,
+        n: u64,
     ) -> Result<(), StoreError> {
         self.conn
-            .prepare_cached(sql::BUMP_ATTEMPT_COUNT)?
-            .execute(params![tenant, namespace.as_str(), disposition.as_str()])?;
+            .prepare_cached(sql::ADD_ATTEMPT_COUNT)?
+            .execute(params![
+                tenant,
+                namespace.as_str(),
+                disposition.as_str(),
+                to_i64(n)
+            ])?;
         Ok(())
     }
 
