@@ -21,7 +21,12 @@ pub struct Remote {
     #[arg(long, env = "PRAXIS_URL", default_value = "http://127.0.0.1:7878")]
     url: String,
     /// Bearer token (`prx_…`); prefer PRAXIS_TOKEN or --token-file over the flag.
-    #[arg(long, env = "PRAXIS_TOKEN", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "PRAXIS_TOKEN",
+        hide_env_values = true,
+        conflicts_with = "token_file"
+    )]
     token: Option<String>,
     /// File holding the token, for example DATA_DIR/admin-token.
     #[arg(long, env = "PRAXIS_TOKEN_FILE")]
@@ -380,7 +385,10 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                         for p in &problems {
                             eprintln!("{} {}: {}", p.path, p.code, p.message);
                         }
-                        anyhow::bail!("{} problems; nothing was imported", problems.len());
+                        anyhow::bail!(
+                            "the store has {} problem(s); nothing was imported",
+                            problems.len()
+                        );
                     }
                     other => other?,
                 };

@@ -37,13 +37,13 @@ pub enum StoreError {
         status: praxis_domain::attempts::Status,
     },
     /// A legacy store to import is invalid; nothing was written.
-    #[error("the store to import has {} problems", .0.len())]
+    #[error("the store to import has {} problem(s)", .0.len())]
     ImportInvalid(Vec<praxis_domain::attempts::ImportProblem>),
     /// A different attempt is already recorded under the same identity.
     #[error("a different record exists under this attempt identity")]
     IdentityConflict,
     /// Some records of an import conflict with stored ones; nothing was written.
-    #[error("{} imported records conflict with stored ones", .0.len())]
+    #[error("{} imported record(s) conflict with stored ones", .0.len())]
     AttemptsRejected(Vec<crate::attempts::AttemptProblem>),
     /// A command's input broke a domain rule.
     #[error(transparent)]

@@ -200,3 +200,164 @@ async fn a_new_data_directory_is_private_to_its_owner() {
     assert_eq!(mode, 0o700);
     drop(engine);
 }
+
+/// A conclusive active outcome of `action` on `subject`.
+fn attempt(
+    case: &str,
+    action: &str,
+    status: praxis_domain::attempts::Status,
+) -> praxis_domain::attempts::Outcome {
+    praxis_domain::attempts::Outcome {
+        case_id: case.into(),
+        subject: "host".into(),
+        action_id: action.into(),
+        hypothesis_id: format!("hyp-{action}"),
+        verifier_rule_id: Some("rule-1".into()),
+        stage: praxis_domain::attempts::Stage::Active,
+        status,
+        confidence: 900_000,
+        rationale: "tamper test".into(),
+        evidence_ids: vec!["ev-1".into()],
+        action_revision: Some("v1".into()),
+        observed_at: None,
+    }
+}
+
+/// A fresh store holding a policy and three attempts through the attempt
+/// ledger: two rejections of `probe` (cases c1, c2) and a success of `scan`.
+async fn recorded_attempts(
+    backend: Backend,
+) -> (
+    std::sync::Arc<dyn praxis_store::Engine>,
+    praxis_testkit::StoreLocation,
+) {
+    use praxis_domain::attempts::{Policy, Status};
+    let (engine, loc) = engine(backend).await;
+    tenant(&*engine, "t").await;
+    let scope = praxis_domain::auth::Scope {
+        project_id: "proj".into(),
+        mission_id: None,
+        agent_id: "a".into(),
+        visibility: praxis_domain::auth::Visibility::Shared,
+    };
+    let ledger = praxis_store::attempts::AttemptLedger::new(
+        engine.clone(),
+        "t",
+        scope.namespace("alice"),
+        Actor {
+            credential_id: "cred-alice".into(),
+            subject: "alice".into(),
+        },
+    );
+    ledger
+        .set_policy(Policy {
+            consecutive_failure_limit: 2,
+            ..Policy::default()
+        })
+        .await
+        .unwrap();
+    for o in [
+        attempt("c1", "probe", Status::FalsePositive),
+        attempt("c2", "probe", Status::FalsePositive),
+        attempt("c3", "scan", Status::Success),
+    ] {
+        let w = ledger.observe(o).await.unwrap();
+        assert_eq!(w.write, praxis_store::attempts::WriteKind::Inserted);
+    }
+    let assessed = ledger
+        .assess(
+            "host",
+            vec![praxis_store::attempts::ActionRef {
+                action_id: "probe".into(),
+                action_revision: None,
+            }],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        assessed[0].recommendation,
+        praxis_domain::attempts::Recommendation::Suppress,
+        "{backend:?}"
+    );
+    (engine, loc)
+}
+
+/// Applies `statement` to a store of recorded attempts and requires verify
+/// to report exactly the problems in `expected`, each mentioning "attempt".
+async fn tampered_attempts_are_reported(statement: &str, expected: &[&str]) {
+    for backend in BACKENDS {
+        let (engine, loc) = recorded_attempts(backend).await;
+        let clean = engine.verify().await.unwrap();
+        assert!(clean.is_clean(), "{backend:?}: {:?}", clean.problems);
+        sql(backend, &loc.store, statement).await;
+        let report = engine.verify().await.unwrap();
+        assert!(
+            !report.problems.is_empty(),
+            "{backend:?}: `{statement}` went unnoticed"
+        );
+        assert!(
+            report.problems.iter().all(|p| p.contains("attempt")),
+            "{backend:?}: {:?}",
+            report.problems
+        );
+        let expected: Vec<String> = expected
+            .iter()
+            .map(|p| format!("tenant \"t\": {p}"))
+            .collect();
+        assert_eq!(report.problems, expected, "{backend:?}");
+    }
+}
+
+/// Recorded attempts, a policy and their projections verify clean.
+#[tokio::test]
+async fn an_untouched_attempt_ledger_verifies_clean() {
+    for backend in BACKENDS {
+        let (engine, _loc) = recorded_attempts(backend).await;
+        let report = engine.verify().await.unwrap();
+        assert!(report.is_clean(), "{backend:?}: {:?}", report.problems);
+        // Tenant creation, the policy and three observations.
+        assert_eq!(report.events, 5, "{backend:?}");
+    }
+}
+
+/// A streak row whose consecutive count was raised differs from its events.
+#[tokio::test]
+async fn an_altered_attempt_streak_is_found_by_verify() {
+    tampered_attempts_are_reported(
+        "UPDATE attempt_streaks SET consecutive = 7 \
+         WHERE subject = 'host' AND action_id = 'probe' AND grain = 0",
+        &["attempt streak of \"host\"/\"probe\" (grain 0) differs from its events"],
+    )
+    .await;
+}
+
+/// A count row whose count was changed differs from the events.
+#[tokio::test]
+async fn an_altered_attempt_count_is_found_by_verify() {
+    tampered_attempts_are_reported(
+        "UPDATE attempt_counts SET count = 5 WHERE disposition = 'verification_rejected'",
+        &["attempt count of verification_rejected differs from the events"],
+    )
+    .await;
+}
+
+/// A deleted identity row is missing from the projection.
+#[tokio::test]
+async fn a_deleted_attempt_case_is_found_by_verify() {
+    tampered_attempts_are_reported(
+        "DELETE FROM attempt_cases WHERE case_id = 'c2'",
+        &["attempt case \"c2\" of \"host\"/\"probe\" is missing from the projection"],
+    )
+    .await;
+}
+
+/// A policy row rewritten behind the ledger's back differs from its last event.
+#[tokio::test]
+async fn an_altered_attempt_policy_is_found_by_verify() {
+    tampered_attempts_are_reported(
+        "UPDATE attempt_policies SET policy = \
+         '{\"consecutive_failure_limit\":99,\"reexplore\":null,\"streak_key\":\"action\"}'",
+        &["attempt policy differs from its last event"],
+    )
+    .await;
+}
