@@ -230,6 +230,9 @@ impl SqliteEngine {
         // Checkpoints run on their own thread so that the writer's commits
         // never pay for copying the WAL into the database file.
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        // After a restart, the WAL file is cut back to the bound rather than
+        // keeping the size of its largest burst.
+        conn.pragma_update(None, "journal_size_limit", WAL_RESTART_BYTES as i64)?;
         let checkpoint_conn = open_connection(&path)?;
         let (stop_checkpoints, stopped) = mpsc::channel::<()>();
         let checkpointer = std::thread::Builder::new()
@@ -242,9 +245,10 @@ impl SqliteEngine {
         let metrics = Arc::new(StoreMetrics::default());
         let (tx, rx) = mpsc::channel();
         let writer_metrics = metrics.clone();
+        let wal = dir.join(format!("{DB_FILE}-wal"));
         let writer = std::thread::Builder::new()
             .name("praxis-sqlite-writer".into())
-            .spawn(move || writer_loop(conn, rx, &writer_metrics))?;
+            .spawn(move || writer_loop(conn, rx, &writer_metrics, &wal))?;
         Ok(SqliteEngine {
             queue: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
@@ -327,6 +331,15 @@ impl Drop for SqliteEngine {
 /// How often the checkpointer copies committed WAL frames into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// WAL size at which the writer itself checkpoints and restarts the WAL.
+///
+/// Under a continuous write load the background PASSIVE checkpoints never
+/// catch up with the end of the WAL, and a WAL is only reused from its start
+/// once a checkpoint has: without this bound it grows without limit (19 GB
+/// after four minutes of loading attempts was seen), and every page lookup
+/// in it slows down.
+const WAL_RESTART_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Copies the WAL into the database in the background until told to stop.
 ///
 /// PASSIVE checkpoints never block the writer; the WAL is reused from its start
@@ -344,7 +357,12 @@ fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
     run("TRUNCATE");
 }
 
-fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics) {
+fn writer_loop(
+    mut conn: Connection,
+    rx: mpsc::Receiver<Job>,
+    metrics: &StoreMetrics,
+    wal: &Path,
+) {
     let mut cache = HeadCache::default();
     while let Ok(first) = rx.recv() {
         let mut waiters = Vec::new();
@@ -359,6 +377,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 drain(&rx, None, &mut waiters, &mut probes, room)
             });
             answer_waiters(waiters, result);
+            bound_wal(&conn, wal);
         }
         for probe in probes {
             let r = conn
@@ -366,6 +385,19 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMet
                 .map_err(StoreError::from);
             let _ = probe.send(r);
         }
+    }
+}
+
+/// Checkpoints the whole WAL and restarts it from its start once it is over
+/// [`WAL_RESTART_BYTES`]. Runs on the writer between commits, after the
+/// waiters were answered; it waits (busy timeout) for readers still on old
+/// frames. Failing only postpones it: the frames stay in the WAL.
+fn bound_wal(conn: &Connection, wal: &Path) {
+    let size = std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0);
+    if size > WAL_RESTART_BYTES
+        && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+    {
+        tracing::warn!(error = %e, "WAL restart postponed");
     }
 }
 
