@@ -357,12 +357,7 @@ fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
     run("TRUNCATE");
 }
 
-fn writer_loop(
-    mut conn: Connection,
-    rx: mpsc::Receiver<Job>,
-    metrics: &StoreMetrics,
-    wal: &Path,
-) {
+fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>, metrics: &StoreMetrics, wal: &Path) {
     let mut cache = HeadCache::default();
     while let Ok(first) = rx.recv() {
         let mut waiters = Vec::new();
