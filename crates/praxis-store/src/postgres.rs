@@ -592,26 +592,28 @@ impl LedgerTx for PgTx<'_, '_> {
     }
 }
 
-fn case_row(r: &Row) -> rows::CaseRow {
+/// The `attempt_cases` value columns starting at column `at`.
+fn case_row(r: &Row, at: usize) -> rows::CaseRow {
     rows::CaseRow {
-        case_id: r.get(0),
-        stage: r.get(1),
-        position: r.get(2),
-        revision: r.get(3),
-        status: r.get(4),
-        disposition: r.get(5),
-        recorded_at: r.get(6),
-        subject_obs: r.get(7),
+        case_id: r.get(at),
+        stage: r.get(at + 1),
+        position: r.get(at + 2),
+        revision: r.get(at + 3),
+        status: r.get(at + 4),
+        disposition: r.get(at + 5),
+        recorded_at: r.get(at + 6),
+        subject_obs: r.get(at + 7),
     }
 }
 
-fn streak_row(r: &Row) -> rows::StreakColumns {
+/// The `attempt_streaks` value columns starting at column `at`.
+fn streak_row(r: &Row, at: usize) -> rows::StreakColumns {
     rows::StreakColumns {
-        consecutive: r.get(0),
-        completed: r.get(1),
-        last_disposition: r.get(2),
-        last_at: r.get(3),
-        last_obs: r.get(4),
+        consecutive: r.get(at),
+        completed: r.get(at + 1),
+        last_disposition: r.get(at + 2),
+        last_at: r.get(at + 3),
+        last_obs: r.get(at + 4),
     }
 }
 
@@ -666,7 +668,7 @@ impl AttemptTx for PgTx<'_, '_> {
                     .await?
             }
         };
-        rows.iter().map(|r| case_row(r).into_entry()).collect()
+        rows.iter().map(|r| case_row(r, 0).into_entry()).collect()
     }
 
     async fn insert_case(
@@ -729,10 +731,11 @@ impl AttemptTx for PgTx<'_, '_> {
         let (rows, sa, sr, h) = self.answer(reads).await?;
         let entries = rows
             .iter()
-            .map(|r| case_row(r).into_entry())
+            .map(|r| case_row(r, 0).into_entry())
             .collect::<Result<Vec<_>, _>>()?;
-        let streak_of =
-            |row: Option<Row>| row.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak());
+        let streak_of = |row: Option<Row>| {
+            row.map_or(Ok(Streak::default()), |r| streak_row(&r, 0).into_streak())
+        };
         let head = h
             .map(|r| Ok::<_, StoreError>((to_u64(r.get(0))?, rows::digest(r.get::<_, &[u8]>(1))?)))
             .transpose()?;
@@ -840,7 +843,7 @@ impl<C: deadpool_postgres::GenericClient + Sync> AttemptRead for PgRead<'_, C> {
         }))
         .await;
         rows.into_iter()
-            .map(|r| r?.map_or(Ok(Streak::default()), |r| streak_row(&r).into_streak()))
+            .map(|r| r?.map_or(Ok(Streak::default()), |r| streak_row(&r, 0).into_streak()))
             .collect()
     }
 
@@ -962,19 +965,7 @@ impl<C: deadpool_postgres::GenericClient + Sync> LedgerRead for PgRead<'_, C> {
             .query(sql::ATTEMPT_CASES_OF_TENANT, &[&tenant])
             .await?;
         rows.iter()
-            .map(|r| {
-                let row = rows::CaseRow {
-                    case_id: r.get(3),
-                    stage: r.get(4),
-                    position: r.get(5),
-                    revision: r.get(6),
-                    status: r.get(7),
-                    disposition: r.get(8),
-                    recorded_at: r.get(9),
-                    subject_obs: r.get(10),
-                };
-                Ok((r.get(0), r.get(1), r.get(2), row.into_entry()?))
-            })
+            .map(|r| Ok((r.get(0), r.get(1), r.get(2), case_row(r, 3).into_entry()?)))
             .collect()
     }
 
@@ -985,21 +976,8 @@ impl<C: deadpool_postgres::GenericClient + Sync> LedgerRead for PgRead<'_, C> {
             .await?;
         rows.iter()
             .map(|r| {
-                let cols = rows::StreakColumns {
-                    consecutive: r.get(5),
-                    completed: r.get(6),
-                    last_disposition: r.get(7),
-                    last_at: r.get(8),
-                    last_obs: r.get(9),
-                };
-                Ok((
-                    r.get(0),
-                    r.get(1),
-                    r.get(2),
-                    r.get(3),
-                    r.get(4),
-                    cols.into_streak()?,
-                ))
+                let streak = streak_row(r, 5).into_streak()?;
+                Ok((r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), streak))
             })
             .collect()
     }

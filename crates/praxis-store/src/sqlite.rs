@@ -705,26 +705,32 @@ fn raw_events(
     Ok(rows)
 }
 
-fn case_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::CaseRow> {
+/// The `attempt_cases` value columns starting at column `at`.
+fn case_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<rows::CaseRow> {
     Ok(rows::CaseRow {
-        case_id: r.get(0)?,
-        stage: r.get(1)?,
-        position: r.get(2)?,
-        revision: r.get(3)?,
-        status: r.get(4)?,
-        disposition: r.get(5)?,
-        recorded_at: r.get(6)?,
-        subject_obs: r.get(7)?,
+        case_id: r.get(at)?,
+        stage: r.get(at + 1)?,
+        position: r.get(at + 2)?,
+        revision: r.get(at + 3)?,
+        status: r.get(at + 4)?,
+        disposition: r.get(at + 5)?,
+        recorded_at: r.get(at + 6)?,
+        subject_obs: r.get(at + 7)?,
     })
 }
 
-fn streak_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::StreakColumns> {
+fn case_entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::CaseRow> {
+    case_at(r, 0)
+}
+
+/// The `attempt_streaks` value columns starting at column `at`.
+fn streak_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<rows::StreakColumns> {
     Ok(rows::StreakColumns {
-        consecutive: r.get(0)?,
-        completed: r.get(1)?,
-        last_disposition: r.get(2)?,
-        last_at: r.get(3)?,
-        last_obs: r.get(4)?,
+        consecutive: r.get(at)?,
+        completed: r.get(at + 1)?,
+        last_disposition: r.get(at + 2)?,
+        last_at: r.get(at + 3)?,
+        last_obs: r.get(at + 4)?,
     })
 }
 
@@ -743,7 +749,7 @@ fn query_streak(
                 key.grain,
                 key.revision
             ],
-            streak_of,
+            |r| streak_at(r, 0),
         )
         .optional()?
         .map_or(Ok(Streak::default()), rows::StreakColumns::into_streak)
@@ -1045,16 +1051,7 @@ impl LedgerRead for SqliteRead<'_> {
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
-                    rows::CaseRow {
-                        case_id: r.get(3)?,
-                        stage: r.get(4)?,
-                        position: r.get(5)?,
-                        revision: r.get(6)?,
-                        status: r.get(7)?,
-                        disposition: r.get(8)?,
-                        recorded_at: r.get(9)?,
-                        subject_obs: r.get(10)?,
-                    },
+                    case_at(r, 3)?,
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -1073,13 +1070,7 @@ impl LedgerRead for SqliteRead<'_> {
                     r.get::<_, String>(2)?,
                     r.get::<_, i64>(3)?,
                     r.get::<_, String>(4)?,
-                    rows::StreakColumns {
-                        consecutive: r.get(5)?,
-                        completed: r.get(6)?,
-                        last_disposition: r.get(7)?,
-                        last_at: r.get(8)?,
-                        last_obs: r.get(9)?,
-                    },
+                    streak_at(r, 5)?,
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
