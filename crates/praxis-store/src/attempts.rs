@@ -492,6 +492,25 @@ pub(crate) trait AttemptRead {
         tenant: &str,
         keys: &[StreakRow<'_>],
     ) -> Result<Vec<Streak>, StoreError>;
+    /// The policy and, for each candidate, the streak it keys to: the
+    /// policy first, then exactly the rows it selects. An engine where a
+    /// round trip costs more than a few extra rows may read both grains at
+    /// once and choose afterwards.
+    async fn assessment_reads(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        actions: &[ActionRef],
+    ) -> Result<(Policy, Vec<Streak>), StoreError> {
+        let policy = self.policy(tenant, namespace).await?.unwrap_or_default();
+        let keys: Vec<StreakRow<'_>> = actions
+            .iter()
+            .map(|a| assessed_key(&policy, namespace, subject, a))
+            .collect();
+        let streaks = self.streaks(tenant, &keys).await?;
+        Ok((policy, streaks))
+    }
     /// Up to `limit` attempt events after `after`, re-verified.
     async fn history(
         &mut self,
@@ -511,6 +530,31 @@ pub(crate) trait AttemptRead {
     ) -> Result<Vec<(Disposition, u64)>, StoreError>;
 }
 
+/// The streak row an assessment reads for one candidate under `policy`.
+pub(crate) fn assessed_key<'a>(
+    policy: &Policy,
+    namespace: &'a Namespace,
+    subject: &'a str,
+    action: &'a ActionRef,
+) -> StreakRow<'a> {
+    match policy.revision_key(action.action_revision.as_deref()) {
+        None => StreakRow {
+            namespace,
+            subject,
+            action: &action.action_id,
+            grain: GRAIN_ACTION,
+            revision: "",
+        },
+        Some(r) => StreakRow {
+            namespace,
+            subject,
+            action: &action.action_id,
+            grain: GRAIN_REVISION,
+            revision: r,
+        },
+    }
+}
+
 /// Assesses candidate actions for a subject from the streak summaries.
 pub(crate) async fn assess<R: AttemptRead>(
     read: &mut R,
@@ -520,29 +564,9 @@ pub(crate) async fn assess<R: AttemptRead>(
     actions: &[ActionRef],
     now: Timestamp,
 ) -> Result<(Policy, Vec<Assessment>), StoreError> {
-    let policy = read.policy(tenant, namespace).await?.unwrap_or_default();
-    let keys: Vec<StreakRow<'_>> = actions
-        .iter()
-        .map(
-            |a| match policy.revision_key(a.action_revision.as_deref()) {
-                None => StreakRow {
-                    namespace,
-                    subject,
-                    action: &a.action_id,
-                    grain: GRAIN_ACTION,
-                    revision: "",
-                },
-                Some(r) => StreakRow {
-                    namespace,
-                    subject,
-                    action: &a.action_id,
-                    grain: GRAIN_REVISION,
-                    revision: r,
-                },
-            },
-        )
-        .collect();
-    let streaks = read.streaks(tenant, &keys).await?;
+    let (policy, streaks) = read
+        .assessment_reads(tenant, namespace, subject, actions)
+        .await?;
     // Only re-exploration by observation count needs the subject's count.
     let observations = match policy.reexplore {
         Some(r) if r.after_observations.is_some() => {

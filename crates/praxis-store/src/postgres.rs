@@ -15,7 +15,7 @@ use std::time::Instant;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
 use futures_util::future::{join, join_all};
-use praxis_domain::attempts::{Assessment, CaseEntry, Disposition, Policy, Streak};
+use praxis_domain::attempts::{Assessment, CaseEntry, Disposition, Policy, Streak, StreakKey};
 use praxis_domain::auth::Namespace;
 use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
@@ -29,7 +29,7 @@ use crate::SCHEMA_VERSION;
 use crate::apply::{LedgerTx, StoredReceipt, Waiter, answer_waiters, apply_batch};
 use crate::attempts::{
     self, ActionRef, AttemptRead, AttemptTx, CaseKeyRow, HistoryOf, HistoryPage, ObserveReads,
-    StreakKeyRow, StreakRow,
+    StreakKeyRow, StreakRow, assessed_key,
 };
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
@@ -833,18 +833,83 @@ impl<C: deadpool_postgres::GenericClient + Sync> AttemptRead for PgRead<'_, C> {
         tenant: &str,
         keys: &[StreakRow<'_>],
     ) -> Result<Vec<Streak>, StoreError> {
-        let stmt = self.0.prepare_cached(sql::ATTEMPT_STREAK).await?;
-        let params: Vec<Vec<Param>> = keys.iter().map(|k| streak_params(tenant, k)).collect();
-        // Pipelined: one round trip for every candidate action.
-        let client = self.0;
-        let rows = join_all(params.iter().map(|p| {
-            let stmt = &stmt;
-            async move { client.query_opt(stmt, &refs(p)).await }
-        }))
+        // One statement for every candidate: the keys travel as parallel
+        // arrays and come back tagged with their index. Eight pipelined
+        // point queries cost the server eight executions; this costs one.
+        let stmt = self
+            .0
+            .prepare_cached(sql::PG_ATTEMPT_STREAKS_OF_KEYS)
+            .await?;
+        let namespaces: Vec<&str> = keys.iter().map(|k| k.namespace.as_str()).collect();
+        let subjects: Vec<&str> = keys.iter().map(|k| k.subject).collect();
+        let actions: Vec<&str> = keys.iter().map(|k| k.action).collect();
+        let grains: Vec<i64> = keys.iter().map(|k| k.grain).collect();
+        let revisions: Vec<&str> = keys.iter().map(|k| k.revision).collect();
+        let rows = self
+            .0
+            .query(
+                &stmt,
+                &[
+                    &tenant,
+                    &namespaces,
+                    &subjects,
+                    &actions,
+                    &grains,
+                    &revisions,
+                ],
+            )
+            .await?;
+        let mut streaks = vec![Streak::default(); keys.len()];
+        for row in rows {
+            let at: i64 = row.get(0);
+            let slot = usize::try_from(at - 1)
+                .ok()
+                .and_then(|i| streaks.get_mut(i))
+                .ok_or_else(|| StoreError::inconsistent(format!("streak key index {at}")))?;
+            *slot = streak_row(&row, 1).into_streak()?;
+        }
+        Ok(streaks)
+    }
+
+    async fn assessment_reads(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        subject: &str,
+        actions: &[ActionRef],
+    ) -> Result<(Policy, Vec<Streak>), StoreError> {
+        // One round trip: the policy query and a read of both grains of
+        // every candidate are pipelined, and the policy then picks a row.
+        // A round trip on loopback costs about as much as the whole read.
+        let both = [
+            Policy::default(),
+            Policy {
+                streak_key: StreakKey::ActionRevision,
+                ..Policy::default()
+            },
+        ];
+        let keys: Vec<StreakRow<'_>> = both
+            .iter()
+            .flat_map(|p| {
+                actions
+                    .iter()
+                    .map(move |a| assessed_key(p, namespace, subject, a))
+            })
+            .collect();
+        let mut streaks_read = PgRead(self.0);
+        let mut policy_read = PgRead(self.0);
+        let (policy, streaks) = join(
+            policy_read.policy(tenant, namespace),
+            streaks_read.streaks(tenant, &keys),
+        )
         .await;
-        rows.into_iter()
-            .map(|r| r?.map_or(Ok(Streak::default()), |r| streak_row(&r, 0).into_streak()))
-            .collect()
+        let policy = policy?.unwrap_or_default();
+        let mut streaks = streaks?;
+        let chosen = match policy.streak_key {
+            StreakKey::Action => streaks.drain(..actions.len()).collect(),
+            StreakKey::ActionRevision => streaks.split_off(actions.len()),
+        };
+        Ok((policy, chosen))
     }
 
     async fn history(

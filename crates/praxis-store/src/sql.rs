@@ -103,6 +103,15 @@ pub const ATTEMPT_CASES_OF_TENANT: &str = "SELECT namespace, subject, action_id,
 pub const ATTEMPT_STREAK: &str = "SELECT consecutive, completed, last_disposition, last_at, last_obs \
      FROM attempt_streaks WHERE tenant_id = $1 AND namespace = $2 AND subject = $3 \
      AND action_id = $4 AND grain = $5 AND revision = $6";
+/// Streak summaries for many keys at once (PostgreSQL): the keys are
+/// parallel arrays, and each found row carries its key's 1-based index.
+pub const PG_ATTEMPT_STREAKS_OF_KEYS: &str = "SELECT k.i, s.consecutive, s.completed, \
+     s.last_disposition, s.last_at, s.last_obs \
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) \
+     WITH ORDINALITY AS k(namespace, subject, action_id, grain, revision, i) \
+     JOIN attempt_streaks s ON s.tenant_id = $1 AND s.namespace = k.namespace \
+     AND s.subject = k.subject AND s.action_id = k.action_id AND s.grain = k.grain \
+     AND s.revision = k.revision";
 /// Inserts or replaces a streak summary.
 pub const UPSERT_ATTEMPT_STREAK: &str = "INSERT INTO attempt_streaks (tenant_id, namespace, subject, action_id, \
      grain, revision, consecutive, completed, last_disposition, last_at, last_obs) \

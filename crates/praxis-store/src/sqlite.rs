@@ -1191,23 +1191,21 @@ impl Engine for SqliteEngine {
         actions: Vec<ActionRef>,
         now: Timestamp,
     ) -> Result<(Policy, Vec<Assessment>), StoreError> {
-        let (tenant, namespace, subject) =
-            (tenant.to_owned(), namespace.clone(), subject.to_owned());
-        self.read(move |c| {
+        // A point read: one policy row and two streak rows per candidate.
+        self.read_now(|c| {
             // One read transaction: the policy and the streaks agree.
-            c.execute_batch("BEGIN")?;
+            c.prepare_cached("BEGIN")?.execute([])?;
             let result = pollster::block_on(attempts::assess(
                 &mut SqliteRead(c),
-                &tenant,
-                &namespace,
-                &subject,
+                tenant,
+                namespace,
+                subject,
                 &actions,
                 now,
             ));
-            c.execute_batch("COMMIT")?;
+            c.prepare_cached("COMMIT")?.execute([])?;
             result
         })
-        .await
     }
 
     async fn attempt_history(
