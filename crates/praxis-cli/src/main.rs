@@ -4,6 +4,7 @@
 mod attempts;
 mod bench;
 mod config;
+mod records;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -57,6 +58,11 @@ enum Cmd {
     Attempts {
         #[command(subcommand)]
         command: attempts::AttemptsCmd,
+    },
+    /// Experience records (protocol v0.1): validate a repository layout offline.
+    Records {
+        #[command(subcommand)]
+        command: records::RecordsCmd,
     },
     /// Benchmarks (measurements, not tests).
     Bench {
@@ -141,6 +147,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Admin { command } => admin_cmd(command).await,
         Cmd::Verify { store } => verify(store).await,
         Cmd::Attempts { command } => attempts::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Records { command } => records::run(command),
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

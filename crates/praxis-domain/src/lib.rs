@@ -12,6 +12,8 @@ pub mod credentials;
 pub mod digest;
 pub mod error;
 pub mod ledger;
+pub mod records;
+pub mod skills;
 pub mod time;
 
 pub use error::DomainError;

@@ -1,4 +1,6 @@
 //! Integration tests of `praxis-domain`, built as one binary so that adding a
 //! module does not add a link step.
 
+mod records;
+mod screen;
 mod vectors;
