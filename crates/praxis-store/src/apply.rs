@@ -21,6 +21,7 @@ use crate::attempts::{self, AttemptOverlay, AttemptTx};
 use crate::command::{Applied, Command, Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::heads::HeadCache;
+use crate::records::{self, RecordTx};
 
 /// A receipt as stored beside its idempotency key.
 #[derive(Clone, Debug)]
@@ -98,7 +99,7 @@ pub(crate) type BatchResult = (Vec<Result<WriteOutcome, StoreError>>, HashMap<St
 ///
 /// Returns one result per write. An `Err` from this function itself means the
 /// transaction is unusable and must be rolled back by the caller.
-pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx>(
+pub(crate) async fn apply_batch<T: LedgerTx + AttemptTx + RecordTx>(
     tx: &mut T,
     cache: &mut HeadCache,
     writes: Vec<Write>,
@@ -200,7 +201,7 @@ fn replay(
     }
 }
 
-async fn apply_one<T: LedgerTx + AttemptTx>(
+async fn apply_one<T: LedgerTx + AttemptTx + RecordTx>(
     tx: &mut T,
     cache: &mut HeadCache,
     overlay: &mut AttemptOverlay,
@@ -297,6 +298,11 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// The time this batch is applied at.
+    pub(crate) fn now(&self) -> Timestamp {
+        self.now
+    }
+
     /// Places, seals and inserts one event.
     pub(crate) async fn append<T: LedgerTx>(
         &mut self,
@@ -371,7 +377,7 @@ impl Ctx<'_> {
     }
 }
 
-async fn run_command<T: LedgerTx + AttemptTx>(
+async fn run_command<T: LedgerTx + AttemptTx + RecordTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     command: Command,
@@ -433,6 +439,53 @@ async fn run_command<T: LedgerTx + AttemptTx>(
         }
         Command::SetAttemptPolicy { namespace, policy } => {
             attempts::set_policy(tx, ctx, &namespace, policy).await?;
+        }
+        Command::SubmitRecord(submission) => {
+            let written = records::submit(tx, ctx, *submission).await?;
+            ctx.applied.records.push(written);
+        }
+        Command::ReviewRecord(review) => {
+            let written = records::review_record(tx, ctx, *review).await?;
+            ctx.applied.records.push(written);
+        }
+        Command::WithdrawRecord {
+            namespace,
+            experience_id,
+            reason,
+            expected_revision,
+        } => {
+            let written = records::withdraw_record(
+                tx,
+                ctx,
+                &namespace,
+                &experience_id,
+                reason,
+                expected_revision,
+            )
+            .await?;
+            ctx.applied.records.push(written);
+        }
+        Command::ImportRecords {
+            namespace,
+            documents,
+        } => {
+            ctx.applied.records = records::import_records(tx, ctx, &namespace, documents).await?;
+        }
+        Command::PublishSkill { namespace, release } => {
+            ctx.applied.skill = Some(records::publish_skill(tx, ctx, &namespace, release).await?);
+        }
+        Command::WithdrawSkill {
+            namespace,
+            name,
+            version,
+            reason,
+        } => {
+            let written =
+                records::withdraw_skill(tx, ctx, &namespace, &name, &version, reason).await?;
+            ctx.applied.skill = Some(written);
+        }
+        Command::SetAutomatedApproval { namespace, on } => {
+            records::set_automated_approval(tx, ctx, &namespace, on).await?;
         }
         Command::Append { events } => {
             for new in events {

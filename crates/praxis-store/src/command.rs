@@ -69,6 +69,53 @@ pub enum Command {
         /// The validated policy.
         policy: Policy,
     },
+    /// Screen and keep an experience record submission, or keep its rejection.
+    SubmitRecord(Box<crate::records::Submission>),
+    /// Review a candidate record.
+    ReviewRecord(Box<crate::records::Review>),
+    /// Withdraw a reviewed record.
+    WithdrawRecord {
+        /// The namespace.
+        namespace: Namespace,
+        /// The record.
+        experience_id: String,
+        /// Why.
+        reason: String,
+        /// The revision the caller saw, if it wants compare-and-set.
+        expected_revision: Option<u64>,
+    },
+    /// Load published records as they are, all or nothing.
+    ImportRecords {
+        /// The namespace.
+        namespace: Namespace,
+        /// The records.
+        documents: Vec<serde_json::Value>,
+    },
+    /// Publish an immutable skill release.
+    PublishSkill {
+        /// The namespace.
+        namespace: Namespace,
+        /// The release.
+        release: praxis_domain::skills::SkillRelease,
+    },
+    /// Withdraw a skill release.
+    WithdrawSkill {
+        /// The namespace.
+        namespace: Namespace,
+        /// Skill name.
+        name: String,
+        /// Version.
+        version: String,
+        /// Why.
+        reason: String,
+    },
+    /// Turn automated-policy approval of passing submissions on or off.
+    SetAutomatedApproval {
+        /// The namespace.
+        namespace: Namespace,
+        /// On or off.
+        on: bool,
+    },
     /// Append events with no projection of their own (benchmarks, future domains).
     Append {
         /// The events, in order.
@@ -189,6 +236,10 @@ pub struct Applied {
     pub credential: Option<Credential>,
     /// One result per observation, for attempt commands.
     pub attempts: Vec<crate::attempts::AttemptWrite>,
+    /// One result per record, for record commands.
+    pub records: Vec<crate::records::RecordWrite>,
+    /// The release as it stands, for skill commands.
+    pub skill: Option<crate::records::SkillWrite>,
 }
 
 /// The answer to a write.

@@ -16,6 +16,7 @@ use crate::attempts::{ActionRef, HistoryOf, HistoryPage};
 use crate::command::{Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::metrics::StoreMetrics;
+use crate::records::{RecordFilter, RecordRow, SkillRow};
 use crate::verify::VerifyReport;
 
 /// A durable ledger store.
@@ -78,6 +79,44 @@ pub trait Engine: Send + Sync + 'static {
         subject: Option<&str>,
         action: Option<&str>,
     ) -> Result<BTreeMap<Disposition, u64>, StoreError>;
+    /// A kept record's current revision.
+    async fn record(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+    ) -> Result<Option<RecordRow>, StoreError>;
+    /// Kept records matching every filter set, by id, after `after`.
+    async fn search_records(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        filter: RecordFilter,
+        after: &str,
+        limit: usize,
+    ) -> Result<Vec<RecordRow>, StoreError>;
+    /// A record's revisions and rejected submissions in order, after stream
+    /// sequence `after`, each re-verified; `None` when there is no such record.
+    async fn record_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<Event>>, StoreError>;
+    /// The namespace's skill registry, by name then version.
+    async fn skills(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<SkillRow>, StoreError>;
+    /// Whether the namespace approves passing submissions automatically.
+    async fn automated_approval(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<bool, StoreError>;
     /// Ids of all tenants.
     async fn tenants(&self) -> Result<Vec<String>, StoreError>;
     /// Walks the whole store and reports every problem.

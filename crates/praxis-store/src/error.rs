@@ -45,6 +45,33 @@ pub enum StoreError {
     /// Some records of an import conflict with stored ones; nothing was written.
     #[error("{} imported record(s) conflict with stored ones", .0.len())]
     AttemptsRejected(Vec<crate::attempts::AttemptProblem>),
+    /// A record (or skill release) breaks rules; every finding is listed
+    /// and nothing was written.
+    #[error("the record has {} finding(s)", .0.len())]
+    RecordInvalid(Vec<praxis_domain::records::Finding>),
+    /// The record's lifecycle does not allow the requested change.
+    #[error("invalid lifecycle transition: {0}")]
+    InvalidTransition(String),
+    /// A source or record id is already bound to something else.
+    #[error("{0}")]
+    SourceConflict(String),
+    /// No such record in the namespace.
+    #[error("record not found")]
+    RecordNotFound,
+    /// The record changed since the revision the caller saw.
+    #[error("record is at revision {current}, not {expected}")]
+    RevisionConflict {
+        /// The revision the caller expected.
+        expected: u64,
+        /// The current revision.
+        current: u64,
+    },
+    /// A published skill version would change.
+    #[error("{0}")]
+    SkillConflict(String),
+    /// No such skill release in the namespace.
+    #[error("skill release not found")]
+    SkillNotFound,
     /// A command's input broke a domain rule.
     #[error(transparent)]
     Domain(#[from] DomainError),

@@ -13,6 +13,7 @@ pub mod error;
 mod heads;
 pub mod metrics;
 pub mod postgres;
+pub mod records;
 mod rows;
 pub mod sql;
 pub mod sqlite;
@@ -26,4 +27,4 @@ pub use error::StoreError;
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;

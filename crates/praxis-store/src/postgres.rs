@@ -36,6 +36,7 @@ use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
+use crate::records::{RecordFilter, RecordKey, RecordRow, RecordTx, SkillRow};
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
 use crate::sql;
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
@@ -137,6 +138,51 @@ const MIGRATIONS: &[(i64, &str)] = &[
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
         policy TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace)
+    );",
+    ),
+    (
+        3,
+        "CREATE TABLE records (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        lifecycle TEXT NOT NULL,
+        review_status TEXT NOT NULL,
+        review_mode TEXT,
+        verification_level TEXT NOT NULL,
+        platform TEXT NOT NULL,
+        title TEXT NOT NULL,
+        document TEXT NOT NULL,
+        position BIGINT NOT NULL,
+        withdrawal_reason TEXT,
+        superseded_by TEXT,
+        search tsvector NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, experience_id)
+    );
+    CREATE UNIQUE INDEX records_by_source ON records (tenant_id, namespace, source);
+    CREATE INDEX records_search ON records USING GIN (search);
+    CREATE TABLE skill_releases (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        summary TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        withdrawn_at TEXT,
+        withdrawal_reason TEXT,
+        position BIGINT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, name, version)
+    );
+    CREATE TABLE record_settings (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        automated_approval BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, namespace)
     );",
     ),
@@ -798,6 +844,158 @@ impl AttemptTx for PgTx<'_, '_> {
     }
 }
 
+fn record_at(r: &Row) -> rows::RecordColumns {
+    rows::RecordColumns {
+        experience_id: r.get(0),
+        source: r.get(1),
+        revision: r.get(2),
+        sha256: r.get(3),
+        lifecycle: r.get(4),
+        review_status: r.get(5),
+        review_mode: r.get(6),
+        verification_level: r.get(7),
+        platform: r.get(8),
+        title: r.get(9),
+        document: r.get(10),
+        position: r.get(11),
+        withdrawal_reason: r.get(12),
+        superseded_by: r.get(13),
+    }
+}
+
+fn skill_at(r: &Row) -> rows::SkillColumns {
+    rows::SkillColumns {
+        name: r.get(0),
+        version: r.get(1),
+        sha256: r.get(2),
+        size: r.get(3),
+        summary: r.get(4),
+        provenance: r.get(5),
+        withdrawn_at: r.get(6),
+        withdrawal_reason: r.get(7),
+        position: r.get(8),
+    }
+}
+
+fn record_query(key: RecordKey<'_>) -> (&'static str, String) {
+    match key {
+        RecordKey::Id(id) => (sql::RECORD_BY_ID, id.to_owned()),
+        RecordKey::Source(source) => (sql::RECORD_BY_SOURCE, source.to_owned()),
+    }
+}
+
+impl RecordTx for PgTx<'_, '_> {
+    async fn record_row(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        key: RecordKey<'_>,
+    ) -> Result<Option<RecordRow>, StoreError> {
+        let (query, value) = record_query(key);
+        let stmt = self.tx.prepare_cached(query).await?;
+        let tx = self.tx;
+        let row = self
+            .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str(), &value]))
+            .await?;
+        row.map(|r| record_at(&r).into_row()).transpose()
+    }
+
+    async fn put_record(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        row: &RecordRow,
+        search: &str,
+    ) -> Result<(), StoreError> {
+        let params: Vec<Param> = vec![
+            Box::new(tenant.to_owned()),
+            Box::new(namespace.0.clone()),
+            Box::new(row.experience_id.clone()),
+            Box::new(row.source.clone()),
+            Box::new(to_i64(row.revision)),
+            Box::new(row.sha256.clone()),
+            Box::new(row.lifecycle.clone()),
+            Box::new(row.review_status.clone()),
+            Box::new(row.review_mode.clone()),
+            Box::new(row.verification_level.clone()),
+            Box::new(row.platform.clone()),
+            Box::new(row.title.clone()),
+            Box::new(row.document_text()),
+            Box::new(to_i64(row.position)),
+            Box::new(row.withdrawal_reason.clone()),
+            Box::new(row.superseded_by.clone()),
+            Box::new(search.to_owned()),
+        ];
+        self.defer(sql::PG_UPSERT_RECORD, params).await
+    }
+
+    async fn skill_row(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        name: &str,
+        version: &str,
+    ) -> Result<Option<SkillRow>, StoreError> {
+        let stmt = self.tx.prepare_cached(sql::SKILL_RELEASE).await?;
+        let tx = self.tx;
+        let row = self
+            .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str(), &name, &version]))
+            .await?;
+        row.map(|r| skill_at(&r).into_row()).transpose()
+    }
+
+    async fn put_skill(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        row: &SkillRow,
+    ) -> Result<(), StoreError> {
+        let r = &row.release;
+        let w = row.withdrawal.as_ref();
+        let params: Vec<Param> = vec![
+            Box::new(tenant.to_owned()),
+            Box::new(namespace.0.clone()),
+            Box::new(r.name.clone()),
+            Box::new(r.version.clone()),
+            Box::new(r.sha256.clone()),
+            Box::new(to_i64(r.size)),
+            Box::new(r.summary.clone()),
+            Box::new(r.provenance.to_string()),
+            Box::new(w.map(|w| w.at.clone())),
+            Box::new(w.map(|w| w.reason.clone())),
+            Box::new(to_i64(row.position)),
+        ];
+        self.defer(sql::UPSERT_SKILL_RELEASE, params).await
+    }
+
+    async fn automated_approval(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<bool, StoreError> {
+        let stmt = self.tx.prepare_cached(sql::RECORD_SETTINGS).await?;
+        let tx = self.tx;
+        let row = self
+            .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str()]))
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<_, i64>(0) == 1))
+    }
+
+    async fn put_automated_approval(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        on: bool,
+    ) -> Result<(), StoreError> {
+        let params: Vec<Param> = vec![
+            Box::new(tenant.to_owned()),
+            Box::new(namespace.0.clone()),
+            Box::new(i64::from(on)),
+        ];
+        self.defer(sql::UPSERT_RECORD_SETTINGS, params).await
+    }
+}
+
 impl<C: deadpool_postgres::GenericClient + Sync> AttemptRead for PgRead<'_, C> {
     async fn policy(
         &mut self,
@@ -1168,6 +1366,105 @@ impl Engine for PostgresEngine {
             now,
         )
         .await
+    }
+
+    async fn record(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+    ) -> Result<Option<RecordRow>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                sql::RECORD_BY_ID,
+                &[&tenant, &namespace.as_str(), &experience_id],
+            )
+            .await?;
+        row.map(|r| record_at(&r).into_row()).transpose()
+    }
+
+    async fn search_records(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        filter: RecordFilter,
+        after: &str,
+        limit: usize,
+    ) -> Result<Vec<RecordRow>, StoreError> {
+        let client = self.client().await?;
+        let text = filter.text.filter(|t| !t.trim().is_empty());
+        let rows = client
+            .query(
+                sql::PG_SEARCH_RECORDS,
+                &[
+                    &tenant,
+                    &namespace.as_str(),
+                    &filter.lifecycle,
+                    &filter.platform,
+                    &filter.verification_level,
+                    &after,
+                    &text,
+                    &(limit as i64),
+                ],
+            )
+            .await?;
+        rows.iter().map(|r| record_at(r).into_row()).collect()
+    }
+
+    async fn record_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<Event>>, StoreError> {
+        let Some(row) = self.record(tenant, namespace, experience_id).await? else {
+            return Ok(None);
+        };
+        let client = self.client().await?;
+        let stream = praxis_domain::records::lifecycle::stream_of(&row.source);
+        let rows = client
+            .query(
+                sql::STREAM_EVENTS,
+                &[
+                    &tenant,
+                    &namespace.as_str(),
+                    &stream,
+                    &to_i64(after),
+                    &(limit as i64),
+                ],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| event_row(r).into_verified_event())
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    async fn skills(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<SkillRow>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(sql::SKILL_RELEASES, &[&tenant, &namespace.as_str()])
+            .await?;
+        rows.iter().map(|r| skill_at(r).into_row()).collect()
+    }
+
+    async fn automated_approval(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(sql::RECORD_SETTINGS, &[&tenant, &namespace.as_str()])
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<_, i64>(0) == 1))
     }
 
     async fn attempt_history(

@@ -204,3 +204,96 @@ pub(crate) fn count_row((d, n): (String, i64)) -> Result<(Disposition, u64), Sto
         .ok_or_else(|| StoreError::inconsistent(format!("stored disposition {d:?} is unknown")))?;
     Ok((d, to_u64(n)?))
 }
+
+/// The columns of a `records` row, in `sql::record_columns!` order.
+pub(crate) struct RecordColumns {
+    pub experience_id: String,
+    pub source: String,
+    pub revision: i64,
+    pub sha256: String,
+    pub lifecycle: String,
+    pub review_status: String,
+    pub review_mode: Option<String>,
+    pub verification_level: String,
+    pub platform: String,
+    pub title: String,
+    pub document: String,
+    pub position: i64,
+    pub withdrawal_reason: Option<String>,
+    pub superseded_by: Option<String>,
+}
+
+impl RecordColumns {
+    /// Decodes the columns, re-checking the document against its digest.
+    pub fn into_row(self) -> Result<crate::records::RecordRow, StoreError> {
+        let document: serde_json::Value = serde_json::from_str(&self.document).map_err(|e| {
+            StoreError::inconsistent(format!(
+                "record {} does not decode: {e}",
+                self.experience_id
+            ))
+        })?;
+        if praxis_domain::records::lifecycle::document_sha256(&document) != self.sha256 {
+            return Err(StoreError::inconsistent(format!(
+                "record {} does not match its digest",
+                self.experience_id
+            )));
+        }
+        Ok(crate::records::RecordRow {
+            experience_id: self.experience_id,
+            source: self.source,
+            revision: to_u64(self.revision)?,
+            sha256: self.sha256,
+            lifecycle: self.lifecycle,
+            review_status: self.review_status,
+            review_mode: self.review_mode,
+            verification_level: self.verification_level,
+            platform: self.platform,
+            title: self.title,
+            document,
+            position: to_u64(self.position)?,
+            withdrawal_reason: self.withdrawal_reason,
+            superseded_by: self.superseded_by,
+        })
+    }
+}
+
+/// The columns of a `skill_releases` row, in `sql::skill_columns!` order.
+pub(crate) struct SkillColumns {
+    pub name: String,
+    pub version: String,
+    pub sha256: String,
+    pub size: i64,
+    pub summary: String,
+    pub provenance: String,
+    pub withdrawn_at: Option<String>,
+    pub withdrawal_reason: Option<String>,
+    pub position: i64,
+}
+
+impl SkillColumns {
+    /// Decodes the columns.
+    pub fn into_row(self) -> Result<crate::records::SkillRow, StoreError> {
+        let provenance = serde_json::from_str(&self.provenance).map_err(|e| {
+            StoreError::inconsistent(format!("skill {} provenance: {e}", self.name))
+        })?;
+        let withdrawal = match (self.withdrawn_at, self.withdrawal_reason) {
+            (Some(at), reason) => Some(praxis_domain::skills::Withdrawal {
+                at,
+                reason: reason.unwrap_or_default(),
+            }),
+            (None, _) => None,
+        };
+        Ok(crate::records::SkillRow {
+            release: praxis_domain::skills::SkillRelease {
+                name: self.name,
+                version: self.version,
+                sha256: self.sha256,
+                size: to_u64(self.size)?,
+                summary: self.summary,
+                provenance,
+            },
+            withdrawal,
+            position: to_u64(self.position)?,
+        })
+    }
+}

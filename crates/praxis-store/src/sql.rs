@@ -187,3 +187,112 @@ pub(crate) const ALL: &[&str] = &[
     UPSERT_ATTEMPT_POLICY,
     ATTEMPT_POLICIES_OF_TENANT,
 ];
+
+/// The `records` columns every record read returns, in [`crate::rows::RecordColumns`] order.
+macro_rules! record_columns {
+    () => {
+        "experience_id, source, revision, sha256, lifecycle, review_status, review_mode, \
+         verification_level, platform, title, document, position, withdrawal_reason, superseded_by"
+    };
+}
+
+/// One record by id: (tenant, namespace, experience_id).
+pub const RECORD_BY_ID: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM records WHERE tenant_id = $1 AND namespace = $2 AND experience_id = $3"
+);
+/// One record by source: (tenant, namespace, source).
+pub const RECORD_BY_SOURCE: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM records WHERE tenant_id = $1 AND namespace = $2 AND source = $3"
+);
+/// Upsert of a record row. The search text is engine-specific: PostgreSQL
+/// keeps a `tsvector` column, SQLite a separate FTS5 table keyed by rowid.
+macro_rules! upsert_record {
+    ($extra_column:literal, $extra_value:literal, $extra_set:literal, $returning:literal) => {
+        concat!(
+            "INSERT INTO records (tenant_id, namespace, experience_id, source, revision, sha256, \
+             lifecycle, review_status, review_mode, verification_level, platform, title, document, \
+             position, withdrawal_reason, superseded_by",
+            $extra_column,
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16",
+            $extra_value,
+            ") ON CONFLICT (tenant_id, namespace, experience_id) DO UPDATE SET \
+             source = excluded.source, revision = excluded.revision, sha256 = excluded.sha256, \
+             lifecycle = excluded.lifecycle, review_status = excluded.review_status, \
+             review_mode = excluded.review_mode, verification_level = excluded.verification_level, \
+             platform = excluded.platform, title = excluded.title, document = excluded.document, \
+             position = excluded.position, withdrawal_reason = excluded.withdrawal_reason, \
+             superseded_by = excluded.superseded_by",
+            $extra_set,
+            $returning
+        )
+    };
+}
+/// Record upsert on SQLite; returns the rowid the FTS5 index is keyed by.
+pub const SQLITE_UPSERT_RECORD: &str = upsert_record!("", "", "", " RETURNING rowid");
+/// Record upsert on PostgreSQL, with its `tsvector` built from `$17`.
+pub const PG_UPSERT_RECORD: &str = upsert_record!(
+    ", search",
+    ", to_tsvector('simple', $17)",
+    ", search = excluded.search",
+    ""
+);
+/// Replaces a record's FTS5 entry: (rowid, body).
+pub const SQLITE_DELETE_RECORD_TEXT: &str = "DELETE FROM records_fts WHERE rowid = $1";
+/// Inserts a record's FTS5 entry: (rowid, body).
+pub const SQLITE_INSERT_RECORD_TEXT: &str = "INSERT INTO records_fts (rowid, body) VALUES ($1, $2)";
+/// A page of records matching filters, by id, on SQLite:
+/// (tenant, namespace, lifecycle?, platform?, level?, after, fts query?, limit).
+pub const SQLITE_SEARCH_RECORDS: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM records WHERE tenant_id = $1 AND namespace = $2 \
+     AND ($3 IS NULL OR lifecycle = $3) AND ($4 IS NULL OR platform = $4) \
+     AND ($5 IS NULL OR verification_level = $5) AND experience_id > $6 \
+     AND ($7 IS NULL OR rowid IN (SELECT rowid FROM records_fts WHERE records_fts MATCH $7)) \
+     ORDER BY experience_id LIMIT $8"
+);
+/// The same search on PostgreSQL, over the `tsvector`.
+pub const PG_SEARCH_RECORDS: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM records WHERE tenant_id = $1 AND namespace = $2 \
+     AND ($3::text IS NULL OR lifecycle = $3) AND ($4::text IS NULL OR platform = $4) \
+     AND ($5::text IS NULL OR verification_level = $5) AND experience_id COLLATE \"C\" > $6 \
+     AND ($7::text IS NULL OR search @@ plainto_tsquery('simple', $7)) \
+     ORDER BY experience_id COLLATE \"C\" LIMIT $8"
+);
+/// The `skill_releases` columns, in [`crate::rows::SkillColumns`] order.
+macro_rules! skill_columns {
+    () => {
+        "name, version, sha256, size, summary, provenance, withdrawn_at, withdrawal_reason, position"
+    };
+}
+/// One skill release: (tenant, namespace, name, version).
+pub const SKILL_RELEASE: &str = concat!(
+    "SELECT ",
+    skill_columns!(),
+    " FROM skill_releases WHERE tenant_id = $1 AND namespace = $2 AND name = $3 AND version = $4"
+);
+/// Every skill release of a namespace: (tenant, namespace).
+pub const SKILL_RELEASES: &str = concat!(
+    "SELECT ",
+    skill_columns!(),
+    " FROM skill_releases WHERE tenant_id = $1 AND namespace = $2 ORDER BY name, version"
+);
+/// Inserts or replaces a skill release row.
+pub const UPSERT_SKILL_RELEASE: &str = "INSERT INTO skill_releases (tenant_id, namespace, name, \
+     version, sha256, size, summary, provenance, withdrawn_at, withdrawal_reason, position) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     ON CONFLICT (tenant_id, namespace, name, version) DO UPDATE SET \
+     withdrawn_at = excluded.withdrawn_at, withdrawal_reason = excluded.withdrawal_reason";
+/// A namespace's automated-approval setting: (tenant, namespace).
+pub const RECORD_SETTINGS: &str =
+    "SELECT automated_approval FROM record_settings WHERE tenant_id = $1 AND namespace = $2";
+/// Stores a namespace's automated-approval setting.
+pub const UPSERT_RECORD_SETTINGS: &str = "INSERT INTO record_settings (tenant_id, namespace, \
+     automated_approval) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, namespace) DO UPDATE SET \
+     automated_approval = excluded.automated_approval";

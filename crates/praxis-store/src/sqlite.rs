@@ -37,6 +37,7 @@ use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::heads::HeadCache;
 use crate::metrics::StoreMetrics;
+use crate::records::{RecordFilter, RecordKey, RecordRow, RecordTx, SkillRow};
 use crate::rows::{self, CredentialRow, EventRow, to_i64, to_u64};
 use crate::sql;
 use crate::verify::{LedgerRead, VerifyReport, verify_store};
@@ -139,6 +140,50 @@ const MIGRATIONS: &[(i64, &str)] = &[
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
         policy TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace)
+    ) STRICT, WITHOUT ROWID;",
+    ),
+    (
+        3,
+        "CREATE TABLE records (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        experience_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        lifecycle TEXT NOT NULL,
+        review_status TEXT NOT NULL,
+        review_mode TEXT,
+        verification_level TEXT NOT NULL,
+        platform TEXT NOT NULL,
+        title TEXT NOT NULL,
+        document TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        withdrawal_reason TEXT,
+        superseded_by TEXT
+    ) STRICT;
+    CREATE UNIQUE INDEX records_by_id ON records (tenant_id, namespace, experience_id);
+    CREATE UNIQUE INDEX records_by_source ON records (tenant_id, namespace, source);
+    CREATE VIRTUAL TABLE records_fts USING fts5(body);
+    CREATE TABLE skill_releases (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        provenance TEXT NOT NULL,
+        withdrawn_at TEXT,
+        withdrawal_reason TEXT,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, name, version)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE record_settings (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        automated_approval INTEGER NOT NULL,
         PRIMARY KEY (tenant_id, namespace)
     ) STRICT, WITHOUT ROWID;",
     ),
@@ -895,6 +940,199 @@ impl AttemptTx for SqliteTx<'_> {
     }
 }
 
+fn record_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::RecordColumns> {
+    Ok(rows::RecordColumns {
+        experience_id: r.get(0)?,
+        source: r.get(1)?,
+        revision: r.get(2)?,
+        sha256: r.get(3)?,
+        lifecycle: r.get(4)?,
+        review_status: r.get(5)?,
+        review_mode: r.get(6)?,
+        verification_level: r.get(7)?,
+        platform: r.get(8)?,
+        title: r.get(9)?,
+        document: r.get(10)?,
+        position: r.get(11)?,
+        withdrawal_reason: r.get(12)?,
+        superseded_by: r.get(13)?,
+    })
+}
+
+fn skill_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::SkillColumns> {
+    Ok(rows::SkillColumns {
+        name: r.get(0)?,
+        version: r.get(1)?,
+        sha256: r.get(2)?,
+        size: r.get(3)?,
+        summary: r.get(4)?,
+        provenance: r.get(5)?,
+        withdrawn_at: r.get(6)?,
+        withdrawal_reason: r.get(7)?,
+        position: r.get(8)?,
+    })
+}
+
+fn query_record(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &Namespace,
+    key: RecordKey<'_>,
+) -> Result<Option<RecordRow>, StoreError> {
+    let (sql, value) = match key {
+        RecordKey::Id(id) => (sql::RECORD_BY_ID, id),
+        RecordKey::Source(source) => (sql::RECORD_BY_SOURCE, source),
+    };
+    conn.prepare_cached(sql)?
+        .query_row(params![tenant, namespace.as_str(), value], record_at)
+        .optional()?
+        .map(rows::RecordColumns::into_row)
+        .transpose()
+}
+
+fn query_skill(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &Namespace,
+    name: &str,
+    version: &str,
+) -> Result<Option<SkillRow>, StoreError> {
+    conn.prepare_cached(sql::SKILL_RELEASE)?
+        .query_row(params![tenant, namespace.as_str(), name, version], skill_at)
+        .optional()?
+        .map(rows::SkillColumns::into_row)
+        .transpose()
+}
+
+fn query_automated_approval(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &Namespace,
+) -> Result<bool, StoreError> {
+    let on: Option<i64> = conn
+        .prepare_cached(sql::RECORD_SETTINGS)?
+        .query_row(params![tenant, namespace.as_str()], |r| r.get(0))
+        .optional()?;
+    Ok(on == Some(1))
+}
+
+/// An FTS5 query requiring every word of `text`, each quoted so that no
+/// FTS5 operator in user input is interpreted. `None` when it has no words.
+fn fts_query(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+impl RecordTx for SqliteTx<'_> {
+    async fn record_row(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        key: RecordKey<'_>,
+    ) -> Result<Option<RecordRow>, StoreError> {
+        query_record(self.conn, tenant, namespace, key)
+    }
+
+    async fn put_record(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        row: &RecordRow,
+        search: &str,
+    ) -> Result<(), StoreError> {
+        let rowid: i64 = self
+            .conn
+            .prepare_cached(sql::SQLITE_UPSERT_RECORD)?
+            .query_row(
+                params![
+                    tenant,
+                    namespace.as_str(),
+                    row.experience_id,
+                    row.source,
+                    to_i64(row.revision),
+                    row.sha256,
+                    row.lifecycle,
+                    row.review_status,
+                    row.review_mode,
+                    row.verification_level,
+                    row.platform,
+                    row.title,
+                    row.document_text(),
+                    to_i64(row.position),
+                    row.withdrawal_reason,
+                    row.superseded_by,
+                ],
+                |r| r.get(0),
+            )?;
+        self.conn
+            .prepare_cached(sql::SQLITE_DELETE_RECORD_TEXT)?
+            .execute(params![rowid])?;
+        self.conn
+            .prepare_cached(sql::SQLITE_INSERT_RECORD_TEXT)?
+            .execute(params![rowid, search])?;
+        Ok(())
+    }
+
+    async fn skill_row(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        name: &str,
+        version: &str,
+    ) -> Result<Option<SkillRow>, StoreError> {
+        query_skill(self.conn, tenant, namespace, name, version)
+    }
+
+    async fn put_skill(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        row: &SkillRow,
+    ) -> Result<(), StoreError> {
+        let r = &row.release;
+        let w = row.withdrawal.as_ref();
+        self.conn
+            .prepare_cached(sql::UPSERT_SKILL_RELEASE)?
+            .execute(params![
+                tenant,
+                namespace.as_str(),
+                r.name,
+                r.version,
+                r.sha256,
+                to_i64(r.size),
+                r.summary,
+                r.provenance.to_string(),
+                w.map(|w| w.at.as_str()),
+                w.map(|w| w.reason.as_str()),
+                to_i64(row.position),
+            ])?;
+        Ok(())
+    }
+
+    async fn automated_approval(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<bool, StoreError> {
+        query_automated_approval(self.conn, tenant, namespace)
+    }
+
+    async fn put_automated_approval(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+        on: bool,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::UPSERT_RECORD_SETTINGS)?
+            .execute(params![tenant, namespace.as_str(), i64::from(on)])?;
+        Ok(())
+    }
+}
+
 impl AttemptRead for SqliteRead<'_> {
     async fn policy(
         &mut self,
@@ -1206,6 +1444,113 @@ impl Engine for SqliteEngine {
             c.prepare_cached("COMMIT")?.execute([])?;
             result
         })
+    }
+
+    async fn record(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+    ) -> Result<Option<RecordRow>, StoreError> {
+        self.read_now(|c| query_record(c, tenant, namespace, RecordKey::Id(experience_id)))
+    }
+
+    async fn search_records(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        filter: RecordFilter,
+        after: &str,
+        limit: usize,
+    ) -> Result<Vec<RecordRow>, StoreError> {
+        let (tenant, namespace, after) = (tenant.to_owned(), namespace.clone(), after.to_owned());
+        self.read(move |c| {
+            let text = filter.text.as_deref().and_then(fts_query);
+            let rows = c
+                .prepare_cached(sql::SQLITE_SEARCH_RECORDS)?
+                .query_map(
+                    params![
+                        tenant,
+                        namespace.as_str(),
+                        filter.lifecycle,
+                        filter.platform,
+                        filter.verification_level,
+                        after,
+                        text,
+                        limit as i64
+                    ],
+                    record_at,
+                )?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter()
+                .map(rows::RecordColumns::into_row)
+                .collect()
+        })
+        .await
+    }
+
+    async fn record_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        experience_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<Event>>, StoreError> {
+        let (tenant, namespace, id) = (
+            tenant.to_owned(),
+            namespace.clone(),
+            experience_id.to_owned(),
+        );
+        self.read(move |c| {
+            let Some(row) = query_record(c, &tenant, &namespace, RecordKey::Id(&id))? else {
+                return Ok(None);
+            };
+            let stream = praxis_domain::records::lifecycle::stream_of(&row.source);
+            let events = c
+                .prepare_cached(sql::STREAM_EVENTS)?
+                .query_map(
+                    params![
+                        tenant,
+                        namespace.as_str(),
+                        stream,
+                        to_i64(after),
+                        limit as i64
+                    ],
+                    event_row,
+                )?
+                .collect::<Result<Vec<_>, _>>()?;
+            events
+                .into_iter()
+                .map(EventRow::into_verified_event)
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some)
+        })
+        .await
+    }
+
+    async fn skills(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<SkillRow>, StoreError> {
+        let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
+        self.read(move |c| {
+            let rows = c
+                .prepare_cached(sql::SKILL_RELEASES)?
+                .query_map(params![tenant, namespace.as_str()], skill_at)?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(rows::SkillColumns::into_row).collect()
+        })
+        .await
+    }
+
+    async fn automated_approval(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<bool, StoreError> {
+        self.read_now(|c| query_automated_approval(c, tenant, namespace))
     }
 
     async fn attempt_history(

@@ -13,6 +13,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub mod records;
+
 /// A running throwaway cluster.
 struct Cluster {
     port: u16,

@@ -9,6 +9,8 @@
 //! - [`gate`]: the policy gate, the cross-field rules a schema cannot state;
 //! - [`screen`]: the redaction and screening engine (secrets, home paths,
 //!   prompt overrides, unsafe commands);
+//! - [`lifecycle`]: intake, review and lifecycle transitions, and the
+//!   revision events that record them;
 //! - [`repository`]: rules over a whole set of records and the skill
 //!   registry (unique ids, resolvable relations, exact skill releases).
 //!
@@ -16,6 +18,7 @@
 //! instruction.
 
 pub mod gate;
+pub mod lifecycle;
 pub mod repository;
 pub mod schema;
 pub mod screen;

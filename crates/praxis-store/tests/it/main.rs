@@ -2,4 +2,5 @@
 
 mod attempts;
 mod contract;
+mod records;
 mod tamper;

@@ -1,0 +1,573 @@
+//! Experience records' storage: intake, screening, review, lifecycle, the
+//! skill registry, search and import, identically on both engines.
+
+use std::sync::Arc;
+
+use praxis_domain::auth::{Namespace, Scope, Visibility};
+use praxis_domain::ledger::Actor;
+use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Source};
+use praxis_domain::skills::SkillRelease;
+use praxis_store::records::{
+    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, flags,
+};
+use praxis_store::{Applied, Command, Engine, StoreError, Write, WriteOutcome};
+use praxis_testkit::BACKENDS;
+use praxis_testkit::records::sample_record;
+use serde_json::{Value, json};
+
+use crate::contract::{engine, tenant};
+
+fn namespace(agent: &str) -> Namespace {
+    Scope {
+        project_id: "proj".into(),
+        mission_id: None,
+        agent_id: agent.into(),
+        visibility: Visibility::Shared,
+    }
+    .namespace("alice")
+}
+
+fn actor(subject: &str) -> Actor {
+    Actor {
+        credential_id: format!("cred-{subject}"),
+        subject: subject.into(),
+    }
+}
+
+async fn run(engine: &Arc<dyn Engine>, command: Command) -> Result<Applied, StoreError> {
+    match engine
+        .execute(Write::new("t", actor("alice"), command))
+        .await?
+    {
+        WriteOutcome::Committed { applied, .. } => Ok(*applied),
+        WriteOutcome::Replayed { .. } => panic!("no idempotency key was given"),
+    }
+}
+
+fn source(key: &str) -> String {
+    Source::Key { key: key.into() }.key("alice")
+}
+
+async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordWrite {
+    let command = Command::SubmitRecord(Box::new(Submission {
+        namespace: namespace("a"),
+        source: source(key),
+        author: "alice".into(),
+        document,
+    }));
+    let mut applied = run(engine, command).await.expect("submission is kept");
+    applied.records.remove(0)
+}
+
+async fn review(
+    engine: &Arc<dyn Engine>,
+    id: &str,
+    decision: Decision,
+    notes: Option<&str>,
+    expected: Option<u64>,
+) -> Result<Vec<RecordRow>, StoreError> {
+    let command = Command::ReviewRecord(Box::new(Review {
+        namespace: namespace("a"),
+        experience_id: id.into(),
+        decision,
+        mode: ReviewMode::Human,
+        reviewer: "bob".into(),
+        notes: notes.map(str::to_owned),
+        expected_revision: expected,
+    }));
+    let mut applied = run(engine, command).await?;
+    match applied.records.remove(0) {
+        RecordWrite::Revised(rows) => Ok(rows),
+        other => panic!("a review revises: {other:?}"),
+    }
+}
+
+fn revised(write: RecordWrite) -> RecordRow {
+    match write {
+        RecordWrite::Revised(mut rows) => rows.remove(0),
+        other => panic!("expected a new revision, got {other:?}"),
+    }
+}
+
+fn id(slug: &str) -> String {
+    format!("exp-{slug}-20261120")
+}
+
+#[tokio::test]
+async fn a_passing_submission_becomes_a_candidate_bound_to_its_author() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        let row = revised(submit(&engine, "k1", sample_record("root-ci")).await);
+        assert_eq!(row.revision, 1, "{backend:?}");
+        assert_eq!(row.lifecycle, "candidate");
+        assert_eq!(row.review_status, "pending");
+        assert_eq!(row.document["provenance"]["author_ref"], "alice");
+        assert_eq!(row.document["screening"]["method"], lifecycle::GATE_ID);
+        assert_eq!(row.sha256, lifecycle::document_sha256(&row.document));
+        let stored = engine
+            .record("t", &namespace("a"), &id("root-ci"))
+            .await
+            .unwrap()
+            .expect("kept");
+        assert_eq!(stored, row);
+        // Other namespaces never see it.
+        assert!(
+            engine
+                .record("t", &namespace("b"), &id("root-ci"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+    }
+}
+
+#[tokio::test]
+async fn edits_from_the_same_source_reconcile_the_same_record() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        revised(submit(&engine, "k1", sample_record("root-ci")).await);
+        // The same content again changes nothing.
+        match submit(&engine, "k1", sample_record("root-ci")).await {
+            RecordWrite::Unchanged(row) => assert_eq!(row.revision, 1),
+            other => panic!("{backend:?}: {other:?}"),
+        }
+        let mut edited = sample_record("root-ci");
+        edited["title"] = json!("Throwaway PostgreSQL cluster refused root on the CI runner");
+        let row = revised(submit(&engine, "k1", edited).await);
+        assert_eq!(row.revision, 2);
+        // A source cannot switch to another id, and an id cannot be taken
+        // over by another source.
+        let moved = run(
+            &engine,
+            Command::SubmitRecord(Box::new(Submission {
+                namespace: namespace("a"),
+                source: source("k1"),
+                author: "alice".into(),
+                document: sample_record("other-case"),
+            })),
+        )
+        .await;
+        assert!(
+            matches!(moved, Err(StoreError::SourceConflict(_))),
+            "{moved:?}"
+        );
+        let taken = run(
+            &engine,
+            Command::SubmitRecord(Box::new(Submission {
+                namespace: namespace("a"),
+                source: source("k2"),
+                author: "alice".into(),
+                document: sample_record("root-ci"),
+            })),
+        )
+        .await;
+        assert!(
+            matches!(taken, Err(StoreError::SourceConflict(_))),
+            "{taken:?}"
+        );
+        let history = engine
+            .record_history("t", &namespace("a"), &id("root-ci"), 0, 100)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(history.len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn a_failing_submission_is_kept_as_a_rejection_and_never_overwrites() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        revised(submit(&engine, "k1", sample_record("root-ci")).await);
+        let mut bad = sample_record("root-ci");
+        bad["attempts"][1]["sequence"] = json!(5);
+        bad["verification"]["checks"][0]["evidence_refs"] = json!(["ev-missing"]);
+        let findings = match submit(&engine, "k1", bad.clone()).await {
+            RecordWrite::Rejected(findings) => findings,
+            other => panic!("{backend:?}: {other:?}"),
+        };
+        let rules: Vec<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
+        assert!(rules.contains(&"gate.attempt_sequence"), "{rules:?}");
+        assert!(rules.contains(&"gate.evidence_ref"), "{rules:?}");
+        let kept = engine
+            .record("t", &namespace("a"), &id("root-ci"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(kept.revision, 1, "the last passing revision stays");
+        let history = engine
+            .record_history("t", &namespace("a"), &id("root-ci"), 0, 100)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(history.len(), 2);
+        assert_eq!(history[1].kind, lifecycle::REJECTED);
+        let rejection: lifecycle::Rejection =
+            serde_json::from_value(history[1].payload.clone()).unwrap();
+        assert_eq!(rejection.sha256, lifecycle::document_sha256(&bad));
+        assert_eq!(rejection.findings, findings);
+        assert!(
+            !history[1].payload.to_string().contains("Throwaway"),
+            "a rejection keeps findings and a digest, never the text"
+        );
+    }
+}
+
+#[tokio::test]
+async fn human_review_approves_or_requests_changes() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        revised(submit(&engine, "k1", sample_record("root-ci")).await);
+        let stale = review(&engine, &id("root-ci"), Decision::Approve, None, Some(7)).await;
+        assert!(
+            matches!(
+                stale,
+                Err(StoreError::RevisionConflict {
+                    expected: 7,
+                    current: 1
+                })
+            ),
+            "{backend:?}: {stale:?}"
+        );
+        let missing_notes = review(
+            &engine,
+            &id("root-ci"),
+            Decision::RequestChanges,
+            None,
+            None,
+        )
+        .await;
+        assert!(
+            matches!(missing_notes, Err(StoreError::RecordInvalid(_))),
+            "{missing_notes:?}"
+        );
+        let rows = review(
+            &engine,
+            &id("root-ci"),
+            Decision::RequestChanges,
+            Some("Name the distribution version."),
+            Some(1),
+        )
+        .await
+        .unwrap();
+        assert_eq!(rows[0].lifecycle, "candidate");
+        assert_eq!(rows[0].review_status, "changes-requested");
+        assert_eq!(rows[0].document["review"]["reviewer"], "bob");
+        let rows = review(&engine, &id("root-ci"), Decision::Approve, None, Some(2))
+            .await
+            .unwrap();
+        assert_eq!(rows[0].lifecycle, "reviewed");
+        assert_eq!(rows[0].review_mode.as_deref(), Some("human"));
+        assert_eq!(rows[0].revision, 3);
+        // Verification level is the submitter's claim; review leaves it.
+        assert_eq!(rows[0].verification_level, "locally-verified");
+        let again = review(&engine, &id("root-ci"), Decision::Approve, None, None).await;
+        assert!(
+            matches!(again, Err(StoreError::InvalidTransition(_))),
+            "{again:?}"
+        );
+        // A reviewed record is no longer editable by its source.
+        let edit = run(
+            &engine,
+            Command::SubmitRecord(Box::new(Submission {
+                namespace: namespace("a"),
+                source: source("k1"),
+                author: "alice".into(),
+                document: sample_record("root-ci"),
+            })),
+        )
+        .await;
+        assert!(
+            matches!(edit, Err(StoreError::InvalidTransition(_))),
+            "{edit:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn automated_policy_approval_is_reported_as_automated() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        run(
+            &engine,
+            Command::SetAutomatedApproval {
+                namespace: namespace("a"),
+                on: true,
+            },
+        )
+        .await
+        .unwrap();
+        assert!(
+            engine
+                .automated_approval("t", &namespace("a"))
+                .await
+                .unwrap()
+        );
+        let rows = match submit(&engine, "k1", sample_record("root-ci")).await {
+            RecordWrite::Revised(rows) => rows,
+            other => panic!("{backend:?}: {other:?}"),
+        };
+        let row = &rows[0];
+        assert_eq!(row.revision, 2, "submission, then approval");
+        assert_eq!(row.lifecycle, "reviewed");
+        assert_eq!(row.review_mode.as_deref(), Some("automated-policy"));
+        let doc = &row.document;
+        assert_eq!(doc["review"]["reviewer"], lifecycle::GATE_ID);
+        assert_eq!(
+            doc["review"]["reviewed_at"],
+            doc["screening"]["screened_at"]
+        );
+        assert_ne!(doc["review"]["mode"], "human");
+    }
+}
+
+#[tokio::test]
+async fn supersession_and_withdrawal_keep_identity_and_history() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        revised(submit(&engine, "old", sample_record("root-ci")).await);
+        let mut newer = sample_record("root-ci-v2");
+        newer["relations"]["supersedes"] = json!([id("root-ci")]);
+        revised(submit(&engine, "new", newer).await);
+        // The superseded record must be reviewed first.
+        let early = review(&engine, &id("root-ci-v2"), Decision::Approve, None, None).await;
+        assert!(
+            matches!(early, Err(StoreError::InvalidTransition(_))),
+            "{backend:?}: {early:?}"
+        );
+        review(&engine, &id("root-ci"), Decision::Approve, None, None)
+            .await
+            .unwrap();
+        let rows = review(&engine, &id("root-ci-v2"), Decision::Approve, None, None)
+            .await
+            .unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].experience_id, id("root-ci"));
+        assert_eq!(rows[1].lifecycle, "superseded");
+        assert_eq!(
+            rows[1].superseded_by.as_deref(),
+            Some(id("root-ci-v2").as_str())
+        );
+        let withdraw = |rid: String, reason: &str| Command::WithdrawRecord {
+            namespace: namespace("a"),
+            experience_id: rid,
+            reason: reason.into(),
+            expected_revision: None,
+        };
+        let refused = run(&engine, withdraw(id("root-ci"), "obsolete")).await;
+        assert!(
+            matches!(refused, Err(StoreError::InvalidTransition(_))),
+            "{refused:?}"
+        );
+        let applied = run(&engine, withdraw(id("root-ci-v2"), "the fix was unsafe"))
+            .await
+            .unwrap();
+        let row = match &applied.records[0] {
+            RecordWrite::Revised(rows) => rows[0].clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(row.lifecycle, "withdrawn");
+        assert_eq!(row.withdrawal_reason.as_deref(), Some("the fix was unsafe"));
+        let tombstone = engine
+            .record("t", &namespace("a"), &id("root-ci-v2"))
+            .await
+            .unwrap()
+            .expect("a withdrawn record keeps its identity");
+        assert_eq!(tombstone.lifecycle, "withdrawn");
+        let history = engine
+            .record_history("t", &namespace("a"), &id("root-ci-v2"), 0, 100)
+            .await
+            .unwrap()
+            .unwrap();
+        let changes: Vec<String> = history
+            .iter()
+            .map(|e| e.payload["change"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(changes, ["submitted", "approved", "withdrawn"]);
+    }
+}
+
+fn release(version: &str, sha: char) -> SkillRelease {
+    SkillRelease {
+        name: "ci-root-database-cluster".into(),
+        version: version.into(),
+        sha256: sha.to_string().repeat(64),
+        size: 2048,
+        summary: "Start a throwaway database cluster as an unprivileged user.".into(),
+        provenance: json!({"kind": "maintainer-authored"}),
+    }
+}
+
+#[tokio::test]
+async fn skill_releases_are_immutable_and_withdrawal_flags_records() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        let publish = |r: SkillRelease| Command::PublishSkill {
+            namespace: namespace("a"),
+            release: r,
+        };
+        let first = run(&engine, publish(release("1.0.0", 'a'))).await.unwrap();
+        assert!(
+            matches!(first.skill, Some(SkillWrite::Changed(_))),
+            "{backend:?}"
+        );
+        let again = run(&engine, publish(release("1.0.0", 'a'))).await.unwrap();
+        assert!(matches!(again.skill, Some(SkillWrite::Unchanged(_))));
+        let changed = run(&engine, publish(release("1.0.0", 'b'))).await;
+        assert!(
+            matches!(changed, Err(StoreError::SkillConflict(_))),
+            "{changed:?}"
+        );
+
+        let mut related = sample_record("root-ci");
+        related["relations"]["related_skills"] = json!([{
+            "name": "ci-root-database-cluster", "version": "1.0.0", "sha256": "b".repeat(64)
+        }]);
+        match submit(&engine, "k1", related.clone()).await {
+            RecordWrite::Rejected(f) => assert_eq!(f[0].rule, "repo.unknown_skill"),
+            other => panic!("{other:?}"),
+        }
+        related["relations"]["related_skills"][0]["sha256"] = json!("a".repeat(64));
+        let row = revised(submit(&engine, "k1", related).await);
+        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        assert!(flags(&row, &skills).is_empty());
+        run(
+            &engine,
+            Command::WithdrawSkill {
+                namespace: namespace("a"),
+                name: "ci-root-database-cluster".into(),
+                version: "1.0.0".into(),
+                reason: "unsafe step".into(),
+            },
+        )
+        .await
+        .unwrap();
+        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        assert_eq!(skills[0].withdrawal.as_ref().unwrap().reason, "unsafe step");
+        let flagged = flags(&row, &skills);
+        assert_eq!(flagged[0].rule, "repo.withdrawn_skill");
+        // The release itself is still there, with its digest.
+        assert_eq!(skills[0].release, release("1.0.0", 'a'));
+    }
+}
+
+#[tokio::test]
+async fn search_filters_by_fields_and_full_text_and_pages() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        for (i, slug) in ["alpha", "bravo", "charlie", "delta"].iter().enumerate() {
+            let mut doc = sample_record(slug);
+            if i % 2 == 1 {
+                doc["context"]["platform"] = json!("windows");
+                doc["symptom"]["signals"] = json!(["The junction target volume was full"]);
+            }
+            revised(submit(&engine, slug, doc).await);
+        }
+        review(&engine, &id("alpha"), Decision::Approve, None, None)
+            .await
+            .unwrap();
+        let search = |filter: RecordFilter, after: &str, limit: usize| {
+            let engine = engine.clone();
+            let after = after.to_owned();
+            async move {
+                engine
+                    .search_records("t", &namespace("a"), filter, &after, limit)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| r.experience_id)
+                    .collect::<Vec<_>>()
+            }
+        };
+        let all = search(RecordFilter::default(), "", 10).await;
+        assert_eq!(
+            all,
+            [id("alpha"), id("bravo"), id("charlie"), id("delta")],
+            "{backend:?}"
+        );
+        let page = search(RecordFilter::default(), &id("bravo"), 1).await;
+        assert_eq!(page, [id("charlie")]);
+        let windows = RecordFilter {
+            platform: Some("windows".into()),
+            ..RecordFilter::default()
+        };
+        assert_eq!(search(windows, "", 10).await, [id("bravo"), id("delta")]);
+        let reviewed = RecordFilter {
+            lifecycle: Some("reviewed".into()),
+            ..RecordFilter::default()
+        };
+        assert_eq!(search(reviewed, "", 10).await, [id("alpha")]);
+        let text = RecordFilter {
+            text: Some("Junction VOLUME".into()),
+            ..RecordFilter::default()
+        };
+        assert_eq!(search(text, "", 10).await, [id("bravo"), id("delta")]);
+        // FTS operators in user input are plain words.
+        let hostile = RecordFilter {
+            text: Some("\"junction OR NEAR(".into()),
+            ..RecordFilter::default()
+        };
+        assert!(search(hostile, "", 10).await.is_empty());
+        let level = RecordFilter {
+            verification_level: Some("independently-reproduced".into()),
+            ..RecordFilter::default()
+        };
+        assert!(search(level, "", 10).await.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn import_loads_published_records_all_or_nothing() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        let mut reviewed = sample_record("root-ci");
+        reviewed["lifecycle"]["status"] = json!("reviewed");
+        reviewed["lifecycle"]["updated_at"] = json!("2026-11-20T11:00:00Z");
+        reviewed["review"] = json!({
+            "status": "approved", "mode": "human", "reviewer": "bob",
+            "reviewed_at": "2026-11-20T11:00:00Z"
+        });
+        let mut relating = sample_record("root-ci-follow-up");
+        relating["relations"]["related_experiences"] = json!([id("root-ci")]);
+        let import = |docs: Vec<Value>| Command::ImportRecords {
+            namespace: namespace("a"),
+            documents: docs,
+        };
+        let mut broken = sample_record("broken");
+        broken["attempts"] = json!([]);
+        let refused = run(&engine, import(vec![reviewed.clone(), broken])).await;
+        assert!(
+            matches!(refused, Err(StoreError::RecordInvalid(_))),
+            "{backend:?}: {refused:?}"
+        );
+        assert!(
+            engine
+                .record("t", &namespace("a"), &id("root-ci"))
+                .await
+                .unwrap()
+                .is_none(),
+            "nothing of a refused import is kept"
+        );
+        let applied = run(&engine, import(vec![relating.clone(), reviewed.clone()]))
+            .await
+            .unwrap();
+        assert_eq!(applied.records.len(), 2);
+        let kept = engine
+            .record("t", &namespace("a"), &id("root-ci"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(kept.document, reviewed, "imported as published");
+        let again = run(&engine, import(vec![reviewed])).await.unwrap();
+        assert!(matches!(again.records[0], RecordWrite::Unchanged(_)));
+    }
+}
