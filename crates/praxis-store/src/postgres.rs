@@ -844,36 +844,36 @@ impl AttemptTx for PgTx<'_, '_> {
     }
 }
 
-fn record_at(r: &Row) -> rows::RecordColumns {
+fn record_at(r: &Row, at: usize) -> rows::RecordColumns {
     rows::RecordColumns {
-        experience_id: r.get(0),
-        source: r.get(1),
-        revision: r.get(2),
-        sha256: r.get(3),
-        lifecycle: r.get(4),
-        review_status: r.get(5),
-        review_mode: r.get(6),
-        verification_level: r.get(7),
-        platform: r.get(8),
-        title: r.get(9),
-        document: r.get(10),
-        position: r.get(11),
-        withdrawal_reason: r.get(12),
-        superseded_by: r.get(13),
+        experience_id: r.get(at),
+        source: r.get(at + 1),
+        revision: r.get(at + 2),
+        sha256: r.get(at + 3),
+        lifecycle: r.get(at + 4),
+        review_status: r.get(at + 5),
+        review_mode: r.get(at + 6),
+        verification_level: r.get(at + 7),
+        platform: r.get(at + 8),
+        title: r.get(at + 9),
+        document: r.get(at + 10),
+        position: r.get(at + 11),
+        withdrawal_reason: r.get(at + 12),
+        superseded_by: r.get(at + 13),
     }
 }
 
-fn skill_at(r: &Row) -> rows::SkillColumns {
+fn skill_at(r: &Row, at: usize) -> rows::SkillColumns {
     rows::SkillColumns {
-        name: r.get(0),
-        version: r.get(1),
-        sha256: r.get(2),
-        size: r.get(3),
-        summary: r.get(4),
-        provenance: r.get(5),
-        withdrawn_at: r.get(6),
-        withdrawal_reason: r.get(7),
-        position: r.get(8),
+        name: r.get(at),
+        version: r.get(at + 1),
+        sha256: r.get(at + 2),
+        size: r.get(at + 3),
+        summary: r.get(at + 4),
+        provenance: r.get(at + 5),
+        withdrawn_at: r.get(at + 6),
+        withdrawal_reason: r.get(at + 7),
+        position: r.get(at + 8),
     }
 }
 
@@ -897,7 +897,7 @@ impl RecordTx for PgTx<'_, '_> {
         let row = self
             .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str(), &value]))
             .await?;
-        row.map(|r| record_at(&r).into_row()).transpose()
+        row.map(|r| record_at(&r, 0).into_row()).transpose()
     }
 
     async fn put_record(
@@ -941,7 +941,7 @@ impl RecordTx for PgTx<'_, '_> {
         let row = self
             .answer(tx.query_opt(&stmt, &[&tenant, &namespace.as_str(), &name, &version]))
             .await?;
-        row.map(|r| skill_at(&r).into_row()).transpose()
+        row.map(|r| skill_at(&r, 0).into_row()).transpose()
     }
 
     async fn put_skill(
@@ -1272,6 +1272,37 @@ impl<C: deadpool_postgres::GenericClient + Sync> LedgerRead for PgRead<'_, C> {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError> {
+        let rows = self.0.query(sql::RECORDS_OF_TENANT, &[&tenant]).await?;
+        rows.iter()
+            .map(|r| record_at(r, 1).into_row().map(|row| (r.get(0), row)))
+            .collect()
+    }
+
+    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::SKILL_RELEASES_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter()
+            .map(|r| skill_at(r, 1).into_row().map(|row| (r.get(0), row)))
+            .collect()
+    }
+
+    async fn all_record_settings(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, bool)>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::RECORD_SETTINGS_OF_TENANT, &[&tenant])
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get::<_, i64>(1) == 1))
+            .collect())
+    }
+
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
         let rows = self.0.query(sql::RECEIPTS_OF_TENANT, &[&tenant]).await?;
         rows.iter().map(receipt_of).collect()
@@ -1381,7 +1412,7 @@ impl Engine for PostgresEngine {
                 &[&tenant, &namespace.as_str(), &experience_id],
             )
             .await?;
-        row.map(|r| record_at(&r).into_row()).transpose()
+        row.map(|r| record_at(&r, 0).into_row()).transpose()
     }
 
     async fn search_records(
@@ -1409,7 +1440,7 @@ impl Engine for PostgresEngine {
                 ],
             )
             .await?;
-        rows.iter().map(|r| record_at(r).into_row()).collect()
+        rows.iter().map(|r| record_at(r, 0).into_row()).collect()
     }
 
     async fn record_history(
@@ -1452,7 +1483,7 @@ impl Engine for PostgresEngine {
         let rows = client
             .query(sql::SKILL_RELEASES, &[&tenant, &namespace.as_str()])
             .await?;
-        rows.iter().map(|r| skill_at(r).into_row()).collect()
+        rows.iter().map(|r| skill_at(r, 0).into_row()).collect()
     }
 
     async fn automated_approval(

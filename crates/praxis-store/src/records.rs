@@ -11,6 +11,8 @@
 //! - `skill_releases`: the namespace's immutable skill registry;
 //! - `record_settings`: whether the namespace approves by automated policy.
 
+use std::collections::BTreeMap;
+
 use praxis_domain::auth::Namespace;
 use praxis_domain::canonical;
 use praxis_domain::ledger::{Event, NewEvent};
@@ -68,7 +70,7 @@ pub struct RecordRow {
 }
 
 impl RecordRow {
-    fn from_revision(r: &Revision, position: u64) -> RecordRow {
+    pub(crate) fn from_revision(r: &Revision, position: u64) -> RecordRow {
         let view = View(&r.document);
         let text = |v: Option<&str>| v.unwrap_or_default().to_owned();
         RecordRow {
@@ -728,4 +730,122 @@ pub fn revision_of(event: &Event) -> Result<Revision, StoreError> {
             event.position
         ))
     })
+}
+
+/// Record, skill and setting projections rebuilt from events, for
+/// verification.
+#[derive(Default)]
+pub(crate) struct RecordFold {
+    records: BTreeMap<(String, String), RecordRow>,
+    skills: BTreeMap<(String, String, String), SkillRow>,
+    settings: BTreeMap<String, bool>,
+}
+
+impl RecordFold {
+    /// Folds one event; returns a problem when a records event is malformed.
+    pub fn fold(&mut self, event: &Event) -> Option<String> {
+        let ns = event.namespace.0.clone();
+        let result: Result<(), String> = match event.kind.as_str() {
+            lifecycle::REVISED => revision_of(event)
+                .map(|r| {
+                    let row = RecordRow::from_revision(&r, event.position);
+                    self.records.insert((ns, r.experience_id), row);
+                })
+                .map_err(|e| e.to_string()),
+            SKILL_PUBLISHED => serde_json::from_value::<SkillRelease>(event.payload.clone())
+                .map(|release| {
+                    let key = (ns, release.name.clone(), release.version.clone());
+                    let row = SkillRow {
+                        release,
+                        withdrawal: None,
+                        position: event.position,
+                    };
+                    self.skills.insert(key, row);
+                })
+                .map_err(|e| format!("undecodable skill release: {e}")),
+            SKILL_WITHDRAWN => {
+                let text = |k: &str| event.payload[k].as_str().unwrap_or_default().to_owned();
+                let key = (ns, text("name"), text("version"));
+                match (
+                    self.skills.get_mut(&key),
+                    serde_json::from_value::<Withdrawal>(event.payload["withdrawal"].clone()),
+                ) {
+                    (Some(row), Ok(w)) => {
+                        row.withdrawal = Some(w);
+                        Ok(())
+                    }
+                    (None, _) => Err("withdrawal of an unpublished skill release".into()),
+                    (_, Err(e)) => Err(format!("undecodable skill withdrawal: {e}")),
+                }
+            }
+            lifecycle::SETTINGS_SET => match event.payload["automated_approval"].as_bool() {
+                Some(on) => {
+                    self.settings.insert(ns, on);
+                    Ok(())
+                }
+                None => Err("undecodable record settings".into()),
+            },
+            _ => Ok(()),
+        };
+        result.err()
+    }
+
+    /// Compares the rebuilt projections with the stored rows.
+    pub fn compare(
+        mut self,
+        records: Vec<(String, RecordRow)>,
+        skills: Vec<(String, SkillRow)>,
+        settings: Vec<(String, bool)>,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (ns, row) in records {
+            match self
+                .records
+                .remove(&(ns.clone(), row.experience_id.clone()))
+            {
+                Some(expected) if expected == row => {}
+                Some(_) => problems.push(format!(
+                    "record {} in {ns:?} differs from its revisions",
+                    row.experience_id
+                )),
+                None => problems.push(format!(
+                    "record {} in {ns:?} has no revisions",
+                    row.experience_id
+                )),
+            }
+        }
+        for (ns, id) in self.records.keys() {
+            problems.push(format!(
+                "record {id} in {ns:?} is missing from the projection"
+            ));
+        }
+        for (ns, row) in skills {
+            let key = (ns, row.release.name.clone(), row.release.version.clone());
+            match self.skills.remove(&key) {
+                Some(expected) if expected == row => {}
+                _ => problems.push(format!(
+                    "skill release {}@{} differs from its events",
+                    key.1, key.2
+                )),
+            }
+        }
+        for (_, name, version) in self.skills.keys() {
+            problems.push(format!(
+                "skill release {name}@{version} is missing from the projection"
+            ));
+        }
+        for (ns, on) in settings {
+            if self.settings.remove(&ns) != Some(on) {
+                problems.push(format!(
+                    "record settings of {ns:?} differ from their events"
+                ));
+            }
+        }
+        for ns in self.settings.keys() {
+            problems.push(format!(
+                "record settings of {ns:?} are missing from the projection"
+            ));
+        }
+        problems
+    }
 }

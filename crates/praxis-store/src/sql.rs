@@ -186,6 +186,22 @@ pub(crate) const ALL: &[&str] = &[
     ATTEMPT_POLICY,
     UPSERT_ATTEMPT_POLICY,
     ATTEMPT_POLICIES_OF_TENANT,
+    RECORD_BY_ID,
+    RECORD_BY_SOURCE,
+    SQLITE_UPSERT_RECORD,
+    PG_UPSERT_RECORD,
+    SQLITE_DELETE_RECORD_TEXT,
+    SQLITE_INSERT_RECORD_TEXT,
+    SQLITE_SEARCH_RECORDS,
+    PG_SEARCH_RECORDS,
+    SKILL_RELEASE,
+    SKILL_RELEASES,
+    UPSERT_SKILL_RELEASE,
+    RECORD_SETTINGS,
+    UPSERT_RECORD_SETTINGS,
+    RECORDS_OF_TENANT,
+    SKILL_RELEASES_OF_TENANT,
+    RECORD_SETTINGS_OF_TENANT,
 ];
 
 /// The `records` columns every record read returns, in [`crate::rows::RecordColumns`] order.
@@ -296,3 +312,18 @@ pub const RECORD_SETTINGS: &str =
 pub const UPSERT_RECORD_SETTINGS: &str = "INSERT INTO record_settings (tenant_id, namespace, \
      automated_approval) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, namespace) DO UPDATE SET \
      automated_approval = excluded.automated_approval";
+/// Every record row of a tenant, namespace first, for verification.
+pub const RECORDS_OF_TENANT: &str = concat!(
+    "SELECT namespace, ",
+    record_columns!(),
+    " FROM records WHERE tenant_id = $1"
+);
+/// Every skill release row of a tenant, namespace first, for verification.
+pub const SKILL_RELEASES_OF_TENANT: &str = concat!(
+    "SELECT namespace, ",
+    skill_columns!(),
+    " FROM skill_releases WHERE tenant_id = $1"
+);
+/// Every record setting of a tenant, for verification.
+pub const RECORD_SETTINGS_OF_TENANT: &str =
+    "SELECT namespace, automated_approval FROM record_settings WHERE tenant_id = $1";

@@ -940,36 +940,36 @@ impl AttemptTx for SqliteTx<'_> {
     }
 }
 
-fn record_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::RecordColumns> {
+fn record_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<rows::RecordColumns> {
     Ok(rows::RecordColumns {
-        experience_id: r.get(0)?,
-        source: r.get(1)?,
-        revision: r.get(2)?,
-        sha256: r.get(3)?,
-        lifecycle: r.get(4)?,
-        review_status: r.get(5)?,
-        review_mode: r.get(6)?,
-        verification_level: r.get(7)?,
-        platform: r.get(8)?,
-        title: r.get(9)?,
-        document: r.get(10)?,
-        position: r.get(11)?,
-        withdrawal_reason: r.get(12)?,
-        superseded_by: r.get(13)?,
+        experience_id: r.get(at)?,
+        source: r.get(at + 1)?,
+        revision: r.get(at + 2)?,
+        sha256: r.get(at + 3)?,
+        lifecycle: r.get(at + 4)?,
+        review_status: r.get(at + 5)?,
+        review_mode: r.get(at + 6)?,
+        verification_level: r.get(at + 7)?,
+        platform: r.get(at + 8)?,
+        title: r.get(at + 9)?,
+        document: r.get(at + 10)?,
+        position: r.get(at + 11)?,
+        withdrawal_reason: r.get(at + 12)?,
+        superseded_by: r.get(at + 13)?,
     })
 }
 
-fn skill_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<rows::SkillColumns> {
+fn skill_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<rows::SkillColumns> {
     Ok(rows::SkillColumns {
-        name: r.get(0)?,
-        version: r.get(1)?,
-        sha256: r.get(2)?,
-        size: r.get(3)?,
-        summary: r.get(4)?,
-        provenance: r.get(5)?,
-        withdrawn_at: r.get(6)?,
-        withdrawal_reason: r.get(7)?,
-        position: r.get(8)?,
+        name: r.get(at)?,
+        version: r.get(at + 1)?,
+        sha256: r.get(at + 2)?,
+        size: r.get(at + 3)?,
+        summary: r.get(at + 4)?,
+        provenance: r.get(at + 5)?,
+        withdrawn_at: r.get(at + 6)?,
+        withdrawal_reason: r.get(at + 7)?,
+        position: r.get(at + 8)?,
     })
 }
 
@@ -984,7 +984,9 @@ fn query_record(
         RecordKey::Source(source) => (sql::RECORD_BY_SOURCE, source),
     };
     conn.prepare_cached(sql)?
-        .query_row(params![tenant, namespace.as_str(), value], record_at)
+        .query_row(params![tenant, namespace.as_str(), value], |r| {
+            record_at(r, 0)
+        })
         .optional()?
         .map(rows::RecordColumns::into_row)
         .transpose()
@@ -998,7 +1000,9 @@ fn query_skill(
     version: &str,
 ) -> Result<Option<SkillRow>, StoreError> {
     conn.prepare_cached(sql::SKILL_RELEASE)?
-        .query_row(params![tenant, namespace.as_str(), name, version], skill_at)
+        .query_row(params![tenant, namespace.as_str(), name, version], |r| {
+            skill_at(r, 0)
+        })
         .optional()?
         .map(rows::SkillColumns::into_row)
         .transpose()
@@ -1350,6 +1354,43 @@ impl LedgerRead for SqliteRead<'_> {
         Ok(rows)
     }
 
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError> {
+        let mut stmt = self.0.prepare(sql::RECORDS_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((r.get::<_, String>(0)?, record_at(r, 1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(ns, c)| c.into_row().map(|row| (ns, row)))
+            .collect()
+    }
+
+    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError> {
+        let mut stmt = self.0.prepare(sql::SKILL_RELEASES_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((r.get::<_, String>(0)?, skill_at(r, 1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(ns, c)| c.into_row().map(|row| (ns, row)))
+            .collect()
+    }
+
+    async fn all_record_settings(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, bool)>, StoreError> {
+        let mut stmt = self.0.prepare(sql::RECORD_SETTINGS_OF_TENANT)?;
+        let rows = stmt
+            .query_map(params![tenant], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? == 1))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError> {
         let mut stmt = self.0.prepare(sql::RECEIPTS_OF_TENANT)?;
         let rows = stmt
@@ -1479,7 +1520,7 @@ impl Engine for SqliteEngine {
                         text,
                         limit as i64
                     ],
-                    record_at,
+                    |r| record_at(r, 0),
                 )?
                 .collect::<Result<Vec<_>, _>>()?;
             rows.into_iter()
@@ -1538,7 +1579,7 @@ impl Engine for SqliteEngine {
         self.read(move |c| {
             let rows = c
                 .prepare_cached(sql::SKILL_RELEASES)?
-                .query_map(params![tenant, namespace.as_str()], skill_at)?
+                .query_map(params![tenant, namespace.as_str()], |r| skill_at(r, 0))?
                 .collect::<Result<Vec<_>, _>>()?;
             rows.into_iter().map(rows::SkillColumns::into_row).collect()
         })

@@ -16,6 +16,7 @@ use praxis_domain::attempts::Disposition;
 use crate::apply::StoredReceipt;
 use crate::attempts::{AttemptFold, CaseKeyRow, StreakKeyRow};
 use crate::error::StoreError;
+use crate::records::{RecordFold, RecordRow, SkillRow};
 
 /// Events read per page while verifying.
 const PAGE: usize = 2_000;
@@ -49,6 +50,15 @@ pub(crate) trait LedgerRead {
         &mut self,
         tenant: &str,
     ) -> Result<Vec<(String, String)>, StoreError>;
+    /// Every record row of a tenant, with its namespace.
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError>;
+    /// Every skill release row of a tenant, with its namespace.
+    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError>;
+    /// Every record setting of a tenant: (namespace, automated approval).
+    async fn all_record_settings(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, bool)>, StoreError>;
 }
 
 /// What verification found.
@@ -94,6 +104,7 @@ async fn verify_tenant<R: LedgerRead>(
     let mut chains: HashMap<(String, String), (u64, Digest)> = HashMap::new();
     let mut creds: BTreeMap<String, Credential> = BTreeMap::new();
     let mut attempts = AttemptFold::default();
+    let mut records = RecordFold::default();
     let mut last = 0u64;
     loop {
         let page = read.raw_events(tenant, last, PAGE).await?;
@@ -130,6 +141,9 @@ async fn verify_tenant<R: LedgerRead>(
             }
             chains.insert(key, (event.stream_seq, event.digest));
             if let Some(problem) = attempts.fold(&event) {
+                report.problems.push(format!("{at}: {problem}"));
+            }
+            if let Some(problem) = records.fold(&event) {
                 report.problems.push(format!("{at}: {problem}"));
             }
             if let Some(decoded) = CredentialEvent::decode(&event.kind, &event.payload) {
@@ -181,6 +195,16 @@ async fn verify_tenant<R: LedgerRead>(
         read.all_attempt_streaks(tenant).await?,
         read.all_attempt_counts(tenant).await?,
         read.all_attempt_policies(tenant).await?,
+    );
+    report.problems.extend(
+        problems
+            .into_iter()
+            .map(|p| format!("tenant {tenant:?}: {p}")),
+    );
+    let problems = records.compare(
+        read.all_records(tenant).await?,
+        read.all_skills(tenant).await?,
+        read.all_record_settings(tenant).await?,
     );
     report.problems.extend(
         problems

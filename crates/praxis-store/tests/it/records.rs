@@ -571,3 +571,71 @@ async fn import_loads_published_records_all_or_nothing() {
         assert!(matches!(again.records[0], RecordWrite::Unchanged(_)));
     }
 }
+
+#[tokio::test]
+async fn verify_rebuilds_record_projections_and_finds_tampering() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        run(
+            &engine,
+            Command::PublishSkill {
+                namespace: namespace("a"),
+                release: release("1.0.0", 'a'),
+            },
+        )
+        .await
+        .unwrap();
+        run(
+            &engine,
+            Command::SetAutomatedApproval {
+                namespace: namespace("a"),
+                on: true,
+            },
+        )
+        .await
+        .unwrap();
+        submit(&engine, "k1", sample_record("root-ci")).await;
+        let clean = engine.verify().await.unwrap();
+        assert!(clean.is_clean(), "{backend:?}: {:?}", clean.problems);
+        crate::tamper::sql(
+            backend,
+            &loc.store,
+            "UPDATE records SET lifecycle = 'withdrawn'; \
+             UPDATE skill_releases SET withdrawal_reason = 'forged', withdrawn_at = 'x'",
+        )
+        .await;
+        let report = engine.verify().await.unwrap();
+        assert_eq!(
+            report.problems.len(),
+            2,
+            "{backend:?}: {:?}",
+            report.problems
+        );
+        assert!(
+            report.problems[0].contains("differs from its revisions"),
+            "{:?}",
+            report.problems
+        );
+        assert!(
+            report.problems[1].contains("skill release"),
+            "{:?}",
+            report.problems
+        );
+        // A changed document no longer matches its digest: reads fail closed.
+        crate::tamper::sql(
+            backend,
+            &loc.store,
+            "UPDATE records SET document = replace(document, 'Throwaway', 'Harmless')",
+        )
+        .await;
+        let err = engine
+            .record("t", &namespace("a"), &id("root-ci"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, StoreError::Inconsistent(_)),
+            "{backend:?}: {err}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use praxis_testkit::{BACKENDS, Backend};
 
 use crate::contract::{append, engine, execute_concurrently, tenant};
 
-async fn sql(backend: Backend, store: &str, statement: &str) {
+pub(crate) async fn sql(backend: Backend, store: &str, statement: &str) {
     match backend {
         Backend::Sqlite => {
             let conn =
