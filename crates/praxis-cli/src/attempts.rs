@@ -86,7 +86,7 @@ impl ScopeArgs {
         }
     }
 
-    fn domain(&self) -> praxis_domain::auth::Scope {
+    pub(crate) fn domain(&self) -> praxis_domain::auth::Scope {
         praxis_domain::auth::Scope {
             project_id: self.project.clone(),
             mission_id: self.mission.clone(),

@@ -59,7 +59,7 @@ enum Cmd {
         #[command(subcommand)]
         command: attempts::AttemptsCmd,
     },
-    /// Experience records (protocol v0.1): validate a repository layout offline.
+    /// Experience records (protocol v0.1): validate, import and export a repository layout.
     Records {
         #[command(subcommand)]
         command: records::RecordsCmd,
@@ -147,7 +147,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Admin { command } => admin_cmd(command).await,
         Cmd::Verify { store } => verify(store).await,
         Cmd::Attempts { command } => attempts::run(command).await.map(|()| ExitCode::SUCCESS),
-        Cmd::Records { command } => records::run(command),
+        Cmd::Records { command } => records::run(command).await,
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

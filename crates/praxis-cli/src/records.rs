@@ -3,10 +3,63 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use anyhow::Context;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
+use praxis_domain::auth::Namespace;
+use praxis_domain::canonical::canonical_bytes;
+use praxis_domain::ledger::Actor;
+use praxis_domain::skills::Registry;
+use praxis_store::records::{RecordFilter, RecordWrite, SkillWrite};
+use praxis_store::{Applied, Command, Engine, Write, WriteOutcome};
+
+use crate::attempts::ScopeArgs;
+use crate::config::StoreArgs;
 use praxis_domain::records::repository::{self, RECORDS_DIR, REGISTRY_PATH, RecordFile};
 use praxis_domain::records::{Directory, MAX_RECORD_BYTES};
+
+/// The store and namespace an offline import or export works on (the
+/// server must not be running on a SQLite store).
+#[derive(Args)]
+pub struct Target {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Tenant id.
+    #[arg(long, default_value = "default")]
+    tenant: String,
+    /// Subject the writes are made as; names the namespace of a private scope.
+    #[arg(long, default_value = "admin")]
+    as_subject: String,
+    #[command(flatten)]
+    scope: ScopeArgs,
+}
+
+impl Target {
+    async fn open(&self) -> anyhow::Result<(Arc<dyn Engine>, Namespace)> {
+        let scope = self.scope.domain();
+        scope.validate("/scope")?;
+        let engine = self.store.open().await?;
+        if !engine.tenants().await?.contains(&self.tenant) {
+            anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
+        }
+        Ok((engine, scope.namespace(&self.as_subject)))
+    }
+
+    async fn write(&self, engine: &Arc<dyn Engine>, command: Command) -> anyhow::Result<Applied> {
+        let actor = Actor {
+            credential_id: "offline".into(),
+            subject: self.as_subject.clone(),
+        };
+        match engine
+            .execute(Write::new(&self.tenant, actor, command))
+            .await?
+        {
+            WriteOutcome::Committed { applied, .. } => Ok(*applied),
+            WriteOutcome::Replayed { .. } => anyhow::bail!("a write without key was replayed"),
+        }
+    }
+}
 
 /// Subcommands of `praxis records`.
 #[derive(Subcommand)]
@@ -18,13 +71,212 @@ pub enum RecordsCmd {
         /// Repository root.
         dir: PathBuf,
     },
+    /// Load a repository in that layout into a namespace, offline: it is validated first and
+    /// nothing is written if anything fails. Skill releases are published, then every record
+    /// is kept as published, all or nothing.
+    Import {
+        /// Repository root.
+        dir: PathBuf,
+        #[command(flatten)]
+        target: Target,
+    },
+    /// Publish a namespace's records in that layout, offline, as byte-stable canonical JSON
+    /// (a file's SHA-256 is its revision's digest): reviewed, superseded and withdrawn records
+    /// under reviewed/, and shared_skills/registry.json.
+    Export {
+        /// Repository root to write.
+        dir: PathBuf,
+        /// Also write candidates under candidates/.
+        #[arg(long)]
+        candidates: bool,
+        /// Replace existing record directories instead of refusing.
+        #[arg(long)]
+        replace: bool,
+        #[command(flatten)]
+        target: Target,
+    },
 }
 
 /// Runs a `praxis records` subcommand.
-pub fn run(command: RecordsCmd) -> anyhow::Result<ExitCode> {
+pub async fn run(command: RecordsCmd) -> anyhow::Result<ExitCode> {
     match command {
         RecordsCmd::Validate { dir } => validate(&dir),
+        RecordsCmd::Import { dir, target } => import(&dir, &target).await,
+        RecordsCmd::Export {
+            dir,
+            candidates,
+            replace,
+            target,
+        } => export(&dir, candidates, replace, &target).await,
     }
+}
+
+fn print_findings(report: &repository::Report, count: usize) {
+    for finding in &report.findings {
+        println!("{finding}");
+    }
+    eprintln!("{} finding(s) in {count} record(s)", report.findings.len());
+}
+
+async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
+    let files = read_records(dir)?;
+    let count = files.len();
+    let registry_bytes = read_bounded(&dir.join(REGISTRY_PATH), 16 * 1024 * 1024)?;
+    let registry_doc = match &registry_bytes {
+        Some(Ok(bytes)) => Some(praxis_domain::canonical::parse_strict(bytes)?),
+        _ => None,
+    };
+    let report = repository::check(files, registry_bytes);
+    if !report.passed() {
+        print_findings(&report, count);
+        eprintln!("nothing was imported");
+        return Ok(ExitCode::from(1));
+    }
+    let registry = registry_doc
+        .as_ref()
+        .map(Registry::from_protocol)
+        .transpose()
+        .map_err(|f| anyhow::anyhow!("registry: {} problem(s)", f.len()))?
+        .unwrap_or_default();
+    let (engine, namespace) = target.open().await?;
+    let (mut published, mut withdrawn) = (0, 0);
+    for entry in registry.entries() {
+        let applied = target
+            .write(
+                &engine,
+                Command::PublishSkill {
+                    namespace: namespace.clone(),
+                    release: entry.release.clone(),
+                },
+            )
+            .await
+            .with_context(|| {
+                format!(
+                    "publishing {}@{}",
+                    entry.release.name, entry.release.version
+                )
+            })?;
+        published += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
+        if let Some(w) = &entry.withdrawal {
+            let applied = target
+                .write(
+                    &engine,
+                    Command::WithdrawSkill {
+                        namespace: namespace.clone(),
+                        name: entry.release.name.clone(),
+                        version: entry.release.version.clone(),
+                        reason: w.reason.clone(),
+                    },
+                )
+                .await?;
+            withdrawn += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
+        }
+    }
+    let documents = report.records.into_iter().map(|(_, v)| v).collect();
+    let applied = target
+        .write(
+            &engine,
+            Command::ImportRecords {
+                namespace,
+                documents,
+            },
+        )
+        .await?;
+    let kept = applied
+        .records
+        .iter()
+        .filter(|w| matches!(w, RecordWrite::Revised(_)))
+        .count();
+    println!(
+        "{kept} record(s) imported, {} already kept; {published} skill release(s) published, {withdrawn} withdrawn",
+        applied.records.len() - kept
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn export(
+    dir: &Path,
+    candidates: bool,
+    replace: bool,
+    target: &Target,
+) -> anyhow::Result<ExitCode> {
+    let (engine, namespace) = target.open().await?;
+    let root = dir.join(RECORDS_DIR);
+    let occupied = std::fs::read_dir(&root).is_ok_and(|mut d| d.next().is_some());
+    if occupied && !replace {
+        anyhow::bail!(
+            "{} is not empty; pass --replace to replace its records",
+            root.display()
+        );
+    }
+    for sub in [Directory::Candidates, Directory::Reviewed] {
+        let path = root.join(sub.as_str());
+        if path.exists() {
+            std::fs::remove_dir_all(&path)
+                .with_context(|| format!("removing {}", path.display()))?;
+        }
+        std::fs::create_dir_all(&path)?;
+    }
+    let (mut written, mut after) = (0usize, String::new());
+    loop {
+        let page = engine
+            .search_records(
+                &target.tenant,
+                &namespace,
+                RecordFilter::default(),
+                &after,
+                500,
+            )
+            .await?;
+        for row in &page {
+            let directory = Directory::for_status(&row.lifecycle);
+            if directory == Directory::Candidates && !candidates {
+                continue;
+            }
+            let path = root
+                .join(directory.as_str())
+                .join(format!("{}.json", row.experience_id));
+            write_atomically(&path, &canonical_bytes(&row.document))?;
+            written += 1;
+        }
+        match page.last() {
+            Some(last) if page.len() == 500 => after = last.experience_id.clone(),
+            _ => break,
+        }
+    }
+    let skills = engine.skills(&target.tenant, &namespace).await?;
+    let mut registry = Registry::new();
+    let mut revision = 0;
+    for row in skills {
+        revision = revision.max(row.position);
+        let (name, version) = (row.release.name.clone(), row.release.version.clone());
+        registry
+            .publish(row.release)
+            .map_err(|f| anyhow::anyhow!("{f}"))?;
+        if let Some(w) = row.withdrawal {
+            registry.withdraw(&name, &version, w);
+        }
+    }
+    let registry_path = dir.join(REGISTRY_PATH);
+    std::fs::create_dir_all(registry_path.parent().expect("registry path has a parent"))?;
+    write_atomically(
+        &registry_path,
+        &canonical_bytes(&registry.to_protocol(revision)),
+    )?;
+    println!(
+        "{written} record(s) and {} skill release(s) exported",
+        registry.entries().count()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes through a temporary file and a rename, so that a reader never
+/// sees half a record.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
 }
 
 fn validate(dir: &Path) -> anyhow::Result<ExitCode> {

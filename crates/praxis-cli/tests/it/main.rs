@@ -3,5 +3,6 @@
 
 mod attempts;
 mod cli;
+mod records;
 mod kill;
 mod support;
