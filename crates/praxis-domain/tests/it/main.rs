@@ -2,5 +2,6 @@
 //! module does not add a link step.
 
 mod records;
+mod repository;
 mod screen;
 mod vectors;
