@@ -146,15 +146,27 @@ pub fn sample_record(slug: &str) -> Value {
     })
 }
 
-/// The directory of the Noosphere interoperability fixtures.
+/// The directory of the Noosphere interoperability fixtures (the published
+/// v0.1 schema, a reviewed record and a skill registry).
 ///
-/// `PRAXIS_INTEROP_DIR` names it directly; otherwise the ancestors of
-/// `start` are searched for `shared/interop/noosphere`, beside or above the
-/// checkout. Panics, naming where it looked, when it cannot be found: an
-/// interoperability test never passes by skipping.
+/// `PRAXIS_INTEROP_DIR` names it, or its parent holding `noosphere/`;
+/// otherwise the ancestors of `start` are searched for
+/// `shared/interop/noosphere`, beside or above the checkout. Panics, naming
+/// where it looked, when it cannot be found: an interoperability test never
+/// passes by skipping.
 pub fn interop_dir(start: &Path) -> PathBuf {
-    if let Some(dir) = std::env::var_os("PRAXIS_INTEROP_DIR") {
-        return PathBuf::from(dir).join("noosphere");
+    let holds = |dir: &Path| dir.join("registry.json").is_file();
+    if let Some(root) = std::env::var_os("PRAXIS_INTEROP_DIR") {
+        let root = PathBuf::from(root);
+        return [root.join("noosphere"), root.clone()]
+            .into_iter()
+            .find(|d| holds(d))
+            .unwrap_or_else(|| {
+                panic!(
+                    "PRAXIS_INTEROP_DIR={} holds no noosphere fixtures",
+                    root.display()
+                )
+            });
     }
     let mut looked = Vec::new();
     for ancestor in start.ancestors() {
@@ -162,7 +174,7 @@ pub fn interop_dir(start: &Path) -> PathBuf {
             ancestor.join("shared/interop/noosphere"),
             ancestor.join("../shared/interop/noosphere"),
         ] {
-            if candidate.join("registry.json").is_file() {
+            if holds(&candidate) {
                 return candidate;
             }
             looked.push(candidate);

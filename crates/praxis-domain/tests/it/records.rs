@@ -16,44 +16,9 @@ const ID: &str = "exp-codex-session-junction-migration-20260731";
 const FIXTURE: &str = "exp-codex-session-junction-migration-20260731.json";
 const UPSTREAM_SCHEMA: &str = "experience-record-v0.1.schema.json";
 
-/// The directory holding the published v0.1 schema and record: the
-/// `PRAXIS_INTEROP_DIR` variable (that directory, or its `noosphere`
-/// child), else `shared/interop/noosphere` beside or above an ancestor of
-/// this crate.
+/// The directory holding the published v0.1 schema and record.
 fn interop_dir() -> PathBuf {
-    let holds_fixtures =
-        |dir: &Path| dir.join(FIXTURE).is_file() && dir.join(UPSTREAM_SCHEMA).is_file();
-    if let Some(root) = std::env::var_os("PRAXIS_INTEROP_DIR") {
-        let root = PathBuf::from(root);
-        return [root.join("noosphere"), root.clone()]
-            .into_iter()
-            .find(|d| holds_fixtures(d))
-            .unwrap_or_else(|| {
-                panic!(
-                    "PRAXIS_INTEROP_DIR={} holds neither {FIXTURE} and {UPSTREAM_SCHEMA} nor a \
-                     noosphere/ directory with them",
-                    root.display()
-                )
-            });
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut looked = Vec::new();
-    for ancestor in manifest.ancestors() {
-        for candidate in [
-            ancestor.join("shared/interop/noosphere"),
-            ancestor.join("../shared/interop/noosphere"),
-        ] {
-            if holds_fixtures(&candidate) {
-                return candidate;
-            }
-            looked.push(candidate.display().to_string());
-        }
-    }
-    panic!(
-        "the noosphere interop fixtures ({FIXTURE}, {UPSTREAM_SCHEMA}) were not found; set \
-         PRAXIS_INTEROP_DIR or provide one of:\n  {}",
-        looked.join("\n  ")
-    );
+    praxis_testkit::records::interop_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
 fn read_json(name: &str) -> Value {
