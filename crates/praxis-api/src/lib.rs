@@ -4,6 +4,10 @@
 //! contract with clients and changes only with `contract_version`, while the
 //! domain may change shape freely. Request types reject unknown fields.
 
+mod records;
+
+pub use records::*;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -33,7 +37,8 @@ pub struct Problem {
     /// JSON pointer of the offending field, when one is to blame.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// Every problem, when a request is refused for several at once (imports).
+    /// Every problem, when a request is refused for several at once
+    /// (imports, record findings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ProblemItem>,
 }
@@ -165,7 +170,8 @@ pub struct Health {
     pub store: String,
 }
 
-/// One problem among several, for requests that report every problem at once (imports).
+/// One problem among several, for requests that report every problem at
+/// once (imports, record findings).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ProblemItem {
     /// Index of the record concerned, when one is.
@@ -173,7 +179,8 @@ pub struct ProblemItem {
     pub index: Option<u64>,
     /// JSON pointer of the offending field.
     pub field: String,
-    /// Stable code, for example `invalid_disposition` or `identity_conflict`.
+    /// Stable code, for example `invalid_disposition`, `identity_conflict`
+    /// or a record rule such as `gate.attempt_sequence`.
     pub code: String,
     /// What is wrong.
     pub detail: String,

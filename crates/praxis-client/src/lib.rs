@@ -6,8 +6,12 @@
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
     CredentialResponse, EmptyRequest, Health, HistoryResponse, IDEMPOTENCY_KEY, ImportRequest,
-    ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest, ObserveResponse,
-    PolicyResponse, Problem, Scope, SetPolicyRequest, TokenResponse, Visibility,
+    ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest, ObserveResponse, Platform,
+    PolicyResponse, Problem, PublishSkillRequest, RecordHistoryResponse, RecordLifecycle,
+    RecordPage, RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordWriteResponse,
+    ReviewRecordRequest, Scope, SetPolicyRequest, SkillResponse, SkillsResponse,
+    SubmitRecordRequest, TokenResponse, VerificationLevel, Visibility, WithdrawRecordRequest,
+    WithdrawSkillRequest, WriteEffect,
 };
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
@@ -36,11 +40,54 @@ pub enum ClientError {
 impl ClientError {
     /// The problem's stable code, if the server sent one.
     pub fn code(&self) -> Option<&str> {
+        self.problem().map(|p| p.code.as_str())
+    }
+
+    /// The server's problem document, with every listed problem in
+    /// `errors` (a rejected record's findings, for example).
+    pub fn problem(&self) -> Option<&Problem> {
         match self {
-            ClientError::Problem(p) => Some(&p.code),
+            ClientError::Problem(p) => Some(p),
             _ => None,
         }
     }
+}
+
+/// What a record submission kept. A submission that fails screening is a
+/// [`ClientError::Problem`] with code `record_rejected` and every finding
+/// in `errors`; the server keeps that rejection in the record's history.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Submitted {
+    /// A new revision was kept.
+    Kept(RecordWriteResponse),
+    /// The identical document was already the current revision.
+    Unchanged(RecordWriteResponse),
+}
+
+impl Submitted {
+    /// The answer, whichever it was.
+    pub fn response(&self) -> &RecordWriteResponse {
+        match self {
+            Submitted::Kept(r) | Submitted::Unchanged(r) => r,
+        }
+    }
+}
+
+/// Filters and paging of a record search; every filter set must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordSearch {
+    /// Only records with this lifecycle status.
+    pub lifecycle: Option<RecordLifecycle>,
+    /// Only records of this platform.
+    pub platform: Option<Platform>,
+    /// Only records with this verification level.
+    pub verification_level: Option<VerificationLevel>,
+    /// Words that must all occur in the record's text.
+    pub q: Option<String>,
+    /// The previous page's `next_cursor`.
+    pub after: Option<String>,
+    /// Page size (the server's default when absent).
+    pub limit: Option<usize>,
 }
 
 /// A client bound to one server and, optionally, one credential token.
@@ -245,6 +292,147 @@ impl Client {
         Self::send(
             self.request(Method::GET, "/api/v1/attempts/export")
                 .query(&scope_query(scope)),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/records/schema`: the v0.1 record JSON Schema.
+    pub async fn record_schema(&self) -> Result<serde_json::Value, ClientError> {
+        Self::send(self.request(Method::GET, "/api/v1/records/schema")).await
+    }
+
+    /// `POST /api/v1/records`: submits a record (a new revision, or
+    /// unchanged); a record failing screening is refused with its findings.
+    pub async fn submit_record(
+        &self,
+        request: &SubmitRecordRequest,
+    ) -> Result<Submitted, ClientError> {
+        let response: RecordWriteResponse = self.post("/api/v1/records", request, None).await?;
+        Ok(match response.write {
+            WriteEffect::Changed => Submitted::Kept(response),
+            WriteEffect::Unchanged => Submitted::Unchanged(response),
+        })
+    }
+
+    /// `GET /api/v1/records/{id}`.
+    pub async fn record(&self, scope: &Scope, id: &str) -> Result<RecordResponse, ClientError> {
+        Self::send(
+            self.request(Method::GET, &format!("/api/v1/records/{id}"))
+                .query(&scope_query(scope)),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/records`: one page of kept records matching `search`.
+    pub async fn search_records(
+        &self,
+        scope: &Scope,
+        search: &RecordSearch,
+    ) -> Result<RecordPage, ClientError> {
+        let mut query = scope_query(scope);
+        let filters = [
+            ("lifecycle", search.lifecycle.map(|l| l.as_str().to_owned())),
+            ("platform", search.platform.map(|p| p.as_str().to_owned())),
+            (
+                "verification_level",
+                search.verification_level.map(|v| v.as_str().to_owned()),
+            ),
+            ("q", search.q.clone()),
+            ("after", search.after.clone()),
+            ("limit", search.limit.map(|l| l.to_string())),
+        ];
+        query.extend(filters.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+        Self::send(self.request(Method::GET, "/api/v1/records").query(&query)).await
+    }
+
+    /// `GET /api/v1/records/{id}/history`: revisions and rejections in order.
+    pub async fn record_history(
+        &self,
+        scope: &Scope,
+        id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<RecordHistoryResponse, ClientError> {
+        let mut query = scope_query(scope);
+        query.push(("limit", limit.to_string()));
+        if let Some(a) = after {
+            query.push(("after", a.to_owned()));
+        }
+        Self::send(
+            self.request(Method::GET, &format!("/api/v1/records/{id}/history"))
+                .query(&query),
+        )
+        .await
+    }
+
+    /// `POST /api/v1/records/{id}/review`.
+    pub async fn review_record(
+        &self,
+        id: &str,
+        request: &ReviewRecordRequest,
+    ) -> Result<RecordWriteResponse, ClientError> {
+        self.post(&format!("/api/v1/records/{id}/review"), request, None)
+            .await
+    }
+
+    /// `POST /api/v1/records/{id}/withdraw`.
+    pub async fn withdraw_record(
+        &self,
+        id: &str,
+        request: &WithdrawRecordRequest,
+    ) -> Result<RecordWriteResponse, ClientError> {
+        self.post(&format!("/api/v1/records/{id}/withdraw"), request, None)
+            .await
+    }
+
+    /// `POST /api/v1/records/settings`.
+    pub async fn set_record_settings(
+        &self,
+        request: &RecordSettingsRequest,
+    ) -> Result<RecordSettingsResponse, ClientError> {
+        self.post("/api/v1/records/settings", request, None).await
+    }
+
+    /// `GET /api/v1/records/settings`.
+    pub async fn record_settings(
+        &self,
+        scope: &Scope,
+    ) -> Result<RecordSettingsResponse, ClientError> {
+        Self::send(
+            self.request(Method::GET, "/api/v1/records/settings")
+                .query(&scope_query(scope)),
+        )
+        .await
+    }
+
+    /// `POST /api/v1/skills`: publishes a release (or finds it published).
+    pub async fn publish_skill(
+        &self,
+        request: &PublishSkillRequest,
+    ) -> Result<SkillResponse, ClientError> {
+        self.post("/api/v1/skills", request, None).await
+    }
+
+    /// `GET /api/v1/skills`: the namespace's registry.
+    pub async fn skills(&self, scope: &Scope) -> Result<SkillsResponse, ClientError> {
+        Self::send(
+            self.request(Method::GET, "/api/v1/skills")
+                .query(&scope_query(scope)),
+        )
+        .await
+    }
+
+    /// `POST /api/v1/skills/{name}/{version}/withdraw`.
+    pub async fn withdraw_skill(
+        &self,
+        name: &str,
+        version: &str,
+        request: &WithdrawSkillRequest,
+    ) -> Result<SkillResponse, ClientError> {
+        self.post(
+            &format!("/api/v1/skills/{name}/{version}/withdraw"),
+            request,
+            None,
         )
         .await
     }

@@ -46,7 +46,7 @@ pub(crate) fn routes() -> Router<AppState> {
 }
 
 /// Checks the capability and the exact grant; returns the namespace.
-fn namespace_of(
+pub(crate) fn namespace_of(
     p: &Principal,
     capability: Capability,
     scope: praxis_api::Scope,
@@ -56,7 +56,8 @@ fn namespace_of(
     Ok(p.require_in(&[capability], &scope)?)
 }
 
-fn write_as(p: &Principal, capability: Capability, command: Command) -> Write {
+/// A write by the caller, re-checked against its credential when applied.
+pub(crate) fn write_as(p: &Principal, capability: Capability, command: Command) -> Write {
     Write::new(&p.tenant_id, crate::credentials::actor(p), command).authorized(Authority {
         credential_id: p.credential_id.clone(),
         secret_sha256: p.secret_sha256,
@@ -247,7 +248,20 @@ pub struct ScopeQuery {
     visibility: praxis_api::Visibility,
 }
 
-fn wire_scope(
+impl ScopeQuery {
+    /// The scope it names.
+    pub(crate) fn scope(self) -> praxis_api::Scope {
+        wire_scope(
+            self.project_id,
+            self.mission_id,
+            self.agent_id,
+            self.visibility,
+        )
+    }
+}
+
+/// A wire scope from its query parameters.
+pub(crate) fn wire_scope(
     project_id: String,
     mission_id: Option<String>,
     agent_id: String,
@@ -261,7 +275,10 @@ fn wire_scope(
     }
 }
 
-fn query<T>(q: Result<Query<T>, axum::extract::rejection::QueryRejection>) -> Result<T, ApiError> {
+/// The query, or 400 `invalid_query` naming what is wrong with it.
+pub(crate) fn query<T>(
+    q: Result<Query<T>, axum::extract::rejection::QueryRejection>,
+) -> Result<T, ApiError> {
     q.map(|Query(q)| q)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))
 }

@@ -53,6 +53,33 @@ impl ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, code, detail)
     }
 
+    /// 422 listing every finding about a record (or a release), each with
+    /// the JSON pointer of the request field it is about (`at` followed by
+    /// the finding's pointer) and its rule as the code. Findings never
+    /// repeat the offending text, so the problem is safe to show and log.
+    pub fn findings(
+        code: &'static str,
+        detail: impl Into<String>,
+        at: &str,
+        findings: Vec<praxis_domain::records::Finding>,
+    ) -> Self {
+        let errors: Vec<praxis_api::ProblemItem> = findings
+            .into_iter()
+            .map(|f| praxis_api::ProblemItem {
+                index: None,
+                field: format!("{at}{}", f.pointer),
+                code: f.rule,
+                detail: f.message,
+            })
+            .collect();
+        let field = errors
+            .first()
+            .map_or_else(|| at.to_owned(), |e| e.field.clone());
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, detail)
+            .at(field)
+            .with_errors(errors)
+    }
+
     /// 404: absent, or in another tenant, or another subject's private record.
     pub fn not_found(what: &str) -> Self {
         ApiError::new(
@@ -180,6 +207,35 @@ impl From<StoreError> for ApiError {
                         detail: p.message,
                     })
                     .collect(),
+            ),
+            StoreError::RecordInvalid(findings) => ApiError::findings(
+                "record_invalid",
+                format!("the record breaks {} rule(s); nothing was written", findings.len()),
+                "/record",
+                findings,
+            ),
+            StoreError::InvalidTransition(m) => {
+                ApiError::new(StatusCode::CONFLICT, "invalid_transition", m)
+            }
+            StoreError::SourceConflict(m) => {
+                ApiError::new(StatusCode::CONFLICT, "source_conflict", m)
+            }
+            StoreError::RecordNotFound => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "record_not_found",
+                "no such record in this scope",
+            ),
+            e @ StoreError::RevisionConflict { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
+                    .at("/expected_revision")
+            }
+            StoreError::SkillConflict(m) => {
+                ApiError::new(StatusCode::CONFLICT, "skill_conflict", m).at("/release/sha256")
+            }
+            StoreError::SkillNotFound => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "skill_not_found",
+                "no such skill release in this scope",
             ),
             other => {
                 tracing::error!(error = %other, "store failure");

@@ -1,6 +1,6 @@
 //! Request extraction: bounded strict JSON bodies and bearer authentication.
 
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
@@ -15,36 +15,41 @@ use serde_json::Value;
 use crate::error::ApiError;
 use crate::{AppState, BODY_LIMIT};
 
-fn too_large() -> ApiError {
+fn too_large(limit: usize) -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "request_too_large",
-        format!("the request body exceeds {BODY_LIMIT} bytes"),
+        format!("the request body exceeds {limit} bytes"),
     )
 }
 
-/// Refuses a declared Content-Length over the limit before any handler runs.
-pub async fn limit_declared_length(req: Request, next: Next) -> Response {
+/// Refuses a declared Content-Length over `limit` before any handler runs.
+pub async fn limit_declared_length(
+    State(limit): State<usize>,
+    req: Request,
+    next: Next,
+) -> Response {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
-        return too_large().into_response();
+    if declared.is_some_and(|n| n > limit as u64) {
+        return too_large(limit).into_response();
     }
     next.run(req).await
 }
 
-/// A JSON body parsed strictly and typed, with its canonical value kept for digests.
-pub struct ApiJson<T> {
+/// A JSON body of at most `LIMIT` bytes, parsed strictly and typed, with
+/// its canonical value kept for digests.
+pub struct ApiJson<T, const LIMIT: usize = BODY_LIMIT> {
     /// The typed request.
     pub body: T,
     /// The strictly parsed document (for request digests).
     pub value: Value,
 }
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+impl<T: DeserializeOwned, S: Send + Sync, const LIMIT: usize> FromRequest<S> for ApiJson<T, LIMIT> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
@@ -60,10 +65,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                 "request bodies must be application/json",
             ));
         }
-        // Reads at most BODY_LIMIT bytes whatever the framing says.
-        let bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT)
+        // Reads at most LIMIT bytes whatever the framing says.
+        let bytes = axum::body::to_bytes(req.into_body(), LIMIT)
             .await
-            .map_err(|_| too_large())?;
+            .map_err(|_| too_large(LIMIT))?;
         let value = parse_strict(&bytes)?;
         check_contract_version(&value)?;
         let body = typed(&value)?;

@@ -13,6 +13,7 @@ mod extract;
 mod metrics;
 pub mod openapi;
 mod ops;
+mod records;
 pub mod seal;
 mod wire;
 
@@ -31,8 +32,12 @@ use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
 
-/// Largest accepted request body, in bytes.
+/// Largest accepted request body, in bytes, except record submissions.
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Largest accepted record submission body, in bytes: a record of up to
+/// 64 KiB as compact JSON, sent pretty-printed or escaped, plus its wrapper.
+pub const RECORD_BODY_LIMIT: usize = 160 * 1024;
 
 /// Shared state of every handler.
 #[derive(Clone)]
@@ -68,18 +73,23 @@ impl MakeRequestId for UuidRequestId {
 /// Builds the application router.
 pub fn router(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
-    let api =
-        credentials::routes()
-            .merge(attempts::routes())
-            .layer(SetResponseHeaderLayer::overriding(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("no-store"),
-            ));
+    let bounded =
+        |limit: usize| axum::middleware::from_fn_with_state(limit, extract::limit_declared_length);
+    let api = credentials::routes()
+        .merge(attempts::routes())
+        .merge(records::routes())
+        .layer(bounded(BODY_LIMIT))
+        .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ));
     Router::new()
         .nest("/api/v1", api)
         .merge(ops::routes())
         .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
-        .layer(axum::middleware::from_fn(extract::limit_declared_length))
+        // No route accepts more; each group above refuses past its own limit.
+        .layer(bounded(RECORD_BODY_LIMIT))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {

@@ -1,7 +1,10 @@
-//! Conversions between the attempt ledger's wire types and domain types.
+//! Conversions between the attempt ledger's wire types and domain types,
+//! and (in [`records`]) those of experience records and skills.
 //!
 //! The two are kept apart on purpose (the wire is a versioned contract), so
 //! every conversion is spelled out here, field by field.
+
+pub(crate) mod records;
 
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};

@@ -5,4 +5,5 @@ mod auth;
 mod http;
 mod idempotency;
 mod openapi;
+mod records;
 mod support;

@@ -36,6 +36,9 @@ async fn served_document_matches_the_committed_copy() {
     for path in [
         "/api/v1/credentials",
         "/api/v1/credentials/{id}/revoke",
+        "/api/v1/records",
+        "/api/v1/records/{id}/review",
+        "/api/v1/skills",
         "/healthz",
         "/metrics",
     ] {

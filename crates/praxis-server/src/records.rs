@@ -1,0 +1,800 @@
+//! Experience record endpoints (protocol v0.1): intake, reads, search,
+//! history, review, withdrawal and settings, and the skill registry.
+//!
+//! Every endpoint but the schema names an exact scope; the caller needs a
+//! grant for it and acts in that scope's namespace, as for attempts. The
+//! server owns a record's trust fields: the author is the authenticated
+//! subject whatever the body claims, and a human reviewer is the subject
+//! that reviews. A submission that fails screening is answered 422 and is
+//! still kept, as a rejection in the record's history (findings and a
+//! digest, never the text).
+
+use axum::Router;
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use praxis_api::{
+    CONTRACT_VERSION, PublishSkillRequest, RecordEntry, RecordHistoryResponse, RecordPage,
+    RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordSource,
+    RecordWriteResponse, ReviewRecordRequest, SkillResponse, SkillsResponse, SubmitRecordRequest,
+    WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
+};
+use praxis_domain::auth::{Capability, Namespace, Principal};
+use praxis_domain::records::lifecycle::MAX_NOTE_CHARS;
+use praxis_domain::records::{Finding, schema, screen};
+use praxis_store::records::{
+    RecordFilter, RecordRow, RecordWrite, Review, SkillRow, SkillWrite, Submission,
+};
+use praxis_store::{Applied, Command, StoreError, Write, WriteOutcome};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::attempts::{ScopeQuery, namespace_of, query, wire_scope, write_as};
+use crate::error::ApiError;
+use crate::extract::{ApiJson, Auth};
+use crate::wire::{self, records as rw};
+use crate::{AppState, RECORD_BODY_LIMIT};
+
+/// Largest page of records or history entries.
+pub const MAX_PAGE: usize = 200;
+/// Page size when none is asked for.
+pub const DEFAULT_PAGE: usize = 50;
+/// Longest full-text query, in characters.
+pub const MAX_QUERY_CHARS: usize = 200;
+
+/// Media type of the served JSON Schema.
+const SCHEMA_JSON_TYPE: &str = "application/schema+json";
+
+/// The submission route, which takes bodies up to [`RECORD_BODY_LIMIT`].
+pub(crate) fn intake_routes() -> Router<AppState> {
+    Router::new().route("/records", post(submit).get(search))
+}
+
+/// Every other record and skill route under `/api/v1`.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/records/schema", get(record_schema))
+        .route("/records/settings", post(set_settings).get(read_settings))
+        .route("/records/{id}", get(read))
+        .route("/records/{id}/history", get(history))
+        .route("/records/{id}/review", post(review))
+        .route("/records/{id}/withdraw", post(withdraw))
+        .route("/skills", post(publish_skill).get(skills))
+        .route("/skills/{name}/{version}/withdraw", post(withdraw_skill))
+}
+
+/// Executes a write, keeping the store's error for handlers that place it.
+async fn execute(state: &AppState, write: Write) -> Result<Applied, StoreError> {
+    match state.engine.execute(write).await? {
+        WriteOutcome::Committed { applied, .. } => Ok(*applied),
+        WriteOutcome::Replayed { .. } => Err(StoreError::inconsistent(
+            "a write without idempotency key was replayed",
+        )),
+    }
+}
+
+fn path<T>(p: Result<Path<T>, PathRejection>) -> Result<T, ApiError> {
+    p.map(|Path(p)| p)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_path", e.body_text()))
+}
+
+fn one_record(applied: &mut Applied) -> Result<RecordWrite, ApiError> {
+    applied
+        .records
+        .pop()
+        .ok_or_else(|| StoreError::inconsistent("a record write returned no result").into())
+}
+
+/// The answer to a write that kept revisions: the record's, then those it superseded.
+fn revised(
+    status: StatusCode,
+    rows: &[RecordRow],
+    skills: &[SkillRow],
+) -> Result<Response, ApiError> {
+    let (first, superseded) = rows
+        .split_first()
+        .ok_or_else(|| ApiError::from(StoreError::inconsistent("a revision kept no row")))?;
+    let body = RecordWriteResponse {
+        contract_version: CONTRACT_VERSION,
+        write: WriteEffect::Changed,
+        record: first.document.clone(),
+        state: rw::state_to_wire(first, skills)?,
+        superseded: superseded
+            .iter()
+            .map(|r| rw::entry_to_wire(r, skills))
+            .collect::<Result<Vec<RecordEntry>, ApiError>>()?,
+        data_only: true,
+    };
+    Ok(wire::json(status, &body))
+}
+
+async fn skills_of(
+    state: &AppState,
+    p: &Principal,
+    ns: &Namespace,
+) -> Result<Vec<SkillRow>, ApiError> {
+    Ok(state.engine.skills(&p.tenant_id, ns).await?)
+}
+
+/// A free-text reason: 1-1000 characters, not blank, and passing the same
+/// screening as record text, since it is kept in the ledger for good.
+fn check_reason(reason: &str) -> Result<(), ApiError> {
+    let chars = reason.chars().count();
+    let mut findings = Vec::new();
+    if reason.trim().is_empty() || chars > MAX_NOTE_CHARS {
+        findings.push(Finding::new(
+            "/reason",
+            "reason.length",
+            format!("a reason is 1-{MAX_NOTE_CHARS} characters and not blank"),
+        ));
+    }
+    findings.extend(screen::findings(&json!({ "reason": reason })));
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::findings(
+            "invalid_field",
+            "the reason breaks a rule; nothing was written",
+            "",
+            findings,
+        ))
+    }
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records/schema", tag = "records",
+    responses(
+        (status = 200, description = "The v0.1 record JSON Schema (Draft 2020-12) every submission is checked against", content_type = "application/schema+json"),
+        (status = 401, description = "No valid credential (any credential will do; no capability or grant is needed)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn record_schema(Auth(_): Auth) -> Response {
+    (
+        [(header::CONTENT_TYPE, SCHEMA_JSON_TYPE)],
+        schema::SCHEMA_JSON,
+    )
+        .into_response()
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records", tag = "records",
+    request_body = SubmitRecordRequest,
+    responses(
+        (status = 201, description = "A new revision was kept (revision 2 at once when the namespace approves automatically)", body = RecordWriteResponse),
+        (status = 200, description = "The identical document is already the current revision (`write: unchanged`)", body = RecordWriteResponse),
+        (status = 403, description = "Missing record_submit or the scope grant", body = praxis_api::Problem),
+        (status = 409, description = "The source is bound to another id or the id to another source (`source_conflict`), or the record is no longer a candidate (`invalid_transition`)", body = praxis_api::Problem),
+        (status = 413, description = "The body exceeds 160 KiB", body = praxis_api::Problem),
+        (status = 422, description = "`record_rejected`: the record failed screening; `errors` lists every finding (`field` is `/record` + its pointer, `code` its rule). The rejection is kept in the record's history and the last passing revision stays. `invalid_field`: the source is malformed; nothing was written", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn submit(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<SubmitRecordRequest, RECORD_BODY_LIMIT>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::RecordSubmit, body.scope)?;
+    // The domain names source fields without the wire's `issue` level.
+    let within = match &body.source {
+        RecordSource::Key(_) => "",
+        RecordSource::Issue(_) => "/issue",
+    };
+    let source = rw::source_from_wire(body.source);
+    let problems: Vec<Finding> = source
+        .problems()
+        .into_iter()
+        .map(|mut f| {
+            f.pointer = f
+                .pointer
+                .replacen("/source", &format!("/source{within}"), 1);
+            f
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(ApiError::findings(
+            "invalid_field",
+            "the source is malformed; nothing was written",
+            "",
+            problems,
+        ));
+    }
+    let command = Command::SubmitRecord(Box::new(Submission {
+        namespace: namespace.clone(),
+        source: source.key(&p.subject),
+        author: p.subject.clone(),
+        document: body.record,
+    }));
+    let mut done = execute(&state, write_as(&p, Capability::RecordSubmit, command))
+        .await
+        .map_err(|e| match e {
+            // Both conflicts are about which id the source holds.
+            StoreError::SourceConflict(_) => ApiError::from(e).at("/record/experience_id"),
+            e => e.into(),
+        })?;
+    match one_record(&mut done)? {
+        RecordWrite::Rejected(findings) => Err(ApiError::findings(
+            "record_rejected",
+            format!(
+                "the record breaks {} rule(s); the rejection was kept in its history and the last passing revision is unchanged",
+                findings.len()
+            ),
+            "/record",
+            findings,
+        )),
+        RecordWrite::Revised(rows) => revised(
+            StatusCode::CREATED,
+            &rows,
+            &skills_of(&state, &p, &namespace).await?,
+        ),
+        RecordWrite::Unchanged(row) => {
+            let skills = skills_of(&state, &p, &namespace).await?;
+            let body = RecordWriteResponse {
+                contract_version: CONTRACT_VERSION,
+                write: WriteEffect::Unchanged,
+                record: row.document.clone(),
+                state: rw::state_to_wire(&row, &skills)?,
+                superseded: Vec::new(),
+                data_only: true,
+            };
+            Ok(wire::json(StatusCode::OK, &body))
+        }
+    }
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records/{id}", tag = "records",
+    params(("id" = String, Path, description = "The record's `experience_id`"), ScopeQuery),
+    responses(
+        (status = 200, description = "The current revision and its state", body = RecordResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn read(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<ScopeQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let id = path(id)?;
+    let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
+    let row = state
+        .engine
+        .record(&p.tenant_id, &namespace, &id)
+        .await?
+        .ok_or(StoreError::RecordNotFound)?;
+    let skills = skills_of(&state, &p, &namespace).await?;
+    Ok(wire::json(
+        StatusCode::OK,
+        &RecordResponse {
+            contract_version: CONTRACT_VERSION,
+            record: row.document.clone(),
+            state: rw::state_to_wire(&row, &skills)?,
+            data_only: true,
+        },
+    ))
+}
+
+/// Query of the record search.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+    /// Only records with this lifecycle status: `candidate`, `reviewed`, `superseded` or `withdrawn`.
+    lifecycle: Option<String>,
+    /// Only records of this platform: `windows`, `macos`, `linux`, `cross-platform` or `other`.
+    platform: Option<String>,
+    /// Only records with this verification level: `self-observed`, `locally-verified` or `independently-reproduced`.
+    verification_level: Option<String>,
+    /// Words that must all occur in the record's text (at most 200 characters; operators are plain words).
+    q: Option<String>,
+    /// Cursor from the previous page (the last `experience_id`).
+    after: Option<String>,
+    /// Page size, 1..=200 (default 50).
+    limit: Option<usize>,
+}
+
+fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
+    let limit = limit.unwrap_or(DEFAULT_PAGE);
+    if (1..=MAX_PAGE).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_query",
+            format!("limit must be 1..={MAX_PAGE}"),
+        )
+        .at("limit"))
+    }
+}
+
+/// A filter's value, when it is one the protocol allows.
+fn filter(
+    name: &str,
+    value: Option<String>,
+    allowed: fn(&str) -> bool,
+    values: &str,
+) -> Result<Option<String>, ApiError> {
+    match value {
+        Some(v) if !allowed(&v) => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+            format!("{name} must be one of {values}"),
+        )
+        .at(name)),
+        v => Ok(v),
+    }
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records", tag = "records",
+    params(SearchQuery),
+    responses(
+        (status = 200, description = "Kept records matching every filter, by `experience_id`", body = RecordPage),
+        (status = 400, description = "A malformed query or limit (`invalid_query`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 422, description = "A filter value the protocol does not allow (`invalid_field`, `field` names the parameter)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn search(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<SearchQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let limit = page_limit(q.limit)?;
+    let text = q.q.filter(|t| !t.trim().is_empty());
+    if text
+        .as_deref()
+        .is_some_and(|t| t.chars().count() > MAX_QUERY_CHARS)
+    {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_field",
+            format!("q is at most {MAX_QUERY_CHARS} characters"),
+        )
+        .at("q"));
+    }
+    let filter = RecordFilter {
+        lifecycle: filter(
+            "lifecycle",
+            q.lifecycle,
+            |v| rw::lifecycle_from_text(v).is_some(),
+            "candidate, reviewed, superseded, withdrawn",
+        )?,
+        platform: filter(
+            "platform",
+            q.platform,
+            |v| rw::platform_from_text(v).is_some(),
+            "windows, macos, linux, cross-platform, other",
+        )?,
+        verification_level: filter(
+            "verification_level",
+            q.verification_level,
+            |v| rw::verification_from_text(v).is_some(),
+            "self-observed, locally-verified, independently-reproduced",
+        )?,
+        text,
+    };
+    let rows = state
+        .engine
+        .search_records(
+            &p.tenant_id,
+            &namespace,
+            filter,
+            q.after.as_deref().unwrap_or(""),
+            limit,
+        )
+        .await?;
+    let skills = skills_of(&state, &p, &namespace).await?;
+    let next_cursor = (rows.len() == limit)
+        .then(|| rows.last().map(|r| r.experience_id.clone()))
+        .flatten();
+    Ok(wire::json(
+        StatusCode::OK,
+        &RecordPage {
+            contract_version: CONTRACT_VERSION,
+            records: rows
+                .iter()
+                .map(|r| rw::entry_to_wire(r, &skills))
+                .collect::<Result<_, _>>()?,
+            next_cursor,
+            data_only: true,
+        },
+    ))
+}
+
+/// Query of a record's history.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RecordHistoryQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+    /// Cursor from the previous page (the last entry's `sequence`).
+    after: Option<String>,
+    /// Page size, 1..=200 (default 50).
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records/{id}/history", tag = "records",
+    params(("id" = String, Path, description = "The record's `experience_id`"), RecordHistoryQuery),
+    responses(
+        (status = 200, description = "Every kept revision (with its document) and every rejected submission (findings and digest) in order", body = RecordHistoryResponse),
+        (status = 400, description = "A malformed cursor or limit (`invalid_query`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn history(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    id: Result<Path<String>, PathRejection>,
+    q: Result<Query<RecordHistoryQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let id = path(id)?;
+    let q = query(q)?;
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let limit = page_limit(q.limit)?;
+    let after = match q.after.as_deref() {
+        None => 0,
+        Some(a) => a.parse::<u64>().map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_query",
+                "after is not a cursor",
+            )
+            .at("after")
+        })?,
+    };
+    let events = state
+        .engine
+        .record_history(&p.tenant_id, &namespace, &id, after, limit)
+        .await?
+        .ok_or(StoreError::RecordNotFound)?;
+    let next_cursor = (events.len() == limit)
+        .then(|| events.last().map(|e| e.stream_seq.to_string()))
+        .flatten();
+    Ok(wire::json(
+        StatusCode::OK,
+        &RecordHistoryResponse {
+            contract_version: CONTRACT_VERSION,
+            experience_id: id,
+            entries: events
+                .iter()
+                .map(rw::history_entry_to_wire)
+                .collect::<Result<_, _>>()?,
+            next_cursor,
+            data_only: true,
+        },
+    ))
+}
+
+/// Places a review's findings: notes are the request's `/notes`, anything
+/// else is in the record.
+fn review_error(e: StoreError) -> ApiError {
+    match e {
+        StoreError::RecordInvalid(findings) => {
+            let (notes, record): (Vec<Finding>, Vec<Finding>) = findings
+                .into_iter()
+                .partition(|f| f.pointer.starts_with("/review/notes"));
+            let notes = notes.into_iter().map(|mut f| {
+                f.pointer = f.pointer.replacen("/review/notes", "/notes", 1);
+                f
+            });
+            let record = record.into_iter().map(|mut f| {
+                f.pointer = format!("/record{}", f.pointer);
+                f
+            });
+            ApiError::findings(
+                "record_invalid",
+                "the reviewed record would break a rule; nothing was written",
+                "",
+                notes.chain(record).collect(),
+            )
+        }
+        e => e.into(),
+    }
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records/{id}/review", tag = "records",
+    params(("id" = String, Path, description = "The record's `experience_id`")),
+    request_body = ReviewRecordRequest,
+    responses(
+        (status = 200, description = "The reviewed record's new revision, and those an approval superseded", body = RecordWriteResponse),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+        (status = 409, description = "Not a candidate, or a superseded record is not reviewed (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem),
+        (status = 422, description = "The reviewed record would break a rule, for example notes missing to request changes (`record_invalid`, every finding in `errors`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn review(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    id: Result<Path<String>, PathRejection>,
+    ApiJson { body, .. }: ApiJson<ReviewRecordRequest>,
+) -> Result<Response, ApiError> {
+    let id = path(id)?;
+    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
+    let decision = rw::decision_from_wire(body.decision);
+    let human_request = body.decision == praxis_api::ReviewDecision::RequestChanges
+        && body.mode == praxis_api::ReviewMode::Human;
+    if human_request && body.notes.is_none() {
+        return Err(ApiError::findings(
+            "record_invalid",
+            "a request for changes needs notes; nothing was written",
+            "",
+            vec![Finding::new(
+                "/notes",
+                "review.notes_required",
+                "a request for changes says what to change in its notes",
+            )],
+        ));
+    }
+    let command = Command::ReviewRecord(Box::new(Review {
+        namespace: namespace.clone(),
+        experience_id: id,
+        decision,
+        mode: rw::mode_from_wire(body.mode),
+        reviewer: p.subject.clone(),
+        notes: body.notes,
+        expected_revision: body.expected_revision,
+    }));
+    let mut done = execute(&state, write_as(&p, Capability::RecordReview, command))
+        .await
+        .map_err(review_error)?;
+    match one_record(&mut done)? {
+        RecordWrite::Revised(rows) => revised(
+            StatusCode::OK,
+            &rows,
+            &skills_of(&state, &p, &namespace).await?,
+        ),
+        _ => Err(StoreError::inconsistent("a review kept no revision").into()),
+    }
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records/{id}/withdraw", tag = "records",
+    params(("id" = String, Path, description = "The record's `experience_id`")),
+    request_body = WithdrawRecordRequest,
+    responses(
+        (status = 200, description = "Withdrawn; identity and history stay", body = RecordWriteResponse),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+        (status = 409, description = "Only a reviewed record can be withdrawn (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem),
+        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn withdraw(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    id: Result<Path<String>, PathRejection>,
+    ApiJson { body, .. }: ApiJson<WithdrawRecordRequest>,
+) -> Result<Response, ApiError> {
+    let id = path(id)?;
+    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
+    check_reason(&body.reason)?;
+    let command = Command::WithdrawRecord {
+        namespace: namespace.clone(),
+        experience_id: id,
+        reason: body.reason,
+        expected_revision: body.expected_revision,
+    };
+    let mut done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
+    match one_record(&mut done)? {
+        RecordWrite::Revised(rows) => revised(
+            StatusCode::OK,
+            &rows,
+            &skills_of(&state, &p, &namespace).await?,
+        ),
+        _ => Err(StoreError::inconsistent("a withdrawal kept no revision").into()),
+    }
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records/settings", tag = "records",
+    request_body = RecordSettingsRequest,
+    responses(
+        (status = 200, description = "The settings now in force", body = RecordSettingsResponse),
+        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn set_settings(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<RecordSettingsRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
+    let command = Command::SetAutomatedApproval {
+        namespace,
+        on: body.automated_approval,
+    };
+    execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
+    Ok(wire::json(
+        StatusCode::OK,
+        &RecordSettingsResponse {
+            contract_version: CONTRACT_VERSION,
+            automated_approval: body.automated_approval,
+        },
+    ))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records/settings", tag = "records",
+    params(ScopeQuery),
+    responses(
+        (status = 200, description = "The settings in force (automated approval off unless set)", body = RecordSettingsResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn read_settings(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<ScopeQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
+    let on = state
+        .engine
+        .automated_approval(&p.tenant_id, &namespace)
+        .await?;
+    Ok(wire::json(
+        StatusCode::OK,
+        &RecordSettingsResponse {
+            contract_version: CONTRACT_VERSION,
+            automated_approval: on,
+        },
+    ))
+}
+
+fn skill_response(status: StatusCode, write: SkillWrite) -> Response {
+    let (effect, row) = match write {
+        SkillWrite::Changed(row) => (WriteEffect::Changed, row),
+        SkillWrite::Unchanged(row) => (WriteEffect::Unchanged, row),
+    };
+    let status = match effect {
+        WriteEffect::Changed => status,
+        WriteEffect::Unchanged => StatusCode::OK,
+    };
+    wire::json(
+        status,
+        &SkillResponse {
+            contract_version: CONTRACT_VERSION,
+            write: effect,
+            skill: rw::skill_to_wire(&row),
+        },
+    )
+}
+
+fn one_skill(applied: Applied) -> Result<SkillWrite, ApiError> {
+    applied
+        .skill
+        .ok_or_else(|| StoreError::inconsistent("a skill write returned no release").into())
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/skills", tag = "skills",
+    request_body = PublishSkillRequest,
+    responses(
+        (status = 201, description = "Published", body = SkillResponse),
+        (status = 200, description = "The identical release was already published (`write: unchanged`)", body = SkillResponse),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
+        (status = 409, description = "This name and version is published with other content; a version never changes (`skill_conflict`)", body = praxis_api::Problem),
+        (status = 422, description = "The release is malformed or its text fails screening (`record_invalid`, every problem in `errors`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn publish_skill(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<PublishSkillRequest>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
+    let release = rw::release_from_wire(body.release);
+    let mut problems = release.problems("/release");
+    // Summary and provenance are published for good: screened like record text.
+    problems.extend(screen::findings(&json!({ "release": {
+        "summary": release.summary,
+        "provenance": release.provenance,
+    }})));
+    if !problems.is_empty() {
+        return Err(ApiError::findings(
+            "record_invalid",
+            format!(
+                "the release breaks {} rule(s); nothing was written",
+                problems.len()
+            ),
+            "",
+            problems,
+        ));
+    }
+    let command = Command::PublishSkill { namespace, release };
+    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
+    Ok(skill_response(StatusCode::CREATED, one_skill(done)?))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/skills", tag = "skills",
+    params(ScopeQuery),
+    responses(
+        (status = 200, description = "Every release of the namespace's registry, withdrawn ones included", body = SkillsResponse),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn skills(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<ScopeQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
+    let skills = skills_of(&state, &p, &namespace).await?;
+    Ok(wire::json(
+        StatusCode::OK,
+        &SkillsResponse {
+            contract_version: CONTRACT_VERSION,
+            skills: skills.iter().map(rw::skill_to_wire).collect(),
+        },
+    ))
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/skills/{name}/{version}/withdraw", tag = "skills",
+    params(
+        ("name" = String, Path, description = "Skill name"),
+        ("version" = String, Path, description = "Release version"),
+    ),
+    request_body = WithdrawSkillRequest,
+    responses(
+        (status = 200, description = "Withdrawn (`write: unchanged` when it already was); records relating to it are flagged `repo.withdrawn_skill`", body = SkillResponse),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
+        (status = 404, description = "No such release in this scope (`skill_not_found`)", body = praxis_api::Problem),
+        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn withdraw_skill(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    names: Result<Path<(String, String)>, PathRejection>,
+    ApiJson { body, .. }: ApiJson<WithdrawSkillRequest>,
+) -> Result<Response, ApiError> {
+    let (name, version) = path(names)?;
+    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
+    check_reason(&body.reason)?;
+    let command = Command::WithdrawSkill {
+        namespace,
+        name,
+        version,
+        reason: body.reason,
+    };
+    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
+    Ok(skill_response(StatusCode::OK, one_skill(done)?))
+}
