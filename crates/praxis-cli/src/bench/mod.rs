@@ -5,8 +5,13 @@
 //! 64 concurrent writers, and beside it a raw baseline: the same rows written
 //! by plain batched INSERTs with the same sync settings, one commit per batch
 //! of as many rows as there are writers. The ratio is Praxis's own overhead.
+//!
+//! `bench redaction` is the exception to "never pass/fail": it measures the
+//! screening engine's recall and false positives on its labelled corpus and
+//! fails below the thresholds, so that a regression is visible.
 
 mod attempts;
+mod redaction;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,6 +34,10 @@ pub enum BenchCmd {
     /// Loads a large attempt history, then measures observe throughput and
     /// assess latency in process and over loopback HTTP.
     Attempts(attempts::AttemptsArgs),
+    /// Recall, false positives and throughput of the screening engine on its
+    /// labelled corpus; exits non-zero below 99% recall or above 1% false
+    /// positives.
+    Redaction(redaction::RedactionArgs),
 }
 
 /// Arguments of `bench ledger`.
@@ -51,10 +60,12 @@ pub struct LedgerArgs {
     dir: Option<std::path::PathBuf>,
 }
 
+/// Runs one benchmark; only `redaction` can fail on its figures.
 pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
     match cmd {
         BenchCmd::Ledger(args) => ledger(args).await?,
         BenchCmd::Attempts(args) => attempts::run(args).await?,
+        BenchCmd::Redaction(args) => return redaction::run(args),
     }
     Ok(std::process::ExitCode::SUCCESS)
 }
