@@ -138,8 +138,9 @@ pub enum RecordWrite {
     Revised(Vec<RecordRow>),
     /// The submission failed screening and was kept as a rejection.
     Rejected(Vec<Finding>),
-    /// The same document was submitted again: nothing changed.
-    Unchanged(RecordRow),
+    /// The same document was submitted again: nothing changed (boxed: a
+    /// row is much larger than the other variants).
+    Unchanged(Box<RecordRow>),
 }
 
 /// What a skill write did.
@@ -330,13 +331,13 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
                 prior.experience_id, prior.lifecycle
             )));
         }
-    } else if let Some(id) = &claimed {
-        if let Some(other) = tx.record_row(ctx.tenant, ns, RecordKey::Id(id)).await? {
-            return Err(StoreError::SourceConflict(format!(
-                "record {} belongs to another source",
-                other.experience_id
-            )));
-        }
+    } else if let Some(id) = &claimed
+        && let Some(other) = tx.record_row(ctx.tenant, ns, RecordKey::Id(id)).await?
+    {
+        return Err(StoreError::SourceConflict(format!(
+            "record {} belongs to another source",
+            other.experience_id
+        )));
     }
     let created = prior
         .as_ref()
@@ -375,7 +376,7 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
         // Resubmitting what is kept changes nothing; only the server-owned
         // timestamps would differ.
         if same_content(&prior.document, &doc) {
-            return Ok(RecordWrite::Unchanged(prior.clone()));
+            return Ok(RecordWrite::Unchanged(Box::new(prior.clone())));
         }
     }
     let id = claimed.unwrap_or_default();
@@ -560,7 +561,7 @@ pub(crate) async fn import_records<T: LedgerTx + RecordTx>(
             .await?
         {
             if row.sha256 == sha256 {
-                out.push(RecordWrite::Unchanged(row));
+                out.push(RecordWrite::Unchanged(Box::new(row)));
                 continue;
             }
             return Err(StoreError::SourceConflict(format!(

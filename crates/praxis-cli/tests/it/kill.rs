@@ -150,7 +150,15 @@ impl Target {
     }
 
     /// Runs `praxis verify` on this store and requires a clean report.
+    ///
+    /// On PostgreSQL it first waits until the killed server's sessions have
+    /// ended: a COMMIT sent just before the SIGKILL is still carried out by
+    /// its backend, and a verify racing it would count one write fewer than
+    /// the restarted server then lists.
     fn verify(&self) -> VerifyCounts {
+        if self.verify_args[0] == "--store" {
+            runtime().block_on(wait_for_other_sessions_to_end(&self.verify_args[1]));
+        }
         verify_clean(&strs(&self.verify_args))
     }
 
@@ -465,6 +473,36 @@ fn check_counts(counts: VerifyCounts, acked: usize, attempts: usize, context: &s
         counts.credentials as usize <= attempts + 1,
         "{context}: more credentials than issue requests ever sent ({attempts}): {counts:?}"
     );
+}
+
+/// Waits (up to a minute) until no session but ours is connected to the
+/// database at `url`.
+async fn wait_for_other_sessions_to_end(url: &str) {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connect to the store's database");
+    tokio::spawn(conn);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let others: i64 = client
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid() \
+                 AND backend_type = 'client backend'",
+                &[],
+            )
+            .await
+            .expect("pg_stat_activity")
+            .get(0);
+        if others == 0 {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{others} session(s) of the killed server are still open after a minute"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// The kill loop: `cycles` times, write concurrently, SIGKILL at a random

@@ -3,6 +3,6 @@
 
 mod attempts;
 mod cli;
-mod records;
 mod kill;
+mod records;
 mod support;
