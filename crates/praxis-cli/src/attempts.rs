@@ -12,7 +12,7 @@ use praxis_api::{
 use praxis_client::Client;
 use praxis_store::attempts::AttemptLedger;
 
-use crate::config::StoreArgs;
+use crate::config::OfflineStore;
 
 /// Where the server is and who calls it.
 #[derive(Args)]
@@ -106,31 +106,16 @@ pub struct Offline {
     #[arg(long)]
     offline: bool,
     #[command(flatten)]
-    store: StoreArgs,
-    /// Tenant id (offline).
-    #[arg(long, default_value = "default")]
-    tenant: String,
-    /// Subject the records are written as; names the namespace of a private scope (offline).
-    #[arg(long, default_value = "admin")]
-    as_subject: String,
+    at: OfflineStore,
 }
 
 impl Offline {
     async fn ledger(&self, scope: &ScopeArgs) -> anyhow::Result<AttemptLedger> {
-        let scope = scope.domain();
-        scope.validate("/scope")?;
-        let engine = self.store.open().await?;
-        if !engine.tenants().await?.contains(&self.tenant) {
-            anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
-        }
-        let actor = praxis_domain::ledger::Actor {
-            credential_id: "offline".into(),
-            subject: self.as_subject.clone(),
-        };
+        let (engine, namespace, actor) = self.at.open(&scope.domain()).await?;
         Ok(AttemptLedger::new(
             engine,
-            &self.tenant,
-            scope.namespace(&self.as_subject),
+            &self.at.tenant,
+            namespace,
             actor,
         ))
     }

@@ -48,6 +48,44 @@ impl StoreArgs {
     }
 }
 
+/// A tenant of a store opened directly, and the subject writes are made as
+/// (the server must not be running on a SQLite store).
+#[derive(Args)]
+pub struct OfflineStore {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Tenant id (offline).
+    #[arg(long, default_value = "default")]
+    pub tenant: String,
+    /// Subject the writes are made as; names the namespace of a private scope (offline).
+    #[arg(long, default_value = "admin")]
+    pub as_subject: String,
+}
+
+impl OfflineStore {
+    /// Opens the store, checks the tenant exists, and returns the engine,
+    /// the namespace of `scope` for the subject, and the actor to write as.
+    pub async fn open(
+        &self,
+        scope: &praxis_domain::auth::Scope,
+    ) -> anyhow::Result<(
+        Arc<dyn Engine>,
+        praxis_domain::auth::Namespace,
+        praxis_domain::ledger::Actor,
+    )> {
+        scope.validate("/scope")?;
+        let engine = self.store.open().await?;
+        if !engine.tenants().await?.contains(&self.tenant) {
+            anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
+        }
+        let actor = praxis_domain::ledger::Actor {
+            credential_id: "offline".into(),
+            subject: self.as_subject.clone(),
+        };
+        Ok((engine, scope.namespace(&self.as_subject), actor))
+    }
+}
+
 /// Arguments of `praxis serve`.
 #[derive(Args, Debug)]
 pub struct ServeArgs {

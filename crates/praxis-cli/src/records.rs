@@ -15,7 +15,7 @@ use praxis_store::records::{RecordFilter, RecordWrite, SkillWrite};
 use praxis_store::{Applied, Command, Engine, Write, WriteOutcome};
 
 use crate::attempts::ScopeArgs;
-use crate::config::StoreArgs;
+use crate::config::OfflineStore;
 use praxis_domain::records::repository::{self, RECORDS_DIR, REGISTRY_PATH, RecordFile};
 use praxis_domain::records::{Directory, MAX_RECORD_BYTES};
 
@@ -24,40 +24,30 @@ use praxis_domain::records::{Directory, MAX_RECORD_BYTES};
 #[derive(Args)]
 pub struct Target {
     #[command(flatten)]
-    store: StoreArgs,
-    /// Tenant id.
-    #[arg(long, default_value = "default")]
-    tenant: String,
-    /// Subject the writes are made as; names the namespace of a private scope.
-    #[arg(long, default_value = "admin")]
-    as_subject: String,
+    at: OfflineStore,
     #[command(flatten)]
     scope: ScopeArgs,
 }
 
 impl Target {
-    async fn open(&self) -> anyhow::Result<(Arc<dyn Engine>, Namespace)> {
-        let scope = self.scope.domain();
-        scope.validate("/scope")?;
-        let engine = self.store.open().await?;
-        if !engine.tenants().await?.contains(&self.tenant) {
-            anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
-        }
-        Ok((engine, scope.namespace(&self.as_subject)))
+    async fn open(&self) -> anyhow::Result<(Arc<dyn Engine>, Namespace, Actor)> {
+        self.at.open(&self.scope.domain()).await
     }
+}
 
-    async fn write(&self, engine: &Arc<dyn Engine>, command: Command) -> anyhow::Result<Applied> {
-        let actor = Actor {
-            credential_id: "offline".into(),
-            subject: self.as_subject.clone(),
-        };
-        match engine
-            .execute(Write::new(&self.tenant, actor, command))
-            .await?
-        {
-            WriteOutcome::Committed { applied, .. } => Ok(*applied),
-            WriteOutcome::Replayed { .. } => anyhow::bail!("a write without key was replayed"),
-        }
+/// Applies one write and returns what it did.
+async fn write(
+    engine: &Arc<dyn Engine>,
+    tenant: &str,
+    actor: &Actor,
+    command: Command,
+) -> anyhow::Result<Applied> {
+    match engine
+        .execute(Write::new(tenant, actor.clone(), command))
+        .await?
+    {
+        WriteOutcome::Committed { applied, .. } => Ok(*applied),
+        WriteOutcome::Replayed { .. } => anyhow::bail!("a write without key was replayed"),
     }
 }
 
@@ -138,50 +128,54 @@ async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
         .transpose()
         .map_err(|f| anyhow::anyhow!("registry: {} problem(s)", f.len()))?
         .unwrap_or_default();
-    let (engine, namespace) = target.open().await?;
+    let (engine, namespace, actor) = target.open().await?;
+    let tenant = target.at.tenant.as_str();
     let (mut published, mut withdrawn) = (0, 0);
     for entry in registry.entries() {
-        let applied = target
-            .write(
-                &engine,
-                Command::PublishSkill {
-                    namespace: namespace.clone(),
-                    release: entry.release.clone(),
-                },
+        let applied = write(
+            &engine,
+            tenant,
+            &actor,
+            Command::PublishSkill {
+                namespace: namespace.clone(),
+                release: entry.release.clone(),
+            },
+        )
+        .await
+        .with_context(|| {
+            format!(
+                "publishing {}@{}",
+                entry.release.name, entry.release.version
             )
-            .await
-            .with_context(|| {
-                format!(
-                    "publishing {}@{}",
-                    entry.release.name, entry.release.version
-                )
-            })?;
+        })?;
         published += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
         if let Some(w) = &entry.withdrawal {
-            let applied = target
-                .write(
-                    &engine,
-                    Command::WithdrawSkill {
-                        namespace: namespace.clone(),
-                        name: entry.release.name.clone(),
-                        version: entry.release.version.clone(),
-                        reason: w.reason.clone(),
-                    },
-                )
-                .await?;
+            let applied = write(
+                &engine,
+                tenant,
+                &actor,
+                Command::WithdrawSkill {
+                    namespace: namespace.clone(),
+                    name: entry.release.name.clone(),
+                    version: entry.release.version.clone(),
+                    reason: w.reason.clone(),
+                },
+            )
+            .await?;
             withdrawn += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
         }
     }
     let documents = report.records.into_iter().map(|(_, v)| v).collect();
-    let applied = target
-        .write(
-            &engine,
-            Command::ImportRecords {
-                namespace,
-                documents,
-            },
-        )
-        .await?;
+    let applied = write(
+        &engine,
+        tenant,
+        &actor,
+        Command::ImportRecords {
+            namespace,
+            documents,
+        },
+    )
+    .await?;
     let kept = applied
         .records
         .iter()
@@ -200,7 +194,8 @@ async fn export(
     replace: bool,
     target: &Target,
 ) -> anyhow::Result<ExitCode> {
-    let (engine, namespace) = target.open().await?;
+    let (engine, namespace, _) = target.open().await?;
+    let tenant = target.at.tenant.as_str();
     let root = dir.join(RECORDS_DIR);
     let occupied = std::fs::read_dir(&root).is_ok_and(|mut d| d.next().is_some());
     if occupied && !replace {
@@ -220,13 +215,7 @@ async fn export(
     let (mut written, mut after) = (0usize, String::new());
     loop {
         let page = engine
-            .search_records(
-                &target.tenant,
-                &namespace,
-                RecordFilter::default(),
-                &after,
-                500,
-            )
+            .search_records(tenant, &namespace, RecordFilter::default(), &after, 500)
             .await?;
         for row in &page {
             let directory = Directory::for_status(&row.lifecycle);
@@ -244,7 +233,7 @@ async fn export(
             _ => break,
         }
     }
-    let skills = engine.skills(&target.tenant, &namespace).await?;
+    let skills = engine.skills(tenant, &namespace).await?;
     let mut registry = Registry::new();
     let mut revision = 0;
     for row in skills {
