@@ -11,7 +11,7 @@ use praxis_domain::auth::Namespace;
 use praxis_domain::canonical::canonical_bytes;
 use praxis_domain::ledger::Actor;
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordWrite, SkillWrite};
+use praxis_store::records::{RecordFilter, RecordWrite};
 use praxis_store::{Applied, Command, Engine, Write, WriteOutcome};
 
 use crate::attempts::ScopeArgs;
@@ -129,53 +129,26 @@ async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
         .map_err(|f| anyhow::anyhow!("registry: {} problem(s)", f.len()))?
         .unwrap_or_default();
     let (engine, namespace, actor) = target.open().await?;
-    let tenant = target.at.tenant.as_str();
-    let (mut published, mut withdrawn) = (0, 0);
-    for entry in registry.entries() {
-        let applied = write(
-            &engine,
-            tenant,
-            &actor,
-            Command::PublishSkill {
-                namespace: namespace.clone(),
-                release: entry.release.clone(),
-            },
-        )
-        .await
-        .with_context(|| {
-            format!(
-                "publishing {}@{}",
-                entry.release.name, entry.release.version
-            )
-        })?;
-        published += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
-        if let Some(w) = &entry.withdrawal {
-            let applied = write(
-                &engine,
-                tenant,
-                &actor,
-                Command::WithdrawSkill {
-                    namespace: namespace.clone(),
-                    name: entry.release.name.clone(),
-                    version: entry.release.version.clone(),
-                    reason: w.reason.clone(),
-                },
-            )
-            .await?;
-            withdrawn += usize::from(matches!(applied.skill, Some(SkillWrite::Changed(_))));
-        }
-    }
     let documents = report.records.into_iter().map(|(_, v)| v).collect();
+    let skills = registry.entries().cloned().collect();
+    // One write: the releases, their withdrawals and the records commit
+    // together or not at all.
     let applied = write(
         &engine,
-        tenant,
+        &target.at.tenant,
         &actor,
         Command::ImportRecords {
             namespace,
             documents,
+            skills,
         },
     )
     .await?;
+    let events_of = |kind: &str| applied.events.iter().filter(|e| e.kind == kind).count();
+    let (published, withdrawn) = (
+        events_of(praxis_store::records::SKILL_PUBLISHED),
+        events_of(praxis_store::records::SKILL_WITHDRAWN),
+    );
     let kept = applied
         .records
         .iter()
@@ -204,13 +177,15 @@ async fn export(
             root.display()
         );
     }
+    // Built beside the target and swapped in by renames, so that a failure
+    // leaves the previous publication whole.
+    std::fs::create_dir_all(dir)?;
+    let staging = dir.join(format!(".{RECORDS_DIR}.new-{}", std::process::id()));
+    if staging.exists() {
+        std::fs::remove_dir_all(&staging)?;
+    }
     for sub in [Directory::Candidates, Directory::Reviewed] {
-        let path = root.join(sub.as_str());
-        if path.exists() {
-            std::fs::remove_dir_all(&path)
-                .with_context(|| format!("removing {}", path.display()))?;
-        }
-        std::fs::create_dir_all(&path)?;
+        std::fs::create_dir_all(staging.join(sub.as_str()))?;
     }
     let (mut written, mut after) = (0usize, String::new());
     loop {
@@ -222,16 +197,25 @@ async fn export(
             if directory == Directory::Candidates && !candidates {
                 continue;
             }
-            let path = root
+            let path = staging
                 .join(directory.as_str())
                 .join(format!("{}.json", row.experience_id));
-            write_atomically(&path, &canonical_bytes(&row.document))?;
+            std::fs::write(&path, canonical_bytes(&row.document))
+                .with_context(|| format!("writing {}", path.display()))?;
             written += 1;
         }
         match page.last() {
             Some(last) if page.len() == 500 => after = last.experience_id.clone(),
             _ => break,
         }
+    }
+    let old = dir.join(format!(".{RECORDS_DIR}.old-{}", std::process::id()));
+    if root.exists() {
+        std::fs::rename(&root, &old)?;
+    }
+    std::fs::rename(&staging, &root)?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
     }
     let skills = engine.skills(tenant, &namespace).await?;
     let mut registry = Registry::new();

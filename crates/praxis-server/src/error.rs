@@ -217,6 +217,11 @@ impl From<StoreError> for ApiError {
             StoreError::InvalidTransition(m) => {
                 ApiError::new(StatusCode::CONFLICT, "invalid_transition", m)
             }
+            StoreError::SelfReview => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "self_review",
+                "a submitter cannot review their own record",
+            ),
             StoreError::SourceConflict(m) => {
                 ApiError::new(StatusCode::CONFLICT, "source_conflict", m)
             }

@@ -204,7 +204,7 @@ pub(crate) async fn submit(
     }
     let command = Command::SubmitRecord(Box::new(Submission {
         namespace: namespace.clone(),
-        source: source.key(&p.subject),
+        source,
         author: p.subject.clone(),
         document: body.record,
     }));

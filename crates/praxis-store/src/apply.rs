@@ -468,8 +468,10 @@ async fn run_command<T: LedgerTx + AttemptTx + RecordTx>(
         Command::ImportRecords {
             namespace,
             documents,
+            skills,
         } => {
-            ctx.applied.records = records::import_records(tx, ctx, &namespace, documents).await?;
+            ctx.applied.records =
+                records::import_records(tx, ctx, &namespace, documents, skills).await?;
         }
         Command::PublishSkill { namespace, release } => {
             ctx.applied.skill = Some(records::publish_skill(tx, ctx, &namespace, release).await?);
@@ -481,7 +483,7 @@ async fn run_command<T: LedgerTx + AttemptTx + RecordTx>(
             reason,
         } => {
             let written =
-                records::withdraw_skill(tx, ctx, &namespace, &name, &version, reason).await?;
+                records::withdraw_skill(tx, ctx, &namespace, &name, &version, reason, None).await?;
             ctx.applied.skill = Some(written);
         }
         Command::SetAutomatedApproval { namespace, on } => {

@@ -84,12 +84,15 @@ pub enum Command {
         /// The revision the caller saw, if it wants compare-and-set.
         expected_revision: Option<u64>,
     },
-    /// Load published records as they are, all or nothing.
+    /// Load a published repository as it is, all or nothing: its skill
+    /// releases (with their withdrawals) first, then its records.
     ImportRecords {
         /// The namespace.
         namespace: Namespace,
         /// The records.
         documents: Vec<serde_json::Value>,
+        /// The skill registry's releases.
+        skills: Vec<praxis_domain::skills::RegistryEntry>,
     },
     /// Publish an immutable skill release.
     PublishSkill {

@@ -58,6 +58,9 @@ pub enum StoreError {
     /// No such record in the namespace.
     #[error("record not found")]
     RecordNotFound,
+    /// A submitter tried to review their own record.
+    #[error("a submitter cannot review their own record")]
+    SelfReview,
     /// The record changed since the revision the caller saw.
     #[error("record is at revision {current}, not {expected}")]
     RevisionConflict {

@@ -204,8 +204,9 @@ pub(crate) trait RecordTx {
 pub struct Submission {
     /// The namespace the record lives in.
     pub namespace: Namespace,
-    /// Source identity text (see [`lifecycle::Source::key`]).
-    pub source: String,
+    /// Where the record comes from; edits from the same source (and the
+    /// same author) reconcile the same record.
+    pub source: lifecycle::Source,
     /// The authenticated subject, bound as `provenance.author_ref`.
     pub author: String,
     /// The record as submitted.
@@ -280,7 +281,7 @@ async fn repository_findings<T: RecordTx>(
                 out.push(Finding::new(
                     format!("/relations/{list}/{i}"),
                     "repo.unknown_experience",
-                    format!("no record of this namespace has the id {id}"),
+                    "no record of this namespace has this id",
                 ));
             }
         }
@@ -314,11 +315,20 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
     s: Submission,
 ) -> Result<RecordWrite, StoreError> {
     let ns = &s.namespace;
+    let source = s.source.key(&s.author);
     let claimed = View(&s.document).id().map(str::to_owned);
     let prior = tx
-        .record_row(ctx.tenant, ns, RecordKey::Source(&s.source))
+        .record_row(ctx.tenant, ns, RecordKey::Source(&source))
         .await?;
     if let Some(prior) = &prior {
+        // A source belongs to the author of its first kept revision: an
+        // issue reference names no author, so nobody else may revise it.
+        if View(&prior.document).author() != Some(s.author.as_str()) {
+            return Err(StoreError::SourceConflict(format!(
+                "record {} from this source belongs to another author",
+                prior.experience_id
+            )));
+        }
         if claimed.as_deref() != Some(prior.experience_id.as_str()) {
             return Err(StoreError::SourceConflict(format!(
                 "this source already holds record {}; its id cannot change",
@@ -342,7 +352,13 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
     let created = prior
         .as_ref()
         .and_then(|p| View(&p.document).created_at().map(str::to_owned));
-    let prepared = lifecycle::submit(s.document.clone(), &s.author, ctx.now(), created.as_deref());
+    let prepared = lifecycle::submit(
+        s.document.clone(),
+        &s.author,
+        &s.source,
+        ctx.now(),
+        created.as_deref(),
+    );
     let mut findings = match &prepared {
         Ok(_) => Vec::new(),
         Err(Refused::Findings(f)) => f.clone(),
@@ -355,7 +371,7 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
             findings.sort();
             findings.dedup();
             let rejection = Rejection {
-                source: s.source.clone(),
+                source: source.clone(),
                 experience_id: claimed,
                 sha256: lifecycle::document_sha256(&s.document),
                 findings: findings.clone(),
@@ -364,7 +380,7 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
                 .map_err(|e| StoreError::inconsistent(e.to_string()))?;
             let new = NewEvent::new(
                 ns.clone(),
-                lifecycle::stream_of(&s.source),
+                lifecycle::stream_of(&source),
                 lifecycle::REJECTED,
                 payload,
             );
@@ -382,7 +398,7 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx>(
     let id = claimed.unwrap_or_default();
     let revision = Revision {
         experience_id: id.clone(),
-        source: s.source.clone(),
+        source,
         revision: prior.as_ref().map_or(1, |p| p.revision + 1),
         change: Change::Submitted,
         sha256: lifecycle::document_sha256(&doc),
@@ -452,6 +468,19 @@ pub(crate) async fn review_record<T: LedgerTx + RecordTx>(
 ) -> Result<RecordWrite, StoreError> {
     let ns = &r.namespace;
     let row = current(tx, ctx.tenant, ns, &r.experience_id, r.expected_revision).await?;
+    match r.mode {
+        // Automated approval is the namespace's decision, not the caller's.
+        ReviewMode::AutomatedPolicy if !tx.automated_approval(ctx.tenant, ns).await? => {
+            return Err(StoreError::InvalidTransition(
+                "automated-policy review is off in this namespace; a person reviews here".into(),
+            ));
+        }
+        // The submitter never reviews their own record.
+        ReviewMode::Human if View(&row.document).author() == Some(r.reviewer.as_str()) => {
+            return Err(StoreError::SelfReview);
+        }
+        _ => {}
+    }
     let doc = lifecycle::review(
         &row.document,
         r.decision,
@@ -461,8 +490,9 @@ pub(crate) async fn review_record<T: LedgerTx + RecordTx>(
         ctx.now(),
     )
     .map_err(refused)?;
-    // Relations are checked again: a related record or skill may have
-    // been withdrawn or superseded since the submission.
+    // Relations are checked again against what is committed now; a
+    // relation to a since-withdrawn skill release is reported as a flag by
+    // the reads, not refused.
     let findings = repository_findings(tx, ctx.tenant, ns, &doc).await?;
     if !findings.is_empty() {
         return Err(StoreError::RecordInvalid(findings));
@@ -539,7 +569,17 @@ pub(crate) async fn import_records<T: LedgerTx + RecordTx>(
     ctx: &mut Ctx<'_>,
     namespace: &Namespace,
     documents: Vec<Value>,
+    skills: Vec<praxis_domain::skills::RegistryEntry>,
 ) -> Result<Vec<RecordWrite>, StoreError> {
+    // Releases first, in this same write, so that related skills resolve
+    // and a conflicting release refuses the whole import.
+    for entry in skills {
+        let (name, version) = (entry.release.name.clone(), entry.release.version.clone());
+        publish_skill(tx, ctx, namespace, entry.release).await?;
+        if let Some(w) = entry.withdrawal {
+            withdraw_skill(tx, ctx, namespace, &name, &version, w.reason, Some(w.at)).await?;
+        }
+    }
     let mut findings = Vec::new();
     for (i, doc) in documents.iter().enumerate() {
         findings.extend(domain::check(doc, None).into_iter().map(|mut f| {
@@ -640,7 +680,8 @@ pub(crate) async fn publish_skill<T: LedgerTx + RecordTx>(
     Ok(SkillWrite::Changed(row))
 }
 
-/// Withdraws a skill release; it stays in the registry, marked.
+/// Withdraws a skill release; it stays in the registry, marked. `at` is
+/// the withdrawal's own time when it is imported, else now.
 pub(crate) async fn withdraw_skill<T: LedgerTx + RecordTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
@@ -648,6 +689,7 @@ pub(crate) async fn withdraw_skill<T: LedgerTx + RecordTx>(
     name: &str,
     version: &str,
     reason: String,
+    at: Option<String>,
 ) -> Result<SkillWrite, StoreError> {
     let mut row = tx
         .skill_row(ctx.tenant, namespace, name, version)
@@ -657,7 +699,7 @@ pub(crate) async fn withdraw_skill<T: LedgerTx + RecordTx>(
         return Ok(SkillWrite::Unchanged(row));
     }
     let withdrawal = Withdrawal {
-        at: ctx.now().to_string(),
+        at: at.unwrap_or_else(|| ctx.now().to_string()),
         reason,
     };
     let payload = json!({ "name": name, "version": version, "withdrawal": withdrawal });
@@ -711,11 +753,7 @@ pub fn flags(row: &RecordRow, skills: &[SkillRow]) -> Vec<Finding> {
                     Finding::new(
                         format!("/relations/related_skills/{i}"),
                         "repo.withdrawn_skill",
-                        format!(
-                            "skill release {}@{} has been withdrawn",
-                            f("name"),
-                            f("version")
-                        ),
+                        "the related skill release has been withdrawn",
                     )
                 },
             )

@@ -156,22 +156,7 @@ fn import_then_export_publishes_byte_stable_records_the_upstream_schema_accepts(
     // The published repository validates, here and with the upstream schema.
     let out = run_ok(&["records", "validate", s(&published)]);
     assert_eq!(out.trim(), "1 record(s): no findings");
-    let script = "import json, sys, jsonschema\n\
-        schema = json.load(open(sys.argv[1]))\n\
-        v = jsonschema.Draft202012Validator(schema)\n\
-        for path in sys.argv[2:]:\n\
-        \x20   errors = list(v.iter_errors(json.load(open(path))))\n\
-        \x20   assert not errors, (path, [e.message for e in errors])\n\
-        print(len(sys.argv) - 2)\n";
-    let py = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(fixtures().join("experience-record-v0.1.schema.json"))
-        .arg(&exported)
-        .output()
-        .expect("python3 with the jsonschema package (CI installs it)");
-    assert!(py.status.success(), "{}", describe(&py));
-    assert_eq!(String::from_utf8_lossy(&py.stdout).trim(), "1");
+    assert_eq!(upstream_schema_accepts(std::slice::from_ref(&exported)), 1);
 
     // An invalid repository imports nothing.
     let broken = tmp.path().join("broken");
@@ -186,4 +171,163 @@ fn import_then_export_publishes_byte_stable_records_the_upstream_schema_accepts(
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was imported"));
     verify_clean(&["--data-dir", s(&data)]);
+}
+
+/// Runs the upstream JSON Schema (with Python's reference implementation)
+/// over `files`; returns how many were checked.
+fn upstream_schema_accepts(files: &[PathBuf]) -> usize {
+    let script = "import json, sys, jsonschema\n\
+        schema = json.load(open(sys.argv[1]))\n\
+        v = jsonschema.Draft202012Validator(schema)\n\
+        for path in sys.argv[2:]:\n\
+        \x20   errors = list(v.iter_errors(json.load(open(path))))\n\
+        \x20   assert not errors, (path, [e.message for e in errors])\n\
+        print(len(sys.argv) - 2)\n";
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(fixtures().join("experience-record-v0.1.schema.json"))
+        .args(files)
+        .output()
+        .expect("python3 with the jsonschema package (CI installs it)");
+    assert!(py.status.success(), "{}", describe(&py));
+    String::from_utf8_lossy(&py.stdout).trim().parse().unwrap()
+}
+
+/// Records Praxis itself wrote (server-stamped candidates, human and
+/// automated reviews, changes requested, superseded and withdrawn ones)
+/// export to files the upstream schema accepts and `validate` passes.
+#[test]
+fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
+    use praxis_domain::auth::{Scope, Visibility};
+    use praxis_domain::ledger::Actor;
+    use praxis_domain::records::lifecycle::{Decision, ReviewMode, Source};
+    use praxis_store::records::{Review, Submission};
+    use praxis_store::{Command as StoreCommand, Write};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    run_ok(&[
+        "admin",
+        "create-tenant",
+        "--data-dir",
+        s(&data),
+        "--tenant",
+        "default",
+    ]);
+    let namespace = Scope {
+        project_id: "p".into(),
+        mission_id: None,
+        agent_id: "a".into(),
+        visibility: Visibility::Shared,
+    }
+    .namespace("admin");
+    let rt = crate::support::runtime();
+    rt.block_on(async {
+        let engine = praxis_store::open(s(&data)).await.unwrap();
+        let exec = |command: StoreCommand| {
+            let engine = engine.clone();
+            async move {
+                let actor = Actor {
+                    credential_id: "test".into(),
+                    subject: "test".into(),
+                };
+                engine
+                    .execute(Write::new("default", actor, command))
+                    .await
+                    .unwrap()
+            }
+        };
+        let submit = |slug: &str, doc: Value| {
+            StoreCommand::SubmitRecord(Box::new(Submission {
+                namespace: namespace.clone(),
+                source: Source::Key { key: slug.into() },
+                author: "alice".into(),
+                document: doc,
+            }))
+        };
+        let review = |slug: &str, decision: Decision, notes: Option<&str>| {
+            StoreCommand::ReviewRecord(Box::new(Review {
+                namespace: namespace.clone(),
+                experience_id: format!("exp-{slug}-20261120"),
+                decision,
+                mode: ReviewMode::Human,
+                reviewer: "bob".into(),
+                notes: notes.map(str::to_owned),
+                expected_revision: None,
+            }))
+        };
+        for slug in ["pending-case", "changes-case", "old-case", "gone-case"] {
+            exec(submit(slug, sample_record(slug))).await;
+        }
+        exec(review(
+            "changes-case",
+            Decision::RequestChanges,
+            Some("Name the version."),
+        ))
+        .await;
+        exec(review("old-case", Decision::Approve, None)).await;
+        exec(review("gone-case", Decision::Approve, None)).await;
+        let mut newer = sample_record("new-case");
+        newer["relations"]["supersedes"] = json!(["exp-old-case-20261120"]);
+        exec(submit("new-case", newer)).await;
+        exec(review("new-case", Decision::Approve, None)).await;
+        exec(StoreCommand::WithdrawRecord {
+            namespace: namespace.clone(),
+            experience_id: "exp-gone-case-20261120".into(),
+            reason: "the fix was unsafe on older runners".into(),
+            expected_revision: None,
+        })
+        .await;
+        exec(StoreCommand::SetAutomatedApproval {
+            namespace: namespace.clone(),
+            on: true,
+        })
+        .await;
+        exec(submit("auto-case", sample_record("auto-case"))).await;
+    });
+    drop(rt);
+
+    let published = tmp.path().join("published");
+    run_ok(&[
+        "records",
+        "export",
+        s(&published),
+        "--candidates",
+        "--data-dir",
+        s(&data),
+        "--project",
+        "p",
+        "--agent",
+        "a",
+    ]);
+    let mut files = Vec::new();
+    let mut statuses = std::collections::BTreeSet::new();
+    for sub in ["candidates", "reviewed"] {
+        for entry in std::fs::read_dir(published.join("experience_records").join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            statuses.insert(format!(
+                "{}/{}/{}",
+                doc["lifecycle"]["status"].as_str().unwrap(),
+                doc["review"]["status"].as_str().unwrap(),
+                doc["review"]["mode"].as_str().unwrap_or("-")
+            ));
+            files.push(path);
+        }
+    }
+    assert_eq!(
+        statuses.into_iter().collect::<Vec<_>>(),
+        [
+            "candidate/changes-requested/human",
+            "candidate/pending/-",
+            "reviewed/approved/automated-policy",
+            "reviewed/approved/human",
+            "superseded/approved/human",
+            "withdrawn/approved/human",
+        ]
+    );
+    assert_eq!(upstream_schema_accepts(&files), 6);
+    let out = run_ok(&["records", "validate", s(&published)]);
+    assert_eq!(out.trim(), "6 record(s): no findings");
 }

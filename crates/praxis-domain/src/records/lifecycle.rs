@@ -77,7 +77,9 @@ impl Source {
     /// cannot collide on (or hijack) each other's keys.
     pub fn key(&self, subject: &str) -> String {
         match self {
-            Source::Key { key } => format!("key:{subject}:{key}"),
+            // The subject's length makes the split unambiguous: subjects
+            // may themselves contain ':'.
+            Source::Key { key } => format!("key:{}:{subject}:{key}", subject.len()),
             Source::Issue { repository, number } => {
                 format!("issue:{}#{number}", repository.to_ascii_lowercase())
             }
@@ -253,6 +255,10 @@ impl View<'_> {
     pub fn created_at(&self) -> Option<&str> {
         self.text("/lifecycle/created_at")
     }
+    /// `provenance.author_ref`.
+    pub fn author(&self) -> Option<&str> {
+        self.text("/provenance/author_ref")
+    }
     /// `title`.
     pub fn title(&self) -> Option<&str> {
         self.text("/title")
@@ -309,13 +315,15 @@ fn checked(doc: Value) -> Result<Value, Refused> {
     }
 }
 
-/// Prepares a submitted document as a candidate: binds the author, sets
-/// the lifecycle, review and screening fields the server owns, and runs
-/// every check. `first_created_at` is the record's creation time when this
-/// is an edit of a kept record.
+/// Prepares a submitted document as a candidate: binds the author (and,
+/// for an issue source, `provenance.source_issue`), sets the lifecycle,
+/// review and screening fields the server owns, and runs every check.
+/// `first_created_at` is the record's creation time when this is an edit of
+/// a kept record.
 pub fn submit(
     mut doc: Value,
     author: &str,
+    source: &Source,
     now: Timestamp,
     first_created_at: Option<&str>,
 ) -> Result<Value, Refused> {
@@ -328,6 +336,19 @@ pub fn submit(
     }
     let now = now.to_string();
     set(&mut doc, "/provenance", "author_ref", json!(author));
+    if let Source::Issue { repository, number } = source {
+        set(
+            &mut doc,
+            "/provenance",
+            "source_issue",
+            json!({
+                "provider": "github",
+                "repository": repository,
+                "issue_number": number,
+                "url": format!("https://github.com/{repository}/issues/{number}"),
+            }),
+        );
+    }
     let created = first_created_at.unwrap_or(&now).to_owned();
     doc["lifecycle"] = json!({ "status": "candidate", "created_at": created, "updated_at": now });
     doc["review"] = json!({ "status": "pending" });

@@ -154,13 +154,15 @@ pub fn check(files: Vec<RecordFile>, registry: Option<Result<Vec<u8>, String>>) 
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             for (i, id) in items.iter().enumerate() {
-                if let Some(id) = id.as_str().filter(|id| !known.contains(id)) {
+                // Messages name the rule, never the value: an unresolved
+                // "id" may be anything, a pasted secret included.
+                if id.as_str().is_some_and(|id| !known.contains(id)) {
                     findings.push(at(
                         path,
                         Finding::new(
                             format!("/relations/{list}/{i}"),
                             "repo.unknown_experience",
-                            format!("no record of this repository has the id {id}"),
+                            "no record of this repository has this id",
                         ),
                     ));
                 }
@@ -245,7 +247,7 @@ fn check_skills(
                 Finding::new(
                     pointer,
                     "repo.withdrawn_skill",
-                    format!("skill release {name}@{version} has been withdrawn"),
+                    "the related skill release has been withdrawn",
                 ),
             )),
             Resolution::Unknown => findings.push(at(
@@ -253,7 +255,7 @@ fn check_skills(
                 Finding::new(
                     pointer,
                     "repo.unknown_skill",
-                    format!("no release {name}@{version} with this digest is in {REGISTRY_PATH}"),
+                    format!("no release with this name, version and digest is in {REGISTRY_PATH}"),
                 ),
             )),
         }

@@ -74,7 +74,8 @@ fn a_consistent_repository_has_no_findings() {
 fn every_repository_rule_has_a_failing_mutation() {
     let base = candidate("first-case");
     let mut unknown_related = candidate("second-case");
-    unknown_related["relations"]["related_experiences"] = json!(["exp-missing-case-20261120"]);
+    unknown_related["relations"]["related_experiences"] =
+        json!(["exp-zq8vn3xr7tl2mk9pw4yb6cd1fh5js0aq-20261120"]);
     let mut unknown_superseded = candidate("third-case");
     unknown_superseded["relations"]["supersedes"] = json!(["exp-gone-case-20261120"]);
     let mut wrong_digest = candidate("fourth-case");
@@ -121,6 +122,13 @@ fn every_repository_rule_has_a_failing_mutation() {
         unknown_skills, 2,
         "a wrong digest and a wrong version: {found:?}"
     );
+    // A message names the rule, never the value it could not resolve.
+    for located in &report.findings {
+        assert!(
+            !located.finding.message.contains("zq8vn3xr7tl2mk9pw4yb6cd1fh5js0aq"),
+            "{located}"
+        );
+    }
     // Every finding is located in its file.
     let located = report
         .findings

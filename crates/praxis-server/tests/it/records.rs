@@ -706,7 +706,8 @@ async fn record_endpoints_check_token_capability_grant_and_tenant() {
         // own; with its own, it gets past authorization.
         for needed in ALL {
             let others: Vec<&str> = ALL.iter().copied().filter(|c| c != needed).collect();
-            let (client, _, _) = client_as(&server, "agent", &others, vec![s.clone()]).await;
+            // Another subject than the submitter, who may not review their own record.
+            let (client, _, _) = client_as(&server, "prober", &others, vec![s.clone()]).await;
             for (what, cap, result) in every_endpoint(&client, &s).await {
                 if cap == Some(*needed) {
                     let p = refused(result);
@@ -868,7 +869,9 @@ async fn the_author_is_the_credential_subject() {
         let p = refused(dave.submit_record(&submission(&s, "k1", claimed)).await);
         assert_eq!((p.status, p.code.as_str()), (409, "source_conflict"));
 
-        // An issue is one source whoever files it; each revision names its author.
+        // An issue source belongs to whoever first filed it under a
+        // github:<login> subject; it fills provenance.source_issue, and
+        // nobody else can revise through it.
         let issue = |repository: &str| SubmitRecordRequest {
             contract_version: CONTRACT_VERSION,
             scope: s.clone(),
@@ -878,13 +881,43 @@ async fn the_author_is_the_credential_subject() {
             }),
             record: sample_record("filed"),
         };
-        let first = kept(carol.submit_record(&issue("Praxis/Records")).await);
-        assert_eq!(first.record["provenance"]["author_ref"], "carol");
+        let p = refused(carol.submit_record(&issue("Praxis/Records")).await);
+        assert_eq!(
+            (p.status, p.code.as_str()),
+            (422, "record_rejected"),
+            "{backend:?}"
+        );
+        assert_eq!(p.errors[0].code, "gate.author_ref");
+        let (erin, _, _) = client_as(&server, "github:erin", ALL, vec![s.clone()]).await;
+        let (frank, _, _) = client_as(&server, "github:frank", ALL, vec![s.clone()]).await;
+        let first = kept(erin.submit_record(&issue("Praxis/Records")).await);
+        assert_eq!(first.record["provenance"]["author_ref"], "github:erin");
+        assert_eq!(
+            first.record["provenance"]["source_issue"]["url"],
+            "https://github.com/Praxis/Records/issues/7"
+        );
         let mut edit = issue("praxis/records");
         edit.record["title"] = json!("Throwaway cluster refused root on the CI runner");
-        let second = kept(dave.submit_record(&edit).await);
-        assert_eq!(second.state.revision, 2, "{backend:?}");
-        assert_eq!(second.record["provenance"]["author_ref"], "dave");
+        let p = refused(frank.submit_record(&edit).await);
+        assert_eq!((p.status, p.code.as_str()), (409, "source_conflict"));
+
+        // The author never reviews their own record, and nobody may claim an
+        // automated-policy review in a namespace that has not turned it on.
+        let own = refused(
+            erin.review_record(&id("filed"), &review(ReviewDecision::Approve, None, None))
+                .await,
+        );
+        assert_eq!((own.status, own.code.as_str()), (403, "self_review"));
+        let mut automated = review(ReviewDecision::Approve, None, None);
+        automated.mode = ReviewMode::AutomatedPolicy;
+        let p = refused(frank.review_record(&id("filed"), &automated).await);
+        assert_eq!((p.status, p.code.as_str()), (409, "invalid_transition"));
+        let approved = frank
+            .review_record(&id("filed"), &review(ReviewDecision::Approve, None, None))
+            .await
+            .unwrap();
+        assert_eq!(approved.record["review"]["reviewer"], "github:frank");
+        assert_eq!(approved.record["review"]["mode"], "human");
     }
 }
 
@@ -896,6 +929,7 @@ async fn search_filters_and_pages() {
         let server = Server::start(backend).await;
         let s = scope();
         let (client, _, token) = client_as(&server, "agent", ALL, vec![s.clone()]).await;
+        let (reviewer, _, _) = client_as(&server, "reviewer", ALL, vec![s.clone()]).await;
         for (i, slug) in ["alpha", "bravo", "charlie", "delta"].iter().enumerate() {
             let mut doc = sample_record(slug);
             if i % 2 == 1 {
@@ -904,7 +938,7 @@ async fn search_filters_and_pages() {
             }
             kept(client.submit_record(&submission(&s, slug, doc)).await);
         }
-        client
+        reviewer
             .review_record(&id("alpha"), &review(ReviewDecision::Approve, None, None))
             .await
             .unwrap();
@@ -1169,6 +1203,8 @@ async fn bad_input_names_the_offending_field() {
         let server = Server::start(backend).await;
         let s = scope();
         let (client, _, token) = client_as(&server, "agent", ALL, vec![s.clone()]).await;
+        // Reviews come from another subject: a submitter never reviews their own record.
+        let (_, _, reviewer) = client_as(&server, "reviewer", ALL, vec![s.clone()]).await;
         let valid = serde_json::to_value(submission(&s, "k1", sample_record("input"))).unwrap();
         let with = |pointer: &str, value: Value| {
             let mut body = valid.clone();
@@ -1253,7 +1289,7 @@ async fn bad_input_names_the_offending_field() {
         let (got, _, bytes) = post_json(
             &server,
             &format!("/api/v1/records/{}/review", id("input")),
-            Some(&token),
+            Some(&reviewer),
             &long,
         )
         .await;
@@ -1265,7 +1301,7 @@ async fn bad_input_names_the_offending_field() {
         let (got, _, bytes) = post_json(
             &server,
             &format!("/api/v1/records/{}/review", id("input")),
-            Some(&token),
+            Some(&reviewer),
             &long,
         )
         .await;
@@ -1279,7 +1315,7 @@ async fn bad_input_names_the_offending_field() {
         let (got, _, bytes) = post_json(
             &server,
             &format!("/api/v1/records/{}/review", id("input")),
-            Some(&token),
+            Some(&reviewer),
             &long,
         )
         .await;

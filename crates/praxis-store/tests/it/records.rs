@@ -44,8 +44,8 @@ async fn run(engine: &Arc<dyn Engine>, command: Command) -> Result<Applied, Stor
     }
 }
 
-fn source(key: &str) -> String {
-    Source::Key { key: key.into() }.key("alice")
+fn source(key: &str) -> Source {
+    Source::Key { key: key.into() }
 }
 
 async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordWrite {
@@ -541,6 +541,7 @@ async fn import_loads_published_records_all_or_nothing() {
         let import = |docs: Vec<Value>| Command::ImportRecords {
             namespace: namespace("a"),
             documents: docs,
+            skills: Vec::new(),
         };
         let mut broken = sample_record("broken");
         broken["attempts"] = json!([]);
@@ -637,5 +638,191 @@ async fn verify_rebuilds_record_projections_and_finds_tampering() {
             matches!(err, StoreError::Inconsistent(_)),
             "{backend:?}: {err}"
         );
+    }
+}
+
+async fn submit_as(
+    engine: &Arc<dyn Engine>,
+    author: &str,
+    source: Source,
+    document: Value,
+) -> Result<Applied, StoreError> {
+    run(
+        engine,
+        Command::SubmitRecord(Box::new(Submission {
+            namespace: namespace("a"),
+            source,
+            author: author.into(),
+            document,
+        })),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        let issue = || Source::Issue {
+            repository: "Acme/Runbooks".into(),
+            number: 12,
+        };
+        // An issue source binds provenance.source_issue, and the protocol
+        // wants a github:<login> author for issue intake.
+        let applied = submit_as(&engine, "github:alice", issue(), sample_record("root-ci"))
+            .await
+            .unwrap();
+        let row = revised(applied.records.into_iter().next().unwrap());
+        assert_eq!(
+            row.document["provenance"]["source_issue"],
+            json!({"provider": "github", "repository": "Acme/Runbooks", "issue_number": 12,
+                   "url": "https://github.com/Acme/Runbooks/issues/12"}),
+            "{backend:?}"
+        );
+        // Nobody else can revise it through the same issue.
+        let mut edit = sample_record("root-ci");
+        edit["title"] = json!("A takeover attempt through the same issue number");
+        let takeover = submit_as(&engine, "github:mallory", issue(), edit).await;
+        assert!(
+            matches!(takeover, Err(StoreError::SourceConflict(_))),
+            "{takeover:?}"
+        );
+        // A plain subject filing an issue gets the gate's author rule.
+        match submit_as(
+            &engine,
+            "carol",
+            Source::Issue {
+                repository: "acme/x".into(),
+                number: 1,
+            },
+            sample_record("other-case"),
+        )
+        .await
+        .unwrap()
+        .records
+        .remove(0)
+        {
+            RecordWrite::Rejected(f) => {
+                assert!(f.iter().any(|f| f.rule == "gate.author_ref"), "{f:?}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Client keys are scoped by subject without ambiguity, even when a
+        // subject contains ':'.
+        let one = Source::Key { key: "b:c".into() }.key("a");
+        let two = Source::Key { key: "c".into() }.key("a:b");
+        assert_ne!(one, two);
+
+        // The submitter never reviews their own record.
+        let own = run(
+            &engine,
+            Command::ReviewRecord(Box::new(Review {
+                namespace: namespace("a"),
+                experience_id: id("root-ci"),
+                decision: Decision::Approve,
+                mode: ReviewMode::Human,
+                reviewer: "github:alice".into(),
+                notes: None,
+                expected_revision: None,
+            })),
+        )
+        .await;
+        assert!(matches!(own, Err(StoreError::SelfReview)), "{own:?}");
+        // Automated-policy review is the namespace's setting, not the caller's.
+        let automated = run(
+            &engine,
+            Command::ReviewRecord(Box::new(Review {
+                namespace: namespace("a"),
+                experience_id: id("root-ci"),
+                decision: Decision::Approve,
+                mode: ReviewMode::AutomatedPolicy,
+                reviewer: "bob".into(),
+                notes: None,
+                expected_revision: None,
+            })),
+        )
+        .await;
+        assert!(
+            matches!(automated, Err(StoreError::InvalidTransition(_))),
+            "{automated:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_import_commits_its_skills_and_records_together_or_not_at_all() {
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        run(
+            &engine,
+            Command::PublishSkill {
+                namespace: namespace("a"),
+                release: release("1.0.0", 'a'),
+            },
+        )
+        .await
+        .unwrap();
+        let entry =
+            |version: &str, sha: char, withdrawn: bool| praxis_domain::skills::RegistryEntry {
+                release: release(version, sha),
+                withdrawal: withdrawn.then(|| praxis_domain::skills::Withdrawal {
+                    at: "2026-11-02T00:00:00Z".into(),
+                    reason: "superseded by 1.1.0".into(),
+                }),
+            };
+        let mut relating = sample_record("root-ci");
+        relating["relations"]["related_skills"] = json!([{
+            "name": "ci-root-database-cluster", "version": "1.1.0", "sha256": "c".repeat(64)
+        }]);
+        // A release that conflicts with the published one refuses everything.
+        let conflicting = run(
+            &engine,
+            Command::ImportRecords {
+                namespace: namespace("a"),
+                documents: vec![relating.clone()],
+                skills: vec![entry("1.0.0", 'b', false), entry("1.1.0", 'c', false)],
+            },
+        )
+        .await;
+        assert!(
+            matches!(conflicting, Err(StoreError::SkillConflict(_))),
+            "{backend:?}: {conflicting:?}"
+        );
+        assert_eq!(engine.skills("t", &namespace("a")).await.unwrap().len(), 1);
+        assert!(
+            engine
+                .record("t", &namespace("a"), &id("root-ci"))
+                .await
+                .unwrap()
+                .is_none()
+        );
+        // Consistent: releases land first so the record's relation resolves,
+        // and an imported withdrawal keeps its own time.
+        run(
+            &engine,
+            Command::ImportRecords {
+                namespace: namespace("a"),
+                documents: vec![relating],
+                skills: vec![entry("1.0.0", 'a', true), entry("1.1.0", 'c', false)],
+            },
+        )
+        .await
+        .unwrap();
+        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        assert_eq!(skills.len(), 2);
+        assert_eq!(
+            skills[0].withdrawal.as_ref().unwrap().at,
+            "2026-11-02T00:00:00Z"
+        );
+        assert!(
+            engine
+                .record("t", &namespace("a"), &id("root-ci"))
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(engine.verify().await.unwrap().is_clean());
     }
 }
