@@ -58,6 +58,10 @@ pub enum StoreError {
     /// No such record in the namespace.
     #[error("record not found")]
     RecordNotFound,
+    /// Applying a batch panicked (a bug); the batch was rolled back and the
+    /// writer kept running.
+    #[error("a write failed unexpectedly and was rolled back")]
+    Panicked,
     /// A submitter tried to review their own record.
     #[error("a submitter cannot review their own record")]
     SelfReview,

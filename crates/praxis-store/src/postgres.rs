@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use futures_util::FutureExt;
 use futures_util::future::{join, join_all};
 use praxis_domain::attempts::{Assessment, CaseEntry, Disposition, Policy, Streak, StreakKey};
 use praxis_domain::auth::Namespace;
@@ -381,7 +382,17 @@ async fn try_commit_group(
     let tx = client.transaction().await?;
     let (results, heads) = {
         let mut ptx = PgTx::new(&tx);
-        let applied = apply_batch(&mut ptx, cache, writes.to_vec(), rows::now()).await?;
+        // A bug in one write must not end the writer task, and with it
+        // every later write.
+        let applied = std::panic::AssertUnwindSafe(apply_batch(
+            &mut ptx,
+            cache,
+            writes.to_vec(),
+            rows::now(),
+        ))
+        .catch_unwind()
+        .await
+        .unwrap_or(Err(StoreError::Panicked))?;
         ptx.flush().await?;
         applied
     };

@@ -484,7 +484,13 @@ fn commit_batch(
     let mut writes = writes;
     let applied = loop {
         let mut tx = SqliteTx { conn };
-        match pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now())) {
+        // A bug in one write must not take the writer thread, and with it
+        // every later write of every tenant, down with it.
+        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now()))
+        }))
+        .unwrap_or(Err(StoreError::Panicked));
+        match applied {
             Ok((r, heads)) => {
                 results.extend(r);
                 // Provisional until COMMIT: a failure below clears the cache.
