@@ -1407,11 +1407,90 @@ neg(
     commands=True,
 )
 
+# ---------------------------------------------------------------------------
+# A fourth pass, from a review of the engine: the gaps it found (a panic on
+# multi-byte whitespace before a URL parameter, recursive deletes of a home
+# named by path, WSL profiles in lowercase, a bare /root). Written together
+# with the fixes, so not a held-out check. Appended last, so that the seeded
+# values of every earlier case stay the same.
+
+# Whitespace that NFKC and the invisible-character strip keep (U+0085,
+# U+1680, U+2028, U+2029) or fold to a space (U+3000), right before a URL.
+pos(
+    "secret_url",
+    "Logs:\u2028https://hooks.acme.test/run?token={tok20}",
+    "next line\u0085https://acme.test/export?access_token={tok32}",
+    "\u1680https://acme.test/v1/feed?api_key={tok32}",
+    "see\u2029https://db.acme.test/console?password={pw}",
+    "URL\u3000https://acme.test/download?sig={sig}",
+)
+neg(
+    "page\u2028https://acme.test/list?page=2&sort=asc",
+    "see\u2029https://acme.test/x?key=value",
+    "\u0085https://acme.test/search?q=token&lang=en",
+)
+pos(
+    "home_path",
+    "The shell history had cd /mnt/c/users/alice/projects/api from the WSL session.",
+    "git status is slow in /mnt/d/users/bob/src/monorepo",
+    "/cygdrive/c/users/dana/.ssh/config was world-readable",
+    "cd /root",
+    "ls -la /root",
+    "The container runs as root, so HOME=/root and the cache lands there.",
+    'Mounted the volume at "/root" by mistake.',
+    "/var/root/.zshrc is root's shell profile on macOS.",
+)
+neg(
+    "The root cause was a stale lock file.",
+    "Mount the image at /rootfs and chroot into it.",
+    "The CA bundle is /root-ca.pem in the image.",
+    "GET /users/42 returned 404 after the migration.",
+    "/mnt/c/Users/Public/Documents is shared by every account.",
+    "Under WSL the profile is /mnt/c/users/<user>, not /home.",
+)
+pos(
+    "unsafe_command",
+    "rm -rf /home/$USER",
+    "sudo rm -rf /home/alice",
+    "rm -rf /home/${USER}/*",
+    "rm -rf /Users/$(whoami)",
+    'rm -rf "$HOME"/',
+    'rm -rf "$HOME"/*',
+    "rm -rf '~'",
+    "rm -rf ~deploy",
+    "rm -rf /mnt/c/Users/dana",
+    "Remove-Item -Recurse -Force '~'",
+    commands=True,
+)
+neg(
+    "rm -rf /home/$USER/project/target",
+    "rm -rf /home/<user>/src/app/node_modules",
+    'rm -rf "$HOME"/.cache/pip',
+    "rm -rf /Users/$(whoami)/Library/Caches/pip",
+    "rm -rf '$HOME/.cache/go-build'",
+    "rm -rf ~/.cache/bazel",
+    "sudo rm -rf /rootfs/tmp/*",
+    "sudo chown -R $USER /home/$USER/project",
+    commands=True,
+)
+
+# Line separators would split a line for tools that honour them (Python's
+# splitlines, JavaScript); escaped, each case stays on one line.
+LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def jsonl(case):
+    line = json.dumps(case, ensure_ascii=False)
+    for raw, escaped in LINE_SEPARATORS.items():
+        line = line.replace(raw, escaped)
+    return line
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "redaction.jsonl")
     with open(out, "w", encoding="utf-8", newline="\n") as f:
         for case in CASES:
-            f.write(json.dumps(case, ensure_ascii=False) + "\n")
+            f.write(jsonl(case) + "\n")
     positives = sum(1 for c in CASES if c["rule"])
     print(f"{out}: {len(CASES)} cases, {positives} positives, {len(CASES) - positives} negatives")
 

@@ -316,7 +316,7 @@ macro_rules! lazy_regex {
 /// One necessary condition per rule, indexed like [`Rule::ALL`].
 static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSet::new([
-        r"(?i)/home/|/users/|/root/|[a-z]:[\\/]+(?:users|documents and settings)|\\\\",
+        r"(?i)/home/|/users/|/root|[a-z]:[\\/]+(?:users|documents and settings)|\\\\",
         r"gh[pousr]_|github_pat_",
         r"sk-",
         r"sk-ant-",
@@ -487,15 +487,26 @@ fn word_like(v: &str) -> bool {
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/mnt/[A-Za-z]|/cygdrive/[A-Za-z]|/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+);
+lazy_regex!(
+    /// A Windows profile seen from WSL or Cygwin. Windows paths are
+    /// case-insensitive, so `users` is too (`/mnt/c/users/…` is as common
+    /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
+    /// it is mostly a URL route.
+    HOME_WSL,
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     HOME_WINDOWS,
     r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]:(?:\\+|/+)(?:Users|Documents and Settings)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
 );
 lazy_regex!(
+    /// Root's home (`/var/root` on macOS), alone or with a path below it.
+    /// `/root` is a path whatever follows it (`cd /root`, `under /root.`);
+    /// only a longer name (`/rootfs`, `/root-ca.pem`, `/root.img`) is not.
     HOME_ROOT,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)/root/[A-Za-z0-9._-]"
+    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
 );
 lazy_regex!(
     UNC,
@@ -508,19 +519,28 @@ fn placeholder_user(name: &str) -> bool {
     lower.starts_with("your") || matches!(lower.as_str(), "username" | "user_name" | "user-name")
 }
 
+/// Windows profiles that belong to no person (`Public`, `Default`,
+/// `All Users`, the IIS application pool profile) or are placeholders.
+fn windows_profile_of_a_person(name: &str) -> bool {
+    !placeholder_user(name)
+        && !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "public" | "default" | "all" | "defaultapppool"
+        )
+}
+
 fn home_path(text: &str) -> bool {
     HOME_POSIX.captures_iter(text).any(|c| {
         let name = &c[2];
         !placeholder_user(name)
             && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
-    }) || HOME_WINDOWS.captures_iter(text).any(|c| {
-        let name = &c[1];
-        !placeholder_user(name)
-            && !matches!(
-                name.to_ascii_lowercase().as_str(),
-                "public" | "default" | "all" | "defaultapppool"
-            )
-    }) || HOME_ROOT.is_match(text)
+    }) || HOME_WINDOWS
+        .captures_iter(text)
+        .any(|c| windows_profile_of_a_person(&c[1]))
+        || HOME_WSL
+            .captures_iter(text)
+            .any(|c| windows_profile_of_a_person(&c[1]))
+        || HOME_ROOT.is_match(text)
         || UNC.captures_iter(text).any(|c| {
             !matches!(
                 c[1].to_ascii_lowercase().as_str(),
@@ -982,9 +1002,17 @@ fn secret_url(text: &str) -> bool {
                 return false;
             };
             let start = c.get(0).map_or(0, |m| m.start());
+            // The token starts after the last separator before the
+            // parameter. Separators include multi-byte whitespace (U+0085,
+            // U+2028, …, which survive normalization), so the start is the
+            // separator's end, not its index plus one byte.
             let token_start = text[..start]
-                .rfind(|ch: char| ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<'))
-                .map_or(0, |i| i + 1);
+                .char_indices()
+                .rev()
+                .find(|&(_, ch)| ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<'))
+                .map_or(0, |(i, ch)| i + ch.len_utf8());
+            // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
+            // token may end one byte past `start`.
             let token = &text[token_start..=start];
             if !token.contains(['?', '#']) {
                 return false;
@@ -1114,16 +1142,22 @@ lazy_regex!(
 );
 lazy_regex!(FORK_BOMB, r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:");
 lazy_regex!(
+    /// A delete command and its arguments. An argument ends at a shell
+    /// separator or a closing parenthesis (`(rm -rf x)`), except inside a
+    /// `$(…)` substitution, so that `/Users/$(whoami)/Library` stays one
+    /// word.
     DELETE,
-    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+[^\s;&|)]+)*)"#
+    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
 );
 lazy_regex!(
     DELETE_PIPELINE,
     r"(?i)\b(?:get-childitem|gci|ls|dir)\s+(?:-path\s+|-literalpath\s+)?(\S+)[^|\n]*\|\s*(?:remove-item|ri|rm|del)\b([^|\n]*)"
 );
 lazy_regex!(
+    /// A permission or ownership change and its arguments, split into words
+    /// like [`DELETE`]'s.
     PERMISSIONS,
-    r"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(chmod|chown|chgrp)((?:[ \t]+[^\s;&|)]+)*)"
+    r"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(chmod|chown|chgrp)((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"
 );
 
 /// Top-level directories whose recursive removal or re-permissioning
@@ -1151,16 +1185,29 @@ const SYSTEM_DIRS: &[&str] = &[
     "applications",
 ];
 
-/// A filesystem root, a home directory or a top-level system directory,
-/// possibly with a trailing separator or wildcard.
+/// A filesystem root, a top-level system directory, the directory that
+/// holds the homes, or a home directory itself (`~`, `~alice`, `$HOME`,
+/// `/home/alice`, `/home/$USER`, `/Users/$(whoami)`, `C:\Users\alice`, a
+/// Windows drive or profile seen from WSL), possibly with a trailing
+/// separator or wildcard. A directory inside a home
+/// (`/home/alice/project/target`, `"$HOME"/.cache`) is not: clearing a build
+/// or cache directory there is routine.
 fn dangerous_target(arg: &str) -> bool {
-    let arg = arg.trim_matches(|c| matches!(c, '"' | '\''));
+    // Quotes only group a shell word, wherever they sit: `"$HOME"/` is
+    // `$HOME/`. A quoted `~` is still home: PowerShell resolves `~` in any
+    // path string, and in a POSIX shell `rm -rf '~'` is a slip for home far
+    // more often than a directory literally named `~`.
+    let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
     let lower = arg.to_ascii_lowercase();
     let base = lower.trim_end_matches(['*', '.']);
     let base = base.trim_end_matches(['/', '\\']);
     if base.is_empty() {
         // "/", "/*", "\", "\*"
         return arg.starts_with(['/', '\\']);
+    }
+    if base.strip_prefix('~').is_some_and(is_user_name) {
+        // `~alice` is alice's home.
+        return true;
     }
     if matches!(
         base,
@@ -1180,8 +1227,19 @@ fn dangerous_target(arg: &str) -> bool {
     ) {
         return true;
     }
-    if let Some(dir) = base.strip_prefix('/') {
-        return SYSTEM_DIRS.contains(&dir);
+    if let Some(path) = base.strip_prefix('/') {
+        let dirs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+        return match dirs.as_slice() {
+            [dir] => SYSTEM_DIRS.contains(dir),
+            // One level below the homes is a home, whatever names it:
+            // `alice`, `$USER`, `${USER}`, `$(whoami)`.
+            ["home" | "users", _] | ["var", "home"] | ["var", "home", _] => true,
+            // A Windows drive, its profiles or one profile, from WSL or Cygwin.
+            ["mnt" | "cygdrive", drive, rest @ ..] if is_drive_letter(drive) => {
+                matches!(rest, [] | ["users"] | ["users", _])
+            }
+            _ => false,
+        };
     }
     let bytes = base.as_bytes();
     if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
@@ -1198,6 +1256,19 @@ fn dangerous_target(arg: &str) -> bool {
         };
     }
     false
+}
+
+/// A POSIX user name, as it follows `~` in `~alice` (not `~+` or `~-`,
+/// which stand for the working directories).
+fn is_user_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn is_drive_letter(dir: &str) -> bool {
+    dir.len() == 1 && dir.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
 fn delete_is_dangerous(command: &str, args: &str) -> bool {
@@ -1274,6 +1345,8 @@ fn unsafe_command(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn fires(text: &str, rule: Rule) -> bool {
@@ -1484,6 +1557,213 @@ mod tests {
             "powershell -ExecutionPolicy Bypass -File build.ps1",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    /// Whitespace that survives NFKC and the invisible-character strip but
+    /// is more than one byte long (NEL, ogham space, line and paragraph
+    /// separators) must not split a character when a URL token is cut out.
+    #[test]
+    fn multibyte_whitespace_before_a_url_parameter() {
+        for space in ['\u{85}', '\u{1680}', '\u{2028}', '\u{2029}', '\u{3000}'] {
+            let text = format!("x{space}https://h.io/?token=abcd1234efgh");
+            assert!(fires(&text, Rule::SecretUrl), "{text:?}");
+        }
+    }
+
+    /// Pieces of text that the rules anchor on (separators, URL and path
+    /// syntax, rule keywords) next to characters of every UTF-8 width,
+    /// including whitespace that normalization keeps (U+0085, U+1680,
+    /// U+2028, U+2029) or turns into a space (U+3000, U+00A0), and
+    /// characters it removes or folds. Random strings rarely put a
+    /// multi-byte character right where a rule computes a byte offset;
+    /// these do so often.
+    fn tricky_text() -> impl Strategy<Value = String> {
+        let pieces = vec![
+            " ",
+            "\t",
+            "\n",
+            "\u{85}",
+            "\u{1680}",
+            "\u{2028}",
+            "\u{2029}",
+            "\u{3000}",
+            "\u{A0}",
+            "\u{200B}",
+            "\u{FEFF}",
+            "\u{AD}",
+            "é",
+            "𝔸",
+            "ｈ",
+            "ß",
+            "İ",
+            "?",
+            "&",
+            "#",
+            ";",
+            "=",
+            ":",
+            "/",
+            "\\",
+            "@",
+            "\"",
+            "'",
+            "`",
+            "(",
+            ")",
+            "<",
+            ">",
+            "{",
+            "}",
+            "[",
+            "]",
+            "-",
+            "_",
+            ".",
+            "~",
+            "*",
+            "$",
+            "!",
+            "|",
+            ",",
+            "https://",
+            "h.io",
+            "token",
+            "key",
+            "password",
+            "auth",
+            "sess",
+            "session ",
+            "rm",
+            " -rf ",
+            "-R",
+            "chmod",
+            "Remove-Item",
+            "curl",
+            "| sh",
+            "$(",
+            "whoami",
+            "$HOME",
+            "/home/",
+            "/Users/",
+            "/root",
+            "/mnt/c/users/",
+            "C:\\Users\\",
+            "\\\\",
+            "sk-",
+            "ghp_",
+            "eyJ",
+            "abcd1234efgh",
+            "?token=",
+            "&key=",
+            "#access_token=",
+            ";auth=",
+            "?password=",
+            "AKIA",
+            "ignore previous instructions",
+            "0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55",
+        ];
+        prop::collection::vec(prop::sample::select(pieces), 0..64).prop_map(|p| p.concat())
+    }
+
+    fn any_text() -> impl Strategy<Value = String> {
+        prop_oneof![any::<String>(), tricky_text()]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Screening takes any text: every byte offset it computes lands on
+        /// a character boundary.
+        #[test]
+        fn scanning_never_panics(text in any_text(), commands in any::<bool>()) {
+            let _ = scan(&text, commands);
+        }
+
+        /// The same through a record: strings at the command pointers, in
+        /// other fields and as object keys.
+        #[test]
+        fn findings_never_panic(
+            step in any_text(),
+            rollback in any_text(),
+            action in any_text(),
+            summary in any_text(),
+            key in any_text(),
+        ) {
+            let record = serde_json::json!({
+                "resolution": { "steps": [step] },
+                "rollback": { "steps": [rollback] },
+                "attempts": [ { "action": action } ],
+                "summary": summary,
+                "context": { key: "x" },
+            });
+            let _ = findings(&record);
+        }
+    }
+
+    #[test]
+    fn recursive_deletes_of_a_home_directory() {
+        for hit in [
+            "rm -rf /home/$USER",
+            "rm -rf /home/alice",
+            "rm -rf /home/alice/",
+            "rm -rf /home/${USER}/*",
+            "rm -rf /Users/$(whoami)",
+            "sudo rm -rf /Users/jkowal",
+            "rm -rf \"$HOME\"/",
+            "rm -rf \"$HOME\"",
+            "rm -rf \"$HOME\"/*",
+            "rm -rf '~'",
+            "rm -rf ~alice",
+            "rm -rf /mnt/c/Users/alice",
+            "rm -rf /var/home/alice",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rm -rf ./build",
+            "rm -rf \"$TMPDIR/x\"",
+            "rm -rf /home/alice/project/target",
+            "rm -rf \"$HOME\"/.cache",
+            "rm -rf '$HOME/.cache/pip'",
+            "rm -rf ~/.cache",
+            "rm -rf /Users/$(whoami)/Library/Caches/pip",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    #[test]
+    fn wsl_and_bare_root_home_paths() {
+        for hit in [
+            "/mnt/c/users/alice/src",
+            "cd /mnt/d/USERS/bob",
+            "/cygdrive/c/users/dana/.ssh",
+            "cd /root",
+            "ls -la /root",
+            "the files were under /root",
+            "HOME=/root",
+            "\"/root\"",
+            "(/root)",
+            "/root.",
+            "/var/root/.zshrc",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            "/rootfs/etc",
+            "mount the image at /rootfs",
+            "the root cause was a stale lock",
+            "/root-ca.pem",
+            "/root.img",
+            "~/root",
+            "./root",
+            "src/root/mod.rs",
+            "/mnt/c/users/<user>/src",
+            "/mnt/c/Users/Public/Documents",
+            "GET /users/42 returned 404",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
         }
     }
 

@@ -190,3 +190,43 @@ fn a_clean_record_has_no_findings() {
     });
     assert_eq!(screen::findings(&record), []);
 }
+
+/// Whitespace of more than one byte (a line separator here) right before a
+/// secret URL parameter is screened like a space, in a plain field, a
+/// command field and an object key, instead of panicking the screen.
+#[test]
+fn multibyte_whitespace_before_a_url_is_screened() {
+    let text = "x\u{2028}https://h.io/?token=abcd1234efgh";
+    let record = json!({
+        "summary": text,
+        "resolution": { "steps": [text] },
+        "context": { text: 1 }
+    });
+    let mut at: Vec<String> = screen::findings(&record)
+        .into_iter()
+        .filter(|f| f.rule == Rule::SecretUrl.code())
+        .map(|f| f.pointer)
+        .collect();
+    at.sort();
+    assert_eq!(at, ["/context", "/resolution/steps/0", "/summary"]);
+}
+
+/// A home directory named by path is a dangerous delete target in a
+/// command field; a directory inside it is not.
+#[test]
+fn deleting_a_home_directory_is_unsafe_but_not_a_directory_inside_it() {
+    let record = json!({
+        "resolution": { "steps": [
+            "rm -rf /home/$USER",
+            "rm -rf /home/$USER/project/target",
+            "rm -rf \"$HOME\"/",
+            "rm -rf \"$HOME\"/.cache"
+        ] }
+    });
+    let unsafe_at: Vec<String> = screen::findings(&record)
+        .into_iter()
+        .filter(|f| f.rule == Rule::UnsafeCommand.code())
+        .map(|f| f.pointer)
+        .collect();
+    assert_eq!(unsafe_at, ["/resolution/steps/0", "/resolution/steps/2"]);
+}
