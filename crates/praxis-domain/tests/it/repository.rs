@@ -125,7 +125,10 @@ fn every_repository_rule_has_a_failing_mutation() {
     // A message names the rule, never the value it could not resolve.
     for located in &report.findings {
         assert!(
-            !located.finding.message.contains("zq8vn3xr7tl2mk9pw4yb6cd1fh5js0aq"),
+            !located
+                .finding
+                .message
+                .contains("zq8vn3xr7tl2mk9pw4yb6cd1fh5js0aq"),
             "{located}"
         );
     }
