@@ -151,9 +151,11 @@ pub fn sample_record(slug: &str) -> Value {
 ///
 /// `PRAXIS_INTEROP_DIR` names it, or its parent holding `noosphere/`;
 /// otherwise the ancestors of `start` are searched for
-/// `shared/interop/noosphere`, beside or above the checkout. Panics, naming
-/// where it looked, when it cannot be found: an interoperability test never
-/// passes by skipping.
+/// `shared/interop/noosphere`, beside or above the checkout, and last the
+/// workspace's shared directory (`/work/shared`) of the development and CI
+/// machines, for a clone placed elsewhere. Panics, naming where it looked,
+/// when it cannot be found: an interoperability test never passes by
+/// skipping.
 pub fn interop_dir(start: &Path) -> PathBuf {
     let holds = |dir: &Path| dir.join("registry.json").is_file();
     if let Some(root) = std::env::var_os("PRAXIS_INTEROP_DIR") {
@@ -169,16 +171,17 @@ pub fn interop_dir(start: &Path) -> PathBuf {
             });
     }
     let mut looked = Vec::new();
-    for ancestor in start.ancestors() {
-        for candidate in [
+    let beside = start.ancestors().flat_map(|ancestor| {
+        [
             ancestor.join("shared/interop/noosphere"),
             ancestor.join("../shared/interop/noosphere"),
-        ] {
-            if holds(&candidate) {
-                return candidate;
-            }
-            looked.push(candidate);
+        ]
+    });
+    for candidate in beside.chain([PathBuf::from("/work/shared/interop/noosphere")]) {
+        if holds(&candidate) {
+            return candidate;
         }
+        looked.push(candidate);
     }
     panic!(
         "the interoperability fixtures were not found; set PRAXIS_INTEROP_DIR. Looked in: {looked:?}"
