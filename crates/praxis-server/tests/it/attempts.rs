@@ -13,7 +13,7 @@ use praxis_testkit::BACKENDS;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Server, issue_request, problem, raw};
+use crate::support::{Server, client_as, issue_request, problem, raw};
 
 /// Every capability an attempt endpoint needs.
 const ALL: &[&str] = &[
@@ -82,25 +82,6 @@ fn observe_request(
         outcome,
         disposition,
     }
-}
-
-/// Issues a credential for `subject` and returns a client using it, with its id and token.
-async fn client_as(
-    server: &Server,
-    subject: &str,
-    capabilities: &[&str],
-    grants: Vec<Scope>,
-) -> (Client, String, String) {
-    let issued = server
-        .admin
-        .issue_credential(&issue_request(subject, capabilities, grants), None)
-        .await
-        .expect("issue");
-    (
-        server.anonymous.with_token(&issued.token),
-        issued.credential.id,
-        issued.token,
-    )
 }
 
 /// Sends a JSON body (any value) with a token; returns the status and body.

@@ -15,7 +15,7 @@ use praxis_testkit::records::sample_record;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Server, issue_request, problem, raw};
+use crate::support::{Server, client_as, issue_request, problem, raw};
 
 /// Every capability a record or skill endpoint needs.
 const ALL: &[&str] = &[
@@ -38,25 +38,6 @@ fn scope() -> Scope {
 /// The id of `sample_record(slug)`.
 fn id(slug: &str) -> String {
     format!("exp-{slug}-20261120")
-}
-
-/// Issues a credential for `subject`; returns a client using it, its id and its token.
-async fn client_as(
-    server: &Server,
-    subject: &str,
-    capabilities: &[&str],
-    grants: Vec<Scope>,
-) -> (Client, String, String) {
-    let issued = server
-        .admin
-        .issue_credential(&issue_request(subject, capabilities, grants), None)
-        .await
-        .expect("issue");
-    (
-        server.anonymous.with_token(&issued.token),
-        issued.credential.id,
-        issued.token,
-    )
 }
 
 fn submission(scope: &Scope, key: &str, record: Value) -> SubmitRecordRequest {

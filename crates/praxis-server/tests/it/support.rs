@@ -149,3 +149,22 @@ pub fn problem(body: &[u8]) -> (String, Option<String>) {
         .unwrap_or_else(|_| panic!("not a problem document: {}", String::from_utf8_lossy(body)));
     (p.code, p.field)
 }
+
+/// Issues a credential for `subject` and returns a client using it, with its id and token.
+pub async fn client_as(
+    server: &Server,
+    subject: &str,
+    capabilities: &[&str],
+    grants: Vec<praxis_api::Scope>,
+) -> (praxis_client::Client, String, String) {
+    let issued = server
+        .admin
+        .issue_credential(&issue_request(subject, capabilities, grants), None)
+        .await
+        .expect("issue");
+    (
+        server.anonymous.with_token(&issued.token),
+        issued.credential.id,
+        issued.token,
+    )
+}
