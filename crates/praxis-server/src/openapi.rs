@@ -42,6 +42,7 @@ impl Modify for BearerAuth {
         crate::records::read,
         crate::records::search,
         crate::records::history,
+        crate::records::intake,
         crate::records::review,
         crate::records::withdraw,
         crate::records::set_settings,

@@ -22,7 +22,8 @@ use praxis_api::{
     WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
 };
 use praxis_domain::auth::{Capability, Namespace, Principal};
-use praxis_domain::records::lifecycle::MAX_NOTE_CHARS;
+use praxis_domain::ledger::Event;
+use praxis_domain::records::lifecycle::{MAX_NOTE_CHARS, Source};
 use praxis_domain::records::{Finding, schema, screen};
 use praxis_store::records::{
     RecordFilter, RecordRow, RecordWrite, Review, SkillRow, SkillWrite, Submission,
@@ -57,6 +58,7 @@ pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/records/schema", get(record_schema))
         .route("/records/settings", post(set_settings).get(read_settings))
+        .route("/records/intake", get(intake))
         .route("/records/{id}", get(read))
         .route("/records/{id}/history", get(history))
         .route("/records/{id}/review", post(review))
@@ -459,22 +461,34 @@ pub(crate) async fn history(
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let limit = page_limit(q.limit)?;
-    let after = match q.after.as_deref() {
-        None => 0,
-        Some(a) => a.parse::<u64>().map_err(|_| {
+    let after = stream_cursor(q.after.as_deref())?;
+    let events = state
+        .engine
+        .record_history(&p.tenant_id, &namespace, &id, after, limit)
+        .await?
+        .ok_or(StoreError::RecordNotFound)?;
+    history_page(id, &events, limit)
+}
+
+/// A history cursor: the last entry's stream sequence.
+fn stream_cursor(after: Option<&str>) -> Result<u64, ApiError> {
+    after.map_or(Ok(0), |a| {
+        a.parse::<u64>().map_err(|_| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "invalid_query",
                 "after is not a cursor",
             )
             .at("after")
-        })?,
-    };
-    let events = state
-        .engine
-        .record_history(&p.tenant_id, &namespace, &id, after, limit)
-        .await?
-        .ok_or(StoreError::RecordNotFound)?;
+        })
+    })
+}
+
+fn history_page(
+    experience_id: String,
+    events: &[Event],
+    limit: usize,
+) -> Result<Response, ApiError> {
     let next_cursor = (events.len() == limit)
         .then(|| events.last().map(|e| e.stream_seq.to_string()))
         .flatten();
@@ -482,7 +496,7 @@ pub(crate) async fn history(
         StatusCode::OK,
         &RecordHistoryResponse {
             contract_version: CONTRACT_VERSION,
-            experience_id: id,
+            experience_id,
             entries: events
                 .iter()
                 .map(rw::history_entry_to_wire)
@@ -491,6 +505,84 @@ pub(crate) async fn history(
             data_only: true,
         },
     ))
+}
+
+/// Query of one source's intake history.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct IntakeQuery {
+    /// Project id.
+    project_id: String,
+    /// Mission id; absent for the null mission.
+    mission_id: Option<String>,
+    /// Agent id.
+    agent_id: String,
+    /// `shared` or `private`.
+    visibility: praxis_api::Visibility,
+    /// A client key the caller submitted under (keys are the caller's own).
+    key: Option<String>,
+    /// An issue source as `owner/repo#number`.
+    issue: Option<String>,
+    /// Cursor from the previous page (the last entry's `sequence`).
+    after: Option<String>,
+    /// Page size, 1..=200 (default 50).
+    limit: Option<usize>,
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/records/intake", tag = "records",
+    params(IntakeQuery),
+    responses(
+        (status = 200, description = "Every submission of one source, kept or rejected, in order, even when none passed; `experience_id` is the last one claimed", body = RecordHistoryResponse),
+        (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue, cursor or limit (`invalid_query`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn intake(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    q: Result<Query<IntakeQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let q = query(q)?;
+    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let limit = page_limit(q.limit)?;
+    let after = stream_cursor(q.after.as_deref())?;
+    let bad = |m: &str, field: &str| {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", m.to_owned()).at(field)
+    };
+    let source = match (q.key, q.issue) {
+        (Some(key), None) => Source::Key { key },
+        (None, Some(issue)) => {
+            let (repository, number) = issue
+                .split_once('#')
+                .and_then(|(r, n)| Some((r.to_owned(), n.parse::<u64>().ok()?)))
+                .ok_or_else(|| bad("issue is owner/repo#number", "issue"))?;
+            Source::Issue { repository, number }
+        }
+        _ => return Err(bad("give exactly one of key and issue", "key")),
+    };
+    if let Some(problem) = source.problems().into_iter().next() {
+        return Err(bad(&problem.message, "key"));
+    }
+    // A key is read under the caller's own subject, like it was written.
+    let events = state
+        .engine
+        .source_history(
+            &p.tenant_id,
+            &namespace,
+            &source.key(&p.subject),
+            after,
+            limit,
+        )
+        .await?;
+    let claimed = events
+        .iter()
+        .rev()
+        .find_map(|e| e.payload["experience_id"].as_str().map(str::to_owned))
+        .unwrap_or_default();
+    history_page(claimed, &events, limit)
 }
 
 /// Places a review's findings: notes are the request's `/notes`, anything

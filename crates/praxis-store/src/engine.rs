@@ -95,8 +95,19 @@ pub trait Engine: Send + Sync + 'static {
         after: &str,
         limit: usize,
     ) -> Result<Vec<RecordRow>, StoreError>;
-    /// A record's revisions and rejected submissions in order, after stream
-    /// sequence `after`, each re-verified; `None` when there is no such record.
+    /// The revisions and rejected submissions of one source (its stream
+    /// `record/<source>`) in order, after stream sequence `after`, each
+    /// re-verified; empty when the source never submitted.
+    async fn source_history(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        source: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Event>, StoreError>;
+    /// A kept record's history (that of its source); `None` when there is
+    /// no such record.
     async fn record_history(
         &self,
         tenant: &str,
@@ -104,7 +115,14 @@ pub trait Engine: Send + Sync + 'static {
         experience_id: &str,
         after: u64,
         limit: usize,
-    ) -> Result<Option<Vec<Event>>, StoreError>;
+    ) -> Result<Option<Vec<Event>>, StoreError> {
+        let Some(row) = self.record(tenant, namespace, experience_id).await? else {
+            return Ok(None);
+        };
+        self.source_history(tenant, namespace, &row.source, after, limit)
+            .await
+            .map(Some)
+    }
     /// The namespace's skill registry, by name then version.
     async fn skills(
         &self,

@@ -1454,19 +1454,16 @@ impl Engine for PostgresEngine {
         rows.iter().map(|r| record_at(r, 0).into_row()).collect()
     }
 
-    async fn record_history(
+    async fn source_history(
         &self,
         tenant: &str,
         namespace: &Namespace,
-        experience_id: &str,
+        source: &str,
         after: u64,
         limit: usize,
-    ) -> Result<Option<Vec<Event>>, StoreError> {
-        let Some(row) = self.record(tenant, namespace, experience_id).await? else {
-            return Ok(None);
-        };
+    ) -> Result<Vec<Event>, StoreError> {
         let client = self.client().await?;
-        let stream = praxis_domain::records::lifecycle::stream_of(&row.source);
+        let stream = praxis_domain::records::lifecycle::stream_of(source);
         let rows = client
             .query(
                 sql::STREAM_EVENTS,
@@ -1481,8 +1478,7 @@ impl Engine for PostgresEngine {
             .await?;
         rows.iter()
             .map(|r| event_row(r).into_verified_event())
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some)
+            .collect()
     }
 
     async fn skills(

@@ -1536,24 +1536,17 @@ impl Engine for SqliteEngine {
         .await
     }
 
-    async fn record_history(
+    async fn source_history(
         &self,
         tenant: &str,
         namespace: &Namespace,
-        experience_id: &str,
+        source: &str,
         after: u64,
         limit: usize,
-    ) -> Result<Option<Vec<Event>>, StoreError> {
-        let (tenant, namespace, id) = (
-            tenant.to_owned(),
-            namespace.clone(),
-            experience_id.to_owned(),
-        );
+    ) -> Result<Vec<Event>, StoreError> {
+        let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
+        let stream = praxis_domain::records::lifecycle::stream_of(source);
         self.read(move |c| {
-            let Some(row) = query_record(c, &tenant, &namespace, RecordKey::Id(&id))? else {
-                return Ok(None);
-            };
-            let stream = praxis_domain::records::lifecycle::stream_of(&row.source);
             let events = c
                 .prepare_cached(sql::STREAM_EVENTS)?
                 .query_map(
@@ -1570,8 +1563,7 @@ impl Engine for SqliteEngine {
             events
                 .into_iter()
                 .map(EventRow::into_verified_event)
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some)
+                .collect()
         })
         .await
     }

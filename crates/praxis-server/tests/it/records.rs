@@ -1330,3 +1330,55 @@ async fn bad_input_names_the_offending_field() {
         assert_eq!(unchanged.state.revision, 1, "{backend:?}");
     }
 }
+
+/// A source whose only submission failed can still read its rejection, by
+/// its key (the caller's own) or its issue, even though no record exists.
+#[tokio::test]
+async fn a_source_reads_its_intake_even_when_nothing_was_kept() {
+    for backend in BACKENDS {
+        let server = Server::start(backend).await;
+        let s = scope();
+        let (client, _, token) = client_as(&server, "agent", ALL, vec![s.clone()]).await;
+        let (_, _, other) = client_as(&server, "other", ALL, vec![s.clone()]).await;
+        let mut bad = sample_record("fresh");
+        bad["attempts"][1]["sequence"] = json!(9);
+        let p = refused(client.submit_record(&submission(&s, "fresh", bad)).await);
+        assert_eq!(p.code, "record_rejected", "{backend:?}");
+        let intake = |query: &str, token: String| {
+            let url = format!(
+                "{}/api/v1/records/intake?project_id=p1&agent_id=a1&visibility=shared&{query}",
+                server.base
+            );
+            async move {
+                let (status, _, body) =
+                    raw(reqwest::Method::GET, &url, Some(&token), &[], None).await;
+                (status, body)
+            }
+        };
+        let (status, body) = intake("key=fresh", token.clone()).await;
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+        let page: praxis_api::RecordHistoryResponse = serde_json::from_slice(&body).unwrap();
+        assert_eq!(page.experience_id, id("fresh"));
+        assert_eq!(page.entries.len(), 1);
+        let entry = serde_json::to_value(&page.entries[0]).unwrap();
+        assert!(
+            entry.to_string().contains("gate.attempt_sequence"),
+            "{entry}"
+        );
+        // Keys are per subject: another caller's "fresh" is another source.
+        let (status, body) = intake("key=fresh", other).await;
+        assert_eq!(status, 200);
+        let page: praxis_api::RecordHistoryResponse = serde_json::from_slice(&body).unwrap();
+        assert!(page.entries.is_empty());
+        for bad_query in ["", "key=fresh&issue=o/r%231", "issue=o/r", "issue=o/r%230"] {
+            let (status, body) = intake(bad_query, token.clone()).await;
+            assert_eq!(
+                status,
+                400,
+                "{bad_query}: {}",
+                String::from_utf8_lossy(&body)
+            );
+            assert_eq!(problem(&body).0, "invalid_query");
+        }
+    }
+}
