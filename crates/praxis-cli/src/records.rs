@@ -11,7 +11,7 @@ use praxis_domain::auth::Namespace;
 use praxis_domain::canonical::canonical_bytes;
 use praxis_domain::ledger::Actor;
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordWrite};
+use praxis_store::records::{RecordFilter, RecordWrite, registry_of};
 use praxis_store::{Applied, Command, Engine, Write, WriteOutcome};
 
 use crate::attempts::ScopeArgs;
@@ -218,18 +218,8 @@ async fn export(
         std::fs::remove_dir_all(&old)?;
     }
     let skills = engine.skills(tenant, &namespace).await?;
-    let mut registry = Registry::new();
-    let mut revision = 0;
-    for row in skills {
-        revision = revision.max(row.position);
-        let (name, version) = (row.release.name.clone(), row.release.version.clone());
-        registry
-            .publish(row.release)
-            .map_err(|f| anyhow::anyhow!("{f}"))?;
-        if let Some(w) = row.withdrawal {
-            registry.withdraw(&name, &version, w);
-        }
-    }
+    let revision = skills.iter().map(|s| s.position).max().unwrap_or(0);
+    let registry = registry_of(&skills);
     let registry_path = dir.join(REGISTRY_PATH);
     std::fs::create_dir_all(registry_path.parent().expect("registry path has a parent"))?;
     write_atomically(

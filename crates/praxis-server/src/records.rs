@@ -25,8 +25,9 @@ use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::ledger::Event;
 use praxis_domain::records::lifecycle::{MAX_NOTE_CHARS, Source};
 use praxis_domain::records::{Finding, schema, screen};
+use praxis_domain::skills::Registry;
 use praxis_store::records::{
-    RecordFilter, RecordRow, RecordWrite, Review, SkillRow, SkillWrite, Submission,
+    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, registry_of,
 };
 use praxis_store::{Applied, Command, StoreError, Write, WriteOutcome};
 use serde::Deserialize;
@@ -93,7 +94,7 @@ fn one_record(applied: &mut Applied) -> Result<RecordWrite, ApiError> {
 fn revised(
     status: StatusCode,
     rows: &[RecordRow],
-    skills: &[SkillRow],
+    skills: &Registry,
 ) -> Result<Response, ApiError> {
     let (first, superseded) = rows
         .split_first()
@@ -112,12 +113,13 @@ fn revised(
     Ok(wire::json(status, &body))
 }
 
-async fn skills_of(
+/// The namespace's skill registry, read once per answer to flag records.
+async fn registry_for(
     state: &AppState,
     p: &Principal,
     ns: &Namespace,
-) -> Result<Vec<SkillRow>, ApiError> {
-    Ok(state.engine.skills(&p.tenant_id, ns).await?)
+) -> Result<Registry, ApiError> {
+    Ok(registry_of(&state.engine.skills(&p.tenant_id, ns).await?))
 }
 
 /// A free-text reason: 1-1000 characters, not blank, and passing the same
@@ -230,10 +232,10 @@ pub(crate) async fn submit(
         RecordWrite::Revised(rows) => revised(
             StatusCode::CREATED,
             &rows,
-            &skills_of(&state, &p, &namespace).await?,
+            &registry_for(&state, &p, &namespace).await?,
         ),
         RecordWrite::Unchanged(row) => {
-            let skills = skills_of(&state, &p, &namespace).await?;
+            let skills = registry_for(&state, &p, &namespace).await?;
             let body = RecordWriteResponse {
                 contract_version: CONTRACT_VERSION,
                 write: WriteEffect::Unchanged,
@@ -270,7 +272,7 @@ pub(crate) async fn read(
         .record(&p.tenant_id, &namespace, &id)
         .await?
         .ok_or(StoreError::RecordNotFound)?;
-    let skills = skills_of(&state, &p, &namespace).await?;
+    let skills = registry_for(&state, &p, &namespace).await?;
     Ok(wire::json(
         StatusCode::OK,
         &RecordResponse {
@@ -403,7 +405,7 @@ pub(crate) async fn search(
             limit,
         )
         .await?;
-    let skills = skills_of(&state, &p, &namespace).await?;
+    let skills = registry_for(&state, &p, &namespace).await?;
     let next_cursor = (rows.len() == limit)
         .then(|| rows.last().map(|r| r.experience_id.clone()))
         .flatten();
@@ -664,7 +666,7 @@ pub(crate) async fn review(
         RecordWrite::Revised(rows) => revised(
             StatusCode::OK,
             &rows,
-            &skills_of(&state, &p, &namespace).await?,
+            &registry_for(&state, &p, &namespace).await?,
         ),
         _ => Err(StoreError::inconsistent("a review kept no revision").into()),
     }
@@ -703,7 +705,7 @@ pub(crate) async fn withdraw(
         RecordWrite::Revised(rows) => revised(
             StatusCode::OK,
             &rows,
-            &skills_of(&state, &p, &namespace).await?,
+            &registry_for(&state, &p, &namespace).await?,
         ),
         _ => Err(StoreError::inconsistent("a withdrawal kept no revision").into()),
     }
@@ -847,7 +849,7 @@ pub(crate) async fn skills(
     q: Result<Query<ScopeQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
-    let skills = skills_of(&state, &p, &namespace).await?;
+    let skills = state.engine.skills(&p.tenant_id, &namespace).await?;
     Ok(wire::json(
         StatusCode::OK,
         &SkillsResponse {

@@ -20,7 +20,7 @@ use praxis_domain::records::lifecycle::{
     self, Change, Decision, Refused, Rejection, ReviewMode, Revision, View,
 };
 use praxis_domain::records::{self as domain, Finding};
-use praxis_domain::skills::{Resolution, SkillRelease, Withdrawal};
+use praxis_domain::skills::{Registry, SkillRelease, Withdrawal};
 use serde_json::{Value, json};
 
 use crate::apply::{Ctx, LedgerTx};
@@ -728,37 +728,22 @@ pub(crate) async fn set_automated_approval<T: LedgerTx + RecordTx>(
     tx.put_automated_approval(ctx.tenant, namespace, on).await
 }
 
-/// Flags of a kept record: relations to withdrawn skill releases.
-pub fn flags(row: &RecordRow, skills: &[SkillRow]) -> Vec<Finding> {
-    let mut registry = praxis_domain::skills::Registry::new();
+/// The namespace's skill registry, from its rows.
+pub fn registry_of(skills: &[SkillRow]) -> Registry {
+    let mut registry = Registry::new();
     for s in skills {
+        // Rows hold one release per (name, version): publishing cannot conflict.
         let _ = registry.publish(s.release.clone());
         if let Some(w) = &s.withdrawal {
             registry.withdraw(&s.release.name, &s.release.version, w.clone());
         }
     }
-    let skills = row
-        .document
-        .pointer("/relations/related_skills")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    skills
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let f = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or_default();
-            (registry.resolve(f("name"), f("version"), f("sha256")) == Resolution::Withdrawn).then(
-                || {
-                    Finding::new(
-                        format!("/relations/related_skills/{i}"),
-                        "repo.withdrawn_skill",
-                        "the related skill release has been withdrawn",
-                    )
-                },
-            )
-        })
-        .collect()
+    registry
+}
+
+/// Flags of a kept record: relations to withdrawn skill releases.
+pub fn flags(row: &RecordRow, registry: &Registry) -> Vec<Finding> {
+    praxis_domain::records::repository::skill_findings(&row.document, registry).1
 }
 
 /// Decodes a revision event.

@@ -227,6 +227,16 @@ fn check_skills(
     findings: &mut Vec<Located>,
     flags: &mut Vec<Located>,
 ) {
+    let (unknown, withdrawn) = skill_findings(record, registry);
+    findings.extend(unknown.into_iter().map(|f| at(path, f)));
+    flags.extend(withdrawn.into_iter().map(|f| at(path, f)));
+}
+
+/// How a record's related skills resolve in `registry`: findings for
+/// releases that are not there exactly (name, version and digest), and
+/// flags for releases that have been withdrawn.
+pub fn skill_findings(record: &Value, registry: &Registry) -> (Vec<Finding>, Vec<Finding>) {
+    let (mut unknown, mut withdrawn) = (Vec::new(), Vec::new());
     let skills = record
         .pointer("/relations/related_skills")
         .and_then(Value::as_array)
@@ -242,22 +252,17 @@ fn check_skills(
         let pointer = format!("/relations/related_skills/{i}");
         match registry.resolve(name, version, sha) {
             Resolution::Active => {}
-            Resolution::Withdrawn => flags.push(at(
-                path,
-                Finding::new(
-                    pointer,
-                    "repo.withdrawn_skill",
-                    "the related skill release has been withdrawn",
-                ),
+            Resolution::Withdrawn => withdrawn.push(Finding::new(
+                pointer,
+                "repo.withdrawn_skill",
+                "the related skill release has been withdrawn",
             )),
-            Resolution::Unknown => findings.push(at(
-                path,
-                Finding::new(
-                    pointer,
-                    "repo.unknown_skill",
-                    format!("no release with this name, version and digest is in {REGISTRY_PATH}"),
-                ),
+            Resolution::Unknown => unknown.push(Finding::new(
+                pointer,
+                "repo.unknown_skill",
+                format!("no release with this name, version and digest is in {REGISTRY_PATH}"),
             )),
         }
     }
+    (unknown, withdrawn)
 }

@@ -8,7 +8,7 @@ use praxis_api as api;
 use praxis_domain::ledger::Event;
 use praxis_domain::records::Finding;
 use praxis_domain::records::lifecycle::{self, Change, Decision, Rejection, ReviewMode, Source};
-use praxis_domain::skills::{SkillRelease, Withdrawal};
+use praxis_domain::skills::{Registry, SkillRelease, Withdrawal};
 use praxis_store::StoreError;
 use praxis_store::records::{RecordRow, SkillRow, flags, revision_of};
 
@@ -116,7 +116,7 @@ pub(crate) fn finding_to_wire(f: &Finding) -> api::RecordFinding {
 /// A kept record's state, flagged against the namespace's skill registry.
 pub(crate) fn state_to_wire(
     row: &RecordRow,
-    skills: &[SkillRow],
+    skills: &Registry,
 ) -> Result<api::RecordState, ApiError> {
     let id = row.experience_id.as_str();
     Ok(api::RecordState {
@@ -149,7 +149,7 @@ pub(crate) fn state_to_wire(
 /// A kept record's document and state.
 pub(crate) fn entry_to_wire(
     row: &RecordRow,
-    skills: &[SkillRow],
+    skills: &Registry,
 ) -> Result<api::RecordEntry, ApiError> {
     Ok(api::RecordEntry {
         record: row.document.clone(),

@@ -8,7 +8,7 @@ use praxis_domain::ledger::Actor;
 use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Source};
 use praxis_domain::skills::SkillRelease;
 use praxis_store::records::{
-    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, flags,
+    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, flags, registry_of,
 };
 use praxis_store::{Applied, Command, Engine, StoreError, Write, WriteOutcome};
 use praxis_testkit::BACKENDS;
@@ -437,7 +437,7 @@ async fn skill_releases_are_immutable_and_withdrawal_flags_records() {
         related["relations"]["related_skills"][0]["sha256"] = json!("a".repeat(64));
         let row = revised(submit(&engine, "k1", related).await);
         let skills = engine.skills("t", &namespace("a")).await.unwrap();
-        assert!(flags(&row, &skills).is_empty());
+        assert!(flags(&row, &registry_of(&skills)).is_empty());
         run(
             &engine,
             Command::WithdrawSkill {
@@ -451,7 +451,7 @@ async fn skill_releases_are_immutable_and_withdrawal_flags_records() {
         .unwrap();
         let skills = engine.skills("t", &namespace("a")).await.unwrap();
         assert_eq!(skills[0].withdrawal.as_ref().unwrap().reason, "unsafe step");
-        let flagged = flags(&row, &skills);
+        let flagged = flags(&row, &registry_of(&skills));
         assert_eq!(flagged[0].rule, "repo.withdrawn_skill");
         // The release itself is still there, with its digest.
         assert_eq!(skills[0].release, release("1.0.0", 'a'));
