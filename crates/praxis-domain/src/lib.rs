@@ -13,7 +13,9 @@ pub mod digest;
 pub mod error;
 pub mod ledger;
 pub mod records;
+pub mod refusal;
 pub mod skills;
 pub mod time;
 
 pub use error::DomainError;
+pub use refusal::Refusal;

@@ -1,0 +1,74 @@
+//! Refusals: a domain rule turned a well-formed command down.
+//!
+//! A refusal is the caller's to fix, never a fault of the store. The server
+//! maps each variant to exactly one status and stable code, with no
+//! catch-all, so a new variant fails to compile until someone maps it.
+
+use thiserror::Error;
+
+use crate::DomainError;
+use crate::attempts::{Disposition, ImportProblem, Status};
+use crate::records::Finding;
+
+/// Every way a domain rule can refuse a command.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refusal {
+    /// A field breaks a rule of its own (shape, range, length).
+    #[error(transparent)]
+    Invalid(#[from] DomainError),
+    /// A disposition was stated that may not accompany the outcome's status.
+    #[error("disposition {} cannot accompany status {}", .disposition.as_str(), .status.as_str())]
+    InvalidDisposition {
+        /// The stated disposition.
+        disposition: Disposition,
+        /// The outcome's status.
+        status: Status,
+    },
+    /// A different attempt is already recorded under the same identity.
+    #[error("a different record exists under this attempt identity")]
+    IdentityConflict,
+    /// Some records of an import conflict with stored ones; nothing was written.
+    #[error("{} imported record(s) conflict with stored ones", .0.len())]
+    AttemptsRejected(Vec<AttemptProblem>),
+    /// A legacy store to import is invalid; nothing was written.
+    #[error("the store to import has {} problem(s)", .0.len())]
+    ImportInvalid(Vec<ImportProblem>),
+    /// A record (or skill release) breaks rules; every finding is listed.
+    #[error("the record has {} finding(s)", .0.len())]
+    RecordInvalid(Vec<Finding>),
+    /// The record's lifecycle does not allow the requested change.
+    #[error("invalid lifecycle transition: {0}")]
+    InvalidTransition(String),
+    /// A source or record id is already bound to something else.
+    #[error("{0}")]
+    SourceConflict(String),
+    /// A submitter tried to review their own record.
+    #[error("a submitter cannot review their own record")]
+    SelfReview,
+    /// The target changed since the revision the caller saw.
+    #[error("record is at revision {current}, not {expected}")]
+    RevisionConflict {
+        /// The revision the caller expected.
+        expected: u64,
+        /// The current revision.
+        current: u64,
+    },
+    /// A published skill version would change.
+    #[error("{0}")]
+    SkillConflict(String),
+    /// The credential is revoked and cannot change any more.
+    #[error("credential is revoked")]
+    CredentialRevoked,
+}
+
+/// A problem with one record of an attempt import (or the only record of
+/// an observation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptProblem {
+    /// Index of the record in the request.
+    pub index: usize,
+    /// Stable code: `identity_conflict`.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
