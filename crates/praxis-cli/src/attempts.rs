@@ -10,7 +10,8 @@ use praxis_api::{
     ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest, StreakKey, Visibility,
 };
 use praxis_client::Client;
-use praxis_store::attempts::AttemptLedger;
+use praxis_domain::Refusal;
+use praxis_store::AttemptLedger;
 
 use crate::config::OfflineStore;
 
@@ -366,7 +367,7 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                     serde_json::from_str(&text).context("parsing the store")?;
                 let written = offline.ledger(&scope).await?.import(store).await;
                 let written = match written {
-                    Err(praxis_store::StoreError::ImportInvalid(problems)) => {
+                    Err(praxis_store::StoreError::Refused(Refusal::ImportInvalid(problems))) => {
                         for p in &problems {
                             eprintln!("{} {}: {}", p.path, p.code, p.message);
                         }

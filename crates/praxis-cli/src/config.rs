@@ -75,7 +75,7 @@ impl OfflineStore {
     )> {
         scope.validate("/scope")?;
         let engine = self.store.open().await?;
-        if !engine.tenants().await?.contains(&self.tenant) {
+        if !engine.ledger().tenants().await?.contains(&self.tenant) {
             anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
         }
         let actor = praxis_domain::ledger::Actor {

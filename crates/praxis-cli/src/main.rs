@@ -20,7 +20,7 @@ use praxis_domain::ledger::Actor;
 use praxis_domain::time::Timestamp;
 use praxis_server::admin;
 use praxis_server::seal::SealKey;
-use praxis_store::{Command, Write};
+use praxis_store::{AuthCommand, Command, Write};
 
 use crate::config::StoreArgs;
 
@@ -158,7 +158,7 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
     let engine = praxis_store::open(&settings.store)
         .await
         .with_context(|| format!("opening store {}", settings.store_display()))?;
-    if engine.tenants().await?.is_empty() {
+    if engine.ledger().tenants().await?.is_empty() {
         let path = Path::new(&settings.data_dir).join("admin-token");
         // The token is on disk before the tenant exists: a crash in between
         // leaves an empty store, which the next start bootstraps afresh.
@@ -267,9 +267,9 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             credential,
         } => {
             let engine = store.open().await?;
-            let cmd = Command::RevokeCredential {
+            let cmd = Command::Auth(AuthCommand::RevokeCredential {
                 credential_id: credential.clone(),
-            };
+            });
             engine
                 .execute(Write::new(&tenant, Actor::system(), cmd))
                 .await?;
@@ -281,7 +281,8 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             let now = admin::now();
             loop {
                 let page = engine
-                    .list_credentials(&tenant, after.as_deref(), 500)
+                    .credentials()
+                    .list(&tenant, after.as_deref(), 500)
                     .await?;
                 for c in &page {
                     let caps: BTreeSet<&str> = c.capabilities.iter().map(|c| c.as_str()).collect();

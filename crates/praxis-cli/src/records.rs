@@ -11,8 +11,9 @@ use praxis_domain::auth::Namespace;
 use praxis_domain::canonical::canonical_bytes;
 use praxis_domain::ledger::Actor;
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordWrite, registry_of};
-use praxis_store::{Applied, Command, Engine, Write, WriteOutcome};
+use praxis_store::records::{RecordFilter, RecordWrite};
+use praxis_store::skills::{SKILL_PUBLISHED, SKILL_WITHDRAWN, registry_of};
+use praxis_store::{Applied, Command, Engine, RecordCommand, Write};
 
 use crate::attempts::ScopeArgs;
 use crate::config::OfflineStore;
@@ -42,13 +43,10 @@ async fn write(
     actor: &Actor,
     command: Command,
 ) -> anyhow::Result<Applied> {
-    match engine
+    Ok(engine
         .execute(Write::new(tenant, actor.clone(), command))
         .await?
-    {
-        WriteOutcome::Committed { applied, .. } => Ok(*applied),
-        WriteOutcome::Replayed { .. } => anyhow::bail!("a write without key was replayed"),
-    }
+        .applied()?)
 }
 
 /// Subcommands of `praxis records`.
@@ -137,26 +135,23 @@ async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
         &engine,
         &target.at.tenant,
         &actor,
-        Command::ImportRecords {
+        Command::Records(RecordCommand::Import {
             namespace,
             documents,
             skills,
-        },
+        }),
     )
     .await?;
     let events_of = |kind: &str| applied.events.iter().filter(|e| e.kind == kind).count();
-    let (published, withdrawn) = (
-        events_of(praxis_store::records::SKILL_PUBLISHED),
-        events_of(praxis_store::records::SKILL_WITHDRAWN),
-    );
-    let kept = applied
-        .records
+    let (published, withdrawn) = (events_of(SKILL_PUBLISHED), events_of(SKILL_WITHDRAWN));
+    let written = applied.into_records();
+    let kept = written
         .iter()
         .filter(|w| matches!(w, RecordWrite::Revised(_)))
         .count();
     println!(
         "{kept} record(s) imported, {} already kept; {published} skill release(s) published, {withdrawn} withdrawn",
-        applied.records.len() - kept
+        written.len() - kept
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -190,7 +185,8 @@ async fn export(
     let (mut written, mut after) = (0usize, String::new());
     loop {
         let page = engine
-            .search_records(tenant, &namespace, RecordFilter::default(), &after, 500)
+            .records()
+            .search(tenant, &namespace, RecordFilter::default(), &after, 500)
             .await?;
         for row in &page {
             let directory = Directory::for_status(&row.lifecycle);
@@ -217,7 +213,7 @@ async fn export(
     if old.exists() {
         std::fs::remove_dir_all(&old)?;
     }
-    let skills = engine.skills(tenant, &namespace).await?;
+    let skills = engine.skills().list(tenant, &namespace).await?;
     let revision = skills.iter().map(|s| s.position).max().unwrap_or(0);
     let registry = registry_of(&skills);
     let registry_path = dir.join(REGISTRY_PATH);

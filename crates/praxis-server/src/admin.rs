@@ -4,7 +4,7 @@ use praxis_domain::auth::{Capability, Scope, Token, Visibility};
 use praxis_domain::credentials::{Credential, CredentialStatus, IssueRequest};
 use praxis_domain::ledger::Actor;
 use praxis_domain::time::Timestamp;
-use praxis_store::{Command, Engine, StoreError, Write, WriteOutcome};
+use praxis_store::{AuthCommand, Command, Engine, StoreError, Write};
 use rand::Rng;
 
 /// The current time.
@@ -24,11 +24,11 @@ pub fn new_token() -> Token {
 
 /// The command that issues a credential for a fresh token.
 pub fn issue_command(token: &Token, request: IssueRequest) -> Command {
-    Command::IssueCredential {
+    Command::Auth(AuthCommand::IssueCredential {
         credential_id: token.credential_id.clone(),
         request,
         secret_sha256: token.secret_hash(),
-    }
+    })
 }
 
 /// The request of a tenant's first administrator (credential_admin, policy_admin).
@@ -59,23 +59,13 @@ pub async fn bootstrap_tenant_with(
     praxis_domain::auth::check_id("/tenant", tenant)?;
     let token = new_token();
     before_commit(&token)?;
-    let command = Command::Bootstrap {
+    let command = Command::Auth(AuthCommand::Bootstrap {
         credential_id: token.credential_id.clone(),
         request: admin_request(subject)?,
         secret_sha256: token.secret_hash(),
-    };
-    match engine
-        .execute(Write::new(tenant, Actor::system(), command))
-        .await?
-    {
-        WriteOutcome::Committed { applied, .. } => applied
-            .credential
-            .map(|c| (c, token))
-            .ok_or_else(|| StoreError::inconsistent("bootstrap applied no credential")),
-        WriteOutcome::Replayed { .. } => {
-            Err(StoreError::inconsistent("bootstrap without a key replayed"))
-        }
-    }
+    });
+    let write = Write::new(tenant, Actor::system(), command);
+    Ok((applied_credential(engine, write).await?, token))
 }
 
 /// Creates a tenant and its administrator credential in one atomic write.
@@ -95,18 +85,18 @@ pub async fn issue(
     request: IssueRequest,
 ) -> Result<(Credential, Token), StoreError> {
     let token = new_token();
-    let outcome = engine
-        .execute(Write::new(tenant, actor, issue_command(&token, request)))
-        .await?;
-    match outcome {
-        WriteOutcome::Committed { applied, .. } => applied
-            .credential
-            .map(|c| (c, token))
-            .ok_or_else(|| StoreError::inconsistent("issue applied no credential")),
-        WriteOutcome::Replayed { .. } => {
-            Err(StoreError::inconsistent("issue without a key replayed"))
-        }
-    }
+    let write = Write::new(tenant, actor, issue_command(&token, request));
+    Ok((applied_credential(engine, write).await?, token))
+}
+
+/// Applies a credential write and returns the credential it left.
+async fn applied_credential(engine: &dyn Engine, write: Write) -> Result<Credential, StoreError> {
+    engine
+        .execute(write)
+        .await?
+        .applied()?
+        .into_credential()
+        .ok_or_else(|| StoreError::inconsistent("a credential write left no credential"))
 }
 
 /// The wire form of a scope.

@@ -16,16 +16,18 @@ use praxis_api::{
     HistoryResponse, ImportRequest, ImportResponse, ObserveRequest, ObserveResponse,
     PolicyResponse, SetPolicyRequest,
 };
+use praxis_domain::Refusal;
 use praxis_domain::attempts::{self as domain, Observation};
-use praxis_domain::auth::{Capability, Namespace, Principal};
+use praxis_domain::auth::Capability;
 use praxis_store::attempts::{ActionRef, HistoryOf, WriteKind};
-use praxis_store::{Authority, Command, Write, WriteOutcome};
+use praxis_store::{AttemptCommand, Command};
 use serde::Deserialize;
 
 use crate::AppState;
-use crate::admin::{now, scope_from_wire};
+use crate::admin::now;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth};
+use crate::request::{ScopeQuery, execute, namespace_of, page_limit, query, wire_scope, write_as};
 use crate::wire;
 
 /// Most candidate actions one assessment may ask about.
@@ -43,36 +45,6 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/attempts/counts", get(counts))
         .route("/attempts/import", post(import))
         .route("/attempts/export", get(export))
-}
-
-/// Checks the capability and the exact grant; returns the namespace.
-pub(crate) fn namespace_of(
-    p: &Principal,
-    capability: Capability,
-    scope: praxis_api::Scope,
-) -> Result<Namespace, ApiError> {
-    let scope = scope_from_wire(scope);
-    scope.validate("/scope")?;
-    Ok(p.require_in(&[capability], &scope)?)
-}
-
-/// A write by the caller, re-checked against its credential when applied.
-pub(crate) fn write_as(p: &Principal, capability: Capability, command: Command) -> Write {
-    Write::new(&p.tenant_id, crate::credentials::actor(p), command).authorized(Authority {
-        credential_id: p.credential_id.clone(),
-        secret_sha256: p.secret_sha256,
-        capability,
-    })
-}
-
-async fn applied(state: &AppState, write: Write) -> Result<praxis_store::Applied, ApiError> {
-    match state.engine.execute(write).await? {
-        WriteOutcome::Committed { applied, .. } => Ok(*applied),
-        WriteOutcome::Replayed { .. } => Err(praxis_store::StoreError::inconsistent(
-            "a write without idempotency key was replayed",
-        )
-        .into()),
-    }
 }
 
 fn check_subject(path: &str, subject: &str) -> Result<(), ApiError> {
@@ -115,13 +87,16 @@ pub(crate) async fn observe(
         "/outcome",
     )
     .map_err(praxis_store::StoreError::from)?;
-    let command = Command::observe(&namespace, observation);
-    let mut done = applied(&state, write_as(&p, Capability::ExperienceWrite, command)).await?;
-    let written = done.attempts.pop().ok_or_else(|| {
-        ApiError::from(praxis_store::StoreError::inconsistent(
-            "an observation returned no record",
-        ))
-    })?;
+    let command = Command::Attempts(AttemptCommand::observe(&namespace, observation));
+    let written = execute(&state, write_as(&p, Capability::ExperienceWrite, command))
+        .await?
+        .into_attempts()
+        .pop()
+        .ok_or_else(|| {
+            ApiError::from(praxis_store::StoreError::inconsistent(
+                "an observation returned no record",
+            ))
+        })?;
     let status = match written.write {
         WriteKind::Inserted => StatusCode::CREATED,
         WriteKind::Unchanged => StatusCode::OK,
@@ -181,7 +156,8 @@ pub(crate) async fn assess(
     }
     let (policy, assessments) = state
         .engine
-        .assess_attempts(
+        .attempts()
+        .assess(
             &p.tenant_id,
             &namespace,
             &body.subject,
@@ -229,58 +205,9 @@ pub(crate) async fn set_policy(
         }),
     };
     policy.validate("")?;
-    let command = Command::SetAttemptPolicy { namespace, policy };
-    applied(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
+    let command = Command::Attempts(AttemptCommand::SetPolicy { namespace, policy });
+    execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
     Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
-}
-
-/// A scope in a query string; an absent `mission_id` is the null mission.
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct ScopeQuery {
-    /// Project id.
-    project_id: String,
-    /// Mission id; absent for the null mission.
-    mission_id: Option<String>,
-    /// Agent id.
-    agent_id: String,
-    /// `shared` or `private`.
-    visibility: praxis_api::Visibility,
-}
-
-impl ScopeQuery {
-    /// The scope it names.
-    pub(crate) fn scope(self) -> praxis_api::Scope {
-        wire_scope(
-            self.project_id,
-            self.mission_id,
-            self.agent_id,
-            self.visibility,
-        )
-    }
-}
-
-/// A wire scope from its query parameters.
-pub(crate) fn wire_scope(
-    project_id: String,
-    mission_id: Option<String>,
-    agent_id: String,
-    visibility: praxis_api::Visibility,
-) -> praxis_api::Scope {
-    praxis_api::Scope {
-        project_id,
-        mission_id,
-        agent_id,
-        visibility,
-    }
-}
-
-/// The query, or 400 `invalid_query` naming what is wrong with it.
-pub(crate) fn query<T>(
-    q: Result<Query<T>, axum::extract::rejection::QueryRejection>,
-) -> Result<T, ApiError> {
-    q.map(|Query(q)| q)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))
 }
 
 #[utoipa::path(
@@ -298,11 +225,12 @@ pub(crate) async fn read_policy(
     q: Result<Query<ScopeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
-    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let scope = q.scope();
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let policy = state
         .engine
-        .attempt_policy(&p.tenant_id, &namespace)
+        .attempts()
+        .policy(&p.tenant_id, &namespace)
         .await?;
     Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
 }
@@ -329,20 +257,6 @@ pub struct HistoryQuery {
     limit: Option<usize>,
 }
 
-fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
-    let limit = limit.unwrap_or(100);
-    if (1..=MAX_PAGE).contains(&limit) {
-        Ok(limit)
-    } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            "limit must be 1..=500",
-        )
-        .at("limit"))
-    }
-}
-
 #[utoipa::path(
     get, path = "/api/v1/attempts/history", tag = "attempts",
     params(HistoryQuery),
@@ -358,7 +272,7 @@ pub(crate) async fn history(
     q: Result<Query<HistoryQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
-    let limit = page_limit(q.limit)?;
+    let limit = page_limit(q.limit, 100, MAX_PAGE)?;
     let after = match q.after.as_deref() {
         None => 0,
         Some(a) => a.parse::<u64>().map_err(|_| {
@@ -378,7 +292,8 @@ pub(crate) async fn history(
     };
     let page = state
         .engine
-        .attempt_history(&p.tenant_id, &namespace, of, after, limit)
+        .attempts()
+        .history(&p.tenant_id, &namespace, of, after, limit)
         .await?;
     Ok(wire::json(
         StatusCode::OK,
@@ -435,7 +350,8 @@ pub(crate) async fn counts(
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let counts = state
         .engine
-        .attempt_counts(
+        .attempts()
+        .counts(
             &p.tenant_id,
             &namespace,
             q.subject.as_deref(),
@@ -474,17 +390,15 @@ pub(crate) async fn import(
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceEvidenceAdmin, body.scope)?;
     let store = wire::legacy_from_wire(body.store)?;
-    let observations = store
-        .validate()
-        .map_err(praxis_store::StoreError::ImportInvalid)?;
-    let command = Command::import_attempts(&namespace, observations);
-    let done = applied(
+    let observations = store.validate().map_err(Refusal::ImportInvalid)?;
+    let command = Command::Attempts(AttemptCommand::import(&namespace, observations));
+    let done = execute(
         &state,
         write_as(&p, Capability::ExperienceEvidenceAdmin, command),
     )
-    .await?;
+    .await?
+    .into_attempts();
     let inserted = done
-        .attempts
         .iter()
         .filter(|a| a.write == WriteKind::Inserted)
         .count() as u64;
@@ -493,7 +407,7 @@ pub(crate) async fn import(
         &ImportResponse {
             contract_version: CONTRACT_VERSION,
             inserted,
-            unchanged: done.attempts.len() as u64 - inserted,
+            unchanged: done.len() as u64 - inserted,
         },
     ))
 }
@@ -513,8 +427,9 @@ pub(crate) async fn export(
     q: Result<Query<ScopeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
-    let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
+    let scope = q.scope();
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
-    let store = praxis_store::attempts::export(&*state.engine, &p.tenant_id, &namespace).await?;
+    let store =
+        praxis_store::attempts::export(state.engine.attempts(), &p.tenant_id, &namespace).await?;
     Ok(wire::json(StatusCode::OK, &wire::legacy_to_wire(store)))
 }

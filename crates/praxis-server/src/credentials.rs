@@ -14,9 +14,8 @@ use praxis_api::{
 use praxis_domain::auth::{Capability, Principal, Token};
 use praxis_domain::credentials::IssueRequest;
 use praxis_domain::digest::{Digest, REQUEST_KIND};
-use praxis_domain::ledger::Actor;
 use praxis_domain::time::Timestamp;
-use praxis_store::{Applied, Authority, Command, Idempotency, Write, WriteOutcome};
+use praxis_store::{Applied, AuthCommand, Command, Idempotency, WriteOutcome};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -24,6 +23,7 @@ use crate::AppState;
 use crate::admin::{credential_to_wire, issue_command, new_token, now, scope_from_wire};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
+use crate::request::{execute, write_as};
 
 /// Routes under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
@@ -32,23 +32,6 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/credentials/{id}", get(read))
         .route("/credentials/{id}/revoke", post(revoke))
         .route("/credentials/{id}/rotate", post(rotate))
-}
-
-/// A write by the caller, re-checked against its credential when applied.
-fn write_as(p: &Principal, command: Command) -> Write {
-    Write::new(&p.tenant_id, actor(p), command).authorized(Authority {
-        credential_id: p.credential_id.clone(),
-        secret_sha256: p.secret_sha256,
-        capability: Capability::CredentialAdmin,
-    })
-}
-
-/// The actor a principal's writes are recorded under.
-pub(crate) fn actor(p: &Principal) -> Actor {
-    Actor {
-        credential_id: p.credential_id.clone(),
-        subject: p.subject.clone(),
-    }
 }
 
 fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {
@@ -67,8 +50,7 @@ fn credential_response(credential: &praxis_domain::credentials::Credential) -> R
 
 fn token_receipt(applied: &Applied, token: &str, at: Timestamp) -> Vec<u8> {
     let credential = applied
-        .credential
-        .as_ref()
+        .credential()
         .expect("credential commands always report the credential");
     serde_json::to_vec(&TokenResponse {
         contract_version: CONTRACT_VERSION,
@@ -97,7 +79,7 @@ async fn token_write(
     let Retry { route, key, body } = retry;
     let at = now();
     let rendered = token.render();
-    let mut write = write_as(p, command);
+    let mut write = write_as(p, Capability::CredentialAdmin, command);
     let storage_key = key
         .as_deref()
         .map(|raw| state.seal.storage_key(&p.tenant_id, route, raw));
@@ -209,10 +191,10 @@ pub(crate) async fn rotate(
     p.require(Capability::CredentialAdmin)?;
     let mut token = new_token();
     token.credential_id = id.clone();
-    let command = Command::RotateCredential {
+    let command = Command::Auth(AuthCommand::RotateCredential {
         credential_id: id.clone(),
         secret_sha256: token.secret_hash(),
-    };
+    });
     let route = format!("credentials.rotate:{id}");
     let retry = Retry {
         route: &route,
@@ -239,16 +221,15 @@ pub(crate) async fn revoke(
     _body: ApiJson<EmptyRequest>,
 ) -> Result<Response, ApiError> {
     p.require(Capability::CredentialAdmin)?;
-    let command = Command::RevokeCredential { credential_id: id };
-    let outcome = state.engine.execute(write_as(&p, command)).await?;
-    let WriteOutcome::Committed { applied, .. } = outcome else {
-        return Err(praxis_store::StoreError::inconsistent("revoke without a key replayed").into());
-    };
-    let credential = applied.credential.ok_or_else(|| {
-        ApiError::from(praxis_store::StoreError::inconsistent(
-            "revoke applied no credential",
-        ))
-    })?;
+    let command = Command::Auth(AuthCommand::RevokeCredential { credential_id: id });
+    let credential = execute(&state, write_as(&p, Capability::CredentialAdmin, command))
+        .await?
+        .into_credential()
+        .ok_or_else(|| {
+            ApiError::from(praxis_store::StoreError::inconsistent(
+                "revoke applied no credential",
+            ))
+        })?;
     Ok(credential_response(&credential))
 }
 
@@ -269,7 +250,8 @@ pub(crate) async fn read(
     p.require(Capability::CredentialAdmin)?;
     let credential = state
         .engine
-        .credential(&p.tenant_id, &id)
+        .credentials()
+        .get(&p.tenant_id, &id)
         .await?
         .ok_or_else(|| ApiError::not_found("credential"))?;
     Ok(credential_response(&credential))
@@ -310,7 +292,8 @@ pub(crate) async fn list(
     }
     let rows = state
         .engine
-        .list_credentials(&p.tenant_id, q.after.as_deref(), limit)
+        .credentials()
+        .list(&p.tenant_id, q.after.as_deref(), limit)
         .await?;
     let at = now();
     let next_cursor = (rows.len() == limit)

@@ -3,9 +3,9 @@
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use praxis_api::{PROBLEM_JSON, Problem};
-use praxis_domain::DomainError;
 use praxis_domain::auth::Denied;
-use praxis_store::StoreError;
+use praxis_domain::{DomainError, Refusal};
+use praxis_store::{Missing, StoreError};
 use thiserror::Error;
 
 /// A failed request.
@@ -135,7 +135,22 @@ impl From<DomainError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        // Every variant is named: a new one fails to compile until it is mapped.
         match e {
+            StoreError::Refused(refusal) => refusal.into(),
+            StoreError::NotFound(missing) => missing.into(),
+            StoreError::TenantExists => {
+                ApiError::new(StatusCode::CONFLICT, "tenant_exists", "tenant exists")
+            }
+            StoreError::IdempotencyConflict => ApiError::new(
+                StatusCode::CONFLICT,
+                "idempotency_conflict",
+                "this idempotency key was used with a different request",
+            ),
+            StoreError::AuthorityEnded => ApiError::unauthenticated(
+                "credential_revoked",
+                "the credential was revoked, rotated or expired before the write was applied",
+            ),
             StoreError::Inconsistent(m) => {
                 tracing::error!(problem = %m, "storage inconsistency");
                 ApiError::new(
@@ -144,38 +159,57 @@ impl From<StoreError> for ApiError {
                     "stored data failed verification; the request was refused",
                 )
             }
-            StoreError::IdempotencyConflict => ApiError::new(
-                StatusCode::CONFLICT,
-                "idempotency_conflict",
-                "this idempotency key was used with a different request",
-            ),
-            StoreError::TenantNotFound | StoreError::CredentialNotFound => {
-                ApiError::not_found("credential")
+            e @ (StoreError::Backend(_)
+            | StoreError::SchemaTooNew { .. }
+            | StoreError::Open(_)
+            | StoreError::WriterStopped
+            | StoreError::Panicked
+            | StoreError::Io(_)) => {
+                tracing::error!(error = %e, "store failure");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "storage_unavailable",
+                    "the store could not complete the request",
+                )
             }
-            StoreError::TenantExists => {
-                ApiError::new(StatusCode::CONFLICT, "tenant_exists", "tenant exists")
+        }
+    }
+}
+
+impl From<Missing> for ApiError {
+    fn from(missing: Missing) -> Self {
+        match missing {
+            // A tenant is never named by a request: only a credential can miss it.
+            Missing::Tenant | Missing::Credential => ApiError::not_found("credential"),
+            Missing::Record => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "record_not_found",
+                "no such record in this scope",
+            ),
+            Missing::SkillRelease => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "skill_not_found",
+                "no such skill release in this scope",
+            ),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Invalid(d) => d.into(),
+            e @ Refusal::InvalidDisposition { .. } => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_disposition", e.to_string())
+                    .at("/disposition")
             }
-            StoreError::CredentialRevoked => ApiError::new(
-                StatusCode::CONFLICT,
-                "credential_revoked",
-                "the credential is revoked",
-            ),
-            StoreError::AuthorityEnded => ApiError::unauthenticated(
-                "credential_revoked",
-                "the credential was revoked, rotated or expired before the write was applied",
-            ),
-            StoreError::Domain(d) => d.into(),
-            StoreError::IdentityConflict => ApiError::new(
+            Refusal::IdentityConflict => ApiError::new(
                 StatusCode::CONFLICT,
                 "identity_conflict",
                 "a different record exists under this identity (namespace, subject, action, case, stage); a disposition is never silently reclassified",
             )
             .at("/outcome"),
-            e @ StoreError::InvalidDisposition { .. } => {
-                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_disposition", e.to_string())
-                    .at("/disposition")
-            }
-            StoreError::AttemptsRejected(problems) => ApiError::new(
+            Refusal::AttemptsRejected(problems) => ApiError::new(
                 StatusCode::CONFLICT,
                 "identity_conflict",
                 format!("{} records conflict with stored ones; nothing was imported", problems.len()),
@@ -191,7 +225,7 @@ impl From<StoreError> for ApiError {
                     })
                     .collect(),
             ),
-            StoreError::ImportInvalid(problems) => ApiError::new(
+            Refusal::ImportInvalid(problems) => ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_import",
                 format!("the store has {} problems; nothing was imported", problems.len()),
@@ -208,48 +242,35 @@ impl From<StoreError> for ApiError {
                     })
                     .collect(),
             ),
-            StoreError::RecordInvalid(findings) => ApiError::findings(
+            Refusal::RecordInvalid(findings) => ApiError::findings(
                 "record_invalid",
                 format!("the record breaks {} rule(s); nothing was written", findings.len()),
                 "/record",
                 findings,
             ),
-            StoreError::InvalidTransition(m) => {
+            Refusal::InvalidTransition(m) => {
                 ApiError::new(StatusCode::CONFLICT, "invalid_transition", m)
             }
-            StoreError::SelfReview => ApiError::new(
+            Refusal::SourceConflict(m) => {
+                ApiError::new(StatusCode::CONFLICT, "source_conflict", m)
+            }
+            Refusal::SelfReview => ApiError::new(
                 StatusCode::FORBIDDEN,
                 "self_review",
                 "a submitter cannot review their own record",
             ),
-            StoreError::SourceConflict(m) => {
-                ApiError::new(StatusCode::CONFLICT, "source_conflict", m)
-            }
-            StoreError::RecordNotFound => ApiError::new(
-                StatusCode::NOT_FOUND,
-                "record_not_found",
-                "no such record in this scope",
-            ),
-            e @ StoreError::RevisionConflict { .. } => {
+            e @ Refusal::RevisionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
                     .at("/expected_revision")
             }
-            StoreError::SkillConflict(m) => {
+            Refusal::SkillConflict(m) => {
                 ApiError::new(StatusCode::CONFLICT, "skill_conflict", m).at("/release/sha256")
             }
-            StoreError::SkillNotFound => ApiError::new(
-                StatusCode::NOT_FOUND,
-                "skill_not_found",
-                "no such skill release in this scope",
+            Refusal::CredentialRevoked => ApiError::new(
+                StatusCode::CONFLICT,
+                "credential_revoked",
+                "the credential is revoked",
             ),
-            other => {
-                tracing::error!(error = %other, "store failure");
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "storage_unavailable",
-                    "the store could not complete the request",
-                )
-            }
         }
     }
 }
@@ -277,4 +298,24 @@ impl IntoResponse for ApiError {
         )
             .into_response()
     }
+}
+
+/// A layer that answers a panicking handler with 500 `internal_error`
+/// problem+json instead of dropping the connection. The panic's message is
+/// not logged: it may hold request data.
+pub fn catch_panics() -> tower_http::catch_panic::CatchPanicLayer<fn(PanicPayload) -> Response> {
+    tower_http::catch_panic::CatchPanicLayer::custom(panic_response as fn(PanicPayload) -> Response)
+}
+
+/// What a panic carries.
+pub type PanicPayload = Box<dyn std::any::Any + Send + 'static>;
+
+fn panic_response(_: PanicPayload) -> Response {
+    tracing::error!("a request handler panicked; answered 500");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "the server failed unexpectedly while answering; read the state back before retrying a write",
+    )
+    .into_response()
 }

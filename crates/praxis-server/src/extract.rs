@@ -182,7 +182,8 @@ impl FromRequestParts<AppState> for Auth {
         let token: Token = raw.trim().parse().map_err(|_| invalid())?;
         let credential = state
             .engine
-            .credential_for_auth(&token.credential_id)
+            .credentials()
+            .for_auth(&token.credential_id)
             .await?
             .ok_or_else(invalid)?;
         if !secret_matches(&token, &credential.secret_sha256) {

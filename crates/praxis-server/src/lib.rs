@@ -14,6 +14,7 @@ mod metrics;
 pub mod openapi;
 mod ops;
 mod records;
+mod request;
 pub mod seal;
 mod wire;
 
@@ -88,6 +89,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/api/v1", api)
         .merge(ops::routes())
         .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
+        // Inside the request id and trace layers, so a panic's 500 carries both.
+        .layer(error::catch_panics())
         // No route accepts more; each group above refuses past its own limit.
         .layer(bounded(RECORD_BODY_LIMIT))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -21,21 +21,23 @@ use praxis_api::{
     RecordWriteResponse, ReviewRecordRequest, SkillResponse, SkillsResponse, SubmitRecordRequest,
     WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
 };
+use praxis_domain::Refusal;
 use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::ledger::Event;
 use praxis_domain::records::lifecycle::{MAX_NOTE_CHARS, Source};
 use praxis_domain::records::{Finding, schema, screen};
 use praxis_domain::skills::Registry;
-use praxis_store::records::{
-    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, registry_of,
-};
-use praxis_store::{Applied, Command, StoreError, Write, WriteOutcome};
+use praxis_store::records::{RecordFilter, RecordRow, RecordWrite, Review, Submission};
+use praxis_store::skills::{SkillWrite, registry_of};
+use praxis_store::{Applied, Command, Missing, RecordCommand, SkillCommand, StoreError};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::attempts::{ScopeQuery, namespace_of, query, wire_scope, write_as};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth};
+use crate::request::{
+    ScopeQuery, execute, namespace_of, page_limit, path, query, wire_scope, write_as,
+};
 use crate::wire::{self, records as rw};
 use crate::{AppState, RECORD_BODY_LIMIT};
 
@@ -68,24 +70,9 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/skills/{name}/{version}/withdraw", post(withdraw_skill))
 }
 
-/// Executes a write, keeping the store's error for handlers that place it.
-async fn execute(state: &AppState, write: Write) -> Result<Applied, StoreError> {
-    match state.engine.execute(write).await? {
-        WriteOutcome::Committed { applied, .. } => Ok(*applied),
-        WriteOutcome::Replayed { .. } => Err(StoreError::inconsistent(
-            "a write without idempotency key was replayed",
-        )),
-    }
-}
-
-fn path<T>(p: Result<Path<T>, PathRejection>) -> Result<T, ApiError> {
-    p.map(|Path(p)| p)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_path", e.body_text()))
-}
-
-fn one_record(applied: &mut Applied) -> Result<RecordWrite, ApiError> {
+fn one_record(applied: Applied) -> Result<RecordWrite, ApiError> {
     applied
-        .records
+        .into_records()
         .pop()
         .ok_or_else(|| StoreError::inconsistent("a record write returned no result").into())
 }
@@ -119,7 +106,9 @@ async fn registry_for(
     p: &Principal,
     ns: &Namespace,
 ) -> Result<Registry, ApiError> {
-    Ok(registry_of(&state.engine.skills(&p.tenant_id, ns).await?))
+    Ok(registry_of(
+        &state.engine.skills().list(&p.tenant_id, ns).await?,
+    ))
 }
 
 /// A free-text reason: 1-1000 characters, not blank, and passing the same
@@ -206,20 +195,22 @@ pub(crate) async fn submit(
             problems,
         ));
     }
-    let command = Command::SubmitRecord(Box::new(Submission {
+    let command = Command::Records(RecordCommand::Submit(Box::new(Submission {
         namespace: namespace.clone(),
         source,
         author: p.subject.clone(),
         document: body.record,
-    }));
-    let mut done = execute(&state, write_as(&p, Capability::RecordSubmit, command))
+    })));
+    let done = execute(&state, write_as(&p, Capability::RecordSubmit, command))
         .await
         .map_err(|e| match e {
             // Both conflicts are about which id the source holds.
-            StoreError::SourceConflict(_) => ApiError::from(e).at("/record/experience_id"),
+            StoreError::Refused(Refusal::SourceConflict(_)) => {
+                ApiError::from(e).at("/record/experience_id")
+            }
             e => e.into(),
         })?;
-    match one_record(&mut done)? {
+    match one_record(done)? {
         RecordWrite::Rejected(findings) => Err(ApiError::findings(
             "record_rejected",
             format!(
@@ -269,9 +260,10 @@ pub(crate) async fn read(
     let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
     let row = state
         .engine
-        .record(&p.tenant_id, &namespace, &id)
+        .records()
+        .get(&p.tenant_id, &namespace, &id)
         .await?
-        .ok_or(StoreError::RecordNotFound)?;
+        .ok_or(StoreError::NotFound(Missing::Record))?;
     let skills = registry_for(&state, &p, &namespace).await?;
     Ok(wire::json(
         StatusCode::OK,
@@ -308,20 +300,6 @@ pub struct SearchQuery {
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
     limit: Option<usize>,
-}
-
-fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
-    let limit = limit.unwrap_or(DEFAULT_PAGE);
-    if (1..=MAX_PAGE).contains(&limit) {
-        Ok(limit)
-    } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            format!("limit must be 1..={MAX_PAGE}"),
-        )
-        .at("limit"))
-    }
 }
 
 /// A filter's value, when it is one the protocol allows.
@@ -361,7 +339,7 @@ pub(crate) async fn search(
     let q = query(q)?;
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
-    let limit = page_limit(q.limit)?;
+    let limit = page_limit(q.limit, DEFAULT_PAGE, MAX_PAGE)?;
     let text = q.q.filter(|t| !t.trim().is_empty());
     if text
         .as_deref()
@@ -397,7 +375,8 @@ pub(crate) async fn search(
     };
     let rows = state
         .engine
-        .search_records(
+        .records()
+        .search(
             &p.tenant_id,
             &namespace,
             filter,
@@ -462,13 +441,14 @@ pub(crate) async fn history(
     let q = query(q)?;
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
-    let limit = page_limit(q.limit)?;
+    let limit = page_limit(q.limit, DEFAULT_PAGE, MAX_PAGE)?;
     let after = stream_cursor(q.after.as_deref())?;
     let events = state
         .engine
-        .record_history(&p.tenant_id, &namespace, &id, after, limit)
+        .records()
+        .history(&p.tenant_id, &namespace, &id, after, limit)
         .await?
-        .ok_or(StoreError::RecordNotFound)?;
+        .ok_or(StoreError::NotFound(Missing::Record))?;
     history_page(id, &events, limit)
 }
 
@@ -549,7 +529,7 @@ pub(crate) async fn intake(
     let q = query(q)?;
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
-    let limit = page_limit(q.limit)?;
+    let limit = page_limit(q.limit, DEFAULT_PAGE, MAX_PAGE)?;
     let after = stream_cursor(q.after.as_deref())?;
     let bad = |m: &str, field: &str| {
         ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", m.to_owned()).at(field)
@@ -571,6 +551,7 @@ pub(crate) async fn intake(
     // A key is read under the caller's own subject, like it was written.
     let events = state
         .engine
+        .records()
         .source_history(
             &p.tenant_id,
             &namespace,
@@ -591,7 +572,7 @@ pub(crate) async fn intake(
 /// else is in the record.
 fn review_error(e: StoreError) -> ApiError {
     match e {
-        StoreError::RecordInvalid(findings) => {
+        StoreError::Refused(Refusal::RecordInvalid(findings)) => {
             let (notes, record): (Vec<Finding>, Vec<Finding>) = findings
                 .into_iter()
                 .partition(|f| f.pointer.starts_with("/review/notes"));
@@ -650,7 +631,7 @@ pub(crate) async fn review(
             )],
         ));
     }
-    let command = Command::ReviewRecord(Box::new(Review {
+    let command = Command::Records(RecordCommand::Review(Box::new(Review {
         namespace: namespace.clone(),
         experience_id: id,
         decision,
@@ -658,11 +639,11 @@ pub(crate) async fn review(
         reviewer: p.subject.clone(),
         notes: body.notes,
         expected_revision: body.expected_revision,
-    }));
-    let mut done = execute(&state, write_as(&p, Capability::RecordReview, command))
+    })));
+    let done = execute(&state, write_as(&p, Capability::RecordReview, command))
         .await
         .map_err(review_error)?;
-    match one_record(&mut done)? {
+    match one_record(done)? {
         RecordWrite::Revised(rows) => revised(
             StatusCode::OK,
             &rows,
@@ -694,14 +675,14 @@ pub(crate) async fn withdraw(
     let id = path(id)?;
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     check_reason(&body.reason)?;
-    let command = Command::WithdrawRecord {
+    let command = Command::Records(RecordCommand::Withdraw {
         namespace: namespace.clone(),
         experience_id: id,
         reason: body.reason,
         expected_revision: body.expected_revision,
-    };
-    let mut done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    match one_record(&mut done)? {
+    });
+    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
+    match one_record(done)? {
         RecordWrite::Revised(rows) => revised(
             StatusCode::OK,
             &rows,
@@ -726,10 +707,10 @@ pub(crate) async fn set_settings(
     ApiJson { body, .. }: ApiJson<RecordSettingsRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
-    let command = Command::SetAutomatedApproval {
+    let command = Command::Records(RecordCommand::SetAutomatedApproval {
         namespace,
         on: body.automated_approval,
-    };
+    });
     execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
     Ok(wire::json(
         StatusCode::OK,
@@ -757,6 +738,7 @@ pub(crate) async fn read_settings(
     let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
     let on = state
         .engine
+        .records()
         .automated_approval(&p.tenant_id, &namespace)
         .await?;
     Ok(wire::json(
@@ -789,7 +771,7 @@ fn skill_response(status: StatusCode, write: SkillWrite) -> Response {
 
 fn one_skill(applied: Applied) -> Result<SkillWrite, ApiError> {
     applied
-        .skill
+        .into_skill()
         .ok_or_else(|| StoreError::inconsistent("a skill write returned no release").into())
 }
 
@@ -829,7 +811,7 @@ pub(crate) async fn publish_skill(
             problems,
         ));
     }
-    let command = Command::PublishSkill { namespace, release };
+    let command = Command::Skills(SkillCommand::Publish { namespace, release });
     let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
     Ok(skill_response(StatusCode::CREATED, one_skill(done)?))
 }
@@ -849,7 +831,7 @@ pub(crate) async fn skills(
     q: Result<Query<ScopeQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
-    let skills = state.engine.skills(&p.tenant_id, &namespace).await?;
+    let skills = state.engine.skills().list(&p.tenant_id, &namespace).await?;
     Ok(wire::json(
         StatusCode::OK,
         &SkillsResponse {
@@ -883,12 +865,12 @@ pub(crate) async fn withdraw_skill(
     let (name, version) = path(names)?;
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     check_reason(&body.reason)?;
-    let command = Command::WithdrawSkill {
+    let command = Command::Skills(SkillCommand::Withdraw {
         namespace,
         name,
         version,
         reason: body.reason,
-    };
+    });
     let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
     Ok(skill_response(StatusCode::OK, one_skill(done)?))
 }

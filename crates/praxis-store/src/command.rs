@@ -1,10 +1,18 @@
-//! Write commands: what a caller asks the ledger to do in one atomic step.
+//! Write commands: what a caller asks the ledger to do in one atomic step,
+//! and what it did.
+//!
+//! Each concept owns its command and its effect; this module only wraps
+//! them, so adding a concept adds one variant to [`Command`] and one to
+//! [`Effect`].
 
-use praxis_domain::attempts::{Observation, Policy};
-use praxis_domain::auth::{Capability, Namespace};
-use praxis_domain::credentials::{Credential, IssueRequest};
+use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Actor, Event, NewEvent};
+
+use crate::attempts::{AttemptCommand, AttemptWrite};
+use crate::auth::{AuthCommand, Authority};
+use crate::records::{RecordCommand, RecordWrite};
+use crate::skills::{SkillCommand, SkillWrite};
 
 /// An idempotency key with the digest of the request it was first used for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,156 +23,49 @@ pub struct Idempotency {
     pub request_digest: Digest,
 }
 
-/// What one command asks for.
+/// What one write asks for, by concept.
 #[derive(Clone, Debug)]
 pub enum Command {
-    /// Create a tenant and its first event.
-    CreateTenant,
-    /// Create a tenant together with its first (administrator) credential, in
-    /// one atomic write, so that no crash can leave a tenant nobody can administer.
-    Bootstrap {
-        /// The administrator's credential id.
-        credential_id: String,
-        /// Validated request.
-        request: IssueRequest,
-        /// SHA-256 of the secret.
-        secret_sha256: Digest,
-    },
-    /// Issue a credential with a given id and secret hash.
-    IssueCredential {
-        /// New credential id.
-        credential_id: String,
-        /// Validated request.
-        request: IssueRequest,
-        /// SHA-256 of the secret.
-        secret_sha256: Digest,
-    },
-    /// Replace a credential's secret.
-    RotateCredential {
-        /// Credential id.
-        credential_id: String,
-        /// SHA-256 of the new secret.
-        secret_sha256: Digest,
-    },
-    /// Revoke a credential; revoking twice is a no-op that appends nothing.
-    RevokeCredential {
-        /// Credential id.
-        credential_id: String,
-    },
-    /// Record one attempt (or find it already recorded). Build it with [`Command::observe`].
-    Observe {
-        /// The validated outcome and disposition, with its event prepared
-        /// (boxed: it is much larger than the other commands).
-        observation: Box<PreparedObservation>,
-    },
-    /// Record many attempts, all or nothing. Build it with [`Command::import_attempts`].
-    ImportAttempts {
-        /// Validated observations in their original order, events prepared.
-        observations: Vec<PreparedObservation>,
-    },
-    /// Replace a namespace's suppression policy.
-    SetAttemptPolicy {
-        /// The namespace the caller acts in.
-        namespace: Namespace,
-        /// The validated policy.
-        policy: Policy,
-    },
-    /// Screen and keep an experience record submission, or keep its rejection.
-    SubmitRecord(Box<crate::records::Submission>),
-    /// Review a candidate record.
-    ReviewRecord(Box<crate::records::Review>),
-    /// Withdraw a reviewed record.
-    WithdrawRecord {
-        /// The namespace.
-        namespace: Namespace,
-        /// The record.
-        experience_id: String,
-        /// Why.
-        reason: String,
-        /// The revision the caller saw, if it wants compare-and-set.
-        expected_revision: Option<u64>,
-    },
-    /// Load a published repository as it is, all or nothing: its skill
-    /// releases (with their withdrawals) first, then its records.
-    ImportRecords {
-        /// The namespace.
-        namespace: Namespace,
-        /// The records.
-        documents: Vec<serde_json::Value>,
-        /// The skill registry's releases.
-        skills: Vec<praxis_domain::skills::RegistryEntry>,
-    },
-    /// Publish an immutable skill release.
-    PublishSkill {
-        /// The namespace.
-        namespace: Namespace,
-        /// The release.
-        release: praxis_domain::skills::SkillRelease,
-    },
-    /// Withdraw a skill release.
-    WithdrawSkill {
-        /// The namespace.
-        namespace: Namespace,
-        /// Skill name.
-        name: String,
-        /// Version.
-        version: String,
-        /// Why.
-        reason: String,
-    },
-    /// Turn automated-policy approval of passing submissions on or off.
-    SetAutomatedApproval {
-        /// The namespace.
-        namespace: Namespace,
-        /// On or off.
-        on: bool,
-    },
-    /// Append events with no projection of their own (benchmarks, future domains).
-    Append {
-        /// The events, in order.
-        events: Vec<NewEvent>,
-    },
+    /// Tenants and credentials.
+    Auth(AuthCommand),
+    /// The attempt ledger.
+    Attempts(AttemptCommand),
+    /// Experience records.
+    Records(RecordCommand),
+    /// The skill registry.
+    Skills(SkillCommand),
+    /// Append events with no projection of their own (benchmarks).
+    Append(Vec<NewEvent>),
 }
 
 impl Command {
-    /// Records one observation in `namespace`.
-    pub fn observe(namespace: &Namespace, observation: Observation) -> Command {
-        Command::Observe {
-            observation: Box::new(PreparedObservation::new(namespace, observation)),
-        }
-    }
-
-    /// Records observations in `namespace`, all or nothing.
-    pub fn import_attempts(namespace: &Namespace, observations: Vec<Observation>) -> Command {
-        Command::ImportAttempts {
-            observations: observations
-                .into_iter()
-                .map(|o| PreparedObservation::new(namespace, o))
-                .collect(),
-        }
+    /// Whether the command creates its tenant (and so must not find it).
+    pub fn creates_tenant(&self) -> bool {
+        matches!(self, Command::Auth(c) if c.creates_tenant())
     }
 }
 
-/// An observation with its ledger event prepared by the caller: the
-/// canonical form and payload digest are computed on the caller's thread,
-/// not on the single writer's.
-#[derive(Clone, Debug)]
-pub struct PreparedObservation {
-    pub(crate) observation: Observation,
-    pub(crate) event: NewEvent,
+impl From<AuthCommand> for Command {
+    fn from(c: AuthCommand) -> Self {
+        Command::Auth(c)
+    }
 }
 
-impl PreparedObservation {
-    /// Prepares the event of `observation` in `namespace`.
-    pub fn new(namespace: &Namespace, observation: Observation) -> PreparedObservation {
-        let payload = serde_json::to_value(&observation).expect("observations serialize");
-        let event = NewEvent::new(
-            namespace.clone(),
-            praxis_domain::attempts::stream_of(&observation.outcome.subject),
-            praxis_domain::attempts::OBSERVED,
-            payload,
-        );
-        PreparedObservation { observation, event }
+impl From<AttemptCommand> for Command {
+    fn from(c: AttemptCommand) -> Self {
+        Command::Attempts(c)
+    }
+}
+
+impl From<RecordCommand> for Command {
+    fn from(c: RecordCommand) -> Self {
+        Command::Records(c)
+    }
+}
+
+impl From<SkillCommand> for Command {
+    fn from(c: SkillCommand) -> Self {
+        Command::Skills(c)
     }
 }
 
@@ -186,21 +87,6 @@ pub struct Write {
     pub receipt: Option<ReceiptFn>,
     /// The credential that authorized the write, re-checked inside its transaction.
     pub authority: Option<Authority>,
-}
-
-/// The credential a write was authorized by when its request arrived.
-///
-/// The writer checks it again under the tenant's lock, so that a write queued
-/// behind its own credential's revocation or rotation is refused rather than
-/// committed after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Authority {
-    /// The credential's id.
-    pub credential_id: String,
-    /// SHA-256 of the secret the request presented.
-    pub secret_sha256: Digest,
-    /// The capability the write needs.
-    pub capability: Capability,
 }
 
 impl Write {
@@ -231,18 +117,93 @@ impl Write {
 }
 
 /// What a command did.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Applied {
     /// Events appended, in order (empty for a no-op).
     pub events: Vec<Event>,
-    /// The credential as it stands after the command, for credential commands.
-    pub credential: Option<Credential>,
-    /// One result per observation, for attempt commands.
-    pub attempts: Vec<crate::attempts::AttemptWrite>,
-    /// One result per record, for record commands.
-    pub records: Vec<crate::records::RecordWrite>,
-    /// The release as it stands, for skill commands.
-    pub skill: Option<crate::records::SkillWrite>,
+    /// What the command did to its concept's state.
+    pub effect: Effect,
+}
+
+/// What a command did to its concept's state.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Nothing beyond its events.
+    None,
+    /// The credential as it stands after the command.
+    Credential(Credential),
+    /// One result per observation.
+    Attempts(Vec<AttemptWrite>),
+    /// One result per record.
+    Records(Vec<RecordWrite>),
+    /// The release as it stands.
+    Skill(SkillWrite),
+}
+
+impl Applied {
+    /// The credential a credential command left, if any.
+    pub fn into_credential(self) -> Option<Credential> {
+        match self.effect {
+            Effect::Credential(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The credential a credential command left, if any, borrowed.
+    pub fn credential(&self) -> Option<&Credential> {
+        match &self.effect {
+            Effect::Credential(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The results of an attempt command (empty for any other), borrowed.
+    pub fn attempts(&self) -> &[AttemptWrite] {
+        match &self.effect {
+            Effect::Attempts(a) => a,
+            _ => &[],
+        }
+    }
+
+    /// The results of a record command (empty for any other), borrowed.
+    pub fn records(&self) -> &[RecordWrite] {
+        match &self.effect {
+            Effect::Records(r) => r,
+            _ => &[],
+        }
+    }
+
+    /// The result of a skill command, if it was one, borrowed.
+    pub fn skill(&self) -> Option<&SkillWrite> {
+        match &self.effect {
+            Effect::Skill(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The results of an attempt command (empty for any other).
+    pub fn into_attempts(self) -> Vec<AttemptWrite> {
+        match self.effect {
+            Effect::Attempts(a) => a,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The results of a record command (empty for any other).
+    pub fn into_records(self) -> Vec<RecordWrite> {
+        match self.effect {
+            Effect::Records(r) => r,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The result of a skill command, if it was one.
+    pub fn into_skill(self) -> Option<SkillWrite> {
+        match self.effect {
+            Effect::Skill(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// The answer to a write.
@@ -260,4 +221,17 @@ pub enum WriteOutcome {
         /// Receipt bytes exactly as first stored.
         receipt: Vec<u8>,
     },
+}
+
+impl WriteOutcome {
+    /// What a write without an idempotency key applied. Such a write is
+    /// never replayed; a replay would be a fault of the store.
+    pub fn applied(self) -> Result<Applied, crate::error::StoreError> {
+        match self {
+            WriteOutcome::Committed { applied, .. } => Ok(*applied),
+            WriteOutcome::Replayed { .. } => Err(crate::error::StoreError::inconsistent(
+                "a write without idempotency key was replayed",
+            )),
+        }
+    }
 }

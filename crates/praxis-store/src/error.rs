@@ -1,87 +1,39 @@
 //! The storage error type.
+//!
+//! Refusals (a domain rule turned the command down) are kept apart from
+//! faults (the store could not do its job), and a fault of the database
+//! itself is opaque: callers never see the SQLite or PostgreSQL crates'
+//! types, only whether the fault is worth a retry.
 
-use praxis_domain::DomainError;
+use praxis_domain::{DomainError, Refusal};
 use thiserror::Error;
 
 /// Every way a storage operation can fail.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// A stored event, receipt or projection does not match its digest or its log.
-    #[error("storage inconsistency: {0}")]
-    Inconsistent(String),
-    /// The same idempotency key was used with a different request.
-    #[error("idempotency key reused with a different request")]
-    IdempotencyConflict,
-    /// The tenant does not exist.
-    #[error("tenant not found")]
-    TenantNotFound,
+    /// A domain rule refused the command; nothing was written.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// What the command names does not exist (in this tenant).
+    #[error("{0} not found")]
+    NotFound(Missing),
     /// The tenant already exists.
     #[error("tenant already exists")]
     TenantExists,
-    /// The credential does not exist in this tenant.
-    #[error("credential not found")]
-    CredentialNotFound,
+    /// The same idempotency key was used with a different request.
+    #[error("idempotency key reused with a different request")]
+    IdempotencyConflict,
     /// The credential that authorized a write was revoked, rotated, expired or
     /// lost the capability before the write could be applied.
     #[error("the credential's authority ended before the write was applied")]
     AuthorityEnded,
-    /// The credential is revoked and cannot change any more.
-    #[error("credential is revoked")]
-    CredentialRevoked,
-    /// A disposition was stated that may not accompany the outcome's status.
-    #[error("disposition {} cannot accompany status {}", .disposition.as_str(), .status.as_str())]
-    InvalidDisposition {
-        /// The stated disposition.
-        disposition: praxis_domain::attempts::Disposition,
-        /// The outcome's status.
-        status: praxis_domain::attempts::Status,
-    },
-    /// A legacy store to import is invalid; nothing was written.
-    #[error("the store to import has {} problem(s)", .0.len())]
-    ImportInvalid(Vec<praxis_domain::attempts::ImportProblem>),
-    /// A different attempt is already recorded under the same identity.
-    #[error("a different record exists under this attempt identity")]
-    IdentityConflict,
-    /// Some records of an import conflict with stored ones; nothing was written.
-    #[error("{} imported record(s) conflict with stored ones", .0.len())]
-    AttemptsRejected(Vec<crate::attempts::AttemptProblem>),
-    /// A record (or skill release) breaks rules; every finding is listed
-    /// and nothing was written.
-    #[error("the record has {} finding(s)", .0.len())]
-    RecordInvalid(Vec<praxis_domain::records::Finding>),
-    /// The record's lifecycle does not allow the requested change.
-    #[error("invalid lifecycle transition: {0}")]
-    InvalidTransition(String),
-    /// A source or record id is already bound to something else.
+    /// A stored event, receipt or projection does not match its digest or
+    /// its log, or a stored value cannot be decoded.
+    #[error("storage inconsistency: {0}")]
+    Inconsistent(String),
+    /// The database failed; what it said is kept for the log.
     #[error("{0}")]
-    SourceConflict(String),
-    /// No such record in the namespace.
-    #[error("record not found")]
-    RecordNotFound,
-    /// Applying a batch panicked (a bug); the batch was rolled back and the
-    /// writer kept running.
-    #[error("a write failed unexpectedly and was rolled back")]
-    Panicked,
-    /// A submitter tried to review their own record.
-    #[error("a submitter cannot review their own record")]
-    SelfReview,
-    /// The record changed since the revision the caller saw.
-    #[error("record is at revision {current}, not {expected}")]
-    RevisionConflict {
-        /// The revision the caller expected.
-        expected: u64,
-        /// The current revision.
-        current: u64,
-    },
-    /// A published skill version would change.
-    #[error("{0}")]
-    SkillConflict(String),
-    /// No such skill release in the namespace.
-    #[error("skill release not found")]
-    SkillNotFound,
-    /// A command's input broke a domain rule.
-    #[error(transparent)]
-    Domain(#[from] DomainError),
+    Backend(BackendError),
     /// The store was written by a newer schema than this build knows.
     #[error("store schema version {found} is newer than this build's {supported}; upgrade praxis")]
     SchemaTooNew {
@@ -93,18 +45,95 @@ pub enum StoreError {
     /// Opening or configuring the store failed.
     #[error("cannot open store: {0}")]
     Open(String),
-    /// The SQLite engine failed.
-    #[error("sqlite: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// The PostgreSQL engine failed.
-    #[error("postgres: {0}")]
-    Postgres(#[from] tokio_postgres::Error),
-    /// The writer is gone (the engine is shutting down).
+    /// The store's writer is gone (the engine is shutting down).
     #[error("the store's writer has stopped")]
     WriterStopped,
+    /// Applying a batch panicked (a bug); the batch was rolled back and the
+    /// writer kept running.
+    #[error("a write failed unexpectedly and was rolled back")]
+    Panicked,
     /// A filesystem operation failed.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// What a command named that does not exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// The tenant.
+    Tenant,
+    /// A credential of the tenant.
+    Credential,
+    /// A record of the namespace.
+    Record,
+    /// A skill release of the namespace.
+    SkillRelease,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Missing::Tenant => "tenant",
+            Missing::Credential => "credential",
+            Missing::Record => "record",
+            Missing::SkillRelease => "skill release",
+        })
+    }
+}
+
+/// A database fault, without the database crate's types.
+#[derive(Debug, Error)]
+#[error("{engine}: {message}")]
+pub struct BackendError {
+    engine: &'static str,
+    message: String,
+    kind: BackendKind,
+}
+
+/// What the store needs to know of a database fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BackendKind {
+    /// A unique key refused the row.
+    UniqueViolation,
+    /// The database asks for the transaction to be retried
+    /// (serialization failure or deadlock).
+    Retry,
+    /// Anything else.
+    Other,
+}
+
+impl BackendError {
+    /// A fault of `engine` (`sqlite` or `postgres`).
+    pub(crate) fn new(engine: &'static str, kind: BackendKind, message: String) -> BackendError {
+        BackendError {
+            engine,
+            message,
+            kind,
+        }
+    }
+}
+
+impl From<DomainError> for StoreError {
+    fn from(e: DomainError) -> Self {
+        StoreError::Refused(Refusal::Invalid(e))
+    }
+}
+
+// Removed once the domain's observation refusal is `praxis_domain::Refusal`.
+impl From<praxis_domain::attempts::Refusal> for StoreError {
+    fn from(r: praxis_domain::attempts::Refusal) -> Self {
+        match r {
+            praxis_domain::attempts::Refusal::Invalid(e) => e.into(),
+            praxis_domain::attempts::Refusal::Disposition {
+                disposition,
+                status,
+            } => Refusal::InvalidDisposition {
+                disposition,
+                status,
+            }
+            .into(),
+        }
+    }
 }
 
 impl StoreError {
@@ -115,26 +144,11 @@ impl StoreError {
 
     /// Whether the database refused a row because its unique key exists.
     pub fn is_unique_violation(&self) -> bool {
-        match self {
-            StoreError::Postgres(e) => {
-                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
-            }
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
-                e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
-                    || e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
-            }
-            _ => false,
-        }
+        matches!(self, StoreError::Backend(b) if b.kind == BackendKind::UniqueViolation)
     }
 
-    /// Whether PostgreSQL asked for the transaction to be retried.
+    /// Whether the database asked for the transaction to be retried.
     pub fn is_retryable(&self) -> bool {
-        match self {
-            StoreError::Postgres(e) => e.code().is_some_and(|c| {
-                *c == tokio_postgres::error::SqlState::T_R_SERIALIZATION_FAILURE
-                    || *c == tokio_postgres::error::SqlState::T_R_DEADLOCK_DETECTED
-            }),
-            _ => false,
-        }
+        matches!(self, StoreError::Backend(b) if b.kind == BackendKind::Retry)
     }
 }

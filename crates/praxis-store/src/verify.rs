@@ -1,65 +1,36 @@
 //! Whole-store verification: digests, chains, positions and projections.
 //!
-//! Verification reads every tenant's log in position order, re-checks every
-//! seal and every stream's chain, folds the events into fresh projections
-//! with the same functions the writer uses, and compares them with the stored
-//! rows. It reports every problem it finds rather than stopping at the first.
+//! Verification reads every tenant's log once, in position order, re-checks
+//! every seal and every stream's chain, lets each concept fold the events
+//! into fresh projections with the same functions the writer uses, and then
+//! has each concept compare its fold with the stored rows. It reports every
+//! problem it finds rather than stopping at the first. [`Folds`] is the one
+//! place where concepts are registered for verification.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use praxis_domain::credentials::{Credential, CredentialEvent};
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::Event;
 
-use praxis_domain::attempts::Disposition;
-
-use crate::apply::StoredReceipt;
-use crate::attempts::{AttemptFold, CaseKeyRow, StreakKeyRow};
+use crate::attempts::fold::AttemptFold;
+use crate::attempts::read::AttemptRead;
+use crate::auth::{CredentialFold, CredentialRead};
 use crate::error::StoreError;
-use crate::records::{RecordFold, RecordRow, SkillRow};
+use crate::ledger::LedgerRead;
+use crate::records::RecordRead;
+use crate::records::fold::RecordFold;
+use crate::skills::{SkillFold, SkillRead};
 
 /// Events read per page while verifying.
 const PAGE: usize = 2_000;
 
-/// Read access that verification needs from an engine.
-pub(crate) trait LedgerRead {
-    /// Every tenant with its head position.
-    async fn tenants(&mut self) -> Result<Vec<(String, u64)>, StoreError>;
-    /// Up to `limit` events of a tenant after `after`, in position order, unverified.
-    async fn raw_events(
-        &mut self,
-        tenant: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<Event>, StoreError>;
-    /// Every stored credential row of a tenant.
-    async fn all_credentials(&mut self, tenant: &str) -> Result<Vec<Credential>, StoreError>;
-    /// Every stored receipt of a tenant.
-    async fn all_receipts(&mut self, tenant: &str) -> Result<Vec<StoredReceipt>, StoreError>;
-    /// Every attempt identity row of a tenant.
-    async fn all_attempt_cases(&mut self, tenant: &str) -> Result<Vec<CaseKeyRow>, StoreError>;
-    /// Every attempt streak row of a tenant.
-    async fn all_attempt_streaks(&mut self, tenant: &str) -> Result<Vec<StreakKeyRow>, StoreError>;
-    /// Every attempt count row of a tenant: (namespace, disposition, count).
-    async fn all_attempt_counts(
-        &mut self,
-        tenant: &str,
-    ) -> Result<Vec<(String, Disposition, u64)>, StoreError>;
-    /// Every attempt policy of a tenant: (namespace, canonical policy).
-    async fn all_attempt_policies(
-        &mut self,
-        tenant: &str,
-    ) -> Result<Vec<(String, String)>, StoreError>;
-    /// Every record row of a tenant, with its namespace.
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError>;
-    /// Every skill release row of a tenant, with its namespace.
-    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError>;
-    /// Every record setting of a tenant: (namespace, automated approval).
-    async fn all_record_settings(
-        &mut self,
-        tenant: &str,
-    ) -> Result<Vec<(String, bool)>, StoreError>;
+/// Everything a reader must offer to verify every concept.
+pub(crate) trait StoreRead:
+    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead
+{
 }
+
+impl<R: LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead> StoreRead for R {}
 
 /// What verification found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -85,8 +56,45 @@ impl VerifyReport {
     }
 }
 
+/// Every concept's projections, rebuilt from one walk of a tenant's log.
+#[derive(Default)]
+struct Folds {
+    credentials: CredentialFold,
+    attempts: AttemptFold,
+    records: RecordFold,
+    skills: SkillFold,
+}
+
+impl Folds {
+    fn fold(&mut self, event: &Event) -> Vec<String> {
+        [
+            self.credentials.fold(event),
+            self.attempts.fold(event),
+            self.records.fold(event),
+            self.skills.fold(event),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    async fn compare<R: StoreRead>(
+        self,
+        read: &mut R,
+        tenant: &str,
+        report: &mut VerifyReport,
+    ) -> Result<Vec<String>, StoreError> {
+        let (credentials, mut problems) = self.credentials.compare(read, tenant).await?;
+        report.credentials += credentials;
+        problems.extend(self.attempts.compare(read, tenant).await?);
+        problems.extend(self.records.compare(read, tenant).await?);
+        problems.extend(self.skills.compare(read, tenant).await?);
+        Ok(problems)
+    }
+}
+
 /// Verifies a whole store.
-pub(crate) async fn verify_store<R: LedgerRead>(read: &mut R) -> Result<VerifyReport, StoreError> {
+pub(crate) async fn verify_store<R: StoreRead>(read: &mut R) -> Result<VerifyReport, StoreError> {
     let mut report = VerifyReport::default();
     for (tenant, head) in read.tenants().await? {
         report.tenants += 1;
@@ -95,16 +103,14 @@ pub(crate) async fn verify_store<R: LedgerRead>(read: &mut R) -> Result<VerifyRe
     Ok(report)
 }
 
-async fn verify_tenant<R: LedgerRead>(
+async fn verify_tenant<R: StoreRead>(
     read: &mut R,
     tenant: &str,
     head: u64,
     report: &mut VerifyReport,
 ) -> Result<(), StoreError> {
     let mut chains: HashMap<(String, String), (u64, Digest)> = HashMap::new();
-    let mut creds: BTreeMap<String, Credential> = BTreeMap::new();
-    let mut attempts = AttemptFold::default();
-    let mut records = RecordFold::default();
+    let mut folds = Folds::default();
     let mut last = 0u64;
     loop {
         let page = read.raw_events(tenant, last, PAGE).await?;
@@ -140,27 +146,8 @@ async fn verify_tenant<R: LedgerRead>(
                     .push(format!("{at}: broken chain in stream {:?}", event.stream));
             }
             chains.insert(key, (event.stream_seq, event.digest));
-            if let Some(problem) = attempts.fold(&event) {
+            for problem in folds.fold(&event) {
                 report.problems.push(format!("{at}: {problem}"));
-            }
-            if let Some(problem) = records.fold(&event) {
-                report.problems.push(format!("{at}: {problem}"));
-            }
-            if let Some(decoded) = CredentialEvent::decode(&event.kind, &event.payload) {
-                match decoded {
-                    Ok(decoded) => {
-                        let id = credential_id(&decoded).to_owned();
-                        match Credential::fold(creds.remove(&id), &event, &decoded) {
-                            Ok(c) => {
-                                creds.insert(id, c);
-                            }
-                            Err(e) => report.problems.push(format!("{at}: {e}")),
-                        }
-                    }
-                    Err(e) => report
-                        .problems
-                        .push(format!("{at}: undecodable payload: {e}")),
-                }
             }
         }
     }
@@ -170,42 +157,7 @@ async fn verify_tenant<R: LedgerRead>(
         ));
     }
     report.streams += chains.len() as u64;
-    let stored = read.all_credentials(tenant).await?;
-    report.credentials += stored.len() as u64;
-    for row in stored {
-        match creds.remove(&row.id) {
-            Some(expected) if expected == row => {}
-            Some(_) => report.problems.push(format!(
-                "tenant {tenant:?}: credential {} differs from its events",
-                row.id
-            )),
-            None => report.problems.push(format!(
-                "tenant {tenant:?}: credential {} has no events",
-                row.id
-            )),
-        }
-    }
-    for id in creds.keys() {
-        report.problems.push(format!(
-            "tenant {tenant:?}: credential {id} is missing from the projection"
-        ));
-    }
-    let problems = attempts.compare(
-        read.all_attempt_cases(tenant).await?,
-        read.all_attempt_streaks(tenant).await?,
-        read.all_attempt_counts(tenant).await?,
-        read.all_attempt_policies(tenant).await?,
-    );
-    report.problems.extend(
-        problems
-            .into_iter()
-            .map(|p| format!("tenant {tenant:?}: {p}")),
-    );
-    let problems = records.compare(
-        read.all_records(tenant).await?,
-        read.all_skills(tenant).await?,
-        read.all_record_settings(tenant).await?,
-    );
+    let problems = folds.compare(read, tenant, report).await?;
     report.problems.extend(
         problems
             .into_iter()
@@ -223,12 +175,4 @@ async fn verify_tenant<R: LedgerRead>(
         }
     }
     Ok(())
-}
-
-fn credential_id(e: &CredentialEvent) -> &str {
-    match e {
-        CredentialEvent::Issued(i) => &i.credential_id,
-        CredentialEvent::Rotated(r) => &r.credential_id,
-        CredentialEvent::Revoked(r) => &r.credential_id,
-    }
 }

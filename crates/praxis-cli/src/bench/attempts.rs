@@ -17,7 +17,7 @@ use praxis_domain::attempts::{Observation, Outcome, Stage, Status};
 use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::ledger::Actor;
 use praxis_store::attempts::ActionRef;
-use praxis_store::{Command, Engine, Write};
+use praxis_store::{AttemptCommand, AuthCommand, Command, Engine, Write};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -185,7 +185,11 @@ pub async fn run(args: AttemptsArgs) -> anyhow::Result<()> {
         };
         let engine = praxis_store::open(&store).await?;
         engine
-            .execute(Write::new("bench", Actor::system(), Command::CreateTenant))
+            .execute(Write::new(
+                "bench",
+                Actor::system(),
+                Command::Auth(AuthCommand::CreateTenant),
+            ))
             .await?;
         let namespace = scope().namespace("planner");
         let load_per_s = load(&engine, &namespace, &generator, &args).await?;
@@ -282,7 +286,7 @@ async fn load(
                     .execute(Write::new(
                         "bench",
                         Actor::system(),
-                        Command::import_attempts(&namespace, observations),
+                        Command::Attempts(AttemptCommand::import(&namespace, observations)),
                     ))
                     .await?;
                 bar.inc(last - first);
@@ -314,7 +318,7 @@ async fn observe(
             while Instant::now() < deadline {
                 let observation = generator.observation(&mut rng, &format!("obs-{w}-{i}"));
                 let t = Instant::now();
-                let command = Command::observe(&namespace, observation);
+                let command = Command::Attempts(AttemptCommand::observe(&namespace, observation));
                 engine
                     .execute(Write::new("bench", Actor::system(), command))
                     .await?;
@@ -357,7 +361,8 @@ async fn assess_in_process(
         let actions = candidates(generator, &mut rng, args.candidates);
         let t = Instant::now();
         let (_, a) = engine
-            .assess_attempts(
+            .attempts()
+            .assess(
                 "bench",
                 namespace,
                 &subject,

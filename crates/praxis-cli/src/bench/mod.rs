@@ -23,7 +23,8 @@ use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::digest::{Digest, REQUEST_KIND};
 use praxis_domain::ledger::{Actor, Event, NewEvent};
 use praxis_domain::time::Timestamp;
-use praxis_store::{Command, Engine, Idempotency, Write};
+use praxis_store::bench::RawRow;
+use praxis_store::{AuthCommand, Command, Engine, Idempotency, Write};
 use serde_json::json;
 
 /// Benchmarks.
@@ -114,9 +115,20 @@ async fn ledger(args: LedgerArgs) -> anyhow::Result<()> {
             // The raw baseline uses a store created by the same migrations.
             drop(praxis_store::open(&raw_store).await?);
             let raw = if backend == "sqlite" {
-                measure_raw_sqlite(&raw_store, writers, duration)?
+                praxis_store::bench::raw_append_sqlite(
+                    std::path::Path::new(&raw_store),
+                    &raw_rows(RAW_ROWS),
+                    writers,
+                    duration,
+                )?
             } else {
-                measure_raw_postgres(&raw_store, writers, duration).await?
+                praxis_store::bench::raw_append_postgres(
+                    &raw_store,
+                    &raw_rows(RAW_ROWS),
+                    writers,
+                    duration,
+                )
+                .await?
             };
             bar.finish_and_clear();
             let row = Row {
@@ -198,12 +210,7 @@ fn bench_write(namespace: &Namespace, writer: usize, i: u64) -> Write {
         payload(writer, i),
     );
     let request_digest = Digest::of_value(REQUEST_KIND, &new.payload);
-    Write::new(
-        "bench",
-        Actor::system(),
-        Command::Append { events: vec![new] },
-    )
-    .idempotent(
+    Write::new("bench", Actor::system(), Command::Append(vec![new])).idempotent(
         Idempotency {
             key: format!("bench:{writer}:{i}"),
             request_digest,
@@ -218,7 +225,11 @@ async fn measure_praxis(
     duration: Duration,
 ) -> anyhow::Result<(f64, u64, u64)> {
     engine
-        .execute(Write::new("bench", Actor::system(), Command::CreateTenant))
+        .execute(Write::new(
+            "bench",
+            Actor::system(),
+            Command::Auth(AuthCommand::CreateTenant),
+        ))
         .await?;
     let namespace = scope().namespace("bench");
     // Warm up caches and prepared statements.
@@ -258,16 +269,6 @@ async fn measure_praxis(
     all.sort_unstable();
     let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
     Ok((all.len() as f64 / elapsed, pct(0.50), pct(0.99)))
-}
-
-/// Pre-built column values of one baseline row pair (event + receipt).
-struct RawRow {
-    event: Event,
-    payload: String,
-    key: String,
-    receipt: Vec<u8>,
-    receipt_digest: Digest,
-    request_digest: Digest,
 }
 
 fn raw_rows(n: usize) -> Vec<RawRow> {
@@ -312,106 +313,3 @@ fn raw_rows(n: usize) -> Vec<RawRow> {
 
 /// Rows pre-built for the raw baseline; more than any run on this machine class writes.
 const RAW_ROWS: usize = 400_000;
-
-fn measure_raw_sqlite(dir: &str, batch: usize, duration: Duration) -> anyhow::Result<f64> {
-    let rows = raw_rows(RAW_ROWS);
-    let conn = praxis_store::sqlite::open_connection(
-        &std::path::Path::new(dir).join(praxis_store::sqlite::DB_FILE),
-    )?;
-    let start = Instant::now();
-    let mut written = 0usize;
-    for chunk in rows.chunks(batch) {
-        if start.elapsed() >= duration {
-            break;
-        }
-        let tx = conn.unchecked_transaction()?;
-        {
-            let mut ev = tx.prepare_cached(praxis_store::sql::INSERT_EVENT)?;
-            let mut rc = tx.prepare_cached(praxis_store::sql::INSERT_RECEIPT)?;
-            for r in chunk {
-                let e = &r.event;
-                ev.execute(rusqlite::params![
-                    e.tenant_id,
-                    e.position as i64,
-                    e.namespace.as_str(),
-                    e.stream,
-                    e.stream_seq as i64,
-                    e.kind,
-                    r.payload,
-                    &e.payload_digest.0[..],
-                    e.prev_digest.map(|d| d.0.to_vec()),
-                    e.actor.credential_id,
-                    e.actor.subject,
-                    e.recorded_at.micros(),
-                    &e.digest.0[..],
-                ])?;
-                rc.execute(rusqlite::params![
-                    "raw",
-                    r.key,
-                    &r.request_digest.0[..],
-                    r.receipt,
-                    &r.receipt_digest.0[..],
-                    e.position as i64
-                ])?;
-            }
-        }
-        tx.commit()?;
-        written += chunk.len();
-    }
-    Ok(written as f64 / start.elapsed().as_secs_f64())
-}
-
-async fn measure_raw_postgres(url: &str, batch: usize, duration: Duration) -> anyhow::Result<f64> {
-    let rows = raw_rows(RAW_ROWS);
-    let (mut client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
-    tokio::spawn(conn);
-    client.batch_execute("DELETE FROM events WHERE tenant_id = 'raw'; DELETE FROM receipts WHERE tenant_id = 'raw'").await?;
-    let ev = client.prepare(praxis_store::sql::INSERT_EVENT).await?;
-    let rc = client.prepare(praxis_store::sql::INSERT_RECEIPT).await?;
-    let start = Instant::now();
-    let mut written = 0usize;
-    for chunk in rows.chunks(batch) {
-        if start.elapsed() >= duration {
-            break;
-        }
-        let tx = client.transaction().await?;
-        for r in chunk {
-            let e = &r.event;
-            let prev = e.prev_digest.map(|d| d.0.to_vec());
-            tx.execute(
-                &ev,
-                &[
-                    &e.tenant_id,
-                    &(e.position as i64),
-                    &e.namespace.as_str(),
-                    &e.stream,
-                    &(e.stream_seq as i64),
-                    &e.kind,
-                    &r.payload,
-                    &&e.payload_digest.0[..],
-                    &prev,
-                    &e.actor.credential_id,
-                    &e.actor.subject,
-                    &e.recorded_at.micros(),
-                    &&e.digest.0[..],
-                ],
-            )
-            .await?;
-            tx.execute(
-                &rc,
-                &[
-                    &"raw",
-                    &r.key,
-                    &&r.request_digest.0[..],
-                    &r.receipt,
-                    &&r.receipt_digest.0[..],
-                    &(e.position as i64),
-                ],
-            )
-            .await?;
-        }
-        tx.commit().await?;
-        written += chunk.len();
-    }
-    Ok(written as f64 / start.elapsed().as_secs_f64())
-}

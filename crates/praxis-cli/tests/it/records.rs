@@ -203,7 +203,7 @@ fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
     use praxis_domain::ledger::Actor;
     use praxis_domain::records::lifecycle::{Decision, ReviewMode, Source};
     use praxis_store::records::{Review, Submission};
-    use praxis_store::{Command as StoreCommand, Write};
+    use praxis_store::{Command as StoreCommand, RecordCommand, Write};
 
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
@@ -239,15 +239,15 @@ fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
             }
         };
         let submit = |slug: &str, doc: Value| {
-            StoreCommand::SubmitRecord(Box::new(Submission {
+            StoreCommand::Records(RecordCommand::Submit(Box::new(Submission {
                 namespace: namespace.clone(),
                 source: Source::Key { key: slug.into() },
                 author: "alice".into(),
                 document: doc,
-            }))
+            })))
         };
         let review = |slug: &str, decision: Decision, notes: Option<&str>| {
-            StoreCommand::ReviewRecord(Box::new(Review {
+            StoreCommand::Records(RecordCommand::Review(Box::new(Review {
                 namespace: namespace.clone(),
                 experience_id: format!("exp-{slug}-20261120"),
                 decision,
@@ -255,7 +255,7 @@ fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
                 reviewer: "bob".into(),
                 notes: notes.map(str::to_owned),
                 expected_revision: None,
-            }))
+            })))
         };
         for slug in ["pending-case", "changes-case", "old-case", "gone-case"] {
             exec(submit(slug, sample_record(slug))).await;
@@ -272,17 +272,17 @@ fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
         newer["relations"]["supersedes"] = json!(["exp-old-case-20261120"]);
         exec(submit("new-case", newer)).await;
         exec(review("new-case", Decision::Approve, None)).await;
-        exec(StoreCommand::WithdrawRecord {
+        exec(StoreCommand::Records(RecordCommand::Withdraw {
             namespace: namespace.clone(),
             experience_id: "exp-gone-case-20261120".into(),
             reason: "the fix was unsafe on older runners".into(),
             expected_revision: None,
-        })
+        }))
         .await;
-        exec(StoreCommand::SetAutomatedApproval {
+        exec(StoreCommand::Records(RecordCommand::SetAutomatedApproval {
             namespace: namespace.clone(),
             on: true,
-        })
+        }))
         .await;
         exec(submit("auto-case", sample_record("auto-case"))).await;
     });

@@ -10,7 +10,8 @@ use praxis_domain::records::Finding;
 use praxis_domain::records::lifecycle::{self, Change, Decision, Rejection, ReviewMode, Source};
 use praxis_domain::skills::{Registry, SkillRelease, Withdrawal};
 use praxis_store::StoreError;
-use praxis_store::records::{RecordRow, SkillRow, flags, revision_of};
+use praxis_store::records::{RecordRow, flags, revision_of};
+use praxis_store::skills::SkillRow;
 
 use crate::error::ApiError;
 

@@ -125,7 +125,13 @@ fn refused(result: Result<impl std::fmt::Debug, ClientError>) -> Problem {
 
 /// Number of events in tenant `t1`.
 async fn event_count(server: &Server) -> usize {
-    server.engine.events("t1", 0, 100_000).await.unwrap().len()
+    server
+        .engine
+        .ledger()
+        .events("t1", 0, 100_000)
+        .await
+        .unwrap()
+        .len()
 }
 
 /// Total records of the namespace of `scope`, as `client` sees it.

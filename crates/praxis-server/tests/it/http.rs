@@ -203,3 +203,25 @@ async fn probes_and_metrics_are_public() {
         assert!(!text.contains("prx_"), "no secrets in metrics");
     }
 }
+
+#[tokio::test]
+async fn a_panicking_handler_answers_500_problem_json() {
+    // The same layer the application router uses, around a handler that panics.
+    let app = axum::Router::new()
+        .route(
+            "/boom",
+            axum::routing::get(|| async {
+                let empty: Vec<u8> = Vec::new();
+                // Indexing past the end panics, as a bug in a handler would.
+                empty[usize::from(empty.is_empty())].to_string()
+            }),
+        )
+        .layer(praxis_server::error::catch_panics());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (status, headers, body) = raw(Method::GET, &format!("{base}/boom"), None, &[], None).await;
+    assert_eq!(status, 500);
+    assert_eq!(headers["content-type"], "application/problem+json");
+    assert_eq!(problem(&body), ("internal_error".to_owned(), None));
+}

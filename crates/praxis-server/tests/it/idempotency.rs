@@ -66,7 +66,7 @@ async fn retries_return_the_original_receipt_byte_for_byte_even_after_restart() 
 
         // The stored receipt is sealed: the token never sits in the store in clear.
         let secret = issued.token.rsplit('_').next().unwrap().to_owned();
-        let events = server.engine.events("t1", 0, 100).await.unwrap();
+        let events = server.engine.ledger().events("t1", 0, 100).await.unwrap();
         assert!(events.iter().all(|e| !e.canonical.contains(&secret)));
     }
 }
@@ -92,7 +92,7 @@ async fn sixteen_concurrent_identical_requests_make_one_credential() {
             bodies.iter().all(|b| b == &bodies[0]),
             "{backend:?}: receipts differ"
         );
-        let events = server.engine.events("t1", 0, 1000).await.unwrap();
+        let events = server.engine.ledger().events("t1", 0, 1000).await.unwrap();
         let issued = events
             .iter()
             .filter(|e| e.kind == "credential.issued")

@@ -1,6 +1,7 @@
 //! The attempt ledger's storage: identity, dispositions, suppression,
 //! history, counts and legacy import/export, identically on both engines.
 
+use praxis_domain::Refusal;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,9 +12,8 @@ use praxis_domain::attempts::{
 };
 use praxis_domain::auth::{Scope, Visibility};
 use praxis_domain::ledger::Actor;
-use praxis_store::attempts::{
-    ActionRef, AttemptLedger, AttemptRecord, AttemptWrite, HistoryOf, WriteKind,
-};
+use praxis_store::AttemptLedger;
+use praxis_store::attempts::{ActionRef, AttemptRecord, AttemptWrite, HistoryOf, WriteKind};
 use praxis_store::{Engine, StoreError};
 use praxis_testkit::{BACKENDS, Backend, StoreLocation};
 use proptest::prelude::*;
@@ -138,7 +138,7 @@ async fn insert_as(ledger: &AttemptLedger, o: Outcome, d: Disposition) -> Attemp
 }
 
 async fn event_count(engine: &Arc<dyn Engine>) -> usize {
-    engine.events("t", 0, 10_000).await.unwrap().len()
+    engine.ledger().events("t", 0, 10_000).await.unwrap().len()
 }
 
 /// Every record of a history, read page by page with a small limit.
@@ -235,7 +235,7 @@ async fn observe_infers_dispositions_and_keeps_identities_unique() {
             originals.push((o, w.record));
         }
         // The records are sealed ledger events: same position, digest and time.
-        let events = engine.events("t", 0, 10_000).await.unwrap();
+        let events = engine.ledger().events("t", 0, 10_000).await.unwrap();
         for (_, record) in &originals {
             let event = events
                 .iter()
@@ -282,7 +282,7 @@ async fn observe_infers_dispositions_and_keeps_identities_unique() {
         assert!(
             matches!(
                 ledger.observe(other_rationale).await,
-                Err(StoreError::IdentityConflict)
+                Err(StoreError::Refused(Refusal::IdentityConflict))
             ),
             "{backend:?}"
         );
@@ -296,7 +296,7 @@ async fn observe_infers_dispositions_and_keeps_identities_unique() {
                 ledger
                     .observe_with_disposition(unknown, Disposition::TransportFailure)
                     .await,
-                Err(StoreError::IdentityConflict)
+                Err(StoreError::Refused(Refusal::IdentityConflict))
             ),
             "{backend:?}"
         );
@@ -305,7 +305,7 @@ async fn observe_infers_dispositions_and_keeps_identities_unique() {
         assert!(
             matches!(
                 ledger.observe(other_revision).await,
-                Err(StoreError::IdentityConflict)
+                Err(StoreError::Refused(Refusal::IdentityConflict))
             ),
             "{backend:?}"
         );
@@ -354,10 +354,10 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
         assert!(
             matches!(
                 refused,
-                Err(StoreError::InvalidDisposition {
+                Err(StoreError::Refused(Refusal::InvalidDisposition {
                     disposition: Disposition::TransportFailure,
                     status: Status::Success
-                })
+                }))
             ),
             "{backend:?}: {refused:?}"
         );
@@ -370,10 +370,10 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
         assert!(
             matches!(
                 refused,
-                Err(StoreError::InvalidDisposition {
+                Err(StoreError::Refused(Refusal::InvalidDisposition {
                     disposition: Disposition::VerificationRejected,
                     status: Status::Blocked
-                })
+                }))
             ),
             "{backend:?}: {refused:?}"
         );
@@ -384,14 +384,17 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             )
             .await;
         assert!(
-            matches!(refused, Err(StoreError::InvalidDisposition { .. })),
+            matches!(
+                refused,
+                Err(StoreError::Refused(Refusal::InvalidDisposition { .. }))
+            ),
             "{backend:?}: {refused:?}"
         );
 
         let mut sure_unknown = active("host", "probe", "c4", Status::Unknown);
         sure_unknown.confidence = 1;
         match ledger.observe(sure_unknown.clone()).await {
-            Err(StoreError::Domain(e)) => {
+            Err(StoreError::Refused(Refusal::Invalid(e))) => {
                 assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}")
             }
             other => panic!("{backend:?}: {other:?}"),
@@ -400,7 +403,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             .observe_with_disposition(sure_unknown, Disposition::TransportFailure)
             .await
         {
-            Err(StoreError::Domain(e)) => {
+            Err(StoreError::Refused(Refusal::Invalid(e))) => {
                 assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}")
             }
             other => panic!("{backend:?}: {other:?}"),
@@ -409,7 +412,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             .observe(passive("host", "probe", "c5", Status::ConfirmedNegative))
             .await
         {
-            Err(StoreError::Domain(e)) => {
+            Err(StoreError::Refused(Refusal::Invalid(e))) => {
                 assert_eq!(e.path(), Some("/outcome/stage"), "{backend:?}")
             }
             other => panic!("{backend:?}: {other:?}"),
@@ -417,7 +420,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
         let mut empty_subject = active("host", "probe", "c6", Status::Success);
         empty_subject.subject = String::new();
         match ledger.observe(empty_subject).await {
-            Err(StoreError::Domain(e)) => {
+            Err(StoreError::Refused(Refusal::Invalid(e))) => {
                 assert_eq!(e.path(), Some("/outcome/subject"), "{backend:?}")
             }
             other => panic!("{backend:?}: {other:?}"),
@@ -658,7 +661,7 @@ async fn verified_negatives_suppress_and_only_a_positive_resets() {
         // An invalid policy is refused.
         let zero = limit_policy(0, StreakKey::Action);
         match ledger.set_policy(zero).await {
-            Err(StoreError::Domain(e)) => {
+            Err(StoreError::Refused(Refusal::Invalid(e))) => {
                 assert_eq!(e.path(), Some("/consecutive_failure_limit"))
             }
             other => panic!("{backend:?}: {other:?}"),
@@ -976,7 +979,7 @@ async fn assess_writes_nothing() {
         insert(&ledger, active("h", "a", "c1", Status::FalsePositive)).await;
         insert(&ledger, active("h", "b", "c1", Status::Success)).await;
         insert(&ledger, passive("h", "c", "c1", Status::Unknown)).await;
-        let before = engine.events("t", 0, 10_000).await.unwrap();
+        let before = engine.ledger().events("t", 0, 10_000).await.unwrap();
         let before_counts = ledger.counts(None, None).await.unwrap();
         for i in 0..40 {
             let subject = if i % 3 == 0 { "h" } else { "unseen" };
@@ -990,7 +993,7 @@ async fn assess_writes_nothing() {
             let answers = ledger.assess(subject, asked).await.unwrap();
             assert_eq!(answers.len(), 5);
         }
-        let after = engine.events("t", 0, 10_000).await.unwrap();
+        let after = engine.ledger().events("t", 0, 10_000).await.unwrap();
         assert_eq!(after.len(), before.len(), "{backend:?}");
         assert_eq!(after, before, "{backend:?}");
         assert_eq!(
@@ -1276,7 +1279,7 @@ async fn import_export_round_trip_and_all_or_nothing() {
             ],
         };
         match a.import(conflicting).await {
-            Err(StoreError::AttemptsRejected(problems)) => {
+            Err(StoreError::Refused(Refusal::AttemptsRejected(problems))) => {
                 let found: Vec<(usize, &str)> =
                     problems.iter().map(|p| (p.index, p.code)).collect();
                 assert_eq!(
@@ -1300,7 +1303,7 @@ async fn import_export_round_trip_and_all_or_nothing() {
             "{backend:?}"
         );
         // The ledger carries on where it was: next position, next subject sequence.
-        let last = engine.events("t", 0, 10_000).await.unwrap();
+        let last = engine.ledger().events("t", 0, 10_000).await.unwrap();
         let head = last.last().unwrap().position;
         let h_seq = last
             .iter()
@@ -1310,7 +1313,7 @@ async fn import_export_round_trip_and_all_or_nothing() {
             .unwrap();
         let next = insert(&a, active("h", "probe", "new1", Status::FalsePositive)).await;
         assert_eq!(next.position, head + 1, "{backend:?}");
-        let events = engine.events("t", head, 10).await.unwrap();
+        let events = engine.ledger().events("t", head, 10).await.unwrap();
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].stream_seq, h_seq + 1, "{backend:?}");
 
@@ -1337,7 +1340,7 @@ async fn import_export_round_trip_and_all_or_nothing() {
         };
         let before = event_count(&engine).await;
         match a.import(invalid).await {
-            Err(StoreError::ImportInvalid(problems)) => {
+            Err(StoreError::Refused(Refusal::ImportInvalid(problems))) => {
                 let found: Vec<(Option<usize>, &str, &str)> = problems
                     .iter()
                     .map(|p| (p.index, p.code, p.path.as_str()))
@@ -1576,7 +1579,8 @@ async fn run_case(
                 };
                 if status == Status::ConfirmedNegative && stage == Stage::Passive {
                     match result {
-                        Err(StoreError::Domain(e)) if e.path() == Some("/outcome/stage") => {}
+                        Err(StoreError::Refused(Refusal::Invalid(e)))
+                            if e.path() == Some("/outcome/stage") => {}
                         other => {
                             return Err(fail(format!(
                                 "step {step}: passive confirmed_negative gave {other:?}"
@@ -1598,7 +1602,7 @@ async fn run_case(
                         prop_assert_eq!(w.record.position, k.position, "step {}", step);
                         prop_assert_eq!(&w.record.observation, &observation, "step {}", step);
                     }
-                    (Some(_), Err(StoreError::IdentityConflict)) => {}
+                    (Some(_), Err(StoreError::Refused(Refusal::IdentityConflict))) => {}
                     (None, Ok(w)) => {
                         prop_assert_eq!(w.write, WriteKind::Inserted, "step {}", step);
                         prop_assert!(w.record.position > last_position, "step {}", step);

@@ -1,5 +1,7 @@
 //! The storage contract: what both engines must do identically.
 
+use praxis_store::AuthCommand;
+use praxis_store::Missing;
 use std::sync::Arc;
 
 use praxis_domain::auth::Namespace;
@@ -19,13 +21,17 @@ pub async fn engine(backend: Backend) -> (Arc<dyn Engine>, StoreLocation) {
 
 pub async fn tenant(engine: &dyn Engine, id: &str) {
     engine
-        .execute(Write::new(id, Actor::system(), Command::CreateTenant))
+        .execute(Write::new(
+            id,
+            Actor::system(),
+            Command::Auth(AuthCommand::CreateTenant),
+        ))
         .await
         .expect("create tenant");
 }
 
 fn issue(id: &str) -> Command {
-    Command::IssueCredential {
+    Command::Auth(AuthCommand::IssueCredential {
         credential_id: id.into(),
         request: IssueRequest::new(
             "alice".into(),
@@ -36,7 +42,7 @@ fn issue(id: &str) -> Command {
         )
         .unwrap(),
         secret_sha256: Digest::sha256(id.as_bytes()),
-    }
+    })
 }
 
 /// Runs every command concurrently as its own write; returns how many succeeded.
@@ -61,14 +67,12 @@ pub async fn execute_concurrently(engine: &Arc<dyn Engine>, commands: Vec<Comman
 }
 
 pub fn append(stream: &str, n: u64) -> Command {
-    Command::Append {
-        events: vec![NewEvent::new(
-            Namespace::admin(),
-            stream,
-            "test.appended",
-            json!({ "n": n }),
-        )],
-    }
+    Command::Append(vec![NewEvent::new(
+        Namespace::admin(),
+        stream,
+        "test.appended",
+        json!({ "n": n }),
+    )])
 }
 
 #[tokio::test]
@@ -80,17 +84,17 @@ async fn credential_lifecycle_is_a_chain_of_events() {
             .execute(Write::new("t1", Actor::system(), issue("c1")))
             .await
             .unwrap();
-        let rotate = Command::RotateCredential {
+        let rotate = Command::Auth(AuthCommand::RotateCredential {
             credential_id: "c1".into(),
             secret_sha256: Digest::sha256(b"new"),
-        };
+        });
         engine
             .execute(Write::new("t1", Actor::system(), rotate))
             .await
             .unwrap();
-        let revoke = Command::RevokeCredential {
+        let revoke = Command::Auth(AuthCommand::RevokeCredential {
             credential_id: "c1".into(),
-        };
+        });
         engine
             .execute(Write::new("t1", Actor::system(), revoke.clone()))
             .await
@@ -105,16 +109,21 @@ async fn credential_lifecycle_is_a_chain_of_events() {
         };
         assert!(applied.events.is_empty(), "{backend:?}");
 
-        let c = engine.credential("t1", "c1").await.unwrap().unwrap();
+        let c = engine.credentials().get("t1", "c1").await.unwrap().unwrap();
         assert_eq!(c.secret_sha256, Digest::sha256(b"new"));
         assert!(c.revoked_at.is_some());
         assert_eq!(c.version, 3);
         assert!(
-            engine.credential("t2", "c1").await.unwrap().is_none(),
+            engine
+                .credentials()
+                .get("t2", "c1")
+                .await
+                .unwrap()
+                .is_none(),
             "tenants are isolated"
         );
 
-        let events = engine.events("t1", 0, 100).await.unwrap();
+        let events = engine.ledger().events("t1", 0, 100).await.unwrap();
         let positions: Vec<u64> = events.iter().map(|e| e.position).collect();
         assert_eq!(positions, vec![1, 2, 3, 4], "{backend:?}");
         let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
@@ -147,22 +156,26 @@ async fn commands_on_missing_things_fail_cleanly() {
             .execute(Write::new("nope", Actor::system(), append("s", 1)))
             .await;
         assert!(
-            matches!(err, Err(StoreError::TenantNotFound)),
+            matches!(err, Err(StoreError::NotFound(Missing::Tenant))),
             "{backend:?}"
         );
         tenant(&*engine, "t").await;
         let err = engine
-            .execute(Write::new("t", Actor::system(), Command::CreateTenant))
+            .execute(Write::new(
+                "t",
+                Actor::system(),
+                Command::Auth(AuthCommand::CreateTenant),
+            ))
             .await;
         assert!(matches!(err, Err(StoreError::TenantExists)), "{backend:?}");
-        let revoke = Command::RevokeCredential {
+        let revoke = Command::Auth(AuthCommand::RevokeCredential {
             credential_id: "ghost".into(),
-        };
+        });
         let err = engine
             .execute(Write::new("t", Actor::system(), revoke))
             .await;
         assert!(
-            matches!(err, Err(StoreError::CredentialNotFound)),
+            matches!(err, Err(StoreError::NotFound(Missing::Credential))),
             "{backend:?}"
         );
         assert!(engine.verify().await.unwrap().is_clean());
@@ -213,7 +226,7 @@ async fn idempotent_retries_replay_the_stored_receipt_even_after_reopen() {
             other => panic!("{backend:?}: expected replay, got {other:?}"),
         }
         assert_eq!(
-            engine.events("t", 0, 10).await.unwrap().len(),
+            engine.ledger().events("t", 0, 10).await.unwrap().len(),
             2,
             "one event only"
         );
@@ -245,7 +258,7 @@ async fn concurrent_identical_requests_write_exactly_one_event() {
         }
         assert!(receipts.iter().all(|r| r == &receipts[0]), "{backend:?}");
         assert_eq!(
-            engine.events("t", 1, 100).await.unwrap().len(),
+            engine.ledger().events("t", 1, 100).await.unwrap().len(),
             1,
             "{backend:?}"
         );
@@ -260,9 +273,9 @@ async fn a_failing_write_rolls_back_alone_within_a_batch() {
         let commands = (0..64u64)
             .map(|i| {
                 if i % 4 == 0 {
-                    Command::RevokeCredential {
+                    Command::Auth(AuthCommand::RevokeCredential {
                         credential_id: format!("ghost{i}"),
-                    }
+                    })
                 } else {
                     append(&format!("s{}", i % 3), i)
                 }
@@ -270,7 +283,7 @@ async fn a_failing_write_rolls_back_alone_within_a_batch() {
             .collect();
         let ok = execute_concurrently(&engine, commands).await;
         assert_eq!(ok, 48, "{backend:?}");
-        let events = engine.events("t", 0, 1000).await.unwrap();
+        let events = engine.ledger().events("t", 0, 1000).await.unwrap();
         assert_eq!(events.len(), 49, "{backend:?}");
         assert!(
             events
@@ -308,7 +321,7 @@ async fn a_reader_following_the_feed_never_sees_gaps_or_reordering() {
         let mut seen = Vec::new();
         let mut last = 0;
         while last < total + 1 {
-            for e in engine.events("t", last, 50).await.unwrap() {
+            for e in engine.ledger().events("t", last, 50).await.unwrap() {
                 assert_eq!(
                     e.position,
                     last + 1,
@@ -359,7 +372,7 @@ async fn two_engines_on_one_postgres_database_keep_one_chain() {
     }
     let report = a.verify().await.unwrap();
     assert!(report.is_clean(), "{:?}", report.problems);
-    let events = a.events("t", 1, 100).await.unwrap();
+    let events = a.ledger().events("t", 1, 100).await.unwrap();
     let seqs: Vec<u64> = events.iter().map(|e| e.stream_seq).collect();
     assert_eq!(seqs, (1..=20).collect::<Vec<u64>>());
 }
@@ -399,9 +412,9 @@ async fn a_write_is_refused_once_its_credential_no_longer_holds() {
                 "{backend:?}: {err}"
             );
         }
-        let revoke = Command::RevokeCredential {
+        let revoke = Command::Auth(AuthCommand::RevokeCredential {
             credential_id: "c1".into(),
-        };
+        });
         // Queued together: the revocation lands first, so the write behind it must fail.
         let (revoked, late) = tokio::join!(
             engine.execute(Write::new("t", Actor::system(), revoke)),
@@ -417,7 +430,7 @@ async fn a_write_is_refused_once_its_credential_no_longer_holds() {
             matches!(late, Err(StoreError::AuthorityEnded)),
             "{backend:?}"
         );
-        let events = engine.events("t", 0, 100).await.unwrap();
+        let events = engine.ledger().events("t", 0, 100).await.unwrap();
         assert_eq!(
             events.len(),
             4,
@@ -432,8 +445,16 @@ async fn two_processes_creating_one_tenant_get_one_tenant_and_one_conflict() {
     let a = praxis_store::open(&loc.store).await.unwrap();
     let b = praxis_store::open(&loc.store).await.unwrap();
     let (ra, rb) = tokio::join!(
-        a.execute(Write::new("t", Actor::system(), Command::CreateTenant)),
-        b.execute(Write::new("t", Actor::system(), Command::CreateTenant)),
+        a.execute(Write::new(
+            "t",
+            Actor::system(),
+            Command::Auth(AuthCommand::CreateTenant)
+        )),
+        b.execute(Write::new(
+            "t",
+            Actor::system(),
+            Command::Auth(AuthCommand::CreateTenant)
+        )),
     );
     let outcomes = [ra.is_ok(), rb.is_ok()];
     assert_eq!(

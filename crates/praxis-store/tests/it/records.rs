@@ -1,15 +1,17 @@
 //! Experience records' storage: intake, screening, review, lifecycle, the
 //! skill registry, search and import, identically on both engines.
 
+use praxis_domain::Refusal;
+use praxis_store::RecordCommand;
+use praxis_store::SkillCommand;
 use std::sync::Arc;
 
 use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::ledger::Actor;
 use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Source};
 use praxis_domain::skills::SkillRelease;
-use praxis_store::records::{
-    RecordFilter, RecordRow, RecordWrite, Review, SkillWrite, Submission, flags, registry_of,
-};
+use praxis_store::records::{RecordFilter, RecordRow, RecordWrite, Review, Submission, flags};
+use praxis_store::skills::{SkillWrite, registry_of};
 use praxis_store::{Applied, Command, Engine, StoreError, Write, WriteOutcome};
 use praxis_testkit::BACKENDS;
 use praxis_testkit::records::sample_record;
@@ -49,14 +51,14 @@ fn source(key: &str) -> Source {
 }
 
 async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordWrite {
-    let command = Command::SubmitRecord(Box::new(Submission {
+    let command = Command::Records(RecordCommand::Submit(Box::new(Submission {
         namespace: namespace("a"),
         source: source(key),
         author: "alice".into(),
         document,
-    }));
-    let mut applied = run(engine, command).await.expect("submission is kept");
-    applied.records.remove(0)
+    })));
+    let applied = run(engine, command).await.expect("submission is kept");
+    applied.into_records().remove(0)
 }
 
 async fn review(
@@ -66,7 +68,7 @@ async fn review(
     notes: Option<&str>,
     expected: Option<u64>,
 ) -> Result<Vec<RecordRow>, StoreError> {
-    let command = Command::ReviewRecord(Box::new(Review {
+    let command = Command::Records(RecordCommand::Review(Box::new(Review {
         namespace: namespace("a"),
         experience_id: id.into(),
         decision,
@@ -74,9 +76,9 @@ async fn review(
         reviewer: "bob".into(),
         notes: notes.map(str::to_owned),
         expected_revision: expected,
-    }));
-    let mut applied = run(engine, command).await?;
-    match applied.records.remove(0) {
+    })));
+    let applied = run(engine, command).await?;
+    match applied.into_records().remove(0) {
         RecordWrite::Revised(rows) => Ok(rows),
         other => panic!("a review revises: {other:?}"),
     }
@@ -106,7 +108,8 @@ async fn a_passing_submission_becomes_a_candidate_bound_to_its_author() {
         assert_eq!(row.document["screening"]["method"], lifecycle::GATE_ID);
         assert_eq!(row.sha256, lifecycle::document_sha256(&row.document));
         let stored = engine
-            .record("t", &namespace("a"), &id("root-ci"))
+            .records()
+            .get("t", &namespace("a"), &id("root-ci"))
             .await
             .unwrap()
             .expect("kept");
@@ -114,7 +117,8 @@ async fn a_passing_submission_becomes_a_candidate_bound_to_its_author() {
         // Other namespaces never see it.
         assert!(
             engine
-                .record("t", &namespace("b"), &id("root-ci"))
+                .records()
+                .get("t", &namespace("b"), &id("root-ci"))
                 .await
                 .unwrap()
                 .is_none()
@@ -141,34 +145,35 @@ async fn edits_from_the_same_source_reconcile_the_same_record() {
         // over by another source.
         let moved = run(
             &engine,
-            Command::SubmitRecord(Box::new(Submission {
+            Command::Records(RecordCommand::Submit(Box::new(Submission {
                 namespace: namespace("a"),
                 source: source("k1"),
                 author: "alice".into(),
                 document: sample_record("other-case"),
-            })),
+            }))),
         )
         .await;
         assert!(
-            matches!(moved, Err(StoreError::SourceConflict(_))),
+            matches!(moved, Err(StoreError::Refused(Refusal::SourceConflict(_)))),
             "{moved:?}"
         );
         let taken = run(
             &engine,
-            Command::SubmitRecord(Box::new(Submission {
+            Command::Records(RecordCommand::Submit(Box::new(Submission {
                 namespace: namespace("a"),
                 source: source("k2"),
                 author: "alice".into(),
                 document: sample_record("root-ci"),
-            })),
+            }))),
         )
         .await;
         assert!(
-            matches!(taken, Err(StoreError::SourceConflict(_))),
+            matches!(taken, Err(StoreError::Refused(Refusal::SourceConflict(_)))),
             "{taken:?}"
         );
         let history = engine
-            .record_history("t", &namespace("a"), &id("root-ci"), 0, 100)
+            .records()
+            .history("t", &namespace("a"), &id("root-ci"), 0, 100)
             .await
             .unwrap()
             .unwrap();
@@ -193,13 +198,15 @@ async fn a_failing_submission_is_kept_as_a_rejection_and_never_overwrites() {
         assert!(rules.contains(&"gate.attempt_sequence"), "{rules:?}");
         assert!(rules.contains(&"gate.evidence_ref"), "{rules:?}");
         let kept = engine
-            .record("t", &namespace("a"), &id("root-ci"))
+            .records()
+            .get("t", &namespace("a"), &id("root-ci"))
             .await
             .unwrap()
             .unwrap();
         assert_eq!(kept.revision, 1, "the last passing revision stays");
         let history = engine
-            .record_history("t", &namespace("a"), &id("root-ci"), 0, 100)
+            .records()
+            .history("t", &namespace("a"), &id("root-ci"), 0, 100)
             .await
             .unwrap()
             .unwrap();
@@ -226,10 +233,10 @@ async fn human_review_approves_or_requests_changes() {
         assert!(
             matches!(
                 stale,
-                Err(StoreError::RevisionConflict {
+                Err(StoreError::Refused(Refusal::RevisionConflict {
                     expected: 7,
                     current: 1
-                })
+                }))
             ),
             "{backend:?}: {stale:?}"
         );
@@ -242,7 +249,10 @@ async fn human_review_approves_or_requests_changes() {
         )
         .await;
         assert!(
-            matches!(missing_notes, Err(StoreError::RecordInvalid(_))),
+            matches!(
+                missing_notes,
+                Err(StoreError::Refused(Refusal::RecordInvalid(_)))
+            ),
             "{missing_notes:?}"
         );
         let rows = review(
@@ -267,22 +277,28 @@ async fn human_review_approves_or_requests_changes() {
         assert_eq!(rows[0].verification_level, "locally-verified");
         let again = review(&engine, &id("root-ci"), Decision::Approve, None, None).await;
         assert!(
-            matches!(again, Err(StoreError::InvalidTransition(_))),
+            matches!(
+                again,
+                Err(StoreError::Refused(Refusal::InvalidTransition(_)))
+            ),
             "{again:?}"
         );
         // A reviewed record is no longer editable by its source.
         let edit = run(
             &engine,
-            Command::SubmitRecord(Box::new(Submission {
+            Command::Records(RecordCommand::Submit(Box::new(Submission {
                 namespace: namespace("a"),
                 source: source("k1"),
                 author: "alice".into(),
                 document: sample_record("root-ci"),
-            })),
+            }))),
         )
         .await;
         assert!(
-            matches!(edit, Err(StoreError::InvalidTransition(_))),
+            matches!(
+                edit,
+                Err(StoreError::Refused(Refusal::InvalidTransition(_)))
+            ),
             "{edit:?}"
         );
     }
@@ -295,15 +311,16 @@ async fn automated_policy_approval_is_reported_as_automated() {
         tenant(&*engine, "t").await;
         run(
             &engine,
-            Command::SetAutomatedApproval {
+            Command::Records(RecordCommand::SetAutomatedApproval {
                 namespace: namespace("a"),
                 on: true,
-            },
+            }),
         )
         .await
         .unwrap();
         assert!(
             engine
+                .records()
                 .automated_approval("t", &namespace("a"))
                 .await
                 .unwrap()
@@ -338,7 +355,10 @@ async fn supersession_and_withdrawal_keep_identity_and_history() {
         // The superseded record must be reviewed first.
         let early = review(&engine, &id("root-ci-v2"), Decision::Approve, None, None).await;
         assert!(
-            matches!(early, Err(StoreError::InvalidTransition(_))),
+            matches!(
+                early,
+                Err(StoreError::Refused(Refusal::InvalidTransition(_)))
+            ),
             "{backend:?}: {early:?}"
         );
         review(&engine, &id("root-ci"), Decision::Approve, None, None)
@@ -354,34 +374,41 @@ async fn supersession_and_withdrawal_keep_identity_and_history() {
             rows[1].superseded_by.as_deref(),
             Some(id("root-ci-v2").as_str())
         );
-        let withdraw = |rid: String, reason: &str| Command::WithdrawRecord {
-            namespace: namespace("a"),
-            experience_id: rid,
-            reason: reason.into(),
-            expected_revision: None,
+        let withdraw = |rid: String, reason: &str| {
+            Command::Records(RecordCommand::Withdraw {
+                namespace: namespace("a"),
+                experience_id: rid,
+                reason: reason.into(),
+                expected_revision: None,
+            })
         };
         let refused = run(&engine, withdraw(id("root-ci"), "obsolete")).await;
         assert!(
-            matches!(refused, Err(StoreError::InvalidTransition(_))),
+            matches!(
+                refused,
+                Err(StoreError::Refused(Refusal::InvalidTransition(_)))
+            ),
             "{refused:?}"
         );
         let applied = run(&engine, withdraw(id("root-ci-v2"), "the fix was unsafe"))
             .await
             .unwrap();
-        let row = match &applied.records[0] {
+        let row = match &applied.records()[0] {
             RecordWrite::Revised(rows) => rows[0].clone(),
             other => panic!("{other:?}"),
         };
         assert_eq!(row.lifecycle, "withdrawn");
         assert_eq!(row.withdrawal_reason.as_deref(), Some("the fix was unsafe"));
         let tombstone = engine
-            .record("t", &namespace("a"), &id("root-ci-v2"))
+            .records()
+            .get("t", &namespace("a"), &id("root-ci-v2"))
             .await
             .unwrap()
             .expect("a withdrawn record keeps its identity");
         assert_eq!(tombstone.lifecycle, "withdrawn");
         let history = engine
-            .record_history("t", &namespace("a"), &id("root-ci-v2"), 0, 100)
+            .records()
+            .history("t", &namespace("a"), &id("root-ci-v2"), 0, 100)
             .await
             .unwrap()
             .unwrap();
@@ -409,20 +436,22 @@ async fn skill_releases_are_immutable_and_withdrawal_flags_records() {
     for backend in BACKENDS {
         let (engine, _loc) = engine(backend).await;
         tenant(&*engine, "t").await;
-        let publish = |r: SkillRelease| Command::PublishSkill {
-            namespace: namespace("a"),
-            release: r,
+        let publish = |r: SkillRelease| {
+            Command::Skills(SkillCommand::Publish {
+                namespace: namespace("a"),
+                release: r,
+            })
         };
         let first = run(&engine, publish(release("1.0.0", 'a'))).await.unwrap();
         assert!(
-            matches!(first.skill, Some(SkillWrite::Changed(_))),
+            matches!(first.skill(), Some(SkillWrite::Changed(_))),
             "{backend:?}"
         );
         let again = run(&engine, publish(release("1.0.0", 'a'))).await.unwrap();
-        assert!(matches!(again.skill, Some(SkillWrite::Unchanged(_))));
+        assert!(matches!(again.skill(), Some(SkillWrite::Unchanged(_))));
         let changed = run(&engine, publish(release("1.0.0", 'b'))).await;
         assert!(
-            matches!(changed, Err(StoreError::SkillConflict(_))),
+            matches!(changed, Err(StoreError::Refused(Refusal::SkillConflict(_)))),
             "{changed:?}"
         );
 
@@ -436,20 +465,20 @@ async fn skill_releases_are_immutable_and_withdrawal_flags_records() {
         }
         related["relations"]["related_skills"][0]["sha256"] = json!("a".repeat(64));
         let row = revised(submit(&engine, "k1", related).await);
-        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        let skills = engine.skills().list("t", &namespace("a")).await.unwrap();
         assert!(flags(&row, &registry_of(&skills)).is_empty());
         run(
             &engine,
-            Command::WithdrawSkill {
+            Command::Skills(SkillCommand::Withdraw {
                 namespace: namespace("a"),
                 name: "ci-root-database-cluster".into(),
                 version: "1.0.0".into(),
                 reason: "unsafe step".into(),
-            },
+            }),
         )
         .await
         .unwrap();
-        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        let skills = engine.skills().list("t", &namespace("a")).await.unwrap();
         assert_eq!(skills[0].withdrawal.as_ref().unwrap().reason, "unsafe step");
         let flagged = flags(&row, &registry_of(&skills));
         assert_eq!(flagged[0].rule, "repo.withdrawn_skill");
@@ -479,7 +508,8 @@ async fn search_filters_by_fields_and_full_text_and_pages() {
             let after = after.to_owned();
             async move {
                 engine
-                    .search_records("t", &namespace("a"), filter, &after, limit)
+                    .records()
+                    .search("t", &namespace("a"), filter, &after, limit)
                     .await
                     .unwrap()
                     .into_iter()
@@ -538,21 +568,24 @@ async fn import_loads_published_records_all_or_nothing() {
         });
         let mut relating = sample_record("root-ci-follow-up");
         relating["relations"]["related_experiences"] = json!([id("root-ci")]);
-        let import = |docs: Vec<Value>| Command::ImportRecords {
-            namespace: namespace("a"),
-            documents: docs,
-            skills: Vec::new(),
+        let import = |docs: Vec<Value>| {
+            Command::Records(RecordCommand::Import {
+                namespace: namespace("a"),
+                documents: docs,
+                skills: Vec::new(),
+            })
         };
         let mut broken = sample_record("broken");
         broken["attempts"] = json!([]);
         let refused = run(&engine, import(vec![reviewed.clone(), broken])).await;
         assert!(
-            matches!(refused, Err(StoreError::RecordInvalid(_))),
+            matches!(refused, Err(StoreError::Refused(Refusal::RecordInvalid(_)))),
             "{backend:?}: {refused:?}"
         );
         assert!(
             engine
-                .record("t", &namespace("a"), &id("root-ci"))
+                .records()
+                .get("t", &namespace("a"), &id("root-ci"))
                 .await
                 .unwrap()
                 .is_none(),
@@ -561,15 +594,16 @@ async fn import_loads_published_records_all_or_nothing() {
         let applied = run(&engine, import(vec![relating.clone(), reviewed.clone()]))
             .await
             .unwrap();
-        assert_eq!(applied.records.len(), 2);
+        assert_eq!(applied.records().len(), 2);
         let kept = engine
-            .record("t", &namespace("a"), &id("root-ci"))
+            .records()
+            .get("t", &namespace("a"), &id("root-ci"))
             .await
             .unwrap()
             .unwrap();
         assert_eq!(kept.document, reviewed, "imported as published");
         let again = run(&engine, import(vec![reviewed])).await.unwrap();
-        assert!(matches!(again.records[0], RecordWrite::Unchanged(_)));
+        assert!(matches!(again.records()[0], RecordWrite::Unchanged(_)));
     }
 }
 
@@ -580,19 +614,19 @@ async fn verify_rebuilds_record_projections_and_finds_tampering() {
         tenant(&*engine, "t").await;
         run(
             &engine,
-            Command::PublishSkill {
+            Command::Skills(SkillCommand::Publish {
                 namespace: namespace("a"),
                 release: release("1.0.0", 'a'),
-            },
+            }),
         )
         .await
         .unwrap();
         run(
             &engine,
-            Command::SetAutomatedApproval {
+            Command::Records(RecordCommand::SetAutomatedApproval {
                 namespace: namespace("a"),
                 on: true,
-            },
+            }),
         )
         .await
         .unwrap();
@@ -631,7 +665,8 @@ async fn verify_rebuilds_record_projections_and_finds_tampering() {
         )
         .await;
         let err = engine
-            .record("t", &namespace("a"), &id("root-ci"))
+            .records()
+            .get("t", &namespace("a"), &id("root-ci"))
             .await
             .unwrap_err();
         assert!(
@@ -649,12 +684,12 @@ async fn submit_as(
 ) -> Result<Applied, StoreError> {
     run(
         engine,
-        Command::SubmitRecord(Box::new(Submission {
+        Command::Records(RecordCommand::Submit(Box::new(Submission {
             namespace: namespace("a"),
             source,
             author: author.into(),
             document,
-        })),
+        }))),
     )
     .await
 }
@@ -673,7 +708,7 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
         let applied = submit_as(&engine, "github:alice", issue(), sample_record("root-ci"))
             .await
             .unwrap();
-        let row = revised(applied.records.into_iter().next().unwrap());
+        let row = revised(applied.into_records().into_iter().next().unwrap());
         assert_eq!(
             row.document["provenance"]["source_issue"],
             json!({"provider": "github", "repository": "Acme/Runbooks", "issue_number": 12,
@@ -685,7 +720,10 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
         edit["title"] = json!("A takeover attempt through the same issue number");
         let takeover = submit_as(&engine, "github:mallory", issue(), edit).await;
         assert!(
-            matches!(takeover, Err(StoreError::SourceConflict(_))),
+            matches!(
+                takeover,
+                Err(StoreError::Refused(Refusal::SourceConflict(_)))
+            ),
             "{takeover:?}"
         );
         // A plain subject filing an issue gets the gate's author rule.
@@ -700,7 +738,7 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
         )
         .await
         .unwrap()
-        .records
+        .into_records()
         .remove(0)
         {
             RecordWrite::Rejected(f) => {
@@ -717,7 +755,7 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
         // The submitter never reviews their own record.
         let own = run(
             &engine,
-            Command::ReviewRecord(Box::new(Review {
+            Command::Records(RecordCommand::Review(Box::new(Review {
                 namespace: namespace("a"),
                 experience_id: id("root-ci"),
                 decision: Decision::Approve,
@@ -725,14 +763,17 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
                 reviewer: "github:alice".into(),
                 notes: None,
                 expected_revision: None,
-            })),
+            }))),
         )
         .await;
-        assert!(matches!(own, Err(StoreError::SelfReview)), "{own:?}");
+        assert!(
+            matches!(own, Err(StoreError::Refused(Refusal::SelfReview))),
+            "{own:?}"
+        );
         // Automated-policy review is the namespace's setting, not the caller's.
         let automated = run(
             &engine,
-            Command::ReviewRecord(Box::new(Review {
+            Command::Records(RecordCommand::Review(Box::new(Review {
                 namespace: namespace("a"),
                 experience_id: id("root-ci"),
                 decision: Decision::Approve,
@@ -740,11 +781,14 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
                 reviewer: "bob".into(),
                 notes: None,
                 expected_revision: None,
-            })),
+            }))),
         )
         .await;
         assert!(
-            matches!(automated, Err(StoreError::InvalidTransition(_))),
+            matches!(
+                automated,
+                Err(StoreError::Refused(Refusal::InvalidTransition(_)))
+            ),
             "{automated:?}"
         );
     }
@@ -757,10 +801,10 @@ async fn an_import_commits_its_skills_and_records_together_or_not_at_all() {
         tenant(&*engine, "t").await;
         run(
             &engine,
-            Command::PublishSkill {
+            Command::Skills(SkillCommand::Publish {
                 namespace: namespace("a"),
                 release: release("1.0.0", 'a'),
-            },
+            }),
         )
         .await
         .unwrap();
@@ -779,21 +823,33 @@ async fn an_import_commits_its_skills_and_records_together_or_not_at_all() {
         // A release that conflicts with the published one refuses everything.
         let conflicting = run(
             &engine,
-            Command::ImportRecords {
+            Command::Records(RecordCommand::Import {
                 namespace: namespace("a"),
                 documents: vec![relating.clone()],
                 skills: vec![entry("1.0.0", 'b', false), entry("1.1.0", 'c', false)],
-            },
+            }),
         )
         .await;
         assert!(
-            matches!(conflicting, Err(StoreError::SkillConflict(_))),
+            matches!(
+                conflicting,
+                Err(StoreError::Refused(Refusal::SkillConflict(_)))
+            ),
             "{backend:?}: {conflicting:?}"
         );
-        assert_eq!(engine.skills("t", &namespace("a")).await.unwrap().len(), 1);
+        assert_eq!(
+            engine
+                .skills()
+                .list("t", &namespace("a"))
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
         assert!(
             engine
-                .record("t", &namespace("a"), &id("root-ci"))
+                .records()
+                .get("t", &namespace("a"), &id("root-ci"))
                 .await
                 .unwrap()
                 .is_none()
@@ -802,15 +858,15 @@ async fn an_import_commits_its_skills_and_records_together_or_not_at_all() {
         // and an imported withdrawal keeps its own time.
         run(
             &engine,
-            Command::ImportRecords {
+            Command::Records(RecordCommand::Import {
                 namespace: namespace("a"),
                 documents: vec![relating],
                 skills: vec![entry("1.0.0", 'a', true), entry("1.1.0", 'c', false)],
-            },
+            }),
         )
         .await
         .unwrap();
-        let skills = engine.skills("t", &namespace("a")).await.unwrap();
+        let skills = engine.skills().list("t", &namespace("a")).await.unwrap();
         assert_eq!(skills.len(), 2);
         assert_eq!(
             skills[0].withdrawal.as_ref().unwrap().at,
@@ -818,7 +874,8 @@ async fn an_import_commits_its_skills_and_records_together_or_not_at_all() {
         );
         assert!(
             engine
-                .record("t", &namespace("a"), &id("root-ci"))
+                .records()
+                .get("t", &namespace("a"), &id("root-ci"))
                 .await
                 .unwrap()
                 .is_some()

@@ -1,6 +1,7 @@
 //! Tampering, corruption and schema guards: the store fails closed.
 
 use praxis_domain::ledger::Actor;
+use praxis_store::AuthCommand;
 use praxis_store::{StoreError, Write};
 use praxis_testkit::{BACKENDS, Backend};
 
@@ -40,7 +41,7 @@ async fn an_altered_payload_fails_reads_and_verification() {
             "UPDATE events SET payload = '{\"n\":99}' WHERE position = 3",
         )
         .await;
-        let err = engine.events("t", 0, 10).await.unwrap_err();
+        let err = engine.ledger().events("t", 0, 10).await.unwrap_err();
         assert!(
             matches!(err, StoreError::Inconsistent(_)),
             "{backend:?}: {err}"
@@ -84,7 +85,7 @@ async fn an_altered_projection_is_found_by_verify() {
     for backend in BACKENDS {
         let (engine, loc) = engine(backend).await;
         tenant(&*engine, "t").await;
-        let issue = praxis_store::Command::IssueCredential {
+        let issue = praxis_store::Command::Auth(AuthCommand::IssueCredential {
             credential_id: "c1".into(),
             request: praxis_domain::credentials::IssueRequest::new(
                 "bob".into(),
@@ -95,7 +96,7 @@ async fn an_altered_projection_is_found_by_verify() {
             )
             .unwrap(),
             secret_sha256: praxis_domain::digest::Digest::sha256(b"s"),
-        };
+        });
         engine
             .execute(Write::new("t", Actor::system(), issue))
             .await
@@ -136,7 +137,7 @@ async fn a_store_from_a_newer_schema_is_refused() {
 #[tokio::test]
 async fn a_second_process_cannot_open_the_same_data_dir() {
     let (engine, loc) = engine(Backend::Sqlite).await;
-    let second = praxis_store::sqlite::SqliteEngine::open(std::path::Path::new(&loc.store));
+    let second = praxis_store::open(&loc.store).await;
     assert!(matches!(second, Err(StoreError::Open(m)) if m.contains("in use")));
     drop(engine);
 }
@@ -175,14 +176,12 @@ async fn a_write_whose_insert_fails_fails_alone_even_when_its_statements_are_def
                     kind,
                     serde_json::json!({ "i": i }),
                 );
-                praxis_store::Command::Append {
-                    events: vec![event],
-                }
+                praxis_store::Command::Append(vec![event])
             })
             .collect();
         let ok = execute_concurrently(&engine, commands).await;
         assert_eq!(ok, 32, "{backend:?}: exactly the poisoned writes fail");
-        let events = engine.events("t", 1, 1000).await.unwrap();
+        let events = engine.ledger().events("t", 1, 1000).await.unwrap();
         assert_eq!(events.len(), 32, "{backend:?}");
         assert!(events.iter().all(|e| e.kind == "test.appended"));
         let report = engine.verify().await.unwrap();
@@ -240,7 +239,7 @@ async fn recorded_attempts(
         agent_id: "a".into(),
         visibility: praxis_domain::auth::Visibility::Shared,
     };
-    let ledger = praxis_store::attempts::AttemptLedger::new(
+    let ledger = praxis_store::AttemptLedger::new(
         engine.clone(),
         "t",
         scope.namespace("alice"),

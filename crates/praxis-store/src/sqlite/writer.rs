@@ -1,0 +1,191 @@
+//! The SQLite writer: one thread, group commit, and the checkpoints that
+//! keep the WAL bounded.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+
+use super::ledger::SqliteTx;
+use crate::apply::{Waiter, answer_waiters, apply_batch};
+use crate::command::{Write, WriteOutcome};
+use crate::error::StoreError;
+use crate::ledger::heads::HeadCache;
+use crate::ledger::rows;
+use crate::metrics::StoreMetrics;
+
+/// Most writes the writer folds into one commit.
+pub(super) const MAX_BATCH: usize = 256;
+
+/// What the writer thread is asked to do.
+pub(super) enum Job {
+    Write(
+        Box<Write>,
+        oneshot::Sender<Result<WriteOutcome, StoreError>>,
+    ),
+    Probe(oneshot::Sender<Result<(), StoreError>>),
+}
+
+/// How often the checkpointer copies committed WAL frames into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// WAL size at which the writer itself checkpoints and restarts the WAL.
+///
+/// Under a continuous write load the background PASSIVE checkpoints never
+/// catch up with the end of the WAL, and a WAL is only reused from its start
+/// once a checkpoint has: without this bound it grows without limit (19 GB
+/// after four minutes of loading attempts was seen), and every page lookup
+/// in it slows down.
+pub(super) const WAL_RESTART_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Copies the WAL into the database in the background until told to stop.
+///
+/// PASSIVE checkpoints never block the writer; the WAL is reused from its start
+/// once a checkpoint has caught up. A failed checkpoint loses nothing: the
+/// frames stay in the WAL, which recovery replays.
+pub(super) fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
+    let run = |mode: &str| {
+        if let Err(e) = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
+            tracing::warn!(error = %e, "checkpoint failed; the WAL keeps the frames");
+        }
+    };
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        run("PASSIVE");
+    }
+    run("TRUNCATE");
+}
+
+pub(super) fn writer_loop(
+    mut conn: Connection,
+    rx: mpsc::Receiver<Job>,
+    metrics: &StoreMetrics,
+    wal: &Path,
+) {
+    let mut cache = HeadCache::default();
+    while let Ok(first) = rx.recv() {
+        let mut waiters = Vec::new();
+        let mut probes = Vec::new();
+        let writes = drain(&rx, Some(first), &mut waiters, &mut probes, MAX_BATCH);
+        if !writes.is_empty() {
+            let result = commit_batch(&mut conn, &mut cache, writes, metrics, || {
+                // Writes that arrive while this transaction is being applied
+                // join it instead of waiting for the next commit; the writer
+                // never idles for them.
+                let room = MAX_BATCH.saturating_sub(waiters.len());
+                drain(&rx, None, &mut waiters, &mut probes, room)
+            });
+            answer_waiters(waiters, result);
+            bound_wal(&conn, wal);
+        }
+        for probe in probes {
+            let r = conn
+                .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+                .map_err(StoreError::from);
+            let _ = probe.send(r);
+        }
+    }
+}
+
+/// Checkpoints the whole WAL and restarts it from its start once it is over
+/// [`WAL_RESTART_BYTES`]. Runs on the writer between commits, after the
+/// waiters were answered; it waits (busy timeout) for readers still on old
+/// frames. Failing only postpones it: the frames stay in the WAL.
+fn bound_wal(conn: &Connection, wal: &Path) {
+    let size = std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0);
+    if size > WAL_RESTART_BYTES
+        && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+    {
+        tracing::warn!(error = %e, "WAL restart postponed");
+    }
+}
+
+/// Takes queued jobs (starting with `first`, if any) until `room` writes are taken.
+fn drain(
+    rx: &mpsc::Receiver<Job>,
+    first: Option<Job>,
+    waiters: &mut Vec<Waiter>,
+    probes: &mut Vec<oneshot::Sender<Result<(), StoreError>>>,
+    room: usize,
+) -> Vec<Write> {
+    let mut writes = Vec::new();
+    if room == 0 {
+        return writes;
+    }
+    let mut next = first.or_else(|| rx.try_recv().ok());
+    while let Some(job) = next {
+        match job {
+            Job::Write(w, tx) => {
+                writes.push(*w);
+                waiters.push(tx);
+            }
+            Job::Probe(tx) => probes.push(tx),
+        }
+        next = if writes.len() < room {
+            rx.try_recv().ok()
+        } else {
+            None
+        };
+    }
+    writes
+}
+
+/// Applies `writes`, then whatever `more` yields, in one transaction, and commits once.
+fn commit_batch(
+    conn: &mut Connection,
+    cache: &mut HeadCache,
+    writes: Vec<Write>,
+    metrics: &StoreMetrics,
+    mut more: impl FnMut() -> Vec<Write>,
+) -> Result<Vec<Result<WriteOutcome, StoreError>>, StoreError> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let mut results = Vec::with_capacity(writes.len());
+    let mut writes = writes;
+    let applied = loop {
+        let mut tx = SqliteTx { conn };
+        // A bug in one write must not take the writer thread, and with it
+        // every later write of every tenant, down with it.
+        let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pollster::block_on(apply_batch(&mut tx, cache, writes, rows::now()))
+        }))
+        .unwrap_or(Err(StoreError::Panicked));
+        match applied {
+            Ok((r, heads)) => {
+                results.extend(r);
+                // Provisional until COMMIT: a failure below clears the cache.
+                cache.committed(&heads);
+            }
+            Err(e) => break Err(e),
+        }
+        writes = more();
+        if writes.is_empty() {
+            break Ok(());
+        }
+    };
+    let result = match applied {
+        Ok(()) => {
+            metrics.batch_size.observe(results.len() as u64);
+            let start = Instant::now();
+            match conn.execute_batch("COMMIT") {
+                Ok(()) => {
+                    metrics.sync_us.observe(start.elapsed().as_micros() as u64);
+                    Ok(results)
+                }
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    Err(e.into())
+                }
+            }
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    };
+    if result.is_err() {
+        // Nothing of this batch is durable, so nothing it cached may survive.
+        cache.clear();
+    }
+    result
+}
