@@ -427,13 +427,12 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                 let store = remote.client()?.export_attempts(&scope.wire()).await?;
                 serde_json::to_string_pretty(&store)?
             };
-            match output {
-                Some(path) => std::fs::write(&path, text + "\n")
-                    .with_context(|| format!("writing {}", path.display())),
-                None => {
-                    println!("{text}");
-                    Ok(())
-                }
+            if let Some(path) = output {
+                std::fs::write(&path, text + "\n")
+                    .with_context(|| format!("writing {}", path.display()))
+            } else {
+                println!("{text}");
+                Ok(())
             }
         }
     }

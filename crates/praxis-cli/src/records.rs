@@ -109,7 +109,7 @@ fn print_findings(report: &repository::Report, count: usize) {
 async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
     let files = read_records(dir)?;
     let count = files.len();
-    let registry_bytes = read_bounded(&dir.join(REGISTRY_PATH), 16 * 1024 * 1024)?;
+    let registry_bytes = read_bounded(&dir.join(REGISTRY_PATH), 16 * 1024 * 1024);
     let registry_doc = match &registry_bytes {
         Some(Ok(bytes)) => Some(praxis_domain::canonical::parse_strict(bytes)?),
         _ => None,
@@ -201,7 +201,7 @@ async fn export(
             written += 1;
         }
         match page.last() {
-            Some(last) if page.len() == 500 => after = last.experience_id.clone(),
+            Some(last) if page.len() == 500 => after.clone_from(&last.experience_id),
             _ => break,
         }
     }
@@ -241,7 +241,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 fn validate(dir: &Path) -> anyhow::Result<ExitCode> {
     let files = read_records(dir)?;
     let count = files.len();
-    let registry = read_bounded(&dir.join(REGISTRY_PATH), 16 * 1024 * 1024)?;
+    let registry = read_bounded(&dir.join(REGISTRY_PATH), 16 * 1024 * 1024);
     let report = repository::check(files, registry);
     for flag in &report.flags {
         eprintln!("flag: {flag}");
@@ -271,7 +271,7 @@ fn read_records(dir: &Path) -> anyhow::Result<Vec<RecordFile>> {
         Err(e) => return Err(e).with_context(|| format!("reading {}", root.display())),
     };
     let mut subdirs: Vec<_> = entries.collect::<Result<_, _>>()?;
-    subdirs.sort_by_key(|e| e.file_name());
+    subdirs.sort_by_key(std::fs::DirEntry::file_name);
     for sub in subdirs {
         let name = sub.file_name().to_string_lossy().into_owned();
         let directory = match name.as_str() {
@@ -281,16 +281,16 @@ fn read_records(dir: &Path) -> anyhow::Result<Vec<RecordFile>> {
         };
         let kind = sub.file_type()?;
         if !kind.is_dir() || kind.is_symlink() {
-            if name.ends_with(".json") {
+            if Path::new(&name).extension().is_some_and(|e| e == "json") {
                 files.push(out_of_layout(format!("{RECORDS_DIR}/{name}")));
             }
             continue;
         }
         let mut inner: Vec<_> = std::fs::read_dir(sub.path())?.collect::<Result<_, _>>()?;
-        inner.sort_by_key(|e| e.file_name());
+        inner.sort_by_key(std::fs::DirEntry::file_name);
         for entry in inner {
             let file = entry.file_name().to_string_lossy().into_owned();
-            if !file.ends_with(".json") {
+            if Path::new(&file).extension().is_none_or(|e| e != "json") {
                 continue;
             }
             let path = format!("{RECORDS_DIR}/{name}/{file}");
@@ -300,7 +300,7 @@ fn read_records(dir: &Path) -> anyhow::Result<Vec<RecordFile>> {
                 continue;
             }
             let file_bytes = usize::try_from(entry.metadata()?.len()).unwrap_or(usize::MAX);
-            let contents = match read_bounded(&entry.path(), MAX_RECORD_BYTES)? {
+            let contents = match read_bounded(&entry.path(), MAX_RECORD_BYTES) {
                 Some(contents) => contents,
                 None => Err("the file vanished while being read".into()),
             };
@@ -326,16 +326,16 @@ fn out_of_layout(path: String) -> RecordFile {
 
 /// Reads at most `limit` bytes (plus one, so that an oversized file is seen
 /// as such without being loaded whole). `None` when the file is missing.
-fn read_bounded(path: &Path, limit: usize) -> anyhow::Result<Option<Result<Vec<u8>, String>>> {
+fn read_bounded(path: &Path, limit: usize) -> Option<Result<Vec<u8>, String>> {
     use std::io::Read;
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Ok(Some(Err(format!("cannot be read: {e}")))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return Some(Err(format!("cannot be read: {e}"))),
     };
     let mut bytes = Vec::new();
     match file.take(limit as u64 + 1).read_to_end(&mut bytes) {
-        Ok(_) => Ok(Some(Ok(bytes))),
-        Err(e) => Ok(Some(Err(format!("cannot be read: {e}")))),
+        Ok(_) => Some(Ok(bytes)),
+        Err(e) => Some(Err(format!("cannot be read: {e}"))),
     }
 }

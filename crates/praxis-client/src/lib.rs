@@ -109,6 +109,7 @@ impl Client {
     }
 
     /// The same client authenticating with `token`.
+    #[must_use]
     pub fn with_token(&self, token: impl Into<String>) -> Client {
         Client {
             token: Some(token.into()),

@@ -37,12 +37,14 @@ impl ApiError {
     }
 
     /// Lists every problem.
+    #[must_use]
     pub fn with_errors(mut self, errors: Vec<praxis_api::ProblemItem>) -> Self {
         self.errors = errors;
         self
     }
 
     /// Names the offending field.
+    #[must_use]
     pub fn at(mut self, field: impl Into<String>) -> Self {
         self.field = Some(field.into());
         self

@@ -137,6 +137,6 @@ pub async fn shutdown_signal() {
             Err(_) => std::future::pending::<()>().await,
         }
     };
-    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tokio::select! { () = ctrl_c => {}, () = term => {} }
     tracing::info!("shutting down; draining in-flight requests");
 }

@@ -59,8 +59,7 @@ pub(crate) async fn track(State(state): State<AppState>, req: Request, next: Nex
     let route = req
         .extensions()
         .get::<MatchedPath>()
-        .map(|m| m.as_str().to_owned())
-        .unwrap_or_else(|| "unmatched".into());
+        .map_or_else(|| "unmatched".into(), |m| m.as_str().to_owned());
     let response = next.run(req).await;
     state
         .metrics

@@ -172,17 +172,16 @@ async fn apply_one<T: StoreTx>(
         tx.create_tenant(&tenant, now).await?;
         heads.insert(tenant.clone(), 0);
     }
-    let head = match heads.get(&tenant) {
-        Some(h) => *h,
-        None => {
-            let h = tx
-                .lock_tenant(&tenant)
-                .await?
-                .ok_or(StoreError::NotFound(Missing::Tenant))?;
-            cache.validate(&tenant, h);
-            heads.insert(tenant.clone(), h);
-            h
-        }
+    let head = if let Some(h) = heads.get(&tenant) {
+        *h
+    } else {
+        let h = tx
+            .lock_tenant(&tenant)
+            .await?
+            .ok_or(StoreError::NotFound(Missing::Tenant))?;
+        cache.validate(&tenant, h);
+        heads.insert(tenant.clone(), h);
+        h
     };
     if let Some(authority) = &authority {
         auth::check_authority(tx, &tenant, authority, now).await?;

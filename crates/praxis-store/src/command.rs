@@ -103,12 +103,14 @@ impl Write {
     }
 
     /// Requires `authority` to still hold when the write is applied.
+    #[must_use]
     pub fn authorized(mut self, authority: Authority) -> Write {
         self.authority = Some(authority);
         self
     }
 
     /// Adds an idempotency key and a receipt builder.
+    #[must_use]
     pub fn idempotent(mut self, idempotency: Idempotency, receipt: ReceiptFn) -> Write {
         self.idempotency = Some(idempotency);
         self.receipt = Some(receipt);

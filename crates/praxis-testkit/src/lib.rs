@@ -47,8 +47,7 @@ fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
 fn run(cmd: &mut Command) {
@@ -136,17 +135,14 @@ fn start() -> Cluster {
         data = data.display(),
         dir = dir.path().display(),
     );
-    let mut watchdog = match user {
-        Some(u) => {
-            let mut c = Command::new("runuser");
-            c.args(["-u", u, "--", "sh", "-c", &stop]);
-            c
-        }
-        None => {
-            let mut c = Command::new("sh");
-            c.args(["-c", &stop]);
-            c
-        }
+    let mut watchdog = if let Some(u) = user {
+        let mut c = Command::new("runuser");
+        c.args(["-u", u, "--", "sh", "-c", &stop]);
+        c
+    } else {
+        let mut c = Command::new("sh");
+        c.args(["-c", &stop]);
+        c
     };
     // Deliberately never waited for: it must outlive this process.
     #[allow(clippy::zombie_processes)]

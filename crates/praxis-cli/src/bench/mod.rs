@@ -66,7 +66,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
     match cmd {
         BenchCmd::Ledger(args) => ledger(args).await?,
         BenchCmd::Attempts(args) => attempts::run(args).await?,
-        BenchCmd::Redaction(args) => return redaction::run(args),
+        BenchCmd::Redaction(args) => return redaction::run(&args),
     }
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -93,7 +93,7 @@ fn percent(part: usize, whole: usize) -> String {
 /// Runs the benchmark; fails (exit code 1) when any rule, or all of them
 /// together, falls below the recall or rises above the false-positive
 /// threshold.
-pub fn run(args: RedactionArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RedactionArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.runs > 0, "--runs must be positive");
     let cases = corpus();
 
@@ -105,28 +105,25 @@ pub fn run(args: RedactionArgs) -> anyhow::Result<ExitCode> {
     let mut tallies: Vec<Tally> = Rule::ALL.iter().map(|_| Tally::default()).collect();
     let (mut positives, mut detected, mut negatives, mut flagged) = (0, 0, 0, 0);
     for (case, rules) in cases.iter().zip(&fired) {
-        match case.rule {
-            Some(rule) => {
-                positives += 1;
-                let tally = &mut tallies[position(rule)];
-                tally.positives += 1;
-                if rules.contains(&rule) {
-                    tally.detected += 1;
-                    detected += 1;
-                }
+        if let Some(rule) = case.rule {
+            positives += 1;
+            let tally = &mut tallies[position(rule)];
+            tally.positives += 1;
+            if rules.contains(&rule) {
+                tally.detected += 1;
+                detected += 1;
             }
-            None => {
-                negatives += 1;
-                flagged += usize::from(!rules.is_empty());
-                for (rule, tally) in Rule::ALL.iter().zip(&mut tallies) {
-                    // Unsafe-command rules only run on command fields, so
-                    // only those negatives can test them.
-                    if *rule == Rule::UnsafeCommand && !case.commands {
-                        continue;
-                    }
-                    tally.negatives += 1;
-                    tally.false_positives += usize::from(rules.contains(rule));
+        } else {
+            negatives += 1;
+            flagged += usize::from(!rules.is_empty());
+            for (rule, tally) in Rule::ALL.iter().zip(&mut tallies) {
+                // Unsafe-command rules only run on command fields, so
+                // only those negatives can test them.
+                if *rule == Rule::UnsafeCommand && !case.commands {
+                    continue;
                 }
+                tally.negatives += 1;
+                tally.false_positives += usize::from(rules.contains(rule));
             }
         }
     }

@@ -482,7 +482,7 @@ async fn wait_for_other_sessions_to_end(url: &str) {
         .await
         .expect("connect to the store's database");
     tokio::spawn(conn);
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_mins(1);
     loop {
         let others: i64 = client
             .query_one(

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub const BIN: &str = env!("CARGO_BIN_EXE_praxis");
 
 /// Longest a server may take to print its listening line.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+const START_TIMEOUT: Duration = Duration::from_mins(1);
 
 /// Longest a server may take to exit after SIGTERM.
 const STOP_TIMEOUT: Duration = Duration::from_secs(30);

@@ -336,6 +336,61 @@ async fn observe_records_once_and_refuses_bad_outcomes() {
 /// Every attempt endpoint needs a token, its capability and an exact scope grant.
 #[tokio::test]
 async fn attempt_endpoints_check_token_capability_and_exact_grant() {
+    // One call of each endpoint, with the capability it needs.
+    async fn every_endpoint(
+        c: &Client,
+        s: &Scope,
+        observe: &ObserveRequest,
+        assess: &AssessRequest,
+        policy: &SetPolicyRequest,
+        import: &ImportRequest,
+    ) -> Vec<(&'static str, &'static str, Result<(), ClientError>)> {
+        vec![
+            (
+                "observe",
+                "experience_write",
+                c.observe(observe).await.map(|_| ()),
+            ),
+            (
+                "assess",
+                "experience_read",
+                c.assess(assess).await.map(|_| ()),
+            ),
+            (
+                "set policy",
+                "policy_admin",
+                c.set_attempt_policy(policy).await.map(|_| ()),
+            ),
+            (
+                "read policy",
+                "experience_read",
+                c.attempt_policy(s).await.map(|_| ()),
+            ),
+            (
+                "history",
+                "experience_read",
+                c.attempt_history(s, "host-a", None, None, 10)
+                    .await
+                    .map(|_| ()),
+            ),
+            (
+                "counts",
+                "experience_read",
+                c.attempt_counts(s, None, None).await.map(|_| ()),
+            ),
+            (
+                "import",
+                "experience_evidence_admin",
+                c.import_attempts(import).await.map(|_| ()),
+            ),
+            (
+                "export",
+                "experience_read",
+                c.export_attempts(s).await.map(|_| ()),
+            ),
+        ]
+    }
+
     for backend in BACKENDS {
         let server = Server::start(backend).await;
         let s = scope();
@@ -360,7 +415,7 @@ async fn attempt_endpoints_check_token_capability_and_exact_grant() {
             contract_version: CONTRACT_VERSION,
             scope: s.clone(),
             consecutive_failure_limit: 3,
-            streak_key: Default::default(),
+            streak_key: praxis_api::StreakKey::default(),
             reexplore: None,
         };
         let import = ImportRequest {
@@ -371,61 +426,6 @@ async fn attempt_endpoints_check_token_capability_and_exact_grant() {
                 records: vec![],
             },
         };
-
-        // One call of each endpoint, with the capability it needs.
-        async fn every_endpoint(
-            c: &Client,
-            s: &Scope,
-            observe: &ObserveRequest,
-            assess: &AssessRequest,
-            policy: &SetPolicyRequest,
-            import: &ImportRequest,
-        ) -> Vec<(&'static str, &'static str, Result<(), ClientError>)> {
-            vec![
-                (
-                    "observe",
-                    "experience_write",
-                    c.observe(observe).await.map(|_| ()),
-                ),
-                (
-                    "assess",
-                    "experience_read",
-                    c.assess(assess).await.map(|_| ()),
-                ),
-                (
-                    "set policy",
-                    "policy_admin",
-                    c.set_attempt_policy(policy).await.map(|_| ()),
-                ),
-                (
-                    "read policy",
-                    "experience_read",
-                    c.attempt_policy(s).await.map(|_| ()),
-                ),
-                (
-                    "history",
-                    "experience_read",
-                    c.attempt_history(s, "host-a", None, None, 10)
-                        .await
-                        .map(|_| ()),
-                ),
-                (
-                    "counts",
-                    "experience_read",
-                    c.attempt_counts(s, None, None).await.map(|_| ()),
-                ),
-                (
-                    "import",
-                    "experience_evidence_admin",
-                    c.import_attempts(import).await.map(|_| ()),
-                ),
-                (
-                    "export",
-                    "experience_read",
-                    c.export_attempts(s).await.map(|_| ()),
-                ),
-            ]
-        }
 
         // No token: 401 everywhere.
         for (what, _, result) in
@@ -690,7 +690,7 @@ async fn assess_follows_the_policy_in_request_order_and_writes_nothing() {
                 contract_version: CONTRACT_VERSION,
                 scope: s.clone(),
                 consecutive_failure_limit: 3,
-                streak_key: Default::default(),
+                streak_key: praxis_api::StreakKey::default(),
                 reexplore: None,
             })
             .await

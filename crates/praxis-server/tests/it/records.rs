@@ -278,7 +278,7 @@ async fn a_record_goes_from_intake_through_review_to_supersession_and_withdrawal
                         && f.pointer == "/attempts/1/sequence")
                 );
             }
-            other => panic!("{other:?}"),
+            other @ RecordHistoryEntry::Revision { .. } => panic!("{other:?}"),
         }
 
         // A passing edit is revision 2.
@@ -446,7 +446,7 @@ async fn a_record_goes_from_intake_through_review_to_supersession_and_withdrawal
                 assert_eq!(reason.as_deref(), Some("the fix was unsafe"));
                 assert_eq!(record["lifecycle"]["status"], "withdrawn");
             }
-            other => panic!("{other:?}"),
+            other @ RecordHistoryEntry::Rejection { .. } => panic!("{other:?}"),
         }
 
         // The first record's whole history, by pages of three.

@@ -113,7 +113,10 @@ pub fn issue_request(
     IssueCredentialRequest {
         contract_version: CONTRACT_VERSION,
         subject: subject.into(),
-        capabilities: capabilities.iter().map(|c| c.to_string()).collect(),
+        capabilities: capabilities
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect(),
         grants,
         expires_at: None,
     }

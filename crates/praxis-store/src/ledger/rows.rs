@@ -83,7 +83,6 @@ impl EventRow {
 pub(crate) fn now() -> Timestamp {
     let micros = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as i64)
-        .unwrap_or(0);
+        .map_or(0, |d| d.as_micros() as i64);
     Timestamp::from_micros(micros)
 }

@@ -113,17 +113,14 @@ impl AttemptTx for PgTx<'_, '_> {
     ) -> Result<Vec<CaseEntry>, StoreError> {
         let ns = namespace.as_str();
         let tx = self.tx;
-        let rows = match case {
-            Some(c) => {
-                let stmt = tx.prepare_cached(sql::ATTEMPT_CASE).await?;
-                self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action, &c]))
-                    .await?
-            }
-            None => {
-                let stmt = tx.prepare_cached(sql::ATTEMPT_CASES_OF_PAIR).await?;
-                self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action]))
-                    .await?
-            }
+        let rows = if let Some(c) = case {
+            let stmt = tx.prepare_cached(sql::ATTEMPT_CASE).await?;
+            self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action, &c]))
+                .await?
+        } else {
+            let stmt = tx.prepare_cached(sql::ATTEMPT_CASES_OF_PAIR).await?;
+            self.answer(tx.query(&stmt, &[&tenant, &ns, &subject, &action]))
+                .await?
         };
         rows.iter().map(|r| case_row(r, 0)?.into_entry()).collect()
     }

@@ -92,12 +92,13 @@ async fn try_commit_group(
         let mut ptx = PgTx::new(&tx);
         // A bug in one write must not end the writer task, and with it
         // every later write.
-        let applied = std::panic::AssertUnwindSafe(apply_batch(
+        // Boxed: the batch's future holds every concept's state (about 20 KB).
+        let applied = std::panic::AssertUnwindSafe(Box::pin(apply_batch(
             &mut ptx,
             cache,
             writes.to_vec(),
             rows::now(),
-        ))
+        )))
         .catch_unwind()
         .await
         .unwrap_or(Err(StoreError::Panicked))?;

@@ -127,7 +127,7 @@ impl SqliteEngine {
         let (stop_checkpoints, stopped) = mpsc::channel::<()>();
         let checkpointer = std::thread::Builder::new()
             .name("praxis-sqlite-checkpoint".into())
-            .spawn(move || checkpoint_loop(checkpoint_conn, stopped))?;
+            .spawn(move || checkpoint_loop(&checkpoint_conn, &stopped))?;
         // The writer reads the pages it is about to change (identity rows,
         // streak summaries, index leaves) at random across the store; a
         // 32 MiB cache keeps the hot ones. Readers keep the small default.
@@ -138,7 +138,7 @@ impl SqliteEngine {
         let wal = dir.join(format!("{DB_FILE}-wal"));
         let writer = std::thread::Builder::new()
             .name("praxis-sqlite-writer".into())
-            .spawn(move || writer_loop(conn, rx, &writer_metrics, &wal))?;
+            .spawn(move || writer_loop(conn, &rx, &writer_metrics, &wal))?;
         Ok(SqliteEngine {
             queue: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),

@@ -45,7 +45,7 @@ pub(super) const WAL_RESTART_BYTES: u64 = 256 * 1024 * 1024;
 /// PASSIVE checkpoints never block the writer; the WAL is reused from its start
 /// once a checkpoint has caught up. A failed checkpoint loses nothing: the
 /// frames stay in the WAL, which recovery replays.
-pub(super) fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
+pub(super) fn checkpoint_loop(conn: &Connection, stop: &mpsc::Receiver<()>) {
     let run = |mode: &str| {
         if let Err(e) = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
             tracing::warn!(error = %e, "checkpoint failed; the WAL keeps the frames");
@@ -59,7 +59,7 @@ pub(super) fn checkpoint_loop(conn: Connection, stop: mpsc::Receiver<()>) {
 
 pub(super) fn writer_loop(
     mut conn: Connection,
-    rx: mpsc::Receiver<Job>,
+    rx: &mpsc::Receiver<Job>,
     metrics: &StoreMetrics,
     wal: &Path,
 ) {
@@ -67,14 +67,14 @@ pub(super) fn writer_loop(
     while let Ok(first) = rx.recv() {
         let mut waiters = Vec::new();
         let mut probes = Vec::new();
-        let writes = drain(&rx, Some(first), &mut waiters, &mut probes, MAX_BATCH);
+        let writes = drain(rx, Some(first), &mut waiters, &mut probes, MAX_BATCH);
         if !writes.is_empty() {
             let result = commit_batch(&mut conn, &mut cache, writes, metrics, || {
                 // Writes that arrive while this transaction is being applied
                 // join it instead of waiting for the next commit; the writer
                 // never idles for them.
                 let room = MAX_BATCH.saturating_sub(waiters.len());
-                drain(&rx, None, &mut waiters, &mut probes, room)
+                drain(rx, None, &mut waiters, &mut probes, room)
             });
             answer_waiters(waiters, result);
             bound_wal(&conn, wal);
@@ -93,7 +93,7 @@ pub(super) fn writer_loop(
 /// waiters were answered; it waits (busy timeout) for readers still on old
 /// frames. Failing only postpones it: the frames stay in the WAL.
 fn bound_wal(conn: &Connection, wal: &Path) {
-    let size = std::fs::metadata(wal).map(|m| m.len()).unwrap_or(0);
+    let size = std::fs::metadata(wal).map_or(0, |m| m.len());
     if size > WAL_RESTART_BYTES
         && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
     {

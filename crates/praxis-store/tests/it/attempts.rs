@@ -395,7 +395,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
         sure_unknown.confidence = 1;
         match ledger.observe(sure_unknown.clone()).await {
             Err(StoreError::Refused(Refusal::Invalid(e))) => {
-                assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}")
+                assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}");
             }
             other => panic!("{backend:?}: {other:?}"),
         }
@@ -404,7 +404,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             .await
         {
             Err(StoreError::Refused(Refusal::Invalid(e))) => {
-                assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}")
+                assert_eq!(e.path(), Some("/outcome/confidence"), "{backend:?}");
             }
             other => panic!("{backend:?}: {other:?}"),
         }
@@ -413,7 +413,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             .await
         {
             Err(StoreError::Refused(Refusal::Invalid(e))) => {
-                assert_eq!(e.path(), Some("/outcome/stage"), "{backend:?}")
+                assert_eq!(e.path(), Some("/outcome/stage"), "{backend:?}");
             }
             other => panic!("{backend:?}: {other:?}"),
         }
@@ -421,7 +421,7 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
         empty_subject.subject = String::new();
         match ledger.observe(empty_subject).await {
             Err(StoreError::Refused(Refusal::Invalid(e))) => {
-                assert_eq!(e.path(), Some("/outcome/subject"), "{backend:?}")
+                assert_eq!(e.path(), Some("/outcome/subject"), "{backend:?}");
             }
             other => panic!("{backend:?}: {other:?}"),
         }
@@ -662,7 +662,7 @@ async fn verified_negatives_suppress_and_only_a_positive_resets() {
         let zero = limit_policy(0, StreakKey::Action);
         match ledger.set_policy(zero).await {
             Err(StoreError::Refused(Refusal::Invalid(e))) => {
-                assert_eq!(e.path(), Some("/consecutive_failure_limit"))
+                assert_eq!(e.path(), Some("/consecutive_failure_limit"));
             }
             other => panic!("{backend:?}: {other:?}"),
         }

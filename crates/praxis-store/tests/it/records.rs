@@ -742,7 +742,7 @@ async fn authority_over_a_record_stays_with_its_author_and_the_namespace() {
         .remove(0)
         {
             RecordWrite::Rejected(f) => {
-                assert!(f.iter().any(|f| f.rule == "gate.author_ref"), "{f:?}")
+                assert!(f.iter().any(|f| f.rule == "gate.author_ref"), "{f:?}");
             }
             other => panic!("{other:?}"),
         }
