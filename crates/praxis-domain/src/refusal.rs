@@ -6,8 +6,9 @@
 
 use thiserror::Error;
 
-use crate::DomainError;
-use crate::attempts::{Disposition, ImportProblem, Status};
+use crate::attempts::outcome::{Disposition, Status};
+use crate::attempts::problem::ImportProblem;
+use crate::error::DomainError;
 use crate::records::Finding;
 
 /// Every way a domain rule can refuse a command.
