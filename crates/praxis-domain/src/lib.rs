@@ -8,7 +8,6 @@
 pub mod attempts;
 pub mod auth;
 pub mod canonical;
-pub mod credentials;
 pub mod digest;
 pub mod error;
 pub mod ledger;
@@ -17,5 +16,8 @@ pub mod refusal;
 pub mod skills;
 pub mod time;
 
+/// Credentials live beside the capabilities and grants they carry, in
+/// [`auth`]; this path stays for the callers that name it.
+pub use auth::credentials;
 pub use error::DomainError;
 pub use refusal::Refusal;
