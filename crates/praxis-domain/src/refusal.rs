@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::attempts::outcome::{Disposition, Status};
 use crate::attempts::problem::ImportProblem;
 use crate::error::DomainError;
-use crate::records::Finding;
+use crate::records::finding::Finding;
 
 /// Every way a domain rule can refuse a command.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::records::Finding;
+use crate::records::finding::Finding;
 
 /// Longest release summary.
 pub const MAX_SUMMARY_CHARS: usize = 1000;

@@ -28,7 +28,7 @@ use regex::{Captures, Regex, RegexSet};
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use super::Finding;
+use super::finding::Finding;
 
 /// A screening rule, with a stable code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
