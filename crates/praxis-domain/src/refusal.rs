@@ -54,6 +54,14 @@ pub enum Refusal {
         /// The current revision.
         current: u64,
     },
+    /// The target's content changed since the digest the caller saw.
+    #[error("the content's sha256 is {current}, not {expected}")]
+    Sha256Conflict {
+        /// The SHA-256 the caller expected (lowercase hex, as given).
+        expected: String,
+        /// The current content's SHA-256.
+        current: String,
+    },
     /// A published skill version would change.
     #[error("{0}")]
     SkillConflict(String),
