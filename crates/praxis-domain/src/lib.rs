@@ -6,6 +6,9 @@
 //! code, so every rule in it can be tested and reused by the storage
 //! engines, the server and the CLI alike.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod attempts;
 pub mod auth;
 pub mod canonical;
