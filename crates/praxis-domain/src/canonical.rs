@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::DomainError;
+use crate::error::DomainError;
 
 /// The largest integer magnitude every JSON implementation represents exactly.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;

@@ -11,8 +11,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
-use crate::DomainError;
 use crate::canonical::canonical_bytes;
+use crate::error::DomainError;
 
 /// Kind string of ledger event digests.
 pub const EVENT_KIND: &str = "praxis.event.v1";

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::auth::Namespace;
+use crate::auth::scope::Namespace;
 use crate::canonical::canonical_bytes;
 use crate::digest::{Digest, EVENT_KIND, PAYLOAD_KIND};
 use crate::time::Timestamp;

@@ -6,9 +6,10 @@
 
 use thiserror::Error;
 
-use crate::DomainError;
-use crate::attempts::{Disposition, ImportProblem, Status};
-use crate::records::Finding;
+use crate::attempts::outcome::{Disposition, Status};
+use crate::attempts::problem::ImportProblem;
+use crate::error::DomainError;
+use crate::records::finding::Finding;
 
 /// Every way a domain rule can refuse a command.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -52,6 +53,14 @@ pub enum Refusal {
         expected: u64,
         /// The current revision.
         current: u64,
+    },
+    /// The target's content changed since the digest the caller saw.
+    #[error("the content's sha256 is {current}, not {expected}")]
+    Sha256Conflict {
+        /// The SHA-256 the caller expected (lowercase hex, as given).
+        expected: String,
+        /// The current content's SHA-256.
+        current: String,
     },
     /// A published skill version would change.
     #[error("{0}")]

@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::records::Finding;
+use crate::records::finding::Finding;
+use crate::records::screen;
 
 /// Longest release summary.
 pub const MAX_SUMMARY_CHARS: usize = 1000;
@@ -123,6 +124,20 @@ impl SkillRelease {
                 format!("a summary is 1-{MAX_SUMMARY_CHARS} characters"),
             ));
         }
+        out
+    }
+
+    /// Every problem of a release about to be published, with pointers
+    /// relative to `at`: its own rules ([`SkillRelease::problems`]) and
+    /// what screening finds in its summary and provenance, which are
+    /// published for good and so are screened like record text.
+    pub fn publication_problems(&self, at: &str) -> Vec<Finding> {
+        let mut out = self.problems(at);
+        let published = json!({ "summary": self.summary, "provenance": self.provenance });
+        out.extend(screen::findings(&published).into_iter().map(|mut f| {
+            f.pointer = format!("{at}{}", f.pointer);
+            f
+        }));
         out
     }
 }
@@ -323,6 +338,37 @@ mod tests {
             summary: "Moves a directory behind a junction.".into(),
             provenance: json!({"kind": "maintainer-authored"}),
         }
+    }
+
+    #[test]
+    fn publication_screens_what_is_published() {
+        let clean = release("1.0.0", 'a');
+        assert!(clean.publication_problems("/release").is_empty());
+        let mut leaky = release("1.0", 'z');
+        leaky.summary = "Run from /home/mara/skills".into();
+        leaky.provenance = json!({"kind": "maintainer-authored",
+            "token": "ghp_4fT9qLm2Xc8Rz1Vb7Nw3Kd6Hs0Jp5Ay2Ge9U"});
+        let found = leaky.publication_problems("/release");
+        let got: Vec<(&str, &str)> = found
+            .iter()
+            .map(|f| (f.pointer.as_str(), f.rule.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("/release/version", "skill.version"),
+                ("/release/sha256", "skill.sha256"),
+                ("/release/provenance/token", "screen.credential.github"),
+                ("/release/summary", "screen.home_path"),
+            ]
+        );
+        // Exactly what the server screened before this method existed.
+        let mut expected = leaky.problems("/release");
+        expected.extend(screen::findings(&json!({ "release": {
+            "summary": leaky.summary,
+            "provenance": leaky.provenance,
+        }})));
+        assert_eq!(found, expected);
     }
 
     #[test]

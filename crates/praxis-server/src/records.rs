@@ -24,14 +24,13 @@ use praxis_api::{
 use praxis_domain::Refusal;
 use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::ledger::Event;
-use praxis_domain::records::lifecycle::{MAX_NOTE_CHARS, Source};
-use praxis_domain::records::{Finding, schema, screen};
+use praxis_domain::records::lifecycle::Source;
+use praxis_domain::records::{Finding, notes, schema};
 use praxis_domain::skills::Registry;
 use praxis_store::records::{RecordFilter, RecordRow, RecordWrite, Review, Submission};
 use praxis_store::skills::{SkillWrite, registry_of};
 use praxis_store::{Applied, Command, Missing, RecordCommand, SkillCommand, StoreError};
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth};
@@ -114,16 +113,7 @@ async fn registry_for(
 /// A free-text reason: 1-1000 characters, not blank, and passing the same
 /// screening as record text, since it is kept in the ledger for good.
 fn check_reason(reason: &str) -> Result<(), ApiError> {
-    let chars = reason.chars().count();
-    let mut findings = Vec::new();
-    if reason.trim().is_empty() || chars > MAX_NOTE_CHARS {
-        findings.push(Finding::new(
-            "/reason",
-            "reason.length",
-            format!("a reason is 1-{MAX_NOTE_CHARS} characters and not blank"),
-        ));
-    }
-    findings.extend(screen::findings(&json!({ "reason": reason })));
+    let findings = notes::check_reason(reason);
     if findings.is_empty() {
         Ok(())
     } else {
@@ -794,12 +784,7 @@ pub(crate) async fn publish_skill(
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     let release = rw::release_from_wire(body.release);
-    let mut problems = release.problems("/release");
-    // Summary and provenance are published for good: screened like record text.
-    problems.extend(screen::findings(&json!({ "release": {
-        "summary": release.summary,
-        "provenance": release.provenance,
-    }})));
+    let problems = release.publication_problems("/release");
     if !problems.is_empty() {
         return Err(ApiError::findings(
             "record_invalid",

@@ -20,8 +20,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 
-use super::Finding;
+use super::check::check;
+use super::finding::Finding;
+use crate::refusal::Refusal;
 use crate::time::Timestamp;
+
+// Kept at their old paths: these moved to modules of their own.
+pub use super::notes::MAX_NOTE_CHARS;
+pub use super::source::Source;
+pub use super::state::{Lifecycle, ReviewStatus};
+pub use super::view::View;
 
 /// Event kind: a kept record's new revision.
 pub const REVISED: &str = "record.revised";
@@ -38,94 +46,9 @@ pub const GATE_ID: &str = "repository-policy-gate-v1";
 /// Notes of an automated approval: it is never presented as human review.
 pub const AUTOMATED_NOTES: &str = "Approved automatically by the Praxis policy gate after schema, policy and screening checks. This is not human review and not independent reproduction.";
 
-/// Longest withdrawal reason or review note.
-pub const MAX_NOTE_CHARS: usize = 1000;
-
 /// The stream of a record's revisions and rejections, keyed by its source.
 pub fn stream_of(source: &str) -> String {
     format!("record/{source}")
-}
-
-/// The stable identity of a record's source: edits from the same source
-/// reconcile the same record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// A client-chosen key, scoped to the submitting subject.
-    Key {
-        /// The key.
-        key: String,
-    },
-    /// A public issue the record was filed as.
-    Issue {
-        /// `owner/repo`.
-        repository: String,
-        /// Issue number.
-        number: u64,
-    },
-    /// A record loaded from a published repository.
-    Import {
-        /// The record's id.
-        experience_id: String,
-    },
-}
-
-impl Source {
-    /// The canonical text of the source identity.
-    ///
-    /// A key is scoped by the subject that used it, so two submitters
-    /// cannot collide on (or hijack) each other's keys.
-    pub fn key(&self, subject: &str) -> String {
-        match self {
-            // The subject's length makes the split unambiguous: subjects
-            // may themselves contain ':'.
-            Source::Key { key } => format!("key:{}:{subject}:{key}", subject.len()),
-            Source::Issue { repository, number } => {
-                format!("issue:{}#{number}", repository.to_ascii_lowercase())
-            }
-            Source::Import { experience_id } => format!("import:{experience_id}"),
-        }
-    }
-
-    /// Checks the source's own fields.
-    pub fn problems(&self) -> Vec<Finding> {
-        let mut out = Vec::new();
-        match self {
-            Source::Key { key } => {
-                if key.is_empty() || key.len() > 200 || key.chars().any(char::is_control) {
-                    out.push(Finding::new(
-                        "/source/key",
-                        "source.key",
-                        "a source key is 1-200 bytes without control characters",
-                    ));
-                }
-            }
-            Source::Issue { repository, number } => {
-                let ok = repository.split('/').count() == 2
-                    && repository.split('/').all(|p| {
-                        !p.is_empty()
-                            && p.bytes()
-                                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
-                    });
-                if !ok {
-                    out.push(Finding::new(
-                        "/source/repository",
-                        "source.repository",
-                        "a repository is owner/name",
-                    ));
-                }
-                if *number == 0 {
-                    out.push(Finding::new(
-                        "/source/number",
-                        "source.number",
-                        "an issue number is at least 1",
-                    ));
-                }
-            }
-            Source::Import { .. } => {}
-        }
-        out
-    }
 }
 
 /// What a revision changed.
@@ -220,98 +143,18 @@ pub fn document_sha256(document: &Value) -> String {
     hex::encode(Sha256::digest(crate::canonical::canonical_bytes(document)))
 }
 
-/// A read-only view of a record document's trust fields.
-pub struct View<'a>(pub &'a Value);
-
-impl View<'_> {
-    fn text(&self, pointer: &str) -> Option<&str> {
-        self.0.pointer(pointer).and_then(Value::as_str)
-    }
-    /// `experience_id`.
-    pub fn id(&self) -> Option<&str> {
-        self.text("/experience_id")
-    }
-    /// `lifecycle.status`.
-    pub fn lifecycle(&self) -> Option<&str> {
-        self.text("/lifecycle/status")
-    }
-    /// `review.status`.
-    pub fn review_status(&self) -> Option<&str> {
-        self.text("/review/status")
-    }
-    /// `review.mode`.
-    pub fn review_mode(&self) -> Option<&str> {
-        self.text("/review/mode")
-    }
-    /// `verification.level`.
-    pub fn verification_level(&self) -> Option<&str> {
-        self.text("/verification/level")
-    }
-    /// `context.platform`.
-    pub fn platform(&self) -> Option<&str> {
-        self.text("/context/platform")
-    }
-    /// `lifecycle.created_at`.
-    pub fn created_at(&self) -> Option<&str> {
-        self.text("/lifecycle/created_at")
-    }
-    /// `provenance.author_ref`.
-    pub fn author(&self) -> Option<&str> {
-        self.text("/provenance/author_ref")
-    }
-    /// `title`.
-    pub fn title(&self) -> Option<&str> {
-        self.text("/title")
-    }
-    /// Every related and superseded record id.
-    pub fn relations(&self, list: &str) -> Vec<&str> {
-        self.0
-            .pointer(&format!("/relations/{list}"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default()
-    }
-    /// Every string of the record, joined, for full-text search.
-    pub fn search_text(&self) -> String {
-        let mut out = String::new();
-        collect_text(self.0, &mut out);
-        out
-    }
-}
-
-fn collect_text(value: &Value, out: &mut String) {
-    match value {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_text(v, out)),
-        Value::Object(map) => map.values().for_each(|v| collect_text(v, out)),
-        _ => {}
-    }
-}
-
-/// Why a transition is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refused {
-    /// The record breaks rules; every finding is listed.
-    Findings(Vec<Finding>),
-    /// The record's lifecycle does not allow the move.
-    InvalidTransition(String),
-}
-
 fn set(doc: &mut Value, pointer_parent: &str, key: &str, value: Value) {
     if let Some(Value::Object(map)) = doc.pointer_mut(pointer_parent) {
         map.insert(key.to_owned(), value);
     }
 }
 
-fn checked(doc: Value) -> Result<Value, Refused> {
-    let findings = super::check(&doc, None);
+fn checked(doc: Value) -> Result<Value, Refusal> {
+    let findings = check(&doc, None);
     if findings.is_empty() {
         Ok(doc)
     } else {
-        Err(Refused::Findings(findings))
+        Err(Refusal::RecordInvalid(findings))
     }
 }
 
@@ -326,9 +169,9 @@ pub fn submit(
     source: &Source,
     now: Timestamp,
     first_created_at: Option<&str>,
-) -> Result<Value, Refused> {
+) -> Result<Value, Refusal> {
     if !doc.is_object() {
-        return Err(Refused::Findings(vec![Finding::new(
+        return Err(Refusal::RecordInvalid(vec![Finding::new(
             "",
             "schema.type",
             "a record is a JSON object",
@@ -350,8 +193,10 @@ pub fn submit(
         );
     }
     let created = first_created_at.unwrap_or(&now).to_owned();
-    doc["lifecycle"] = json!({ "status": "candidate", "created_at": created, "updated_at": now });
-    doc["review"] = json!({ "status": "pending" });
+    doc["lifecycle"] = json!({
+        "status": Lifecycle::Candidate.as_str(), "created_at": created, "updated_at": now
+    });
+    doc["review"] = json!({ "status": ReviewStatus::Pending.as_str() });
     doc["screening"] = json!({
         "status": "passed", "method": GATE_ID, "screened_at": now, "findings": []
     });
@@ -366,9 +211,9 @@ pub fn review(
     reviewer: &str,
     notes: Option<&str>,
     now: Timestamp,
-) -> Result<Value, Refused> {
-    if View(current).lifecycle() != Some("candidate") {
-        return Err(Refused::InvalidTransition(
+) -> Result<Value, Refusal> {
+    if View(current).lifecycle_state() != Some(Lifecycle::Candidate) {
+        return Err(Refusal::InvalidTransition(
             "only a candidate can be reviewed".into(),
         ));
     }
@@ -377,28 +222,28 @@ pub fn review(
     let mut review = json!({ "mode": mode.as_str(), "reviewed_at": now });
     match (decision, mode) {
         (Decision::RequestChanges, ReviewMode::AutomatedPolicy) => {
-            return Err(Refused::InvalidTransition(
+            return Err(Refusal::InvalidTransition(
                 "the automated policy only approves passing records".into(),
             ));
         }
         (Decision::RequestChanges, ReviewMode::Human) => {
-            review["status"] = json!("changes-requested");
+            review["status"] = json!(ReviewStatus::ChangesRequested.as_str());
             review["reviewer"] = json!(reviewer);
         }
         (Decision::Approve, ReviewMode::Human) => {
-            review["status"] = json!("approved");
+            review["status"] = json!(ReviewStatus::Approved.as_str());
             review["reviewer"] = json!(reviewer);
-            doc["lifecycle"]["status"] = json!("reviewed");
+            doc["lifecycle"]["status"] = json!(Lifecycle::Reviewed.as_str());
         }
         (Decision::Approve, ReviewMode::AutomatedPolicy) => {
             // The automated review and its screening receipt name the same
             // gate and the same instant: the screening is rerun now.
-            review["status"] = json!("approved");
+            review["status"] = json!(ReviewStatus::Approved.as_str());
             review["reviewer"] = json!(GATE_ID);
             doc["screening"] = json!({
                 "status": "passed", "method": GATE_ID, "screened_at": now, "findings": []
             });
-            doc["lifecycle"]["status"] = json!("reviewed");
+            doc["lifecycle"]["status"] = json!(Lifecycle::Reviewed.as_str());
         }
     }
     match (notes, mode) {
@@ -412,23 +257,23 @@ pub fn review(
 }
 
 /// Marks a reviewed record superseded.
-pub fn supersede(current: &Value, now: Timestamp) -> Result<Value, Refused> {
-    move_reviewed(current, "superseded", now)
+pub fn supersede(current: &Value, now: Timestamp) -> Result<Value, Refusal> {
+    move_reviewed(current, Lifecycle::Superseded, now)
 }
 
 /// Withdraws a reviewed record; the reason lives in the revision event.
-pub fn withdraw(current: &Value, now: Timestamp) -> Result<Value, Refused> {
-    move_reviewed(current, "withdrawn", now)
+pub fn withdraw(current: &Value, now: Timestamp) -> Result<Value, Refusal> {
+    move_reviewed(current, Lifecycle::Withdrawn, now)
 }
 
-fn move_reviewed(current: &Value, to: &str, now: Timestamp) -> Result<Value, Refused> {
-    if View(current).lifecycle() != Some("reviewed") {
-        return Err(Refused::InvalidTransition(format!(
+fn move_reviewed(current: &Value, to: Lifecycle, now: Timestamp) -> Result<Value, Refusal> {
+    if View(current).lifecycle_state() != Some(Lifecycle::Reviewed) {
+        return Err(Refusal::InvalidTransition(format!(
             "only a reviewed record can become {to}"
         )));
     }
     let mut doc = current.clone();
-    doc["lifecycle"]["status"] = json!(to);
+    doc["lifecycle"]["status"] = json!(to.as_str());
     doc["lifecycle"]["updated_at"] = json!(now.to_string());
     checked(doc)
 }
@@ -449,23 +294,6 @@ mod tests {
     }
 
     #[test]
-    fn source_keys_scope_client_keys_by_subject() {
-        let key = Source::Key { key: "k".into() };
-        assert_ne!(key.key("alice"), key.key("mallory"));
-        let issue = Source::Issue {
-            repository: "Owner/Repo".into(),
-            number: 7,
-        };
-        assert_eq!(issue.key("anyone"), "issue:owner/repo#7");
-        assert!(Source::Key { key: String::new() }.problems()[0].rule == "source.key");
-        let bad = Source::Issue {
-            repository: "no-slash".into(),
-            number: 0,
-        };
-        assert_eq!(bad.problems().len(), 2);
-    }
-
-    #[test]
     fn the_automated_policy_only_approves_and_binds_its_receipt() {
         let now = t("2026-11-21T08:00:00Z");
         let refused = review(
@@ -476,7 +304,7 @@ mod tests {
             None,
             now,
         );
-        assert!(matches!(refused, Err(Refused::InvalidTransition(_))));
+        assert!(matches!(refused, Err(Refusal::InvalidTransition(_))));
         // Findings are expected (the bare object is not a record), but the
         // refusal must come from the checks, not from the transition.
         let approved = review(
@@ -487,7 +315,7 @@ mod tests {
             None,
             now,
         );
-        assert!(matches!(approved, Err(Refused::Findings(_))));
+        assert!(matches!(approved, Err(Refusal::RecordInvalid(_))));
     }
 
     #[test]
@@ -496,11 +324,11 @@ mod tests {
         for status in ["candidate", "superseded", "withdrawn"] {
             assert!(matches!(
                 supersede(&bare(status), now),
-                Err(Refused::InvalidTransition(_))
+                Err(Refusal::InvalidTransition(_))
             ));
             assert!(matches!(
                 withdraw(&bare(status), now),
-                Err(Refused::InvalidTransition(_))
+                Err(Refusal::InvalidTransition(_))
             ));
         }
         for status in ["reviewed", "superseded", "withdrawn"] {
@@ -512,7 +340,7 @@ mod tests {
                 None,
                 now,
             );
-            assert!(matches!(r, Err(Refused::InvalidTransition(_))), "{status}");
+            assert!(matches!(r, Err(Refusal::InvalidTransition(_))), "{status}");
         }
     }
 

@@ -11,7 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{Directory, Finding, MAX_RECORD_BYTES, Placement};
+use super::check::check_bytes;
+use super::finding::Finding;
+use super::placement::{Directory, Placement};
+use super::protocol::MAX_RECORD_BYTES;
 use crate::skills::{Registry, Resolution};
 
 /// Path of the records tree inside a repository.
@@ -122,7 +125,7 @@ pub fn check(files: Vec<RecordFile>, registry: Option<Result<Vec<u8>, String>>) 
             stem: stem(&file.path),
             file_bytes: file.file_bytes,
         };
-        let (value, findings) = super::check_bytes(&bytes, Some(&placement));
+        let (value, findings) = check_bytes(&bytes, Some(&placement));
         report
             .findings
             .extend(findings.into_iter().map(|f| at(&file.path, f)));

@@ -13,7 +13,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value;
 
-use super::Finding;
+use super::finding::Finding;
 
 /// The v0.1 record schema (Draft 2020-12).
 pub const SCHEMA_JSON: &str = include_str!("schema.json");

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::Rule;
+use super::rule::Rule;
 
 /// The corpus file, one case per line.
 pub const CORPUS: &str = include_str!("../../../corpus/redaction.jsonl");

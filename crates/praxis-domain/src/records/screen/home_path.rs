@@ -1,0 +1,146 @@
+//! Home paths: absolute paths into a user's home directory (POSIX, macOS,
+//! Windows, WSL, `/root`) and UNC paths naming a server.
+
+use super::pattern::lazy_regex;
+
+lazy_regex!(
+    HOME_POSIX,
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+);
+lazy_regex!(
+    /// A Windows profile seen from WSL or Cygwin. Windows paths are
+    /// case-insensitive, so `users` is too (`/mnt/c/users/…` is as common
+    /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
+    /// it is mostly a URL route.
+    HOME_WSL,
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+);
+lazy_regex!(
+    HOME_WINDOWS,
+    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]:(?:\\+|/+)(?:Users|Documents and Settings)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
+);
+lazy_regex!(
+    /// Root's home (`/var/root` on macOS), alone or with a path below it.
+    /// `/root` is a path whatever follows it (`cd /root`, `under /root.`);
+    /// only a longer name (`/rootfs`, `/root-ca.pem`, `/root.img`) is not.
+    HOME_ROOT,
+    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
+);
+lazy_regex!(
+    UNC,
+    r#"(?:^|[\s"'`=(\[,;|>])\\{2,4}([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
+);
+
+/// User names that are documentation placeholders, not people.
+fn placeholder_user(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("your") || matches!(lower.as_str(), "username" | "user_name" | "user-name")
+}
+
+/// Windows profiles that belong to no person (`Public`, `Default`,
+/// `All Users`, the IIS application pool profile) or are placeholders.
+fn windows_profile_of_a_person(name: &str) -> bool {
+    !placeholder_user(name)
+        && !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "public" | "default" | "all" | "defaultapppool"
+        )
+}
+
+pub(super) fn home_path(text: &str) -> bool {
+    HOME_POSIX.captures_iter(text).any(|c| {
+        let name = &c[2];
+        !placeholder_user(name)
+            && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
+    }) || HOME_WINDOWS
+        .captures_iter(text)
+        .any(|c| windows_profile_of_a_person(&c[1]))
+        || HOME_WSL
+            .captures_iter(text)
+            .any(|c| windows_profile_of_a_person(&c[1]))
+        || HOME_ROOT.is_match(text)
+        || UNC.captures_iter(text).any(|c| {
+            !matches!(
+                c[1].to_ascii_lowercase().as_str(),
+                "server" | "servername" | "host" | "hostname" | "computer" | "computername"
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::records::screen::fires;
+    use crate::records::screen::rule::Rule;
+
+    #[test]
+    fn home_paths_and_their_placeholders() {
+        for hit in [
+            "/home/mara/projects/app",
+            "cd /home/mara",
+            "/Users/jkowal/Library/Caches",
+            r"C:\Users\Dana\AppData\Local",
+            "c:/users/dana/.ssh",
+            r"D:\\Users\\dana\\repo",
+            "/mnt/c/Users/dana/src",
+            "/root/.cargo/bin/cargo",
+            r"\\fs01\builds\nightly",
+            r"\\fs01\c$\Users\dana",
+            "file:///home/mara/notes.txt",
+            "/var/home/mara/.config",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            "%USERPROFILE%\\.cargo",
+            "$HOME/.config",
+            "~/.config",
+            "/home/<user>/.cache",
+            r"C:\Users\<name>\AppData",
+            r"C:\Users\%USERNAME%\AppData",
+            "/home/",
+            "/usr/share/doc",
+            "the /Users directory on macOS",
+            "/opt/homebrew/bin/git",
+            "https://example.com/home/index.html",
+            r"\\.\pipe\docker_engine",
+            r"\\?\C:\very\long\path",
+            "/Users/Shared/Build",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
+    }
+
+    #[test]
+    fn wsl_and_bare_root_home_paths() {
+        for hit in [
+            "/mnt/c/users/alice/src",
+            "cd /mnt/d/USERS/bob",
+            "/cygdrive/c/users/dana/.ssh",
+            "cd /root",
+            "ls -la /root",
+            "the files were under /root",
+            "HOME=/root",
+            "\"/root\"",
+            "(/root)",
+            "/root.",
+            "/var/root/.zshrc",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            "/rootfs/etc",
+            "mount the image at /rootfs",
+            "the root cause was a stale lock",
+            "/root-ca.pem",
+            "/root.img",
+            "~/root",
+            "./root",
+            "src/root/mod.rs",
+            "/mnt/c/users/<user>/src",
+            "/mnt/c/Users/Public/Documents",
+            "GET /users/42 returned 404",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
+    }
+}

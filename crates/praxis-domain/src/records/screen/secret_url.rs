@@ -1,0 +1,172 @@
+//! Secret-bearing URLs: userinfo with a password, a secret query or
+//! fragment parameter, or a webhook or bot URL whose path is the secret.
+
+use super::pattern::lazy_regex;
+use super::value::{has_digit, has_letter, is_placeholder, random_like, word_like};
+
+lazy_regex!(
+    URL_USERINFO,
+    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>]*)@[A-Za-z0-9\[]"#
+);
+lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
+lazy_regex!(
+    SECRET_PATH_URL,
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})"
+);
+lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
+
+/// Hosts whose plain `key` parameter is an API key.
+const KEY_HOSTS: &[&str] = &["googleapis.com", "google.com", "youtube.com", "gstatic.com"];
+
+/// Secret-bearing query parameters, by how much their value must look
+/// like a secret.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Param {
+    /// Any non-placeholder value of three characters or more.
+    Password,
+    /// Tokens, keys and signatures: eight characters or more, not a word.
+    Token,
+    /// `auth`, often a flag (`auth=false`): long and with digits.
+    Auth,
+    /// `key`, mostly harmless: only on key-bearing hosts or when random.
+    Key,
+}
+
+fn param_kind(key: &str) -> Option<Param> {
+    let key = key.to_ascii_lowercase();
+    Some(match key.as_str() {
+        "password" | "passwd" | "pwd" | "pass" => Param::Password,
+        "token"
+        | "access_token"
+        | "accesstoken"
+        | "refresh_token"
+        | "id_token"
+        | "auth_token"
+        | "authtoken"
+        | "private_token"
+        | "api_token"
+        | "apitoken"
+        | "security_token"
+        | "x-amz-security-token"
+        | "jwt"
+        | "api_key"
+        | "apikey"
+        | "api-key"
+        | "secret"
+        | "client_secret"
+        | "app_secret"
+        | "credential"
+        | "credentials"
+        | "x-amz-credential"
+        | "x-goog-credential"
+        | "access_key"
+        | "secret_key"
+        | "sig"
+        | "signature"
+        | "x-amz-signature"
+        | "x-goog-signature" => Param::Token,
+        "auth" => Param::Auth,
+        "key" => Param::Key,
+        _ => return None,
+    })
+}
+
+fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
+    if is_placeholder(value) {
+        return false;
+    }
+    match kind {
+        Param::Password => value.len() >= 3,
+        Param::Token => value.len() >= 8 && !word_like(value),
+        Param::Auth => value.len() >= 12 && !word_like(value) && has_digit(value),
+        Param::Key => {
+            let key_host = host.is_some_and(|h| {
+                let h = h.to_ascii_lowercase();
+                KEY_HOSTS
+                    .iter()
+                    .any(|k| h == *k || h.ends_with(&format!(".{k}")))
+            });
+            (key_host && value.len() >= 8 && !word_like(value))
+                || (random_like(value, 20) && has_digit(value) && has_letter(value))
+        }
+    }
+}
+
+pub(super) fn secret_url(text: &str) -> bool {
+    let userinfo = URL_USERINFO
+        .captures_iter(text)
+        .any(|c| match c[1].split_once(':') {
+            Some((_, password)) => !is_placeholder(password),
+            None => random_like(&c[1], 20) && has_digit(&c[1]),
+        });
+    userinfo
+        || SECRET_PATH_URL.is_match(text)
+        || URL_PARAM.captures_iter(text).any(|c| {
+            let Some(kind) = param_kind(&c[1]) else {
+                return false;
+            };
+            let start = c.get(0).map_or(0, |m| m.start());
+            // The token starts after the last separator before the
+            // parameter. Separators include multi-byte whitespace (U+0085,
+            // U+2028, …, which survive normalization), so the start is the
+            // separator's end, not its index plus one byte.
+            let token_start = text[..start]
+                .char_indices()
+                .rev()
+                .find(|&(_, ch)| ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<'))
+                .map_or(0, |(i, ch)| i + ch.len_utf8());
+            // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
+            // token may end one byte past `start`.
+            let token = &text[token_start..=start];
+            if !token.contains(['?', '#']) {
+                return false;
+            }
+            let host = URL_HOST
+                .captures(token)
+                .map(|h| h.get(1).map_or("", |m| m.as_str()));
+            secret_param(kind, &c[2], host)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::records::screen::fires;
+    use crate::records::screen::rule::Rule;
+
+    #[test]
+    fn urls_with_credentials() {
+        assert!(fires(
+            "s3://bucket/x?X-Amz-Signature=9c1f0e7a2b4d",
+            Rule::SecretUrl
+        ));
+        assert!(fires(
+            "postgres://app:W3ak2pw@db.internal/app",
+            Rule::SecretUrl
+        ));
+        assert!(fires(
+            "wss://feed.example.net/live#access_token=Zx81Qp0sLm",
+            Rule::SecretUrl
+        ));
+        assert!(!fires(
+            "postgres://app:${PGPASSWORD}@db/app",
+            Rule::SecretUrl
+        ));
+        assert!(!fires(
+            "https://example.com/list?page=2&sort=asc",
+            Rule::SecretUrl
+        ));
+        assert!(!fires("https://example.com/x?key=value", Rule::SecretUrl));
+        assert!(!fires("https://example.com/x?token=", Rule::SecretUrl));
+    }
+
+    /// Whitespace that survives NFKC and the invisible-character strip but
+    /// is more than one byte long (NEL, ogham space, line and paragraph
+    /// separators) must not split a character when a URL token is cut out.
+    #[test]
+    fn multibyte_whitespace_before_a_url_parameter() {
+        for space in ['\u{85}', '\u{1680}', '\u{2028}', '\u{2029}', '\u{3000}'] {
+            let text = format!("x{space}https://h.io/?token=abcd1234efgh");
+            assert!(fires(&text, Rule::SecretUrl), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! Values: telling a real secret from a placeholder, and a generated
+//! token from a word.
+
+/// Whole values that stand for a secret rather than being one.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "true",
+    "false",
+    "empty",
+    "n/a",
+    "na",
+    "tbd",
+    "todo",
+    "unset",
+    "notset",
+    "secret",
+    "password",
+    "passwd",
+    "pass",
+    "token",
+    "apikey",
+    "api_key",
+    "string",
+    "str",
+    "required",
+    "optional",
+    "hidden",
+    "masked",
+    "omitted",
+    "removed",
+    "dummy",
+];
+
+/// Fragments that mark a value as a placeholder wherever they appear.
+const PLACEHOLDER_MARKERS: &[&str] = &[
+    "redacted",
+    "placeholder",
+    "example",
+    "xxxx",
+    "***",
+    "...",
+    "${",
+    "{{",
+    "<",
+    ">",
+];
+
+/// Whether `value` (quotes and spaces around it ignored) is a placeholder:
+/// empty, a variable or template reference, a masked or redacted marker, a
+/// documentation example or a generic word.
+pub(super) fn is_placeholder(value: &str) -> bool {
+    let v = value.trim_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '\\'));
+    if v.is_empty() || v.starts_with(['$', '%', '<', '{', '[', '(', '=']) {
+        return true;
+    }
+    // A YAML tag (`!vault`, `!Ref`) stands for a value kept elsewhere.
+    if v.len() > 1 && v.starts_with('!') && v[1..].bytes().all(|b| b.is_ascii_alphabetic()) {
+        return true;
+    }
+    if v.chars().all(|c| {
+        matches!(
+            c,
+            '*' | 'x' | 'X' | '.' | '-' | '_' | '#' | '?' | '•' | '0' | '·'
+        )
+    }) {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    PLACEHOLDER_WORDS.contains(&lower.as_str())
+        || PLACEHOLDER_MARKERS.iter().any(|m| lower.contains(m))
+        || lower.starts_with("your")
+        || lower.ends_with("here")
+}
+
+pub(super) fn distinct_chars(s: &str) -> usize {
+    let mut ascii = 0u128;
+    let mut other: Vec<char> = Vec::new();
+    for c in s.chars() {
+        if c.is_ascii() {
+            ascii |= 1 << (c as u32);
+        } else if !other.contains(&c) {
+            other.push(c);
+        }
+    }
+    ascii.count_ones() as usize + other.len()
+}
+
+/// Whether a token body looks generated: long enough, not a placeholder,
+/// and made of enough distinct characters.
+pub(super) fn random_like(body: &str, min_len: usize) -> bool {
+    body.len() >= min_len && !is_placeholder(body) && distinct_chars(body) >= 6
+}
+
+pub(super) fn has_digit(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_digit())
+}
+
+pub(super) fn has_letter(s: &str) -> bool {
+    s.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Longest run of ASCII letters and digits.
+pub(super) fn longest_alnum_run(s: &str) -> usize {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
+}
+
+/// A word of prose rather than a secret: letters only, and capital letters
+/// at most at the start (`incorrect`, `Expired`), or several such words.
+pub(super) fn word_like(v: &str) -> bool {
+    !v.is_empty()
+        && v.split([' ', '-']).all(|w| {
+            let mut chars = w.chars();
+            chars.next().is_none_or(|c| c.is_alphabetic())
+                && chars.all(|c| c.is_alphabetic() && !c.is_uppercase())
+        })
+}
+
+/// Capitals after the first character and lowercase letters too: how a
+/// generated value looks, unlike a word or a constant's name.
+pub(super) fn mixed_case(v: &str) -> bool {
+    v.chars().skip(1).any(char::is_uppercase) && v.chars().any(char::is_lowercase)
+}
+
+/// Lowercase words of an identifier: split at `_`, `-`, `.` and camelCase.
+pub(super) fn key_words(key: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in key.chars() {
+        if matches!(c, '_' | '-' | '.' | ' ') {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
