@@ -189,7 +189,7 @@ async fn export(
             .search(tenant, &namespace, RecordFilter::default(), &after, 500)
             .await?;
         for row in &page {
-            let directory = Directory::for_status(&row.lifecycle);
+            let directory = Directory::for_status(row.lifecycle);
             if directory == Directory::Candidates && !candidates {
                 continue;
             }

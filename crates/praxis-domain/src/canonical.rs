@@ -265,7 +265,8 @@ mod tests {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
-            (-(MAX_SAFE_INTEGER as i64)..=MAX_SAFE_INTEGER as i64).prop_map(|i| i.into()),
+            (-(MAX_SAFE_INTEGER as i64)..=MAX_SAFE_INTEGER as i64)
+                .prop_map(std::convert::Into::into),
             "\\PC{0,12}".prop_map(Value::String),
         ];
         leaf.prop_recursive(4, 32, 6, |inner| {

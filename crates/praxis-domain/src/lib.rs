@@ -12,18 +12,18 @@
 pub mod attempts;
 pub mod auth;
 pub mod canonical;
+pub mod credentials;
 pub mod digest;
 pub mod error;
+pub mod finding;
 pub mod ledger;
 pub mod records;
 pub mod refusal;
 pub mod review;
 pub mod revision;
+pub mod screen;
 pub mod skills;
 pub mod time;
 
-/// Credentials live beside the capabilities and grants they carry, in
-/// [`auth`]; this path stays for the callers that name it.
-pub use auth::credentials;
 pub use error::DomainError;
 pub use refusal::Refusal;

@@ -3,13 +3,15 @@
 //! A refusal is the caller's to fix, never a fault of the store. The server
 //! maps each variant to exactly one status and stable code, with no
 //! catch-all, so a new variant fails to compile until someone maps it.
+//!
+//! Every concept returns refusals, so this module names no concept's types:
+//! a refusal carries text, numbers and findings, which keeps the concepts
+//! free of import cycles through it.
 
 use thiserror::Error;
 
-use crate::attempts::outcome::{Disposition, Status};
-use crate::attempts::problem::ImportProblem;
 use crate::error::DomainError;
-use crate::records::finding::Finding;
+use crate::finding::Finding;
 
 /// Every way a domain rule can refuse a command.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -18,12 +20,12 @@ pub enum Refusal {
     #[error(transparent)]
     Invalid(#[from] DomainError),
     /// A disposition was stated that may not accompany the outcome's status.
-    #[error("disposition {} cannot accompany status {}", .disposition.as_str(), .status.as_str())]
+    #[error("disposition {disposition} cannot accompany status {status}")]
     InvalidDisposition {
-        /// The stated disposition.
-        disposition: Disposition,
-        /// The outcome's status.
-        status: Status,
+        /// The stated disposition, as the protocol spells it.
+        disposition: &'static str,
+        /// The outcome's status, as the protocol spells it.
+        status: &'static str,
     },
     /// A different attempt is already recorded under the same identity.
     #[error("a different record exists under this attempt identity")]
@@ -77,6 +79,19 @@ pub struct AttemptProblem {
     /// Index of the record in the request.
     pub index: usize,
     /// Stable code: `identity_conflict`.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// One problem found in a legacy store.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ImportProblem {
+    /// Index of the record, or `None` for the store as a whole.
+    pub index: Option<usize>,
+    /// JSON pointer of the offending field, relative to the store.
+    pub path: String,
+    /// Stable code.
     pub code: &'static str,
     /// What is wrong.
     pub message: String,

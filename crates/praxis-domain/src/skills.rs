@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::records::finding::Finding;
-use crate::records::screen;
+use crate::finding::Finding;
+use crate::screen;
 
 /// Longest release summary.
 pub const MAX_SUMMARY_CHARS: usize = 1000;
@@ -51,6 +51,18 @@ pub struct RegistryEntry {
     pub release: SkillRelease,
     /// Set once the release is withdrawn.
     pub withdrawal: Option<Withdrawal>,
+}
+
+/// A release as a namespace's registry holds it: its entry and the
+/// position of its publication in the tenant's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishedSkill {
+    /// The release.
+    pub release: SkillRelease,
+    /// Its withdrawal, if any.
+    pub withdrawal: Option<Withdrawal>,
+    /// Ledger position of its publication.
+    pub position: u64,
 }
 
 /// Every release known to a repository, keyed by (name, version).

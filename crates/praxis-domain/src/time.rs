@@ -30,6 +30,7 @@ impl Timestamp {
     }
 
     /// This instant plus `micros` microseconds, saturating.
+    #[must_use]
     pub fn plus_micros(self, micros: i64) -> Self {
         Timestamp(self.0.saturating_add(micros))
     }

@@ -28,7 +28,7 @@ use crate::admin::now;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth};
 use crate::request::{ScopeQuery, execute, namespace_of, page_limit, query, wire_scope, write_as};
-use crate::wire;
+use crate::wire::{self, attempts as wa};
 
 /// Most candidate actions one assessment may ask about.
 pub const MAX_CANDIDATES: usize = 256;
@@ -80,10 +80,10 @@ pub(crate) async fn observe(
     ApiJson { body, .. }: ApiJson<ObserveRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceWrite, body.scope)?;
-    let outcome = wire::outcome_from_wire(body.outcome, "/outcome")?;
+    let outcome = wa::outcome_from_wire(body.outcome, "/outcome")?;
     let observation = Observation::new(
         outcome,
-        body.disposition.map(wire::disposition_from_wire),
+        body.disposition.map(wa::disposition_from_wire),
         "/outcome",
     )
     .map_err(praxis_store::StoreError::from)?;
@@ -105,8 +105,8 @@ pub(crate) async fn observe(
         status,
         &ObserveResponse {
             contract_version: CONTRACT_VERSION,
-            write: wire::write_kind_to_wire(written.write),
-            record: wire::record_to_wire(&written.record),
+            write: wa::write_kind_to_wire(written.write),
+            record: wa::record_to_wire(&written.record),
         },
     ))
 }
@@ -169,7 +169,7 @@ pub(crate) async fn assess(
     let assessments = actions
         .into_iter()
         .zip(assessments)
-        .map(|(a, s)| wire::assessment_to_wire(a, by_revision, s))
+        .map(|(a, s)| wa::assessment_to_wire(a, by_revision, s))
         .collect();
     Ok(wire::json(
         StatusCode::OK,
@@ -198,7 +198,7 @@ pub(crate) async fn set_policy(
     let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
     let policy = domain::Policy {
         consecutive_failure_limit: body.consecutive_failure_limit,
-        streak_key: wire::streak_key_from_wire(body.streak_key),
+        streak_key: wa::streak_key_from_wire(body.streak_key),
         reexplore: body.reexplore.map(|r| domain::Reexplore {
             after_seconds: r.after_seconds,
             after_observations: r.after_observations,
@@ -207,7 +207,7 @@ pub(crate) async fn set_policy(
     policy.validate("")?;
     let command = Command::Attempts(AttemptCommand::SetPolicy { namespace, policy });
     execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
-    Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
+    Ok(wire::json(StatusCode::OK, &wa::policy_to_wire(&policy)))
 }
 
 #[utoipa::path(
@@ -232,7 +232,7 @@ pub(crate) async fn read_policy(
         .attempts()
         .policy(&p.tenant_id, &namespace)
         .await?;
-    Ok(wire::json(StatusCode::OK, &wire::policy_to_wire(&policy)))
+    Ok(wire::json(StatusCode::OK, &wa::policy_to_wire(&policy)))
 }
 
 /// Query of the history endpoint.
@@ -299,7 +299,7 @@ pub(crate) async fn history(
         StatusCode::OK,
         &HistoryResponse {
             contract_version: CONTRACT_VERSION,
-            records: page.records.iter().map(wire::record_to_wire).collect(),
+            records: page.records.iter().map(wa::record_to_wire).collect(),
             next_cursor: page.next.map(|n| n.to_string()),
         },
     ))
@@ -365,7 +365,7 @@ pub(crate) async fn counts(
             contract_version: CONTRACT_VERSION,
             counts: counts
                 .into_iter()
-                .map(|(d, n)| (wire::disposition_to_wire(d), n))
+                .map(|(d, n)| (wa::disposition_to_wire(d), n))
                 .collect(),
             total,
         },
@@ -389,7 +389,7 @@ pub(crate) async fn import(
     ApiJson { body, .. }: ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceEvidenceAdmin, body.scope)?;
-    let store = wire::legacy_from_wire(body.store)?;
+    let store = wa::legacy_from_wire(body.store)?;
     let observations = store.validate().map_err(Refusal::ImportInvalid)?;
     let command = Command::Attempts(AttemptCommand::import(&namespace, observations));
     let done = execute(
@@ -431,5 +431,5 @@ pub(crate) async fn export(
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let store =
         praxis_store::attempts::export(state.engine.attempts(), &p.tenant_id, &namespace).await?;
-    Ok(wire::json(StatusCode::OK, &wire::legacy_to_wire(store)))
+    Ok(wire::json(StatusCode::OK, &wa::legacy_to_wire(store)))
 }

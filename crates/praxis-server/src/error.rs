@@ -265,6 +265,10 @@ impl From<Refusal> for ApiError {
                 ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
                     .at("/expected_revision")
             }
+            e @ Refusal::Sha256Conflict { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
+                    .at("/expected_sha256")
+            }
             Refusal::SkillConflict(m) => {
                 ApiError::new(StatusCode::CONFLICT, "skill_conflict", m).at("/release/sha256")
             }

@@ -16,6 +16,7 @@ mod ops;
 mod records;
 mod request;
 pub mod seal;
+mod skills;
 mod wire;
 
 use std::net::SocketAddr;
@@ -79,6 +80,7 @@ pub fn router(state: AppState) -> Router {
     let api = credentials::routes()
         .merge(attempts::routes())
         .merge(records::routes())
+        .merge(skills::routes())
         .layer(bounded(BODY_LIMIT))
         .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
         .layer(SetResponseHeaderLayer::overriding(

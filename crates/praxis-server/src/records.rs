@@ -1,5 +1,5 @@
 //! Experience record endpoints (protocol v0.1): intake, reads, search,
-//! history, review, withdrawal and settings, and the skill registry.
+//! history, review, withdrawal and settings.
 //!
 //! Every endpoint but the schema names an exact scope; the caller needs a
 //! grant for it and acts in that scope's namespace, as for attempts. The
@@ -16,26 +16,27 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use praxis_api::{
-    CONTRACT_VERSION, PublishSkillRequest, RecordEntry, RecordHistoryResponse, RecordPage,
-    RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordSource,
-    RecordWriteResponse, ReviewRecordRequest, SkillResponse, SkillsResponse, SubmitRecordRequest,
-    WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
+    CONTRACT_VERSION, RecordHistoryResponse, RecordPage, RecordResponse, RecordSettingsRequest,
+    RecordSettingsResponse, RecordSource, RecordWriteResponse, ReviewRecordRequest,
+    SubmitRecordRequest, WithdrawRecordRequest, WriteEffect,
 };
 use praxis_domain::Refusal;
 use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::ledger::Event;
+use praxis_domain::records::KeptRecord;
 use praxis_domain::records::lifecycle::Source;
-use praxis_domain::records::{Finding, notes, schema};
+use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
+use praxis_domain::records::{Finding, schema};
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordRow, RecordWrite, Review, Submission};
-use praxis_store::skills::{SkillWrite, registry_of};
-use praxis_store::{Applied, Command, Missing, RecordCommand, SkillCommand, StoreError};
+use praxis_store::records::{RecordFilter, RecordWrite, Review, Submission};
+use praxis_store::skills::registry_of;
+use praxis_store::{Applied, Command, Missing, RecordCommand, StoreError};
 use serde::Deserialize;
 
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth};
 use crate::request::{
-    ScopeQuery, execute, namespace_of, page_limit, path, query, wire_scope, write_as,
+    ScopeQuery, check_reason, execute, namespace_of, page_limit, path, query, wire_scope, write_as,
 };
 use crate::wire::{self, records as rw};
 use crate::{AppState, RECORD_BODY_LIMIT};
@@ -55,7 +56,7 @@ pub(crate) fn intake_routes() -> Router<AppState> {
     Router::new().route("/records", post(submit).get(search))
 }
 
-/// Every other record and skill route under `/api/v1`.
+/// Every other record route under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/records/schema", get(record_schema))
@@ -65,8 +66,6 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/records/{id}/history", get(history))
         .route("/records/{id}/review", post(review))
         .route("/records/{id}/withdraw", post(withdraw))
-        .route("/skills", post(publish_skill).get(skills))
-        .route("/skills/{name}/{version}/withdraw", post(withdraw_skill))
 }
 
 fn one_record(applied: Applied) -> Result<RecordWrite, ApiError> {
@@ -79,7 +78,7 @@ fn one_record(applied: Applied) -> Result<RecordWrite, ApiError> {
 /// The answer to a write that kept revisions: the record's, then those it superseded.
 fn revised(
     status: StatusCode,
-    rows: &[RecordRow],
+    rows: &[KeptRecord],
     skills: &Registry,
 ) -> Result<Response, ApiError> {
     let (first, superseded) = rows
@@ -89,18 +88,18 @@ fn revised(
         contract_version: CONTRACT_VERSION,
         write: WriteEffect::Changed,
         record: first.document.clone(),
-        state: rw::state_to_wire(first, skills)?,
+        state: rw::state_to_wire(first, skills),
         superseded: superseded
             .iter()
             .map(|r| rw::entry_to_wire(r, skills))
-            .collect::<Result<Vec<RecordEntry>, ApiError>>()?,
+            .collect(),
         data_only: true,
     };
     Ok(wire::json(status, &body))
 }
 
 /// The namespace's skill registry, read once per answer to flag records.
-async fn registry_for(
+pub(crate) async fn registry_for(
     state: &AppState,
     p: &Principal,
     ns: &Namespace,
@@ -108,22 +107,6 @@ async fn registry_for(
     Ok(registry_of(
         &state.engine.skills().list(&p.tenant_id, ns).await?,
     ))
-}
-
-/// A free-text reason: 1-1000 characters, not blank, and passing the same
-/// screening as record text, since it is kept in the ledger for good.
-fn check_reason(reason: &str) -> Result<(), ApiError> {
-    let findings = notes::check_reason(reason);
-    if findings.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::findings(
-            "invalid_field",
-            "the reason breaks a rule; nothing was written",
-            "",
-            findings,
-        ))
-    }
 }
 
 #[utoipa::path(
@@ -221,7 +204,7 @@ pub(crate) async fn submit(
                 contract_version: CONTRACT_VERSION,
                 write: WriteEffect::Unchanged,
                 record: row.document.clone(),
-                state: rw::state_to_wire(&row, &skills)?,
+                state: rw::state_to_wire(&row, &skills),
                 superseded: Vec::new(),
                 data_only: true,
             };
@@ -260,7 +243,7 @@ pub(crate) async fn read(
         &RecordResponse {
             contract_version: CONTRACT_VERSION,
             record: row.document.clone(),
-            state: rw::state_to_wire(&row, &skills)?,
+            state: rw::state_to_wire(&row, &skills),
             data_only: true,
         },
     ))
@@ -293,21 +276,24 @@ pub struct SearchQuery {
 }
 
 /// A filter's value, when it is one the protocol allows.
-fn filter(
+fn filter<T>(
     name: &str,
     value: Option<String>,
-    allowed: fn(&str) -> bool,
+    parse: fn(&str) -> Option<T>,
     values: &str,
-) -> Result<Option<String>, ApiError> {
-    match value {
-        Some(v) if !allowed(&v) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_field",
-            format!("{name} must be one of {values}"),
-        )
-        .at(name)),
-        v => Ok(v),
-    }
+) -> Result<Option<T>, ApiError> {
+    value
+        .map(|v| {
+            parse(&v).ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "invalid_field",
+                    format!("{name} must be one of {values}"),
+                )
+                .at(name)
+            })
+        })
+        .transpose()
 }
 
 #[utoipa::path(
@@ -346,19 +332,19 @@ pub(crate) async fn search(
         lifecycle: filter(
             "lifecycle",
             q.lifecycle,
-            |v| rw::lifecycle_from_text(v).is_some(),
+            Lifecycle::parse,
             "candidate, reviewed, superseded, withdrawn",
         )?,
         platform: filter(
             "platform",
             q.platform,
-            |v| rw::platform_from_text(v).is_some(),
+            Platform::parse,
             "windows, macos, linux, cross-platform, other",
         )?,
         verification_level: filter(
             "verification_level",
             q.verification_level,
-            |v| rw::verification_from_text(v).is_some(),
+            VerificationLevel::parse,
             "self-observed, locally-verified, independently-reproduced",
         )?,
         text,
@@ -382,10 +368,7 @@ pub(crate) async fn search(
         StatusCode::OK,
         &RecordPage {
             contract_version: CONTRACT_VERSION,
-            records: rows
-                .iter()
-                .map(|r| rw::entry_to_wire(r, &skills))
-                .collect::<Result<_, _>>()?,
+            records: rows.iter().map(|r| rw::entry_to_wire(r, &skills)).collect(),
             next_cursor,
             data_only: true,
         },
@@ -738,124 +721,4 @@ pub(crate) async fn read_settings(
             automated_approval: on,
         },
     ))
-}
-
-fn skill_response(status: StatusCode, write: SkillWrite) -> Response {
-    let (effect, row) = match write {
-        SkillWrite::Changed(row) => (WriteEffect::Changed, row),
-        SkillWrite::Unchanged(row) => (WriteEffect::Unchanged, row),
-    };
-    let status = match effect {
-        WriteEffect::Changed => status,
-        WriteEffect::Unchanged => StatusCode::OK,
-    };
-    wire::json(
-        status,
-        &SkillResponse {
-            contract_version: CONTRACT_VERSION,
-            write: effect,
-            skill: rw::skill_to_wire(&row),
-        },
-    )
-}
-
-fn one_skill(applied: Applied) -> Result<SkillWrite, ApiError> {
-    applied
-        .into_skill()
-        .ok_or_else(|| StoreError::inconsistent("a skill write returned no release").into())
-}
-
-#[utoipa::path(
-    post, path = "/api/v1/skills", tag = "skills",
-    request_body = PublishSkillRequest,
-    responses(
-        (status = 201, description = "Published", body = SkillResponse),
-        (status = 200, description = "The identical release was already published (`write: unchanged`)", body = SkillResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
-        (status = 409, description = "This name and version is published with other content; a version never changes (`skill_conflict`)", body = praxis_api::Problem),
-        (status = 422, description = "The release is malformed or its text fails screening (`record_invalid`, every problem in `errors`)", body = praxis_api::Problem),
-    ),
-    security(("bearer" = []))
-)]
-pub(crate) async fn publish_skill(
-    State(state): State<AppState>,
-    Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<PublishSkillRequest>,
-) -> Result<Response, ApiError> {
-    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
-    let release = rw::release_from_wire(body.release);
-    let problems = release.publication_problems("/release");
-    if !problems.is_empty() {
-        return Err(ApiError::findings(
-            "record_invalid",
-            format!(
-                "the release breaks {} rule(s); nothing was written",
-                problems.len()
-            ),
-            "",
-            problems,
-        ));
-    }
-    let command = Command::Skills(SkillCommand::Publish { namespace, release });
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    Ok(skill_response(StatusCode::CREATED, one_skill(done)?))
-}
-
-#[utoipa::path(
-    get, path = "/api/v1/skills", tag = "skills",
-    params(ScopeQuery),
-    responses(
-        (status = 200, description = "Every release of the namespace's registry, withdrawn ones included", body = SkillsResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
-    ),
-    security(("bearer" = []))
-)]
-pub(crate) async fn skills(
-    State(state): State<AppState>,
-    Auth(p): Auth,
-    q: Result<Query<ScopeQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let namespace = namespace_of(&p, Capability::ExperienceRead, query(q)?.scope())?;
-    let skills = state.engine.skills().list(&p.tenant_id, &namespace).await?;
-    Ok(wire::json(
-        StatusCode::OK,
-        &SkillsResponse {
-            contract_version: CONTRACT_VERSION,
-            skills: skills.iter().map(rw::skill_to_wire).collect(),
-        },
-    ))
-}
-
-#[utoipa::path(
-    post, path = "/api/v1/skills/{name}/{version}/withdraw", tag = "skills",
-    params(
-        ("name" = String, Path, description = "Skill name"),
-        ("version" = String, Path, description = "Release version"),
-    ),
-    request_body = WithdrawSkillRequest,
-    responses(
-        (status = 200, description = "Withdrawn (`write: unchanged` when it already was); records relating to it are flagged `repo.withdrawn_skill`", body = SkillResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
-        (status = 404, description = "No such release in this scope (`skill_not_found`)", body = praxis_api::Problem),
-        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem),
-    ),
-    security(("bearer" = []))
-)]
-pub(crate) async fn withdraw_skill(
-    State(state): State<AppState>,
-    Auth(p): Auth,
-    names: Result<Path<(String, String)>, PathRejection>,
-    ApiJson { body, .. }: ApiJson<WithdrawSkillRequest>,
-) -> Result<Response, ApiError> {
-    let (name, version) = path(names)?;
-    let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
-    check_reason(&body.reason)?;
-    let command = Command::Skills(SkillCommand::Withdraw {
-        namespace,
-        name,
-        version,
-        reason: body.reason,
-    });
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    Ok(skill_response(StatusCode::OK, one_skill(done)?))
 }

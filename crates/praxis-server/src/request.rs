@@ -119,3 +119,19 @@ pub(crate) fn wire_scope(
         visibility,
     }
 }
+
+/// A free-text reason: 1-1000 characters, not blank, and passing the same
+/// screening as record text, since it is kept in the ledger for good.
+pub(crate) fn check_reason(reason: &str) -> Result<(), ApiError> {
+    let findings = praxis_domain::records::notes::check_reason(reason);
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::findings(
+            "invalid_field",
+            "the reason breaks a rule; nothing was written",
+            "",
+            findings,
+        ))
+    }
+}

@@ -119,23 +119,6 @@ impl From<DomainError> for StoreError {
     }
 }
 
-// Removed once the domain's observation refusal is `praxis_domain::Refusal`.
-impl From<praxis_domain::attempts::Refusal> for StoreError {
-    fn from(r: praxis_domain::attempts::Refusal) -> Self {
-        match r {
-            praxis_domain::attempts::Refusal::Invalid(e) => e.into(),
-            praxis_domain::attempts::Refusal::Disposition {
-                disposition,
-                status,
-            } => Refusal::InvalidDisposition {
-                disposition,
-                status,
-            }
-            .into(),
-        }
-    }
-}
-
 impl StoreError {
     /// Shorthand for an inconsistency.
     pub fn inconsistent(message: impl Into<String>) -> Self {

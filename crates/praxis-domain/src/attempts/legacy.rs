@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::observation::Observation;
 use super::outcome::{Disposition, Outcome, Stage};
-use super::problem::ImportProblem;
+use crate::refusal::ImportProblem;
 use crate::refusal::Refusal;
 
 /// A legacy attempt store, the format `import` reads and `export` writes.
@@ -109,9 +109,7 @@ impl LegacyStore {
                         path: format!("{at}/disposition"),
                         code: "invalid_disposition",
                         message: format!(
-                            "disposition {} cannot accompany status {}",
-                            disposition.as_str(),
-                            status.as_str()
+                            "disposition {disposition} cannot accompany status {status}"
                         ),
                     });
                     continue;

@@ -22,9 +22,9 @@ pub(crate) mod legacy;
 pub(crate) mod observation;
 pub(crate) mod outcome;
 pub(crate) mod policy;
-pub(crate) mod problem;
 pub(crate) mod streak;
 
+pub use crate::refusal::ImportProblem;
 pub use assess::{Assessment, Recommendation, assess};
 pub use legacy::{LegacyRecord, LegacyStore};
 pub use observation::{OBSERVED, Observation, stream_of};
@@ -35,5 +35,4 @@ pub use outcome::{
 pub use policy::{
     DEFAULT_LIMIT, MAX_COOLDOWN_SECONDS, POLICY_SET, POLICY_STREAM, Policy, Reexplore, StreakKey,
 };
-pub use problem::ImportProblem;
 pub use streak::{CaseEntry, Streak, StreakChange, effective, streak_change};

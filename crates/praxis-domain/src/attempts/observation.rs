@@ -39,8 +39,8 @@ impl Observation {
             Some(d) if d.fits(outcome.status) => d,
             Some(d) => {
                 return Err(Refusal::InvalidDisposition {
-                    disposition: d,
-                    status: outcome.status,
+                    disposition: d.as_str(),
+                    status: outcome.status.as_str(),
                 });
             }
         };
@@ -70,8 +70,8 @@ mod tests {
         assert_eq!(
             Observation::new(o.clone(), Some(Disposition::TransportFailure), "/o"),
             Err(Refusal::InvalidDisposition {
-                disposition: Disposition::TransportFailure,
-                status: Status::Success
+                disposition: "transport_failure",
+                status: "success"
             })
         );
         let inferred = Observation::new(o, None, "/o").unwrap();

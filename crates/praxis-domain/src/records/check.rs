@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use super::finding::Finding;
 use super::placement::Placement;
 use super::{gate, schema, screen};
+use crate::finding::Finding;
 
 /// Every finding of the schema, the policy gate and the screening engine for
 /// one decoded record, sorted and without repeats.

@@ -29,9 +29,9 @@ use jiff::civil::{Date, DateTime, Time};
 use jiff::tz::Offset;
 use serde_json::Value;
 
-use super::finding::Finding;
 use super::placement::Placement;
 use super::protocol::MAX_RECORD_BYTES;
+use crate::finding::Finding;
 
 /// Policy-gate findings of `record`, read from `placement` when given.
 pub fn findings(record: &Value, placement: Option<&Placement>) -> Vec<Finding> {

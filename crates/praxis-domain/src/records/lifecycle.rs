@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 
 use super::check::check;
-use super::finding::Finding;
+use crate::finding::Finding;
 use crate::refusal::Refusal;
 use crate::time::Timestamp;
 
@@ -96,6 +96,13 @@ impl ReviewMode {
             ReviewMode::Human => "human",
             ReviewMode::AutomatedPolicy => "automated-policy",
         }
+    }
+
+    /// Parses the protocol's name (exactly).
+    pub fn parse(s: &str) -> Option<ReviewMode> {
+        [ReviewMode::Human, ReviewMode::AutomatedPolicy]
+            .into_iter()
+            .find(|m| m.as_str() == s)
     }
 }
 

@@ -14,7 +14,8 @@
 //! - [`repository`]: rules over a whole set of records and the skill
 //!   registry (unique ids, resolvable relations, exact skill releases).
 //!
-//! Around them: [`state`] (lifecycle and review status as types), [`view`]
+//! Around them: [`state`] (lifecycle, review status, platform and
+//! verification level as types), [`kept`] (a kept record's current state), [`view`]
 //! (reading a document's trust fields), [`source`] (source identity and
 //! who may revise what it holds) and [`notes`] (reasons and notes people
 //! add to a change).
@@ -23,20 +24,22 @@
 //! instruction.
 
 pub(crate) mod check;
-pub(crate) mod finding;
 pub mod gate;
+pub mod kept;
 pub mod lifecycle;
 pub mod notes;
 pub(crate) mod placement;
 pub(crate) mod protocol;
 pub mod repository;
 pub mod schema;
-pub mod screen;
 pub mod source;
 pub mod state;
 pub mod view;
 
+pub use crate::finding::Finding;
+/// The screening engine, at its old path: records were its first users.
+pub use crate::screen;
 pub use check::{check, check_bytes};
-pub use finding::Finding;
+pub use kept::KeptRecord;
 pub use placement::{Directory, Placement};
 pub use protocol::{MAX_RECORD_BYTES, SCHEMA_VERSION};

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use super::finding::Finding;
-use super::screen;
+use crate::finding::Finding;
+use crate::screen;
 
 /// Longest withdrawal reason or review note.
 pub const MAX_NOTE_CHARS: usize = 1000;

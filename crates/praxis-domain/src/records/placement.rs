@@ -40,10 +40,12 @@ impl Directory {
     }
 
     /// The directory a record with this lifecycle status is published in.
-    pub fn for_status(status: &str) -> Directory {
-        match Lifecycle::parse(status) {
-            Some(Lifecycle::Candidate) => Directory::Candidates,
-            _ => Directory::Reviewed,
+    pub fn for_status(status: Lifecycle) -> Directory {
+        match status {
+            Lifecycle::Candidate => Directory::Candidates,
+            Lifecycle::Reviewed | Lifecycle::Superseded | Lifecycle::Withdrawn => {
+                Directory::Reviewed
+            }
         }
     }
 }
@@ -79,8 +81,15 @@ mod tests {
             assert_eq!(Directory::Candidates.allows(status), candidates, "{status}");
             assert_eq!(Directory::Reviewed.allows(status), reviewed, "{status}");
         }
-        assert_eq!(Directory::for_status("candidate"), Directory::Candidates);
-        for status in ["reviewed", "superseded", "withdrawn", "unknown"] {
+        assert_eq!(
+            Directory::for_status(Lifecycle::Candidate),
+            Directory::Candidates
+        );
+        for status in [
+            Lifecycle::Reviewed,
+            Lifecycle::Superseded,
+            Lifecycle::Withdrawn,
+        ] {
             assert_eq!(Directory::for_status(status), Directory::Reviewed);
         }
     }

@@ -12,9 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::check::check_bytes;
-use super::finding::Finding;
 use super::placement::{Directory, Placement};
 use super::protocol::MAX_RECORD_BYTES;
+use crate::finding::Finding;
 use crate::skills::{Registry, Resolution};
 
 /// Path of the records tree inside a repository.

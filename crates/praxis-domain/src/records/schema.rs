@@ -13,7 +13,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{JsonType, ValidationError, Validator};
 use serde_json::Value;
 
-use super::finding::Finding;
+use crate::finding::Finding;
 
 /// The v0.1 record schema (Draft 2020-12).
 pub const SCHEMA_JSON: &str = include_str!("schema.json");
@@ -107,8 +107,9 @@ fn message(kind: &ValidationErrorKind) -> String {
             .to_owned(),
         K::Format { format } => format!("must be a valid `{format}`"),
         K::Not { .. } => "matches a shape the schema forbids here".to_owned(),
-        K::AnyOf { .. } => "matches none of the allowed shapes".to_owned(),
-        K::OneOfNotValid { .. } => "matches none of the allowed shapes".to_owned(),
+        K::AnyOf { .. } | K::OneOfNotValid { .. } => {
+            "matches none of the allowed shapes".to_owned()
+        }
         K::OneOfMultipleValid { .. } => "matches more than one of the exclusive shapes".to_owned(),
         K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
             "the value could not be checked against its pattern".to_owned()

@@ -8,9 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::finding::Finding;
 use super::state::Lifecycle;
 use super::view::View;
+use crate::finding::Finding;
 use crate::refusal::Refusal;
 
 /// The stable identity of a record's source: edits from the same source
@@ -296,7 +296,7 @@ mod tests {
             match result {
                 Err(Refusal::SourceConflict(m)) => prop_assert!(!same_author || !same_id, "{}", m),
                 Err(Refusal::InvalidTransition(_)) => {
-                    prop_assert!(same_author && same_id && lifecycle != Lifecycle::Candidate)
+                    prop_assert!(same_author && same_id && lifecycle != Lifecycle::Candidate);
                 }
                 Err(other) => prop_assert!(false, "unexpected {:?}", other),
                 Ok(()) => {}

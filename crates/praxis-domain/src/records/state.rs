@@ -95,6 +95,84 @@ impl fmt::Display for ReviewStatus {
     }
 }
 
+/// `context.platform`: where the episode happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Platform {
+    /// Windows.
+    Windows,
+    /// macOS.
+    Macos,
+    /// Linux.
+    Linux,
+    /// More than one platform.
+    CrossPlatform,
+    /// Any other platform.
+    Other,
+}
+
+impl Platform {
+    /// Every platform the schema names.
+    pub const ALL: [Platform; 5] = [
+        Platform::Windows,
+        Platform::Macos,
+        Platform::Linux,
+        Platform::CrossPlatform,
+        Platform::Other,
+    ];
+
+    /// The schema's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Platform::Windows => "windows",
+            Platform::Macos => "macos",
+            Platform::Linux => "linux",
+            Platform::CrossPlatform => "cross-platform",
+            Platform::Other => "other",
+        }
+    }
+
+    /// Parses the schema's spelling (exactly).
+    pub fn parse(s: &str) -> Option<Platform> {
+        Platform::ALL.into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+/// `verification.level`: how far the record's claim was verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VerificationLevel {
+    /// Seen by the author only.
+    SelfObserved,
+    /// Checked locally by a reproducible check.
+    LocallyVerified,
+    /// Reproduced by a passing external run.
+    IndependentlyReproduced,
+}
+
+impl VerificationLevel {
+    /// Every level, weakest first.
+    pub const ALL: [VerificationLevel; 3] = [
+        VerificationLevel::SelfObserved,
+        VerificationLevel::LocallyVerified,
+        VerificationLevel::IndependentlyReproduced,
+    ];
+
+    /// The schema's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerificationLevel::SelfObserved => "self-observed",
+            VerificationLevel::LocallyVerified => "locally-verified",
+            VerificationLevel::IndependentlyReproduced => "independently-reproduced",
+        }
+    }
+
+    /// Parses the schema's spelling (exactly).
+    pub fn parse(s: &str) -> Option<VerificationLevel> {
+        VerificationLevel::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -127,6 +205,24 @@ mod tests {
             schema_enum("/$defs/reviewDecision/properties/status/enum"),
             ours
         );
+        let ours: Vec<&str> = Platform::ALL.iter().map(|p| p.as_str()).collect();
+        assert_eq!(
+            schema_enum("/$defs/observationContext/properties/platform/enum"),
+            ours
+        );
+        let ours: Vec<&str> = VerificationLevel::ALL.iter().map(|v| v.as_str()).collect();
+        assert_eq!(
+            schema_enum("/$defs/verificationClaim/properties/level/enum"),
+            ours
+        );
+        for p in Platform::ALL {
+            assert_eq!(serde_json::to_value(p).unwrap(), json!(p.as_str()));
+            assert_eq!(Platform::parse(p.as_str()), Some(p));
+        }
+        for v in VerificationLevel::ALL {
+            assert_eq!(serde_json::to_value(v).unwrap(), json!(v.as_str()));
+            assert_eq!(VerificationLevel::parse(v.as_str()), Some(v));
+        }
     }
 
     #[test]

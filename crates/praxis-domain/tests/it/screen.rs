@@ -77,7 +77,7 @@ fn findings_never_repeat_the_secret() {
         let found = screen::findings(&record);
         assert!(!found.is_empty(), "line {}: no finding", c.line);
         for f in &found {
-            let shown = format!("{f} {:?}", f);
+            let shown = format!("{f} {f:?}");
             for fragment in fragments(&c.text) {
                 assert!(
                     !shown.contains(fragment),

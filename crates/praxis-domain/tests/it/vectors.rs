@@ -212,9 +212,7 @@ fn python_canonicalize(inputs: &[String]) -> Vec<Vec<u8>> {
         .expect("the writer thread does not panic")
         .expect("python3 read its input");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    if output.status.code() == Some(3) {
-        panic!("{stderr}");
-    }
+    assert!(output.status.code() != Some(3), "{stderr}");
     assert!(
         output.status.success(),
         "python3 failed ({}); if rfc8785 is missing, `pip install rfc8785`:\n{stderr}",

@@ -1,74 +1,63 @@
 //! Conversions between the wire types of experience records and the skill
 //! registry and their domain and storage types, field by field.
 //!
-//! Trust fields are stored as the protocol's text; a stored value that is
-//! not one the protocol allows is an inconsistency (500), never guessed at.
+//! The store hands out kept records with their trust fields already typed
+//! (a stored value the protocol does not allow fails there, as an
+//! inconsistency); this module only maps types to types.
 
 use praxis_api as api;
 use praxis_domain::ledger::Event;
-use praxis_domain::records::Finding;
 use praxis_domain::records::lifecycle::{self, Change, Decision, Rejection, ReviewMode, Source};
-use praxis_domain::skills::{Registry, SkillRelease, Withdrawal};
+use praxis_domain::records::state::{Lifecycle, Platform, ReviewStatus, VerificationLevel};
+use praxis_domain::records::{Finding, KeptRecord};
+use praxis_domain::skills::Registry;
 use praxis_store::StoreError;
-use praxis_store::records::{RecordRow, flags, revision_of};
-use praxis_store::skills::SkillRow;
+use praxis_store::records::{flags, revision_of};
 
 use crate::error::ApiError;
 
-/// Reads each wire enum from the protocol text of its variants.
-macro_rules! from_protocol_text {
-    ($(#[doc = $doc:literal] $from:ident: $ty:ty { $($variant:ident => $text:literal),+ $(,)? })+) => {
-        $(
-            #[doc = $doc]
-            pub(crate) fn $from(text: &str) -> Option<$ty> {
-                match text {
-                    $($text => Some(<$ty>::$variant),)+
-                    _ => None,
-                }
-            }
-        )+
-    };
-}
-
-from_protocol_text! {
-    /// `lifecycle.status` from its protocol text.
-    lifecycle_from_text: api::RecordLifecycle {
-        Candidate => "candidate",
-        Reviewed => "reviewed",
-        Superseded => "superseded",
-        Withdrawn => "withdrawn",
-    }
-    /// `review.status` from its protocol text.
-    review_status_from_text: api::ReviewStatus {
-        Pending => "pending",
-        Approved => "approved",
-        ChangesRequested => "changes-requested",
-    }
-    /// `review.mode` from its protocol text.
-    review_mode_from_text: api::ReviewMode {
-        Human => "human",
-        AutomatedPolicy => "automated-policy",
-    }
-    /// `context.platform` from its protocol text.
-    platform_from_text: api::Platform {
-        Windows => "windows",
-        Macos => "macos",
-        Linux => "linux",
-        CrossPlatform => "cross-platform",
-        Other => "other",
-    }
-    /// `verification.level` from its protocol text.
-    verification_from_text: api::VerificationLevel {
-        SelfObserved => "self-observed",
-        LocallyVerified => "locally-verified",
-        IndependentlyReproduced => "independently-reproduced",
+fn lifecycle_to_wire(l: Lifecycle) -> api::RecordLifecycle {
+    match l {
+        Lifecycle::Candidate => api::RecordLifecycle::Candidate,
+        Lifecycle::Reviewed => api::RecordLifecycle::Reviewed,
+        Lifecycle::Superseded => api::RecordLifecycle::Superseded,
+        Lifecycle::Withdrawn => api::RecordLifecycle::Withdrawn,
     }
 }
 
-fn stored<T>(value: Option<T>, what: &str, id: &str) -> Result<T, ApiError> {
-    value.ok_or_else(|| {
-        StoreError::inconsistent(format!("record {id} holds an invalid {what}")).into()
-    })
+fn review_status_to_wire(r: ReviewStatus) -> api::ReviewStatus {
+    match r {
+        ReviewStatus::Pending => api::ReviewStatus::Pending,
+        ReviewStatus::Approved => api::ReviewStatus::Approved,
+        ReviewStatus::ChangesRequested => api::ReviewStatus::ChangesRequested,
+    }
+}
+
+fn mode_to_wire(m: ReviewMode) -> api::ReviewMode {
+    match m {
+        ReviewMode::Human => api::ReviewMode::Human,
+        ReviewMode::AutomatedPolicy => api::ReviewMode::AutomatedPolicy,
+    }
+}
+
+fn platform_to_wire(p: Platform) -> api::Platform {
+    match p {
+        Platform::Windows => api::Platform::Windows,
+        Platform::Macos => api::Platform::Macos,
+        Platform::Linux => api::Platform::Linux,
+        Platform::CrossPlatform => api::Platform::CrossPlatform,
+        Platform::Other => api::Platform::Other,
+    }
+}
+
+fn verification_to_wire(v: VerificationLevel) -> api::VerificationLevel {
+    match v {
+        VerificationLevel::SelfObserved => api::VerificationLevel::SelfObserved,
+        VerificationLevel::LocallyVerified => api::VerificationLevel::LocallyVerified,
+        VerificationLevel::IndependentlyReproduced => {
+            api::VerificationLevel::IndependentlyReproduced
+        }
+    }
 }
 
 pub(crate) fn source_from_wire(s: api::RecordSource) -> Source {
@@ -115,47 +104,28 @@ pub(crate) fn finding_to_wire(f: &Finding) -> api::RecordFinding {
 }
 
 /// A kept record's state, flagged against the namespace's skill registry.
-pub(crate) fn state_to_wire(
-    row: &RecordRow,
-    skills: &Registry,
-) -> Result<api::RecordState, ApiError> {
-    let id = row.experience_id.as_str();
-    Ok(api::RecordState {
+pub(crate) fn state_to_wire(row: &KeptRecord, skills: &Registry) -> api::RecordState {
+    api::RecordState {
         experience_id: row.experience_id.clone(),
         revision: row.revision,
         sha256: row.sha256.clone(),
-        lifecycle: stored(lifecycle_from_text(&row.lifecycle), "lifecycle", id)?,
-        review_status: stored(
-            review_status_from_text(&row.review_status),
-            "review status",
-            id,
-        )?,
-        review_mode: row
-            .review_mode
-            .as_deref()
-            .map(|m| stored(review_mode_from_text(m), "review mode", id))
-            .transpose()?,
-        verification_level: stored(
-            verification_from_text(&row.verification_level),
-            "verification level",
-            id,
-        )?,
-        platform: stored(platform_from_text(&row.platform), "platform", id)?,
+        lifecycle: lifecycle_to_wire(row.lifecycle),
+        review_status: review_status_to_wire(row.review_status),
+        review_mode: row.review_mode.map(mode_to_wire),
+        verification_level: verification_to_wire(row.verification_level),
+        platform: platform_to_wire(row.platform),
         withdrawal_reason: row.withdrawal_reason.clone(),
         superseded_by: row.superseded_by.clone(),
         flags: flags(row, skills).iter().map(finding_to_wire).collect(),
-    })
+    }
 }
 
 /// A kept record's document and state.
-pub(crate) fn entry_to_wire(
-    row: &RecordRow,
-    skills: &Registry,
-) -> Result<api::RecordEntry, ApiError> {
-    Ok(api::RecordEntry {
+pub(crate) fn entry_to_wire(row: &KeptRecord, skills: &Registry) -> api::RecordEntry {
+    api::RecordEntry {
         record: row.document.clone(),
-        state: state_to_wire(row, skills)?,
-    })
+        state: state_to_wire(row, skills),
+    }
 }
 
 /// One event of a record's stream: a kept revision or a rejection.
@@ -198,41 +168,5 @@ pub(crate) fn history_entry_to_wire(event: &Event) -> Result<api::RecordHistoryE
             "a record stream holds an event of kind {other} at position {position}"
         ))
         .into()),
-    }
-}
-
-pub(crate) fn release_from_wire(r: api::SkillRelease) -> SkillRelease {
-    SkillRelease {
-        name: r.name,
-        version: r.version,
-        sha256: r.sha256,
-        size: r.size,
-        summary: r.summary,
-        provenance: r.provenance,
-    }
-}
-
-fn release_to_wire(r: &SkillRelease) -> api::SkillRelease {
-    api::SkillRelease {
-        name: r.name.clone(),
-        version: r.version.clone(),
-        sha256: r.sha256.clone(),
-        size: r.size,
-        summary: r.summary.clone(),
-        provenance: r.provenance.clone(),
-    }
-}
-
-fn withdrawal_to_wire(w: &Withdrawal) -> api::SkillWithdrawal {
-    api::SkillWithdrawal {
-        at: w.at.clone(),
-        reason: w.reason.clone(),
-    }
-}
-
-pub(crate) fn skill_to_wire(row: &SkillRow) -> api::SkillEntry {
-    api::SkillEntry {
-        release: release_to_wire(&row.release),
-        withdrawal: row.withdrawal.as_ref().map(withdrawal_to_wire),
     }
 }

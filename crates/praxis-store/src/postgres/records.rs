@@ -11,9 +11,12 @@ use super::pipeline::{Param, PgTx};
 use super::{PostgresEngine, col};
 use crate::error::StoreError;
 use crate::ledger::rows::to_i64;
-use crate::records::rows::RecordColumns;
+use crate::records::rows::{RecordColumns, document_text};
 use crate::records::sql;
-use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordRow, RecordTx};
+use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx};
+use praxis_domain::records::KeptRecord;
+use praxis_domain::records::lifecycle::ReviewMode;
+use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 
 /// Tables of experience records and their settings (schema version 3).
 pub(super) const SCHEMA_V3: &str = "CREATE TABLE records (
@@ -77,7 +80,7 @@ impl RecordTx for PgTx<'_, '_> {
         tenant: &str,
         namespace: &Namespace,
         key: RecordKey<'_>,
-    ) -> Result<Option<RecordRow>, StoreError> {
+    ) -> Result<Option<KeptRecord>, StoreError> {
         let (query, value) = record_query(key);
         let stmt = self.tx.prepare_cached(query).await?;
         let tx = self.tx;
@@ -91,7 +94,7 @@ impl RecordTx for PgTx<'_, '_> {
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &RecordRow,
+        row: &KeptRecord,
         search: &str,
     ) -> Result<(), StoreError> {
         let params: Vec<Param> = vec![
@@ -101,13 +104,13 @@ impl RecordTx for PgTx<'_, '_> {
             Box::new(row.source.clone()),
             Box::new(to_i64(row.revision)),
             Box::new(row.sha256.clone()),
-            Box::new(row.lifecycle.clone()),
-            Box::new(row.review_status.clone()),
-            Box::new(row.review_mode.clone()),
-            Box::new(row.verification_level.clone()),
-            Box::new(row.platform.clone()),
+            Box::new(row.lifecycle.as_str()),
+            Box::new(row.review_status.as_str()),
+            Box::new(row.review_mode.map(ReviewMode::as_str)),
+            Box::new(row.verification_level.as_str()),
+            Box::new(row.platform.as_str()),
             Box::new(row.title.clone()),
-            Box::new(row.document_text()),
+            Box::new(document_text(&row.document)),
             Box::new(to_i64(row.position)),
             Box::new(row.withdrawal_reason.clone()),
             Box::new(row.superseded_by.clone()),
@@ -148,7 +151,7 @@ impl RecordTx for PgTx<'_, '_> {
 }
 
 impl<C: deadpool_postgres::GenericClient + Sync> RecordRead for PgRead<'_, C> {
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError> {
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError> {
         let rows = self.0.query(sql::RECORDS_OF_TENANT, &[&tenant]).await?;
         rows.iter()
             .map(|r| Ok((col(r, 0)?, record_at(r, 1)?.into_row()?)))
@@ -176,7 +179,7 @@ impl RecordReads for PostgresEngine {
         tenant: &str,
         namespace: &Namespace,
         experience_id: &str,
-    ) -> Result<Option<RecordRow>, StoreError> {
+    ) -> Result<Option<KeptRecord>, StoreError> {
         let client = self.client().await?;
         let row = client
             .query_opt(
@@ -194,7 +197,7 @@ impl RecordReads for PostgresEngine {
         filter: RecordFilter,
         after: &str,
         limit: usize,
-    ) -> Result<Vec<RecordRow>, StoreError> {
+    ) -> Result<Vec<KeptRecord>, StoreError> {
         let client = self.client().await?;
         let text = filter.text.filter(|t| !t.trim().is_empty());
         let rows = client
@@ -203,9 +206,9 @@ impl RecordReads for PostgresEngine {
                 &[
                     &tenant,
                     &namespace.as_str(),
-                    &filter.lifecycle,
-                    &filter.platform,
-                    &filter.verification_level,
+                    &filter.lifecycle.map(Lifecycle::as_str),
+                    &filter.platform.map(Platform::as_str),
+                    &filter.verification_level.map(VerificationLevel::as_str),
                     &after,
                     &text,
                     &(limit as i64),

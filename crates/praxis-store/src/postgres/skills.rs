@@ -11,7 +11,8 @@ use crate::error::StoreError;
 use crate::ledger::rows::to_i64;
 use crate::skills::rows::SkillColumns;
 use crate::skills::sql;
-use crate::skills::{SkillRead, SkillReads, SkillRow, SkillTx};
+use crate::skills::{SkillRead, SkillReads, SkillTx};
+use praxis_domain::skills::PublishedSkill;
 
 /// The skill registry's table (schema version 3).
 pub(super) const SCHEMA_V3: &str = "CREATE TABLE skill_releases (
@@ -50,7 +51,7 @@ impl SkillTx for PgTx<'_, '_> {
         namespace: &Namespace,
         name: &str,
         version: &str,
-    ) -> Result<Option<SkillRow>, StoreError> {
+    ) -> Result<Option<PublishedSkill>, StoreError> {
         let stmt = self.tx.prepare_cached(sql::SKILL_RELEASE).await?;
         let tx = self.tx;
         let row = self
@@ -63,7 +64,7 @@ impl SkillTx for PgTx<'_, '_> {
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &SkillRow,
+        row: &PublishedSkill,
     ) -> Result<(), StoreError> {
         let r = &row.release;
         let w = row.withdrawal.as_ref();
@@ -85,7 +86,10 @@ impl SkillTx for PgTx<'_, '_> {
 }
 
 impl<C: deadpool_postgres::GenericClient + Sync> SkillRead for PgRead<'_, C> {
-    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError> {
+    async fn all_skills(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, PublishedSkill)>, StoreError> {
         let rows = self
             .0
             .query(sql::SKILL_RELEASES_OF_TENANT, &[&tenant])
@@ -98,7 +102,11 @@ impl<C: deadpool_postgres::GenericClient + Sync> SkillRead for PgRead<'_, C> {
 
 #[async_trait]
 impl SkillReads for PostgresEngine {
-    async fn list(&self, tenant: &str, namespace: &Namespace) -> Result<Vec<SkillRow>, StoreError> {
+    async fn list(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<PublishedSkill>, StoreError> {
         let client = self.client().await?;
         let rows = client
             .query(sql::SKILL_RELEASES, &[&tenant, &namespace.as_str()])

@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 use praxis_domain::ledger::Event;
 use praxis_domain::records::lifecycle;
 
-use super::{RecordRead, RecordRow, revision_of};
+use praxis_domain::records::KeptRecord;
+
+use super::{RecordRead, revision_of};
 use crate::error::StoreError;
 
 /// Record and setting projections rebuilt from events.
 #[derive(Default)]
 pub(crate) struct RecordFold {
-    records: BTreeMap<(String, String), RecordRow>,
+    records: BTreeMap<(String, String), KeptRecord>,
     settings: BTreeMap<String, bool>,
 }
 
@@ -21,11 +23,13 @@ impl RecordFold {
         let ns = event.namespace.0.clone();
         match event.kind.as_str() {
             lifecycle::REVISED => match revision_of(event) {
-                Ok(r) => {
-                    let row = RecordRow::from_revision(&r, event.position);
-                    self.records.insert((ns, r.experience_id), row);
-                    None
-                }
+                Ok(r) => match KeptRecord::from_revision(&r, event.position) {
+                    Ok(row) => {
+                        self.records.insert((ns, r.experience_id), row);
+                        None
+                    }
+                    Err(e) => Some(e),
+                },
                 Err(e) => Some(e.to_string()),
             },
             lifecycle::SETTINGS_SET => match event.payload["automated_approval"].as_bool() {

@@ -18,10 +18,10 @@ pub(crate) mod write;
 
 use async_trait::async_trait;
 use praxis_domain::auth::Namespace;
-use praxis_domain::canonical;
 use praxis_domain::ledger::Event;
-use praxis_domain::records::Finding;
-use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Revision, View};
+use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Revision};
+use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
+use praxis_domain::records::{Finding, KeptRecord};
 use praxis_domain::skills::Registry;
 use serde_json::Value;
 
@@ -31,68 +31,6 @@ use crate::skills::SkillTx;
 
 /// The stream of a namespace's record settings.
 pub const SETTINGS_STREAM: &str = "record-settings";
-
-/// The current state of one kept record, as the `records` table holds it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RecordRow {
-    /// `experience_id`.
-    pub experience_id: String,
-    /// Source identity text.
-    pub source: String,
-    /// Current revision number.
-    pub revision: u64,
-    /// SHA-256 of the current document's canonical JSON.
-    pub sha256: String,
-    /// `lifecycle.status`.
-    pub lifecycle: String,
-    /// `review.status`.
-    pub review_status: String,
-    /// `review.mode`, once reviewed.
-    pub review_mode: Option<String>,
-    /// `verification.level`.
-    pub verification_level: String,
-    /// `context.platform`.
-    pub platform: String,
-    /// `title`.
-    pub title: String,
-    /// The current document.
-    pub document: Value,
-    /// Ledger position of the current revision.
-    pub position: u64,
-    /// Why it was withdrawn.
-    pub withdrawal_reason: Option<String>,
-    /// Which record superseded it.
-    pub superseded_by: Option<String>,
-}
-
-impl RecordRow {
-    pub(crate) fn from_revision(r: &Revision, position: u64) -> RecordRow {
-        let view = View(&r.document);
-        let text = |v: Option<&str>| v.unwrap_or_default().to_owned();
-        RecordRow {
-            experience_id: r.experience_id.clone(),
-            source: r.source.clone(),
-            revision: r.revision,
-            sha256: r.sha256.clone(),
-            lifecycle: text(view.lifecycle()),
-            review_status: text(view.review_status()),
-            review_mode: view.review_mode().map(str::to_owned),
-            verification_level: text(view.verification_level()),
-            platform: text(view.platform()),
-            title: text(view.title()),
-            document: r.document.clone(),
-            position,
-            withdrawal_reason: r.reason.clone(),
-            superseded_by: r.superseded_by.clone(),
-        }
-    }
-
-    /// The document's canonical JSON text, as stored.
-    pub fn document_text(&self) -> String {
-        String::from_utf8(canonical::canonical_bytes(&self.document))
-            .expect("canonical JSON is UTF-8")
-    }
-}
 
 /// How a record is looked up.
 #[derive(Clone, Copy, Debug)]
@@ -107,11 +45,11 @@ pub enum RecordKey<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct RecordFilter {
     /// `lifecycle.status`.
-    pub lifecycle: Option<String>,
+    pub lifecycle: Option<Lifecycle>,
     /// `context.platform`.
-    pub platform: Option<String>,
+    pub platform: Option<Platform>,
     /// `verification.level`.
-    pub verification_level: Option<String>,
+    pub verification_level: Option<VerificationLevel>,
     /// Words that must all occur in the record's text.
     pub text: Option<String>,
 }
@@ -120,12 +58,12 @@ pub struct RecordFilter {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RecordWrite {
     /// New revisions were kept: this record's, then any it superseded.
-    Revised(Vec<RecordRow>),
+    Revised(Vec<KeptRecord>),
     /// The submission failed screening and was kept as a rejection.
     Rejected(Vec<Finding>),
     /// The same document was submitted again: nothing changed (boxed: a
     /// row is much larger than the other variants).
-    Unchanged(Box<RecordRow>),
+    Unchanged(Box<KeptRecord>),
 }
 
 /// A submission, as the server hands it to the store.
@@ -243,13 +181,13 @@ pub(crate) trait RecordTx {
         tenant: &str,
         namespace: &Namespace,
         key: RecordKey<'_>,
-    ) -> Result<Option<RecordRow>, StoreError>;
+    ) -> Result<Option<KeptRecord>, StoreError>;
     /// Inserts or replaces a record's row and its search text.
     async fn put_record(
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &RecordRow,
+        row: &KeptRecord,
         search: &str,
     ) -> Result<(), StoreError>;
     /// Whether the namespace approves passing submissions automatically.
@@ -270,7 +208,7 @@ pub(crate) trait RecordTx {
 /// The record reads verification needs.
 pub(crate) trait RecordRead {
     /// Every record row of a tenant, with its namespace.
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError>;
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError>;
     /// Every record setting of a tenant: (namespace, automated approval).
     async fn all_record_settings(
         &mut self,
@@ -287,7 +225,7 @@ pub trait RecordReads: Send + Sync {
         tenant: &str,
         namespace: &Namespace,
         experience_id: &str,
-    ) -> Result<Option<RecordRow>, StoreError>;
+    ) -> Result<Option<KeptRecord>, StoreError>;
     /// Kept records matching every filter set, by id, after `after`.
     async fn search(
         &self,
@@ -296,7 +234,7 @@ pub trait RecordReads: Send + Sync {
         filter: RecordFilter,
         after: &str,
         limit: usize,
-    ) -> Result<Vec<RecordRow>, StoreError>;
+    ) -> Result<Vec<KeptRecord>, StoreError>;
     /// The revisions and rejected submissions of one source (its stream
     /// `record/<source>`) in order, after stream sequence `after`, each
     /// re-verified; empty when the source never submitted.
@@ -334,7 +272,7 @@ pub trait RecordReads: Send + Sync {
 }
 
 /// Flags of a kept record: relations to withdrawn skill releases.
-pub fn flags(row: &RecordRow, registry: &Registry) -> Vec<Finding> {
+pub fn flags(row: &KeptRecord, registry: &Registry) -> Vec<Finding> {
     praxis_domain::records::repository::skill_findings(&row.document, registry).1
 }
 

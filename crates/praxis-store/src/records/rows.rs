@@ -1,7 +1,24 @@
-//! Record rows.
+//! Record rows: the trust fields as the protocol's text, decoded into
+//! types on the way out.
+
+use praxis_domain::records::KeptRecord;
+use praxis_domain::records::lifecycle::ReviewMode;
+use praxis_domain::records::state::{Lifecycle, Platform, ReviewStatus, VerificationLevel};
+use serde_json::Value;
 
 use crate::error::StoreError;
 use crate::ledger::rows::to_u64;
+
+/// A document's canonical JSON text, as the `document` column holds it.
+pub(crate) fn document_text(document: &Value) -> String {
+    String::from_utf8(praxis_domain::canonical::canonical_bytes(document))
+        .expect("canonical JSON is UTF-8")
+}
+
+/// A stored protocol value, or an inconsistency naming the record and column.
+fn decoded<T>(value: Option<T>, id: &str, column: &str) -> Result<T, StoreError> {
+    value.ok_or_else(|| StoreError::inconsistent(format!("record {id} holds an invalid {column}")))
+}
 
 /// The columns of a `records` row, in `sql::record_columns!` order.
 pub(crate) struct RecordColumns {
@@ -23,7 +40,7 @@ pub(crate) struct RecordColumns {
 
 impl RecordColumns {
     /// Decodes the columns, re-checking the document against its digest.
-    pub fn into_row(self) -> Result<super::RecordRow, StoreError> {
+    pub fn into_row(self) -> Result<KeptRecord, StoreError> {
         let document: serde_json::Value = serde_json::from_str(&self.document).map_err(|e| {
             StoreError::inconsistent(format!(
                 "record {} does not decode: {e}",
@@ -36,16 +53,29 @@ impl RecordColumns {
                 self.experience_id
             )));
         }
-        Ok(super::RecordRow {
+        let id = self.experience_id.as_str();
+        let review_mode = match self.review_mode.as_deref() {
+            Some(m) => Some(decoded(ReviewMode::parse(m), id, "review mode")?),
+            None => None,
+        };
+        Ok(KeptRecord {
+            lifecycle: decoded(Lifecycle::parse(&self.lifecycle), id, "lifecycle")?,
+            review_status: decoded(
+                ReviewStatus::parse(&self.review_status),
+                id,
+                "review status",
+            )?,
+            review_mode,
+            verification_level: decoded(
+                VerificationLevel::parse(&self.verification_level),
+                id,
+                "verification level",
+            )?,
+            platform: decoded(Platform::parse(&self.platform), id, "platform")?,
             experience_id: self.experience_id,
             source: self.source,
             revision: to_u64(self.revision)?,
             sha256: self.sha256,
-            lifecycle: self.lifecycle,
-            review_status: self.review_status,
-            review_mode: self.review_mode,
-            verification_level: self.verification_level,
-            platform: self.platform,
             title: self.title,
             document,
             position: to_u64(self.position)?,

@@ -4,22 +4,18 @@ use praxis_domain::Refusal;
 use praxis_domain::auth::Namespace;
 use praxis_domain::ledger::NewEvent;
 use praxis_domain::records::lifecycle::{
-    self, Change, Decision, Refused, Rejection, ReviewMode, Revision, View,
+    self, Change, Decision, Rejection, ReviewMode, Revision, View,
 };
-use praxis_domain::records::{self as domain, Finding};
+use praxis_domain::records::source::{check_new_source, check_resubmission};
+use praxis_domain::records::{self as domain, Finding, KeptRecord};
+use praxis_domain::review::may_review;
+use praxis_domain::revision::check_revision;
 use serde_json::{Value, json};
 
-use super::{RecordKey, RecordRow, RecordTx, RecordWrite, Review, SETTINGS_STREAM, Submission};
+use super::{RecordKey, RecordTx, RecordWrite, Review, SETTINGS_STREAM, Submission};
 use crate::error::{Missing, StoreError};
 use crate::ledger::{Ctx, LedgerTx};
 use crate::skills::{self, SkillTx};
-
-fn refused(r: Refused) -> StoreError {
-    match r {
-        Refused::Findings(f) => Refusal::RecordInvalid(f).into(),
-        Refused::InvalidTransition(m) => Refusal::InvalidTransition(m).into(),
-    }
-}
 
 /// Appends one revision and projects it.
 async fn revise<T: LedgerTx + RecordTx>(
@@ -27,7 +23,7 @@ async fn revise<T: LedgerTx + RecordTx>(
     ctx: &mut Ctx<'_>,
     namespace: &Namespace,
     revision: Revision,
-) -> Result<RecordRow, StoreError> {
+) -> Result<KeptRecord, StoreError> {
     let search = View(&revision.document).search_text();
     let payload =
         serde_json::to_value(&revision).map_err(|e| StoreError::inconsistent(e.to_string()))?;
@@ -38,7 +34,7 @@ async fn revise<T: LedgerTx + RecordTx>(
         payload,
     );
     let position = ctx.append(tx, new).await?.position;
-    let row = RecordRow::from_revision(&revision, position);
+    let row = KeptRecord::from_revision(&revision, position).map_err(StoreError::Inconsistent)?;
     tx.put_record(ctx.tenant, namespace, &row, &search).await?;
     Ok(row)
 }
@@ -102,34 +98,16 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx + SkillTx>(
     let prior = tx
         .record_row(ctx.tenant, ns, RecordKey::Source(&source))
         .await?;
-    if let Some(prior) = &prior {
-        // A source belongs to the author of its first kept revision: an
-        // issue reference names no author, so nobody else may revise it.
-        if View(&prior.document).author() != Some(s.author.as_str()) {
-            return Err(StoreError::Refused(Refusal::SourceConflict(format!(
-                "record {} from this source belongs to another author",
-                prior.experience_id
-            ))));
-        }
-        if claimed.as_deref() != Some(prior.experience_id.as_str()) {
-            return Err(StoreError::Refused(Refusal::SourceConflict(format!(
-                "this source already holds record {}; its id cannot change",
-                prior.experience_id
-            ))));
-        }
-        if prior.lifecycle != "candidate" {
-            return Err(StoreError::Refused(Refusal::InvalidTransition(format!(
-                "record {} is {}; only a candidate can be revised by its source",
-                prior.experience_id, prior.lifecycle
-            ))));
-        }
-    } else if let Some(id) = &claimed
-        && let Some(other) = tx.record_row(ctx.tenant, ns, RecordKey::Id(id)).await?
+    check_resubmission(
+        prior.as_ref().map(KeptRecord::prior).as_ref(),
+        &s.author,
+        claimed.as_deref(),
+    )?;
+    if prior.is_none()
+        && let Some(id) = &claimed
     {
-        return Err(StoreError::Refused(Refusal::SourceConflict(format!(
-            "record {} belongs to another source",
-            other.experience_id
-        ))));
+        let holder = tx.record_row(ctx.tenant, ns, RecordKey::Id(id)).await?;
+        check_new_source(holder.as_ref().map(|h| h.experience_id.as_str()))?;
     }
     let created = prior
         .as_ref()
@@ -143,10 +121,9 @@ pub(crate) async fn submit<T: LedgerTx + RecordTx + SkillTx>(
     );
     let mut findings = match &prepared {
         Ok(_) => Vec::new(),
-        Err(Refused::Findings(f)) => f.clone(),
-        Err(Refused::InvalidTransition(m)) => {
-            return Err(StoreError::Refused(Refusal::InvalidTransition(m.clone())));
-        }
+        // Findings are kept as a rejection; any other refusal is the answer.
+        Err(Refusal::RecordInvalid(f)) => f.clone(),
+        Err(other) => return Err(other.clone().into()),
     };
     findings.extend(repository_findings(tx, ctx.tenant, ns, &s.document).await?);
     let doc = match prepared {
@@ -230,19 +207,13 @@ async fn current<T: RecordTx>(
     namespace: &Namespace,
     id: &str,
     expected: Option<u64>,
-) -> Result<RecordRow, StoreError> {
+) -> Result<KeptRecord, StoreError> {
     let row = tx
         .record_row(tenant, namespace, RecordKey::Id(id))
         .await?
         .ok_or(StoreError::NotFound(Missing::Record))?;
-    match expected {
-        Some(e) if e != row.revision => Err(Refusal::RevisionConflict {
-            expected: e,
-            current: row.revision,
-        }
-        .into()),
-        _ => Ok(row),
-    }
+    check_revision(expected, row.revision)?;
+    Ok(row)
 }
 
 /// Applies a review; an approval also supersedes the records it names.
@@ -253,19 +224,10 @@ pub(crate) async fn review<T: LedgerTx + RecordTx + SkillTx>(
 ) -> Result<RecordWrite, StoreError> {
     let ns = &r.namespace;
     let row = current(tx, ctx.tenant, ns, &r.experience_id, r.expected_revision).await?;
-    match r.mode {
-        // Automated approval is the namespace's decision, not the caller's.
-        ReviewMode::AutomatedPolicy if !tx.automated_approval(ctx.tenant, ns).await? => {
-            return Err(StoreError::Refused(Refusal::InvalidTransition(
-                "automated-policy review is off in this namespace; a person reviews here".into(),
-            )));
-        }
-        // The submitter never reviews their own record.
-        ReviewMode::Human if View(&row.document).author() == Some(r.reviewer.as_str()) => {
-            return Err(Refusal::SelfReview.into());
-        }
-        _ => {}
-    }
+    // The setting is read only when it matters: for an automated review.
+    let automated_on =
+        r.mode == ReviewMode::AutomatedPolicy && tx.automated_approval(ctx.tenant, ns).await?;
+    may_review(r.mode, &r.reviewer, row.author(), automated_on)?;
     let doc = lifecycle::review(
         &row.document,
         r.decision,
@@ -273,8 +235,7 @@ pub(crate) async fn review<T: LedgerTx + RecordTx + SkillTx>(
         &r.reviewer,
         r.notes.as_deref(),
         ctx.now(),
-    )
-    .map_err(refused)?;
+    )?;
     // Relations are checked again against what is committed now; a
     // relation to a since-withdrawn skill release is reported as a flag by
     // the reads, not refused.
@@ -290,7 +251,7 @@ pub(crate) async fn review<T: LedgerTx + RecordTx + SkillTx>(
     if r.decision == Decision::Approve {
         for old_id in View(&doc).relations("supersedes") {
             let old = current(tx, ctx.tenant, ns, old_id, None).await?;
-            let old_doc = lifecycle::supersede(&old.document, ctx.now()).map_err(refused)?;
+            let old_doc = lifecycle::supersede(&old.document, ctx.now())?;
             superseded.push((old, old_doc));
         }
     }
@@ -331,7 +292,7 @@ pub(crate) async fn withdraw<T: LedgerTx + RecordTx>(
     expected: Option<u64>,
 ) -> Result<RecordWrite, StoreError> {
     let row = current(tx, ctx.tenant, namespace, id, expected).await?;
-    let doc = lifecycle::withdraw(&row.document, ctx.now()).map_err(refused)?;
+    let doc = lifecycle::withdraw(&row.document, ctx.now())?;
     let revision = Revision {
         experience_id: row.experience_id.clone(),
         source: row.source.clone(),

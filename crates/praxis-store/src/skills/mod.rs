@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use praxis_domain::Refusal;
 use praxis_domain::auth::Namespace;
 use praxis_domain::ledger::{Event, NewEvent};
-use praxis_domain::skills::{Registry, SkillRelease, Withdrawal};
+use praxis_domain::skills::{PublishedSkill, Registry, SkillRelease, Withdrawal};
 use serde_json::json;
 
 use crate::error::{Missing, StoreError};
@@ -24,24 +24,13 @@ pub const SKILL_WITHDRAWN: &str = "skill.withdrawn";
 /// The stream of a namespace's skill registry.
 pub const SKILL_STREAM: &str = "skills";
 
-/// A skill release with its withdrawal, as `skill_releases` holds it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SkillRow {
-    /// The release.
-    pub release: SkillRelease,
-    /// Its withdrawal, if any.
-    pub withdrawal: Option<Withdrawal>,
-    /// Ledger position of its publication.
-    pub position: u64,
-}
-
 /// What a skill write did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SkillWrite {
     /// The release was published (or withdrawn) now.
-    Changed(SkillRow),
+    Changed(PublishedSkill),
     /// The identical release was already published, or already withdrawn.
-    Unchanged(SkillRow),
+    Unchanged(PublishedSkill),
 }
 
 /// What a skill command asks for.
@@ -93,27 +82,34 @@ pub(crate) trait SkillTx {
         namespace: &Namespace,
         name: &str,
         version: &str,
-    ) -> Result<Option<SkillRow>, StoreError>;
+    ) -> Result<Option<PublishedSkill>, StoreError>;
     /// Inserts or replaces a skill release row.
     async fn put_skill(
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &SkillRow,
+        row: &PublishedSkill,
     ) -> Result<(), StoreError>;
 }
 
 /// The skill reads verification needs.
 pub(crate) trait SkillRead {
     /// Every skill release row of a tenant, with its namespace.
-    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError>;
+    async fn all_skills(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, PublishedSkill)>, StoreError>;
 }
 
 /// Reads of the skill registry, for callers of an engine.
 #[async_trait]
 pub trait SkillReads: Send + Sync {
     /// The namespace's skill registry, by name then version.
-    async fn list(&self, tenant: &str, namespace: &Namespace) -> Result<Vec<SkillRow>, StoreError>;
+    async fn list(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<PublishedSkill>, StoreError>;
 }
 
 /// Publishes an immutable skill release.
@@ -144,7 +140,7 @@ pub(crate) async fn publish<T: LedgerTx + SkillTx>(
         serde_json::to_value(&release).map_err(|e| StoreError::inconsistent(e.to_string()))?;
     let new = NewEvent::new(namespace.clone(), SKILL_STREAM, SKILL_PUBLISHED, payload);
     let position = ctx.append(tx, new).await?.position;
-    let row = SkillRow {
+    let row = PublishedSkill {
         release,
         withdrawal: None,
         position,
@@ -184,7 +180,7 @@ pub(crate) async fn withdraw<T: LedgerTx + SkillTx>(
 }
 
 /// The namespace's skill registry, from its rows.
-pub fn registry_of(skills: &[SkillRow]) -> Registry {
+pub fn registry_of(skills: &[PublishedSkill]) -> Registry {
     let mut registry = Registry::new();
     for s in skills {
         // Rows hold one release per (name, version): publishing cannot conflict.
@@ -199,7 +195,7 @@ pub fn registry_of(skills: &[SkillRow]) -> Registry {
 /// The skill projection rebuilt from events, for verification.
 #[derive(Default)]
 pub(crate) struct SkillFold {
-    skills: BTreeMap<(String, String, String), SkillRow>,
+    skills: BTreeMap<(String, String, String), PublishedSkill>,
 }
 
 impl SkillFold {
@@ -211,7 +207,7 @@ impl SkillFold {
                 match serde_json::from_value::<SkillRelease>(event.payload.clone()) {
                     Ok(release) => {
                         let key = (ns, release.name.clone(), release.version.clone());
-                        let row = SkillRow {
+                        let row = PublishedSkill {
                             release,
                             withdrawal: None,
                             position: event.position,

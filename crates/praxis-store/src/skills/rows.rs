@@ -1,5 +1,7 @@
 //! Skill release rows.
 
+use praxis_domain::skills::PublishedSkill;
+
 use crate::error::StoreError;
 use crate::ledger::rows::to_u64;
 
@@ -18,7 +20,7 @@ pub(crate) struct SkillColumns {
 
 impl SkillColumns {
     /// Decodes the columns.
-    pub fn into_row(self) -> Result<super::SkillRow, StoreError> {
+    pub fn into_row(self) -> Result<PublishedSkill, StoreError> {
         let provenance = serde_json::from_str(&self.provenance).map_err(|e| {
             StoreError::inconsistent(format!("skill {} provenance: {e}", self.name))
         })?;
@@ -29,7 +31,7 @@ impl SkillColumns {
             }),
             (None, _) => None,
         };
-        Ok(super::SkillRow {
+        Ok(PublishedSkill {
             release: praxis_domain::skills::SkillRelease {
                 name: self.name,
                 version: self.version,

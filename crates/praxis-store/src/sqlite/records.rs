@@ -9,9 +9,12 @@ use super::SqliteEngine;
 use super::ledger::{SqliteRead, SqliteTx, event_row};
 use crate::error::StoreError;
 use crate::ledger::rows::{EventRow, to_i64};
-use crate::records::rows::RecordColumns;
+use crate::records::rows::{RecordColumns, document_text};
 use crate::records::sql;
-use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordRow, RecordTx};
+use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx};
+use praxis_domain::records::KeptRecord;
+use praxis_domain::records::lifecycle::ReviewMode;
+use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 
 /// Tables of experience records and their settings (schema version 3).
 pub(super) const SCHEMA_V3: &str = "CREATE TABLE records (
@@ -66,7 +69,7 @@ fn query_record(
     tenant: &str,
     namespace: &Namespace,
     key: RecordKey<'_>,
-) -> Result<Option<RecordRow>, StoreError> {
+) -> Result<Option<KeptRecord>, StoreError> {
     let (sql, value) = match key {
         RecordKey::Id(id) => (sql::RECORD_BY_ID, id),
         RecordKey::Source(source) => (sql::RECORD_BY_SOURCE, source),
@@ -108,7 +111,7 @@ impl RecordTx for SqliteTx<'_> {
         tenant: &str,
         namespace: &Namespace,
         key: RecordKey<'_>,
-    ) -> Result<Option<RecordRow>, StoreError> {
+    ) -> Result<Option<KeptRecord>, StoreError> {
         query_record(self.conn, tenant, namespace, key)
     }
 
@@ -116,7 +119,7 @@ impl RecordTx for SqliteTx<'_> {
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &RecordRow,
+        row: &KeptRecord,
         search: &str,
     ) -> Result<(), StoreError> {
         let rowid: i64 = self
@@ -130,13 +133,13 @@ impl RecordTx for SqliteTx<'_> {
                     row.source,
                     to_i64(row.revision),
                     row.sha256,
-                    row.lifecycle,
-                    row.review_status,
-                    row.review_mode,
-                    row.verification_level,
-                    row.platform,
+                    row.lifecycle.as_str(),
+                    row.review_status.as_str(),
+                    row.review_mode.map(ReviewMode::as_str),
+                    row.verification_level.as_str(),
+                    row.platform.as_str(),
                     row.title,
-                    row.document_text(),
+                    document_text(&row.document),
                     to_i64(row.position),
                     row.withdrawal_reason,
                     row.superseded_by,
@@ -174,7 +177,7 @@ impl RecordTx for SqliteTx<'_> {
 }
 
 impl RecordRead for SqliteRead<'_> {
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, RecordRow)>, StoreError> {
+    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError> {
         let mut stmt = self.0.prepare(sql::RECORDS_OF_TENANT)?;
         let rows = stmt
             .query_map(params![tenant], |r| {
@@ -207,7 +210,7 @@ impl RecordReads for SqliteEngine {
         tenant: &str,
         namespace: &Namespace,
         experience_id: &str,
-    ) -> Result<Option<RecordRow>, StoreError> {
+    ) -> Result<Option<KeptRecord>, StoreError> {
         self.read_now(|c| query_record(c, tenant, namespace, RecordKey::Id(experience_id)))
     }
 
@@ -218,7 +221,7 @@ impl RecordReads for SqliteEngine {
         filter: RecordFilter,
         after: &str,
         limit: usize,
-    ) -> Result<Vec<RecordRow>, StoreError> {
+    ) -> Result<Vec<KeptRecord>, StoreError> {
         let (tenant, namespace, after) = (tenant.to_owned(), namespace.clone(), after.to_owned());
         self.read(move |c| {
             let text = filter.text.as_deref().and_then(fts_query);
@@ -228,9 +231,9 @@ impl RecordReads for SqliteEngine {
                     params![
                         tenant,
                         namespace.as_str(),
-                        filter.lifecycle,
-                        filter.platform,
-                        filter.verification_level,
+                        filter.lifecycle.map(Lifecycle::as_str),
+                        filter.platform.map(Platform::as_str),
+                        filter.verification_level.map(VerificationLevel::as_str),
                         after,
                         text,
                         limit as i64

@@ -10,7 +10,8 @@ use crate::error::StoreError;
 use crate::ledger::rows::to_i64;
 use crate::skills::rows::SkillColumns;
 use crate::skills::sql;
-use crate::skills::{SkillRead, SkillReads, SkillRow, SkillTx};
+use crate::skills::{SkillRead, SkillReads, SkillTx};
+use praxis_domain::skills::PublishedSkill;
 
 /// The skill registry's table (schema version 3).
 pub(super) const SCHEMA_V3: &str = "CREATE TABLE skill_releases (
@@ -48,7 +49,7 @@ fn query_skill(
     namespace: &Namespace,
     name: &str,
     version: &str,
-) -> Result<Option<SkillRow>, StoreError> {
+) -> Result<Option<PublishedSkill>, StoreError> {
     conn.prepare_cached(sql::SKILL_RELEASE)?
         .query_row(params![tenant, namespace.as_str(), name, version], |r| {
             skill_at(r, 0)
@@ -65,7 +66,7 @@ impl SkillTx for SqliteTx<'_> {
         namespace: &Namespace,
         name: &str,
         version: &str,
-    ) -> Result<Option<SkillRow>, StoreError> {
+    ) -> Result<Option<PublishedSkill>, StoreError> {
         query_skill(self.conn, tenant, namespace, name, version)
     }
 
@@ -73,7 +74,7 @@ impl SkillTx for SqliteTx<'_> {
         &mut self,
         tenant: &str,
         namespace: &Namespace,
-        row: &SkillRow,
+        row: &PublishedSkill,
     ) -> Result<(), StoreError> {
         let r = &row.release;
         let w = row.withdrawal.as_ref();
@@ -97,7 +98,10 @@ impl SkillTx for SqliteTx<'_> {
 }
 
 impl SkillRead for SqliteRead<'_> {
-    async fn all_skills(&mut self, tenant: &str) -> Result<Vec<(String, SkillRow)>, StoreError> {
+    async fn all_skills(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, PublishedSkill)>, StoreError> {
         let mut stmt = self.0.prepare(sql::SKILL_RELEASES_OF_TENANT)?;
         let rows = stmt
             .query_map(params![tenant], |r| {
@@ -112,7 +116,11 @@ impl SkillRead for SqliteRead<'_> {
 
 #[async_trait]
 impl SkillReads for SqliteEngine {
-    async fn list(&self, tenant: &str, namespace: &Namespace) -> Result<Vec<SkillRow>, StoreError> {
+    async fn list(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Vec<PublishedSkill>, StoreError> {
         let (tenant, namespace) = (tenant.to_owned(), namespace.clone());
         self.read(move |c| {
             let rows = c

@@ -355,8 +355,8 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             matches!(
                 refused,
                 Err(StoreError::Refused(Refusal::InvalidDisposition {
-                    disposition: Disposition::TransportFailure,
-                    status: Status::Success
+                    disposition: "transport_failure",
+                    status: "success"
                 }))
             ),
             "{backend:?}: {refused:?}"
@@ -371,8 +371,8 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
             matches!(
                 refused,
                 Err(StoreError::Refused(Refusal::InvalidDisposition {
-                    disposition: Disposition::VerificationRejected,
-                    status: Status::Blocked
+                    disposition: "verification_rejected",
+                    status: "blocked"
                 }))
             ),
             "{backend:?}: {refused:?}"

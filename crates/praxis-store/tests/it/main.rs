@@ -2,5 +2,6 @@
 
 mod attempts;
 mod contract;
+mod layout;
 mod records;
 mod tamper;

@@ -8,9 +8,11 @@ use std::sync::Arc;
 
 use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::ledger::Actor;
+use praxis_domain::records::KeptRecord;
 use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Source};
+use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 use praxis_domain::skills::SkillRelease;
-use praxis_store::records::{RecordFilter, RecordRow, RecordWrite, Review, Submission, flags};
+use praxis_store::records::{RecordFilter, RecordWrite, Review, Submission, flags};
 use praxis_store::skills::{SkillWrite, registry_of};
 use praxis_store::{Applied, Command, Engine, StoreError, Write, WriteOutcome};
 use praxis_testkit::BACKENDS;
@@ -67,7 +69,7 @@ async fn review(
     decision: Decision,
     notes: Option<&str>,
     expected: Option<u64>,
-) -> Result<Vec<RecordRow>, StoreError> {
+) -> Result<Vec<KeptRecord>, StoreError> {
     let command = Command::Records(RecordCommand::Review(Box::new(Review {
         namespace: namespace("a"),
         experience_id: id.into(),
@@ -84,7 +86,7 @@ async fn review(
     }
 }
 
-fn revised(write: RecordWrite) -> RecordRow {
+fn revised(write: RecordWrite) -> KeptRecord {
     match write {
         RecordWrite::Revised(mut rows) => rows.remove(0),
         other => panic!("expected a new revision, got {other:?}"),
@@ -102,8 +104,8 @@ async fn a_passing_submission_becomes_a_candidate_bound_to_its_author() {
         tenant(&*engine, "t").await;
         let row = revised(submit(&engine, "k1", sample_record("root-ci")).await);
         assert_eq!(row.revision, 1, "{backend:?}");
-        assert_eq!(row.lifecycle, "candidate");
-        assert_eq!(row.review_status, "pending");
+        assert_eq!(row.lifecycle.as_str(), "candidate");
+        assert_eq!(row.review_status.as_str(), "pending");
         assert_eq!(row.document["provenance"]["author_ref"], "alice");
         assert_eq!(row.document["screening"]["method"], lifecycle::GATE_ID);
         assert_eq!(row.sha256, lifecycle::document_sha256(&row.document));
@@ -264,17 +266,17 @@ async fn human_review_approves_or_requests_changes() {
         )
         .await
         .unwrap();
-        assert_eq!(rows[0].lifecycle, "candidate");
-        assert_eq!(rows[0].review_status, "changes-requested");
+        assert_eq!(rows[0].lifecycle.as_str(), "candidate");
+        assert_eq!(rows[0].review_status.as_str(), "changes-requested");
         assert_eq!(rows[0].document["review"]["reviewer"], "bob");
         let rows = review(&engine, &id("root-ci"), Decision::Approve, None, Some(2))
             .await
             .unwrap();
-        assert_eq!(rows[0].lifecycle, "reviewed");
-        assert_eq!(rows[0].review_mode.as_deref(), Some("human"));
+        assert_eq!(rows[0].lifecycle.as_str(), "reviewed");
+        assert_eq!(rows[0].review_mode.map(ReviewMode::as_str), Some("human"));
         assert_eq!(rows[0].revision, 3);
         // Verification level is the submitter's claim; review leaves it.
-        assert_eq!(rows[0].verification_level, "locally-verified");
+        assert_eq!(rows[0].verification_level.as_str(), "locally-verified");
         let again = review(&engine, &id("root-ci"), Decision::Approve, None, None).await;
         assert!(
             matches!(
@@ -331,8 +333,11 @@ async fn automated_policy_approval_is_reported_as_automated() {
         };
         let row = &rows[0];
         assert_eq!(row.revision, 2, "submission, then approval");
-        assert_eq!(row.lifecycle, "reviewed");
-        assert_eq!(row.review_mode.as_deref(), Some("automated-policy"));
+        assert_eq!(row.lifecycle.as_str(), "reviewed");
+        assert_eq!(
+            row.review_mode.map(ReviewMode::as_str),
+            Some("automated-policy")
+        );
         let doc = &row.document;
         assert_eq!(doc["review"]["reviewer"], lifecycle::GATE_ID);
         assert_eq!(
@@ -369,7 +374,7 @@ async fn supersession_and_withdrawal_keep_identity_and_history() {
             .unwrap();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].experience_id, id("root-ci"));
-        assert_eq!(rows[1].lifecycle, "superseded");
+        assert_eq!(rows[1].lifecycle.as_str(), "superseded");
         assert_eq!(
             rows[1].superseded_by.as_deref(),
             Some(id("root-ci-v2").as_str())
@@ -397,7 +402,7 @@ async fn supersession_and_withdrawal_keep_identity_and_history() {
             RecordWrite::Revised(rows) => rows[0].clone(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(row.lifecycle, "withdrawn");
+        assert_eq!(row.lifecycle.as_str(), "withdrawn");
         assert_eq!(row.withdrawal_reason.as_deref(), Some("the fix was unsafe"));
         let tombstone = engine
             .records()
@@ -405,7 +410,7 @@ async fn supersession_and_withdrawal_keep_identity_and_history() {
             .await
             .unwrap()
             .expect("a withdrawn record keeps its identity");
-        assert_eq!(tombstone.lifecycle, "withdrawn");
+        assert_eq!(tombstone.lifecycle.as_str(), "withdrawn");
         let history = engine
             .records()
             .history("t", &namespace("a"), &id("root-ci-v2"), 0, 100)
@@ -526,12 +531,12 @@ async fn search_filters_by_fields_and_full_text_and_pages() {
         let page = search(RecordFilter::default(), &id("bravo"), 1).await;
         assert_eq!(page, [id("charlie")]);
         let windows = RecordFilter {
-            platform: Some("windows".into()),
+            platform: Some(Platform::Windows),
             ..RecordFilter::default()
         };
         assert_eq!(search(windows, "", 10).await, [id("bravo"), id("delta")]);
         let reviewed = RecordFilter {
-            lifecycle: Some("reviewed".into()),
+            lifecycle: Some(Lifecycle::Reviewed),
             ..RecordFilter::default()
         };
         assert_eq!(search(reviewed, "", 10).await, [id("alpha")]);
@@ -547,7 +552,7 @@ async fn search_filters_by_fields_and_full_text_and_pages() {
         };
         assert!(search(hostile, "", 10).await.is_empty());
         let level = RecordFilter {
-            verification_level: Some("independently-reproduced".into()),
+            verification_level: Some(VerificationLevel::IndependentlyReproduced),
             ..RecordFilter::default()
         };
         assert!(search(level, "", 10).await.is_empty());

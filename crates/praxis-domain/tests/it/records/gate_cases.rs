@@ -50,7 +50,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/verification/checks/2/observed_at",
                     json!("2026-07-31T24:00:00Z"),
-                )
+                );
             },
         ),
         case(
@@ -62,7 +62,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/screening/screened_at",
                     json!("2026-07-31T07:49:50+24:00"),
-                )
+                );
             },
         ),
         case(
@@ -105,7 +105,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/lifecycle/updated_at",
                     json!("2026-07-31T08:00:00+01:00"),
-                )
+                );
             },
         ),
         case(
@@ -138,7 +138,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/attempts/0/failure_mechanism",
                     json!("It was never tried."),
-                )
+                );
             },
         ),
         case(
@@ -170,7 +170,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/verification/checks/1/evidence_refs/0",
                     json!("ev-missing"),
-                )
+                );
             },
         ),
         case(
@@ -194,7 +194,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/verification/checks/2/check_id",
                     json!("check-initial-copy"),
-                )
+                );
             },
         ),
         case(
@@ -284,7 +284,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/attempts/0/evidence_refs",
                     json!("ev-migration-receipt"),
-                )
+                );
             },
         ),
         case(
@@ -296,7 +296,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/verification/checks/0/evidence_refs",
                     json!("ev-migration-receipt"),
-                )
+                );
             },
         ),
         case(
@@ -308,7 +308,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/provenance/source_evidence_refs",
                     json!("ev-migration-receipt"),
-                )
+                );
             },
         ),
         case(
@@ -320,7 +320,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/relations/related_experiences",
                     json!(["exp-other-case-20260101", "exp-other-case-20260101"]),
-                )
+                );
             },
         ),
         case(
@@ -332,7 +332,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/relations/supersedes",
                     json!(["exp-old-case-20260101", "exp-old-case-20260101"]),
-                )
+                );
             },
         ),
         case(
@@ -344,7 +344,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/relations/derived_skill_candidates",
                     json!("codex-session-storage-junction-migration"),
-                )
+                );
             },
         ),
         case(
@@ -614,7 +614,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/experience_id",
                     json!("exp-codex-session-junction-migration-20260730"),
-                )
+                );
             },
         ),
         case(
@@ -626,7 +626,7 @@ pub(super) fn gate_cases() -> Vec<Case> {
                     v,
                     "/context/observed_at",
                     json!("2026-08-01T00:30:00+02:00"),
-                )
+                );
             },
         ),
         case(

@@ -225,7 +225,11 @@ fn run(case: &Case) -> (Value, Vec<Finding>) {
 }
 
 fn report(found: &[Finding]) -> String {
-    found.iter().map(|f| format!("\n  {f}")).collect()
+    found.iter().fold(String::new(), |mut out, f| {
+        use std::fmt::Write;
+        let _ = write!(out, "\n  {f}");
+        out
+    })
 }
 
 #[test]
@@ -376,7 +380,7 @@ fn tolerated_variants_pass() {
                     v,
                     "/lifecycle/created_at",
                     json!("2026-07-31T09:49:50+02:00"),
-                )
+                );
             }),
         ),
         (
@@ -386,7 +390,7 @@ fn tolerated_variants_pass() {
                     v,
                     "/context/observed_at",
                     json!("2026-07-31T23:30:00-02:00"),
-                )
+                );
             }),
         ),
         (
@@ -396,7 +400,7 @@ fn tolerated_variants_pass() {
                     v,
                     "/evidence/0/captured_at",
                     json!("2026-07-31T06:50:00.123456Z"),
-                )
+                );
             }),
         ),
         (
@@ -406,7 +410,7 @@ fn tolerated_variants_pass() {
                     v,
                     "/relations/related_experiences",
                     json!("exp-other-case-20260101"),
-                )
+                );
             }),
         ),
         (

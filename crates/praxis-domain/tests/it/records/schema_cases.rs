@@ -11,7 +11,7 @@ use super::{
 pub(super) fn schema_cases() -> Vec<Case> {
     vec![
         case("missing top-level field", "schema.required", "", |v| {
-            remove(v, "/summary")
+            remove(v, "/summary");
         }),
         case(
             "missing nested field",
@@ -44,10 +44,10 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| set(v, "/relations/parents", json!([])),
         ),
         case("schema version", "schema.const", "/schema_version", |v| {
-            set(v, "/schema_version", json!("0.2"))
+            set(v, "/schema_version", json!("0.2"));
         }),
         case("record kind", "schema.const", "/record_kind", |v| {
-            set(v, "/record_kind", json!("skill"))
+            set(v, "/record_kind", json!("skill"));
         }),
         case(
             "screening status",
@@ -62,10 +62,10 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| set(v, "/lifecycle/status", json!("draft")),
         ),
         case("platform", "schema.enum", "/context/platform", |v| {
-            set(v, "/context/platform", json!("bsd"))
+            set(v, "/context/platform", json!("bsd"));
         }),
         case("attempt result", "schema.enum", "/attempts/0/result", |v| {
-            set(v, "/attempts/0/result", json!("abandoned"))
+            set(v, "/attempts/0/result", json!("abandoned"));
         }),
         case(
             "check method",
@@ -80,7 +80,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| set(v, "/evidence/0/visibility", json!("secret")),
         ),
         case("risk severity", "schema.enum", "/risks/0/severity", |v| {
-            set(v, "/risks/0/severity", json!("critical"))
+            set(v, "/risks/0/severity", json!("critical"));
         }),
         case(
             "screening method",
@@ -107,10 +107,10 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| set(v, "/rollback/available", json!("yes")),
         ),
         case("record is not an object", "schema.type", "", |v| {
-            *v = json!([])
+            *v = json!([]);
         }),
         case("experience id", "schema.pattern", "/experience_id", |v| {
-            set(v, "/experience_id", json!("EXP-codex-20260731"))
+            set(v, "/experience_id", json!("EXP-codex-20260731"));
         }),
         case(
             "evidence id",
@@ -139,7 +139,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/relations/derived_skill_candidates/0",
                     json!("Not A Slug"),
-                )
+                );
             },
         ),
         case(
@@ -170,7 +170,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/relations/related_skills",
                     json!({"name": "junction-migration", "version": "1.0", "sha256": DIGEST}),
-                )
+                );
             },
         ),
         case(
@@ -182,17 +182,17 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/relations/related_skills",
                     json!({"name": "junction-migration", "version": "1.0.0"}),
-                )
+                );
             },
         ),
         case("title too short", "schema.min_length", "/title", |v| {
-            set(v, "/title", json!("short"))
+            set(v, "/title", json!("short"));
         }),
         case("title too long", "schema.max_length", "/title", |v| {
-            set(v, "/title", long(161))
+            set(v, "/title", long(161));
         }),
         case("summary too short", "schema.min_length", "/summary", |v| {
-            set(v, "/summary", long(19))
+            set(v, "/summary", long(19));
         }),
         case(
             "mechanism too long",
@@ -228,7 +228,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| push(v, "/screening/findings", long(501)),
         ),
         case("no attempts", "schema.min_items", "/attempts", |v| {
-            set(v, "/attempts", json!([]))
+            set(v, "/attempts", json!([]));
         }),
         case(
             "no environment",
@@ -237,7 +237,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
             |v| set(v, "/context/environment", json!([])),
         ),
         case("no evidence", "schema.min_items", "/evidence", |v| {
-            set(v, "/evidence", json!([]))
+            set(v, "/evidence", json!([]));
         }),
         case("too many risks", "schema.max_items", "/risks", |v| {
             let risk = v["risks"][0].clone();
@@ -267,7 +267,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/relations/derived_skill_candidates",
                     json!("codex-session-storage-junction-migration"),
-                )
+                );
             },
         ),
         case(
@@ -279,7 +279,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/attempts/3/evidence_refs",
                     json!("ev-migration-receipt"),
-                )
+                );
             },
         ),
         // Conditional rules.
@@ -315,7 +315,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
             remove(v, "/review/mode");
         }),
         case("decision needs time", "schema.required", "/review", |v| {
-            remove(v, "/review/reviewed_at")
+            remove(v, "/review/reviewed_at");
         }),
         case(
             "pending review has no mode",
@@ -396,7 +396,7 @@ pub(super) fn schema_cases() -> Vec<Case> {
                     v,
                     "/attempts/1/failure_mechanism",
                     json!("It did not fail."),
-                )
+                );
             },
         ),
         case(

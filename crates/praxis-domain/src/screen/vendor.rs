@@ -117,8 +117,8 @@ pub(super) fn private_key(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn vendor_prefixes_need_a_generated_body() {

@@ -56,8 +56,8 @@ pub(super) fn session_id(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn sessions_need_a_label() {

@@ -116,7 +116,7 @@ pub(super) fn word_like(v: &str) -> bool {
     !v.is_empty()
         && v.split([' ', '-']).all(|w| {
             let mut chars = w.chars();
-            chars.next().is_none_or(|c| c.is_alphabetic())
+            chars.next().is_none_or(char::is_alphabetic)
                 && chars.all(|c| c.is_alphabetic() && !c.is_uppercase())
         })
 }

@@ -69,8 +69,8 @@ pub(super) fn home_path(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn home_paths_and_their_placeholders() {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::rule::Rule;
 
 /// The corpus file, one case per line.
-pub const CORPUS: &str = include_str!("../../../corpus/redaction.jsonl");
+pub const CORPUS: &str = include_str!("../../corpus/redaction.jsonl");
 
 /// One labelled text.
 #[derive(Clone, Debug, PartialEq, Eq)]

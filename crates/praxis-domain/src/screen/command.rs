@@ -136,9 +136,8 @@ fn dangerous_target(arg: &str) -> bool {
             .filter(|s| !s.is_empty())
             .collect();
         return match rest.as_slice() {
-            [] => true,
+            [] | ["users", _] => true,
             [dir] => matches!(*dir, "users" | "windows" | "program files" | "programdata"),
-            ["users", _] => true,
             _ => false,
         };
     }
@@ -232,8 +231,8 @@ pub(super) fn unsafe_command(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::rule::Rule;
-    use crate::records::screen::{fires, scan};
+    use crate::screen::rule::Rule;
+    use crate::screen::{fires, scan};
 
     #[test]
     fn unsafe_commands_only_where_asked() {

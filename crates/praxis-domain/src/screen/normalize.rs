@@ -44,8 +44,8 @@ pub fn normalize(text: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn normalization_defeats_invisible_and_fullwidth_tricks() {

@@ -196,8 +196,8 @@ pub(super) fn assignment(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn assignments_distinguish_literals_from_references() {

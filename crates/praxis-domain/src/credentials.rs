@@ -8,8 +8,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::capability::Capability;
-use super::scope::{Scope, check_id};
+use crate::auth::{Capability, Scope, check_id};
 use crate::digest::Digest;
 use crate::error::DomainError;
 use crate::ledger::Event;
@@ -229,7 +228,7 @@ impl IssueRequest {
             ));
         }
         let mut caps = BTreeSet::new();
-        for (i, c) in capabilities.iter().enumerate() {
+        for (i, c) in capabilities.into_iter().enumerate() {
             let path = format!("/capabilities/{i}");
             let cap = c
                 .parse::<Capability>()
@@ -346,7 +345,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.path(), Some("/capabilities/1"));
-        let e = IssueRequest::new("".into(), vec!["memory_read".into()], vec![], None, now)
+        let e = IssueRequest::new(String::new(), vec!["memory_read".into()], vec![], None, now)
             .unwrap_err();
         assert_eq!(e.path(), Some("/subject"));
         let e = IssueRequest::new(

@@ -1,26 +1,14 @@
 //! Conversions between the attempt ledger's wire types and domain types,
-//! and (in [`records`]) those of experience records and skills.
-//!
-//! The two are kept apart on purpose (the wire is a versioned contract), so
-//! every conversion is spelled out here, field by field.
+//! field by field.
 
-pub(crate) mod records;
-
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use praxis_api as api;
 use praxis_domain::attempts as domain;
 use praxis_domain::time::Timestamp;
 use praxis_store::attempts::{ActionRef, AttemptRecord, WriteKind};
-use serde::Serialize;
+
+use axum::http::StatusCode;
 
 use crate::error::ApiError;
-
-/// A JSON answer.
-pub(crate) fn json<T: Serialize>(status: StatusCode, body: &T) -> Response {
-    let bytes = serde_json::to_vec(body).expect("responses serialize");
-    (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response()
-}
 
 pub(crate) fn stage_from_wire(s: api::Stage) -> domain::Stage {
     match s {

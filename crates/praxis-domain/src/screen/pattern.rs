@@ -14,7 +14,7 @@ macro_rules! lazy_regex {
     ($(#[$doc:meta])* $name:ident, $pattern:expr) => {
         $(#[$doc])*
         static $name: ::std::sync::LazyLock<::regex::Regex> =
-            ::std::sync::LazyLock::new(|| $crate::records::screen::pattern::regex($pattern));
+            ::std::sync::LazyLock::new(|| $crate::screen::pattern::regex($pattern));
     };
 }
 pub(super) use lazy_regex;

@@ -42,7 +42,7 @@ use std::sync::LazyLock;
 use regex::RegexSet;
 use serde_json::Value;
 
-use super::finding::Finding;
+use crate::finding::Finding;
 
 pub use normalize::normalize;
 pub use rule::Rule;

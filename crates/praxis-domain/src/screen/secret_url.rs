@@ -130,8 +130,8 @@ pub(super) fn secret_url(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::records::screen::fires;
-    use crate::records::screen::rule::Rule;
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
 
     #[test]
     fn urls_with_credentials() {
