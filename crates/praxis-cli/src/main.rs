@@ -155,6 +155,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
     let settings = args.resolve()?;
     config::init_logging(&settings.log_format);
+    // A panic's message may hold request data: log where it happened only.
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        tracing::error!(at, "a thread panicked");
+    }));
     let engine = praxis_store::open(&settings.store)
         .await
         .with_context(|| format!("opening store {}", settings.store_display()))?;

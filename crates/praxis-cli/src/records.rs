@@ -281,7 +281,7 @@ fn read_records(dir: &Path) -> anyhow::Result<Vec<RecordFile>> {
         };
         let kind = sub.file_type()?;
         if !kind.is_dir() || kind.is_symlink() {
-            if Path::new(&name).extension().is_some_and(|e| e == "json") {
+            if is_json(&name) {
                 files.push(out_of_layout(format!("{RECORDS_DIR}/{name}")));
             }
             continue;
@@ -290,7 +290,7 @@ fn read_records(dir: &Path) -> anyhow::Result<Vec<RecordFile>> {
         inner.sort_by_key(std::fs::DirEntry::file_name);
         for entry in inner {
             let file = entry.file_name().to_string_lossy().into_owned();
-            if Path::new(&file).extension().is_none_or(|e| e != "json") {
+            if !is_json(&file) {
                 continue;
             }
             let path = format!("{RECORDS_DIR}/{name}/{file}");
@@ -322,6 +322,13 @@ fn out_of_layout(path: String) -> RecordFile {
         contents: Ok(Vec::new()),
         file_bytes: 0,
     }
+}
+
+/// Whether a file name ends in `.json`, exactly: the protocol's layout
+/// names are case-sensitive, and a file named `.json` is a record file too.
+#[allow(clippy::case_sensitive_file_extension_comparisons)]
+fn is_json(name: &str) -> bool {
+    name.ends_with(".json")
 }
 
 /// Reads at most `limit` bytes (plus one, so that an oversized file is seen

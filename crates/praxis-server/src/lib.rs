@@ -90,9 +90,10 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api)
         .merge(ops::routes())
-        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
-        // Inside the request id and trace layers, so a panic's 500 carries both.
+        // Inside the metrics, request id and trace layers, so a panic's 500
+        // is counted and carries the request id.
         .layer(error::catch_panics())
+        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         // No route accepts more; each group above refuses past its own limit.
         .layer(bounded(RECORD_BODY_LIMIT))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -151,10 +151,13 @@ impl RecordTx for PgTx<'_, '_> {
 }
 
 impl<C: deadpool_postgres::GenericClient + Sync> RecordRead for PgRead<'_, C> {
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError> {
+    async fn all_records(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, RecordColumns)>, StoreError> {
         let rows = self.0.query(sql::RECORDS_OF_TENANT, &[&tenant]).await?;
         rows.iter()
-            .map(|r| Ok((col(r, 0)?, record_at(r, 1)?.into_row()?)))
+            .map(|r| Ok((col(r, 0)?, record_at(r, 1)?)))
             .collect()
     }
 

@@ -50,7 +50,17 @@ impl RecordFold {
         tenant: &str,
     ) -> Result<Vec<String>, StoreError> {
         let mut problems = Vec::new();
-        for (ns, row) in read.all_records(tenant).await? {
+        for (ns, columns) in read.all_records(tenant).await? {
+            let id = columns.experience_id.clone();
+            let row = match columns.into_row() {
+                Ok(row) => row,
+                Err(e) => {
+                    // The expected row is accounted for: its problem is this one.
+                    self.records.remove(&(ns.clone(), id));
+                    problems.push(format!("record in {ns:?}: {e}"));
+                    continue;
+                }
+            };
             match self
                 .records
                 .remove(&(ns.clone(), row.experience_id.clone()))

@@ -28,6 +28,7 @@ use serde_json::Value;
 use crate::error::StoreError;
 use crate::ledger::{Ctx, LedgerTx};
 use crate::skills::SkillTx;
+use rows::RecordColumns;
 
 /// The stream of a namespace's record settings.
 pub const SETTINGS_STREAM: &str = "record-settings";
@@ -207,8 +208,12 @@ pub(crate) trait RecordTx {
 
 /// The record reads verification needs.
 pub(crate) trait RecordRead {
-    /// Every record row of a tenant, with its namespace.
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError>;
+    /// Every record row of a tenant, with its namespace, undecoded: a row
+    /// that does not decode is a problem to report, not a reason to stop.
+    async fn all_records(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, RecordColumns)>, StoreError>;
     /// Every record setting of a tenant: (namespace, automated approval).
     async fn all_record_settings(
         &mut self,

@@ -46,6 +46,16 @@ pub(crate) const DB_FILE: &str = "praxis.db";
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
+        // A column that does not decode is stored data failing its type, as
+        // on PostgreSQL (`try_get`): an inconsistency, not a database fault.
+        if matches!(
+            e,
+            rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::IntegralValueOutOfRange(..)
+        ) {
+            return StoreError::inconsistent(format!("a column does not decode: {e}"));
+        }
         let kind = match &e {
             rusqlite::Error::SqliteFailure(f, _)
                 if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY

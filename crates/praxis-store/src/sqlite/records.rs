@@ -177,16 +177,17 @@ impl RecordTx for SqliteTx<'_> {
 }
 
 impl RecordRead for SqliteRead<'_> {
-    async fn all_records(&mut self, tenant: &str) -> Result<Vec<(String, KeptRecord)>, StoreError> {
+    async fn all_records(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<(String, RecordColumns)>, StoreError> {
         let mut stmt = self.0.prepare(sql::RECORDS_OF_TENANT)?;
         let rows = stmt
             .query_map(params![tenant], |r| {
                 Ok((r.get::<_, String>(0)?, record_at(r, 1)?))
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter()
-            .map(|(ns, c)| c.into_row().map(|row| (ns, row)))
-            .collect()
+        Ok(rows)
     }
 
     async fn all_record_settings(

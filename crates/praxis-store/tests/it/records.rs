@@ -678,6 +678,62 @@ async fn verify_rebuilds_record_projections_and_finds_tampering() {
             matches!(err, StoreError::Inconsistent(_)),
             "{backend:?}: {err}"
         );
+        // Verification reports that row and goes on rather than stopping.
+        let report = engine.verify().await.unwrap();
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|p| p.contains("does not match its digest")),
+            "{backend:?}: {:?}",
+            report.problems
+        );
+    }
+}
+
+/// A trust column the protocol does not name fails closed on both engines:
+/// reads are an inconsistency, and `verify` reports the row and goes on.
+#[tokio::test]
+async fn an_undecodable_trust_column_fails_closed_on_both_engines() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        tenant(&*engine, "t").await;
+        submit(&engine, "k1", sample_record("root-ci")).await;
+        submit(&engine, "k2", sample_record("other-case")).await;
+        crate::tamper::sql(
+            backend,
+            &loc.store,
+            &format!(
+                "UPDATE records SET platform = 'amiga' WHERE experience_id = '{}'",
+                id("root-ci")
+            ),
+        )
+        .await;
+        let err = engine
+            .records()
+            .get("t", &namespace("a"), &id("root-ci"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, StoreError::Inconsistent(m) if m.contains("platform")),
+            "{backend:?}: {err}"
+        );
+        let other = engine
+            .records()
+            .get("t", &namespace("a"), &id("other-case"))
+            .await
+            .unwrap();
+        assert!(other.is_some(), "{backend:?}: the untouched record reads");
+        let report = engine.verify().await.unwrap();
+        assert_eq!(
+            report.problems,
+            [format!(
+                "tenant \"t\": record in {:?}: storage inconsistency: record {} holds an invalid platform",
+                namespace("a").as_str(),
+                id("root-ci")
+            )],
+            "{backend:?}"
+        );
     }
 }
 
