@@ -387,12 +387,18 @@ pub enum CandidateAction {
     /// Just the action id.
     Id(String),
     /// The action and the revision a planner would run.
-    Revision {
-        /// The action.
-        action_id: String,
-        /// Its revision.
-        action_revision: Option<String>,
-    },
+    Revision(CandidateRevision),
+}
+
+/// A candidate named with the revision to run. Unknown fields are refused
+/// here too: a misspelled `action_revision` must not be silently dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CandidateRevision {
+    /// The action.
+    pub action_id: String,
+    /// Its revision.
+    pub action_revision: Option<String>,
 }
 
 /// `POST /api/v1/attempts/assess`.

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use praxis_api::{
-    AssessRequest, CONTRACT_VERSION, CandidateAction, Disposition, ImportRequest, LegacyStore,
-    ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest, StreakKey, Visibility,
+    AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition,
+    ImportRequest, LegacyStore, ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest,
+    StreakKey, Visibility,
 };
 use praxis_client::Client;
 use praxis_domain::Refusal;
@@ -268,10 +269,10 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
             let actions = actions
                 .into_iter()
                 .map(|a| match a.split_once('@') {
-                    Some((id, rev)) => CandidateAction::Revision {
+                    Some((id, rev)) => CandidateAction::Revision(CandidateRevision {
                         action_id: id.to_owned(),
                         action_revision: Some(rev.to_owned()),
-                    },
+                    }),
                     None => CandidateAction::Id(a),
                 })
                 .collect();

@@ -140,10 +140,7 @@ pub(crate) async fn assess(
     for (i, a) in body.actions.into_iter().enumerate() {
         let (action_id, action_revision) = match a {
             CandidateAction::Id(id) => (id, None),
-            CandidateAction::Revision {
-                action_id,
-                action_revision,
-            } => (action_id, action_revision),
+            CandidateAction::Revision(r) => (r.action_id, r.action_revision),
         };
         check_subject(&format!("/actions/{i}"), &action_id)?;
         if let Some(r) = &action_revision {

@@ -325,3 +325,17 @@ fn panic_response(_: PanicPayload) -> Response {
     )
     .into_response()
 }
+
+/// 404 `not_found` for a path no route serves.
+pub(crate) async fn no_route() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such route")
+}
+
+/// 405 `method_not_allowed` for a route that exists under other methods.
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take this method",
+    )
+}

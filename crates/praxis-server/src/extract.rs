@@ -58,7 +58,7 @@ impl<T: DeserializeOwned, S: Send + Sync, const LIMIT: usize> FromRequest<S> for
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        if !content_type.starts_with("application/json") {
+        if !is_json_media_type(content_type) {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "unsupported_media_type",
@@ -74,6 +74,20 @@ impl<T: DeserializeOwned, S: Send + Sync, const LIMIT: usize> FromRequest<S> for
         let body = typed(&value)?;
         Ok(ApiJson { body, value })
     }
+}
+
+/// Whether a `Content-Type` names JSON: `application/json` in any case,
+/// with no parameter but an optional `charset=utf-8` (RFC 8259 JSON is
+/// UTF-8). A list of types, another subtype or another charset is not.
+fn is_json_media_type(value: &str) -> bool {
+    let mut parts = value.split(';');
+    let essence = parts.next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
+        && parts.all(|param| {
+            let (name, value) = param.split_once('=').unwrap_or((param, ""));
+            name.trim().eq_ignore_ascii_case("charset")
+                && value.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+        })
 }
 
 fn check_contract_version(value: &Value) -> Result<(), ApiError> {
@@ -212,5 +226,33 @@ impl FromRequestParts<AppState> for Auth {
             grants: credential.grants,
             secret_sha256: credential.secret_sha256,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json_media_type;
+
+    #[test]
+    fn only_json_in_utf_8_is_json() {
+        for ok in [
+            "application/json",
+            "APPLICATION/JSON",
+            "application/json; charset=utf-8",
+            "Application/Json;Charset=\"UTF-8\"",
+        ] {
+            assert!(is_json_media_type(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "application/jsonx",
+            "application/json; charset=latin1",
+            "application/json, text/plain",
+            "application/json; boundary=x",
+            "text/json",
+            "application/json;",
+        ] {
+            assert!(!is_json_media_type(bad), "{bad}");
+        }
     }
 }

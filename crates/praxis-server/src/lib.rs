@@ -90,6 +90,9 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api)
         .merge(ops::routes())
+        // The router's own answers are problem documents like every other.
+        .fallback(error::no_route)
+        .method_not_allowed_fallback(error::method_not_allowed)
         // Inside the metrics, request id and trace layers, so a panic's 500
         // is counted and carries the request id.
         .layer(error::catch_panics())

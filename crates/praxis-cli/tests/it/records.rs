@@ -189,7 +189,7 @@ fn upstream_schema_accepts(files: &[PathBuf]) -> usize {
         .arg(fixtures().join("experience-record-v0.1.schema.json"))
         .args(files)
         .output()
-        .expect("python3 with the jsonschema package (CI installs it)");
+        .expect("python3 with the jsonschema package (`scripts/test` sets it up)");
     assert!(py.status.success(), "{}", describe(&py));
     String::from_utf8_lossy(&py.stdout).trim().parse().unwrap()
 }

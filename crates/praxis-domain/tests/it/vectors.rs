@@ -128,7 +128,7 @@ import json, sys
 try:
     import rfc8785
 except ImportError:
-    sys.stderr.write("the Python module rfc8785 is missing: run `pip install rfc8785`\n")
+    sys.stderr.write("the Python module rfc8785 is missing: run the tests with `scripts/test`\n")
     sys.exit(3)
 out = sys.stdout.buffer
 for line in sys.stdin.buffer.read().split(b"\n"):
@@ -200,7 +200,9 @@ fn python_canonicalize(inputs: &[String]) -> Vec<Vec<u8>> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| {
-            panic!("cannot run python3 ({e}): install Python 3, then `pip install rfc8785`")
+            panic!(
+                "cannot run python3 ({e}): run the tests with `scripts/test`, which sets up rfc8785"
+            )
         });
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let payload = inputs.join("\n") + "\n";
@@ -215,7 +217,7 @@ fn python_canonicalize(inputs: &[String]) -> Vec<Vec<u8>> {
     assert!(output.status.code() != Some(3), "{stderr}");
     assert!(
         output.status.success(),
-        "python3 failed ({}); if rfc8785 is missing, `pip install rfc8785`:\n{stderr}",
+        "python3 failed ({}); if rfc8785 is missing, run the tests with `scripts/test`:\n{stderr}",
         output.status
     );
     output

@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 
 use praxis_api::{
-    AssessRequest, CONTRACT_VERSION, CandidateAction, Disposition, ImportRequest, LegacyRecord,
-    LegacyStore, ObserveRequest, Outcome, OutcomeStatus, Problem, Recommendation, Scope,
-    SetPolicyRequest, Stage, Visibility,
+    AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition,
+    ImportRequest, LegacyRecord, LegacyStore, ObserveRequest, Outcome, OutcomeStatus, Problem,
+    Recommendation, Scope, SetPolicyRequest, Stage, Visibility,
 };
 use praxis_client::{Client, ClientError};
 use praxis_testkit::BACKENDS;
@@ -733,10 +733,10 @@ async fn assess_follows_the_policy_in_request_order_and_writes_nothing() {
         let actions = vec![
             CandidateAction::Id("untouched".into()),
             CandidateAction::Id("probe".into()),
-            CandidateAction::Revision {
+            CandidateAction::Revision(CandidateRevision {
                 action_id: "scan".into(),
                 action_revision: Some("v2".into()),
-            },
+            }),
             CandidateAction::Id("probe".into()),
             CandidateAction::Id("zeta".into()),
             CandidateAction::Id("alpha".into()),
@@ -847,6 +847,26 @@ async fn assess_follows_the_policy_in_request_order_and_writes_nothing() {
                 "{backend:?} {n} candidates"
             );
         }
+        // A misspelled field of a candidate is refused, never dropped.
+        let body = json!({
+            "contract_version": 1,
+            "scope": s,
+            "subject": "host-a",
+            "actions": [{"action_id": "probe", "revision": "v2"}],
+        });
+        let (status, resp) =
+            post_json(&server, "/api/v1/attempts/assess", Some(&token), &body).await;
+        assert_eq!(
+            status / 100,
+            4,
+            "{backend:?}: {}",
+            String::from_utf8_lossy(&resp)
+        );
+        assert_eq!(
+            problem(&resp).1.as_deref(),
+            Some("/actions/0"),
+            "{backend:?}"
+        );
         let many = AssessRequest {
             actions: (0..256)
                 .map(|i| CandidateAction::Id(format!("act-{i}")))
@@ -1444,14 +1464,14 @@ async fn policy_defaults_validation_reexplore_and_revision_keys() {
             scope: s.clone(),
             subject: "host-a".into(),
             actions: vec![
-                CandidateAction::Revision {
+                CandidateAction::Revision(CandidateRevision {
                     action_id: "probe".into(),
                     action_revision: Some("v1".into()),
-                },
-                CandidateAction::Revision {
+                }),
+                CandidateAction::Revision(CandidateRevision {
                     action_id: "probe".into(),
                     action_revision: Some("v2".into()),
-                },
+                }),
             ],
         };
         let answer = client.assess(&request).await.unwrap();

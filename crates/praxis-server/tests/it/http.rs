@@ -135,6 +135,63 @@ async fn bodies_must_be_json() {
 }
 
 #[tokio::test]
+async fn media_types_are_parsed_not_prefix_matched() {
+    let server = Server::start(Backend::Sqlite).await;
+    let body = br#"{"contract_version":1,"subject":"s","capabilities":["memory_read"],"grants":[],"expires_at":null}"#;
+    for (content_type, expected) in [
+        ("APPLICATION/JSON", 201),
+        ("application/json; charset=UTF-8", 201),
+        ("application/jsonx", 415),
+        ("application/json; charset=latin1", 415),
+        ("application/json, text/plain", 415),
+    ] {
+        let (status, _, answer) = raw(
+            Method::POST,
+            &format!("{}/api/v1/credentials", server.base),
+            Some(&server.admin_token),
+            &[("content-type", content_type)],
+            Some(body.to_vec()),
+        )
+        .await;
+        assert_eq!(status, expected, "{content_type}");
+        if expected == 415 {
+            assert_eq!(
+                problem(&answer).0,
+                "unsupported_media_type",
+                "{content_type}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_routers_own_answers_are_problem_documents() {
+    let server = Server::start(Backend::Sqlite).await;
+    let (status, headers, body) = raw(
+        Method::GET,
+        &format!("{}/api/v1/no-such-route", server.base),
+        Some(&server.admin_token),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_eq!(headers["content-type"], "application/problem+json");
+    assert_eq!(problem(&body), ("not_found".to_owned(), None));
+    let (status, headers, body) = raw(
+        Method::DELETE,
+        &format!("{}/api/v1/credentials", server.base),
+        Some(&server.admin_token),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 405);
+    assert_eq!(headers["content-type"], "application/problem+json");
+    assert_eq!(problem(&body), ("method_not_allowed".to_owned(), None));
+}
+
+#[tokio::test]
 async fn api_responses_are_not_cached_and_carry_a_request_id() {
     let server = Server::start(Backend::Sqlite).await;
     let url = format!("{}/api/v1/credentials", server.base);
