@@ -166,6 +166,18 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
     let engine = praxis_store::open(&settings.store)
         .await
         .with_context(|| format!("opening store {}", settings.store_display()))?;
+    let seal = load_seal_key(&settings.seal_key_file)?;
+    engine
+        .bind_seal_key(&seal.fingerprint())
+        .await
+        .with_context(|| {
+            format!(
+                "the seal key in {} is not the one this store was first served with; \
+                 give every server of one store the same key (copy the first server's \
+                 seal-key file, or pass it with --seal-key-file)",
+                settings.seal_key_file.display()
+            )
+        })?;
     if engine.ledger().tenants().await?.is_empty() {
         let path = Path::new(&settings.data_dir).join("admin-token");
         // The token is on disk before the tenant exists: a crash in between
@@ -183,7 +195,6 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
             token.render()
         );
     }
-    let seal = load_seal_key(&settings.seal_key_file)?;
     let listener = tokio::net::TcpListener::bind(&settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;

@@ -153,6 +153,15 @@ impl From<StoreError> for ApiError {
                 "credential_revoked",
                 "the credential was revoked, rotated or expired before the write was applied",
             ),
+            // Refused at start (`praxis serve`); a request never meets it.
+            e @ StoreError::SealKeyMismatch { .. } => {
+                tracing::error!(error = %e, "seal key mismatch");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "seal_key_mismatch",
+                    "the server's seal key is not the store's",
+                )
+            }
             StoreError::Inconsistent(m) => {
                 tracing::error!(problem = %m, "storage inconsistency");
                 ApiError::new(

@@ -40,6 +40,13 @@ impl SealKey {
         Some(SealKey(key))
     }
 
+    /// A fingerprint that names the key without revealing it (a digest
+    /// under its own purpose), which the store records so that a server
+    /// started with another key is refused.
+    pub fn fingerprint(&self) -> String {
+        self.derive("praxis.seal-key-fingerprint.v1", &[]).to_hex()
+    }
+
     /// The key as 64 hex characters, for storing it.
     pub fn to_hex(&self) -> String {
         hex::encode(self.0)

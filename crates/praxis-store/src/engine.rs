@@ -31,6 +31,10 @@ pub trait Engine: Send + Sync + 'static {
     fn records(&self) -> &dyn RecordReads;
     /// Reads of the skill registry.
     fn skills(&self) -> &dyn SkillReads;
+    /// Binds the store to a seal key: records `fingerprint` on first use,
+    /// and refuses with [`StoreError::SealKeyMismatch`] a fingerprint other
+    /// than the one recorded.
+    async fn bind_seal_key(&self, fingerprint: &str) -> Result<(), StoreError>;
     /// Walks the whole store and reports every problem.
     async fn verify(&self) -> Result<VerifyReport, StoreError>;
     /// Checks that the store is reachable and accepts writes.

@@ -42,6 +42,15 @@ pub enum StoreError {
         /// Newest version this build supports.
         supported: i64,
     },
+    /// The store was first served with another seal key: receipts sealed
+    /// under it could not be opened, and a retry would act twice.
+    #[error(
+        "this store was first served with another seal key (fingerprint {recorded}); every server of one store must use the same seal key"
+    )]
+    SealKeyMismatch {
+        /// The fingerprint the store recorded.
+        recorded: String,
+    },
     /// Opening or configuring the store failed.
     #[error("cannot open store: {0}")]
     Open(String),

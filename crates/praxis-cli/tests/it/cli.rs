@@ -278,6 +278,25 @@ fn verify_reports_a_tampered_event() {
     assert!(!stdout.contains("ok: no problems found"), "{stdout}");
 }
 
+/// A second server with another seal key is refused before it listens: it
+/// could open none of the sealed receipts, and a retry would act twice.
+#[test]
+fn a_server_with_another_seal_key_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    drop(Server::start(&["--data-dir", s(&dir)]));
+    let other = tmp.path().join("other-seal-key");
+    std::fs::write(&other, "ab".repeat(32)).unwrap();
+    let failure = match Server::try_start(&["--data-dir", s(&dir), "--seal-key-file", s(&other)]) {
+        Ok(server) => panic!("serve started with another seal key at {}", server.base),
+        Err(f) => f,
+    };
+    assert!(failure.stderr.contains("seal key"), "{failure:#?}");
+    assert!(!failure.stdout.contains("listening"), "{failure:#?}");
+    // The store's own key still serves it.
+    drop(Server::start(&["--data-dir", s(&dir)]));
+}
+
 #[test]
 fn a_store_from_a_newer_schema_is_refused() {
     let tmp = tempfile::tempdir().unwrap();

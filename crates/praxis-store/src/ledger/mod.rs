@@ -206,6 +206,18 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// The name under which the seal key's fingerprint is recorded.
+pub(crate) const SEAL_KEY: &str = "seal";
+
+/// Compares the fingerprint a store recorded with the one a server offers.
+pub(crate) fn check_seal_key(recorded: String, offered: &str) -> Result<(), StoreError> {
+    if recorded == offered {
+        Ok(())
+    } else {
+        Err(StoreError::SealKeyMismatch { recorded })
+    }
+}
+
 /// Serializes an event payload; a failure is a bug in a payload type.
 pub(crate) fn payload<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, StoreError> {
     serde_json::to_value(value).map_err(|e| StoreError::inconsistent(e.to_string()))

@@ -46,6 +46,12 @@ pub const STREAM_EVENTS: &str = "SELECT tenant_id, position, namespace, stream, 
      FROM events WHERE tenant_id = $1 AND namespace = $2 AND stream = $3 AND stream_seq > $4 \
      ORDER BY stream_seq LIMIT $5";
 
+/// Records a store-wide key fingerprint unless one is recorded: (name, fingerprint).
+pub const INSERT_STORE_KEY: &str = "INSERT INTO store_keys (name, fingerprint) VALUES ($1, $2) \
+     ON CONFLICT (name) DO NOTHING";
+/// A store-wide key fingerprint: (name).
+pub const STORE_KEY: &str = "SELECT fingerprint FROM store_keys WHERE name = $1";
+
 /// Every statement here that SQLite runs, for the placeholder-order test.
 #[cfg(test)]
 pub(crate) const ALL: &[&str] = &[
@@ -61,4 +67,6 @@ pub(crate) const ALL: &[&str] = &[
     INSERT_RECEIPT,
     EVENT_AT,
     STREAM_EVENTS,
+    INSERT_STORE_KEY,
+    STORE_KEY,
 ];

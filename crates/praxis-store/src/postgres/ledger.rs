@@ -47,6 +47,12 @@ pub(super) const SCHEMA_V1: &str = "CREATE TABLE tenants (
         PRIMARY KEY (tenant_id, key)
     );";
 
+/// Store-wide key fingerprints (schema version 4).
+pub(super) const SCHEMA_V4: &str = "CREATE TABLE store_keys (
+        name TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL
+    );";
+
 /// Reads over any client: a pooled connection or a snapshot transaction.
 pub(super) struct PgRead<'a, C>(pub(super) &'a C);
 

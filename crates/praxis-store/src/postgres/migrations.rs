@@ -8,6 +8,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (1, &[super::ledger::SCHEMA_V1, super::auth::SCHEMA_V1]),
     (2, &[super::attempts::SCHEMA_V2]),
     (3, &[super::records::SCHEMA_V3, super::skills::SCHEMA_V3]),
+    (4, &[super::ledger::SCHEMA_V4]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer

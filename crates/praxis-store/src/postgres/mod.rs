@@ -34,7 +34,7 @@ use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::{BackendError, BackendKind, StoreError};
-use crate::ledger::LedgerReads;
+use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
@@ -163,6 +163,22 @@ impl Engine for PostgresEngine {
         let report = verify_store(&mut PgRead(&tx)).await?;
         tx.commit().await?;
         Ok(report)
+    }
+
+    async fn bind_seal_key(&self, fingerprint: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        // The insert is atomic: of two servers starting at once, one records
+        // its fingerprint and the other compares with it.
+        client
+            .execute(
+                crate::ledger::sql::INSERT_STORE_KEY,
+                &[&SEAL_KEY, &fingerprint],
+            )
+            .await?;
+        let row = client
+            .query_one(crate::ledger::sql::STORE_KEY, &[&SEAL_KEY])
+            .await?;
+        check_seal_key(col(&row, 0)?, fingerprint)
     }
 
     async fn ready(&self) -> Result<(), StoreError> {

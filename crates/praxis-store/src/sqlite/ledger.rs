@@ -46,6 +46,12 @@ pub(super) const SCHEMA_V1: &str = "CREATE TABLE tenants (
         PRIMARY KEY (tenant_id, key)
     ) STRICT, WITHOUT ROWID;";
 
+/// Store-wide key fingerprints (schema version 4).
+pub(super) const SCHEMA_V4: &str = "CREATE TABLE store_keys (
+        name TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;";
+
 /// The writer's connection inside its open transaction.
 pub(super) struct SqliteTx<'c> {
     pub(super) conn: &'c Connection,

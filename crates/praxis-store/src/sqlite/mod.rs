@@ -33,7 +33,7 @@ use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::{BackendError, BackendKind, StoreError};
-use crate::ledger::LedgerReads;
+use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
@@ -265,6 +265,29 @@ impl Engine for SqliteEngine {
             report
         })
         .await
+    }
+
+    async fn bind_seal_key(&self, fingerprint: &str) -> Result<(), StoreError> {
+        let (path, offered) = (self.path.clone(), fingerprint.to_owned());
+        tokio::task::spawn_blocking(move || {
+            // Once, at start: its own connection, which waits its turn for
+            // the write lock like any other.
+            let mut conn = open_connection(&path)?;
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            tx.execute(
+                crate::ledger::sql::INSERT_STORE_KEY,
+                rusqlite::params![SEAL_KEY, offered],
+            )?;
+            let recorded: String = tx.query_row(
+                crate::ledger::sql::STORE_KEY,
+                rusqlite::params![SEAL_KEY],
+                |r| r.get(0),
+            )?;
+            tx.commit()?;
+            check_seal_key(recorded, &offered)
+        })
+        .await
+        .map_err(|e| StoreError::Open(format!("seal key check failed: {e}")))?
     }
 
     async fn ready(&self) -> Result<(), StoreError> {

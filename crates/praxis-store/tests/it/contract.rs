@@ -235,6 +235,32 @@ async fn idempotent_retries_replay_the_stored_receipt_even_after_reopen() {
     }
 }
 
+/// The first seal key a store is served with is the only one it accepts.
+#[tokio::test]
+async fn a_store_binds_to_the_first_seal_key_it_is_served_with() {
+    for backend in BACKENDS {
+        let (engine, loc) = engine(backend).await;
+        engine.bind_seal_key("fingerprint-a").await.unwrap();
+        engine.bind_seal_key("fingerprint-a").await.unwrap();
+        let refused = engine.bind_seal_key("fingerprint-b").await;
+        assert!(
+            matches!(&refused, Err(StoreError::SealKeyMismatch { recorded }) if recorded == "fingerprint-a"),
+            "{backend:?}: {refused:?}"
+        );
+        // It holds for another engine over the same store, as for a second server.
+        drop(engine);
+        let again = praxis_store::open(&loc.store).await.unwrap();
+        assert!(
+            matches!(
+                again.bind_seal_key("fingerprint-b").await,
+                Err(StoreError::SealKeyMismatch { .. })
+            ),
+            "{backend:?}"
+        );
+        again.bind_seal_key("fingerprint-a").await.unwrap();
+    }
+}
+
 #[tokio::test]
 async fn concurrent_identical_requests_write_exactly_one_event() {
     for backend in BACKENDS {
