@@ -150,6 +150,26 @@ pub struct CredentialResponse {
     pub credential: Credential,
 }
 
+/// One capability a credential can hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct CapabilityInfo {
+    /// Its wire name, as `capabilities` of a credential lists it.
+    pub name: String,
+    /// What it allows, in one line.
+    pub description: String,
+    /// Whether the calling credential holds it.
+    pub held: bool,
+}
+
+/// `GET /api/v1/capabilities`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct CapabilitiesResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// Every capability; none implies another.
+    pub capabilities: Vec<CapabilityInfo>,
+}
+
 /// A page of credentials.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CredentialPage {

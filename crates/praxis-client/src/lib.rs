@@ -192,7 +192,12 @@ impl Client {
         Self::send(self.request(Method::GET, &format!("/api/v1/credentials/{id}"))).await
     }
 
-    /// `GET /api/v1/credentials`.
+    /// `GET /api/v1/capabilities`: every capability, and which the caller holds.
+    pub async fn capabilities(&self) -> Result<praxis_api::CapabilitiesResponse, ClientError> {
+        Self::send(self.request(Method::GET, "/api/v1/capabilities")).await
+    }
+
+    /// `GET /api/v1/credentials`: a page of the tenant's credentials.
     pub async fn list_credentials(
         &self,
         after: Option<&str>,

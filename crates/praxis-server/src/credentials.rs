@@ -32,6 +32,33 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/credentials/{id}", get(read))
         .route("/credentials/{id}/revoke", post(revoke))
         .route("/credentials/{id}/rotate", post(rotate))
+        .route("/capabilities", get(capabilities))
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/capabilities", tag = "credentials",
+    responses(
+        (status = 200, description = "Every capability with one line on what it allows, and whether the caller holds it (any credential may ask)", body = praxis_api::CapabilitiesResponse),
+        (status = 401, description = "No valid credential", body = praxis_api::Problem),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn capabilities(Auth(p): Auth) -> Response {
+    let capabilities = Capability::ALL
+        .iter()
+        .map(|c| praxis_api::CapabilityInfo {
+            name: c.as_str().to_owned(),
+            description: c.description().to_owned(),
+            held: p.capabilities.contains(c),
+        })
+        .collect();
+    crate::wire::json(
+        StatusCode::OK,
+        &praxis_api::CapabilitiesResponse {
+            contract_version: CONTRACT_VERSION,
+            capabilities,
+        },
+    )
 }
 
 fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {

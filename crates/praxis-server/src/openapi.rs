@@ -25,6 +25,7 @@ impl Modify for BearerAuth {
     info(title = "Praxis", description = "The experience ledger for AI agents.", version = "1"),
     paths(
         crate::credentials::issue,
+        crate::credentials::capabilities,
         crate::credentials::list,
         crate::credentials::read,
         crate::credentials::revoke,

@@ -25,6 +25,11 @@ macro_rules! capabilities {
             pub fn as_str(self) -> &'static str {
                 match self { $(Capability::$variant => $name,)* }
             }
+
+            /// What this capability allows, in one line.
+            pub fn description(self) -> &'static str {
+                match self { $(Capability::$variant => $doc,)* }
+            }
         }
 
         impl FromStr for Capability {

@@ -6,7 +6,7 @@ use praxis_domain::auth::Capability;
 use praxis_testkit::BACKENDS;
 use reqwest::Method;
 
-use crate::support::{Server, issue_request, problem, raw};
+use crate::support::{Server, client_as, issue_request, problem, raw};
 
 #[tokio::test]
 async fn requests_without_a_usable_token_are_401() {
@@ -225,4 +225,34 @@ async fn authority_comes_from_the_credential_not_the_body() {
         problem(&resp),
         ("unknown_field".into(), Some("/tenant_id".into()))
     );
+}
+
+/// Any credential may list the capabilities; each says whether it is held.
+#[tokio::test]
+async fn capabilities_are_discoverable_by_any_credential() {
+    let server = Server::start(praxis_testkit::Backend::Sqlite).await;
+    let admin = server.admin.capabilities().await.unwrap();
+    let names: Vec<&str> = admin.capabilities.iter().map(|c| c.name.as_str()).collect();
+    let all: Vec<&str> = Capability::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(names, all);
+    assert!(admin.capabilities.iter().all(|c| !c.description.is_empty()));
+    // The bootstrap administrator holds credential_admin and policy_admin only.
+    let held: Vec<&str> = admin
+        .capabilities
+        .iter()
+        .filter(|c| c.held)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(held, ["credential_admin", "policy_admin"]);
+    let (reader, _, _) = client_as(&server, "reader", &["memory_read"], vec![]).await;
+    let answer = reader.capabilities().await.unwrap();
+    let held: Vec<&str> = answer
+        .capabilities
+        .iter()
+        .filter(|c| c.held)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(held, ["memory_read"]);
+    let anonymous = server.anonymous.capabilities().await;
+    assert!(anonymous.is_err(), "{anonymous:?}");
 }
