@@ -61,6 +61,7 @@ pub struct Scope {
     pub project_id: String,
     /// Mission id, or null. Required even when null, since null is a scope of its own.
     #[serde(deserialize_with = "Option::deserialize")]
+    #[schema(required = true)]
     pub mission_id: Option<String>,
     /// Agent id.
     pub agent_id: String,
@@ -82,6 +83,7 @@ pub struct IssueCredentialRequest {
     pub grants: Vec<Scope>,
     /// RFC 3339 expiry, or null for none (required, so that no expiry is a stated choice).
     #[serde(deserialize_with = "Option::deserialize")]
+    #[schema(required = true)]
     pub expires_at: Option<String>,
 }
 

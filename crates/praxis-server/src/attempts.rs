@@ -234,6 +234,7 @@ pub(crate) async fn read_policy(
 
 /// Query of the history endpoint.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryQuery {
     /// Project id.
@@ -255,7 +256,7 @@ pub struct HistoryQuery {
 }
 
 #[utoipa::path(
-    get, path = "/api/v1/attempts/history", tag = "attempts",
+    get, path = "/api/v1/attempts/history", operation_id = "attempt_history", tag = "attempts",
     params(HistoryQuery),
     responses(
         (status = 200, description = "Records of the subject (or of the subject and action) in sequence order", body = HistoryResponse),
@@ -304,6 +305,7 @@ pub(crate) async fn history(
 
 /// Query of the counts endpoint.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct CountsQuery {
     /// Project id.

@@ -261,7 +261,7 @@ pub(crate) async fn revoke(
 }
 
 #[utoipa::path(
-    get, path = "/api/v1/credentials/{id}", tag = "credentials",
+    get, path = "/api/v1/credentials/{id}", operation_id = "read_credential", tag = "credentials",
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "The credential", body = CredentialResponse),
@@ -286,6 +286,7 @@ pub(crate) async fn read(
 
 /// Query of the credential list.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// Return credentials with ids after this cursor.

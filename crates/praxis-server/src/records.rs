@@ -214,7 +214,7 @@ pub(crate) async fn submit(
 }
 
 #[utoipa::path(
-    get, path = "/api/v1/records/{id}", tag = "records",
+    get, path = "/api/v1/records/{id}", operation_id = "read_record", tag = "records",
     params(("id" = String, Path, description = "The record's `experience_id`"), ScopeQuery),
     responses(
         (status = 200, description = "The current revision and its state", body = RecordResponse),
@@ -251,6 +251,7 @@ pub(crate) async fn read(
 
 /// Query of the record search.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct SearchQuery {
     /// Project id.
@@ -377,6 +378,7 @@ pub(crate) async fn search(
 
 /// Query of a record's history.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct RecordHistoryQuery {
     /// Project id.
@@ -394,7 +396,7 @@ pub struct RecordHistoryQuery {
 }
 
 #[utoipa::path(
-    get, path = "/api/v1/records/{id}/history", tag = "records",
+    get, path = "/api/v1/records/{id}/history", operation_id = "record_history", tag = "records",
     params(("id" = String, Path, description = "The record's `experience_id`"), RecordHistoryQuery),
     responses(
         (status = 200, description = "Every kept revision (with its document) and every rejected submission (findings and digest) in order", body = RecordHistoryResponse),
@@ -464,6 +466,7 @@ fn history_page(
 
 /// Query of one source's intake history.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct IntakeQuery {
     /// Project id.

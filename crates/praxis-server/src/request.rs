@@ -81,6 +81,7 @@ pub(crate) fn page_limit(
 
 /// A scope in a query string; an absent `mission_id` is the null mission.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ScopeQuery {
     /// Project id.

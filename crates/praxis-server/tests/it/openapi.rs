@@ -45,3 +45,39 @@ async fn served_document_matches_the_committed_copy() {
         assert!(doc["paths"].get(path).is_some(), "{path} missing");
     }
 }
+
+/// The served document is a valid OpenAPI 3.1 document, as a validator that
+/// nobody here wrote reads it (`openapi-spec-validator`, set up by
+/// `scripts/test`).
+#[tokio::test]
+async fn served_document_passes_an_independent_validator() {
+    let server = Server::start(Backend::Sqlite).await;
+    let (status, _, body) = raw(
+        Method::GET,
+        &format!("{}/openapi.json", server.base),
+        None,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let mut child = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import json, sys\n\
+             from openapi_spec_validator import validate\n\
+             validate(json.load(sys.stdin))",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 with openapi-spec-validator (`scripts/test` sets it up)");
+    std::io::Write::write_all(&mut child.stdin.take().expect("piped stdin"), &body).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the OpenAPI document is invalid:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
