@@ -39,7 +39,7 @@ pub(crate) fn routes() -> Router<AppState> {
     get, path = "/api/v1/capabilities", tag = "credentials",
     responses(
         (status = 200, description = "Every capability with one line on what it allows, and whether the caller holds it (any credential may ask)", body = praxis_api::CapabilitiesResponse),
-        (status = 401, description = "No valid credential", body = praxis_api::Problem),
+        (status = 401, description = "No valid credential", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -154,12 +154,12 @@ async fn token_write(
     params(("Idempotency-Key" = Option<String>, Header, description = "16..255 printable ASCII; retries with it return the original receipt, token included")),
     responses(
         (status = 201, description = "Issued; the token is shown only here", body = TokenResponse),
-        (status = 400, description = "Malformed request", body = praxis_api::Problem),
-        (status = 401, description = "No usable credential", body = praxis_api::Problem),
-        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem),
-        (status = 409, description = "Idempotency key reused with another request", body = praxis_api::Problem),
-        (status = 413, description = "Body over 64 KiB", body = praxis_api::Problem),
-        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem),
+        (status = 400, description = "Malformed request", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No usable credential", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Idempotency key reused with another request", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over 64 KiB", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -203,8 +203,8 @@ pub(crate) async fn issue(
            ("Idempotency-Key" = Option<String>, Header, description = "Retries with it return the original new token")),
     responses(
         (status = 200, description = "Rotated; the old token stops working at once", body = TokenResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
-        (status = 409, description = "Revoked, or key reused", body = praxis_api::Problem),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Revoked, or key reused", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -237,7 +237,7 @@ pub(crate) async fn rotate(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "Revoked (revoking again changes nothing)", body = CredentialResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -265,7 +265,7 @@ pub(crate) async fn revoke(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "The credential", body = CredentialResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem),
+        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

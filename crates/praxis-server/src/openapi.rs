@@ -1,6 +1,8 @@
 //! The OpenAPI 3.1 document, generated from the handlers and wire types.
 
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
 struct BearerAuth;
@@ -18,6 +20,93 @@ impl Modify for BearerAuth {
             ),
         );
     }
+}
+
+/// Adds the answers every operation of a kind can give, which the handlers
+/// do not list one by one: the extractors' and the store's. Generated from
+/// the operations themselves, so a new endpoint gets them too.
+struct CommonProblems;
+
+impl Modify for CommonProblems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            if !path.starts_with("/api/") {
+                continue;
+            }
+            for op in [item.get.as_mut(), item.post.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                common_problems(op);
+            }
+        }
+    }
+}
+
+fn common_problems(op: &mut Operation) {
+    let authenticated = op.security.as_ref().is_some_and(|s| !s.is_empty());
+    let has_body = op.request_body.is_some();
+    let has_query = op
+        .parameters
+        .as_ref()
+        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query)));
+    let mut add = |status: &str, description: &str| {
+        op.responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert_with(|| problem(description));
+    };
+    if authenticated {
+        add(
+            "401",
+            "No usable credential (`unauthenticated`, `invalid_credential`, `credential_revoked`, `credential_expired`, `malformed_token`)",
+        );
+    }
+    if has_body {
+        add(
+            "400",
+            "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`, `invalid_idempotency_key`); `field` names the offending member",
+        );
+        add(
+            "413",
+            "The body is over the route's limit (`request_too_large`)",
+        );
+        add(
+            "415",
+            "The body is not `application/json` (`unsupported_media_type`)",
+        );
+        add(
+            "422",
+            "A field breaks a rule (`invalid_field`); `field` names it",
+        );
+    } else if has_query {
+        add(
+            "400",
+            "A query parameter is missing, unknown or malformed (`invalid_query`)",
+        );
+    }
+    add(
+        "500",
+        "Stored data failed verification (`storage_inconsistency`), or the server failed unexpectedly (`internal_error`)",
+    );
+    add(
+        "503",
+        "The store could not complete the request (`storage_unavailable`)",
+    );
+}
+
+fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build(),
+    )
 }
 
 #[derive(OpenApi)]
@@ -56,7 +145,7 @@ impl Modify for BearerAuth {
         crate::ops::metrics,
         crate::ops::openapi,
     ),
-    modifiers(&BearerAuth)
+    modifiers(&BearerAuth, &CommonProblems)
 )]
 struct ApiDoc;
 

@@ -113,7 +113,7 @@ pub(crate) async fn registry_for(
     get, path = "/api/v1/records/schema", tag = "records",
     responses(
         (status = 200, description = "The v0.1 record JSON Schema (Draft 2020-12) every submission is checked against", content_type = "application/schema+json"),
-        (status = 401, description = "No valid credential (any credential will do; no capability or grant is needed)", body = praxis_api::Problem),
+        (status = 401, description = "No valid credential (any credential will do; no capability or grant is needed)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -131,10 +131,10 @@ pub(crate) async fn record_schema(Auth(_): Auth) -> Response {
     responses(
         (status = 201, description = "A new revision was kept (revision 2 at once when the namespace approves automatically)", body = RecordWriteResponse),
         (status = 200, description = "The identical document is already the current revision (`write: unchanged`)", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_submit or the scope grant", body = praxis_api::Problem),
-        (status = 409, description = "The source is bound to another id or the id to another source (`source_conflict`), or the record is no longer a candidate (`invalid_transition`)", body = praxis_api::Problem),
-        (status = 413, description = "The body exceeds 160 KiB", body = praxis_api::Problem),
-        (status = 422, description = "`record_rejected`: the record failed screening; `errors` lists every finding (`field` is `/record` + its pointer, `code` its rule). The rejection is kept in the record's history and the last passing revision stays. `invalid_field`: the source is malformed; nothing was written", body = praxis_api::Problem),
+        (status = 403, description = "Missing record_submit or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The source is bound to another id or the id to another source (`source_conflict`), or the record is no longer a candidate (`invalid_transition`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds 160 KiB", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`record_rejected`: the record failed screening; `errors` lists every finding (`field` is `/record` + its pointer, `code` its rule). The rejection is kept in the record's history and the last passing revision stays. `invalid_field`: the source is malformed; nothing was written", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -218,8 +218,8 @@ pub(crate) async fn submit(
     params(("id" = String, Path, description = "The record's `experience_id`"), ScopeQuery),
     responses(
         (status = 200, description = "The current revision and its state", body = RecordResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
-        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -302,9 +302,9 @@ fn filter<T>(
     params(SearchQuery),
     responses(
         (status = 200, description = "Kept records matching every filter, by `experience_id`", body = RecordPage),
-        (status = 400, description = "A malformed query or limit (`invalid_query`)", body = praxis_api::Problem),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
-        (status = 422, description = "A filter value the protocol does not allow (`invalid_field`, `field` names the parameter)", body = praxis_api::Problem),
+        (status = 400, description = "A malformed query or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A filter value the protocol does not allow (`invalid_field`, `field` names the parameter)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -400,9 +400,9 @@ pub struct RecordHistoryQuery {
     params(("id" = String, Path, description = "The record's `experience_id`"), RecordHistoryQuery),
     responses(
         (status = 200, description = "Every kept revision (with its document) and every rejected submission (findings and digest) in order", body = RecordHistoryResponse),
-        (status = 400, description = "A malformed cursor or limit (`invalid_query`)", body = praxis_api::Problem),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
-        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
+        (status = 400, description = "A malformed cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -492,8 +492,8 @@ pub struct IntakeQuery {
     params(IntakeQuery),
     responses(
         (status = 200, description = "Every submission of one source, kept or rejected, in order, even when none passed; `experience_id` is the last one claimed", body = RecordHistoryResponse),
-        (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue, cursor or limit (`invalid_query`)", body = praxis_api::Problem),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue, cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -577,10 +577,10 @@ fn review_error(e: StoreError) -> ApiError {
     request_body = ReviewRecordRequest,
     responses(
         (status = 200, description = "The reviewed record's new revision, and those an approval superseded", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
-        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
-        (status = 409, description = "Not a candidate, or a superseded record is not reviewed (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem),
-        (status = 422, description = "The reviewed record would break a rule, for example notes missing to request changes (`record_invalid`, every finding in `errors`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not a candidate, or a superseded record is not reviewed (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The reviewed record would break a rule, for example notes missing to request changes (`record_invalid`, every finding in `errors`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -635,10 +635,10 @@ pub(crate) async fn review(
     request_body = WithdrawRecordRequest,
     responses(
         (status = 200, description = "Withdrawn; identity and history stay", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem),
-        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem),
-        (status = 409, description = "Only a reviewed record can be withdrawn (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem),
-        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem),
+        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Only a reviewed record can be withdrawn (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -673,7 +673,7 @@ pub(crate) async fn withdraw(
     request_body = RecordSettingsRequest,
     responses(
         (status = 200, description = "The settings now in force", body = RecordSettingsResponse),
-        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem),
+        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -702,7 +702,7 @@ pub(crate) async fn set_settings(
     params(ScopeQuery),
     responses(
         (status = 200, description = "The settings in force (automated approval off unless set)", body = RecordSettingsResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem),
+        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
