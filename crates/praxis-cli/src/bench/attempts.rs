@@ -104,16 +104,14 @@ impl Generator {
             80..92 => (Stage::Active, Status::Unknown),
             _ => (Stage::Passive, Status::NeedsReview),
         };
-        let conclusive = matches!(
-            status,
-            Status::Success | Status::FalsePositive | Status::ConfirmedNegative
-        );
+        // Every status but unknown names its rule and cites evidence.
+        let evidenced = status != Status::Unknown;
         let outcome = Outcome {
             case_id: case.to_owned(),
             subject,
             action_id: action,
             hypothesis_id: format!("hyp-{}", roll % 7),
-            verifier_rule_id: conclusive.then(|| "rule-negative-control".to_owned()),
+            verifier_rule_id: evidenced.then(|| "rule-negative-control".to_owned()),
             stage,
             status,
             confidence: if status == Status::Unknown {

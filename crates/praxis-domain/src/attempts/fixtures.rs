@@ -4,28 +4,21 @@ use super::outcome::{Disposition, Outcome, Stage, Status};
 use super::streak::CaseEntry;
 use crate::time::Timestamp;
 
-/// A valid outcome of `stage` and `status`: conclusive ones name a rule,
-/// cite evidence and are confident; the others do none of that.
+/// A valid outcome of `stage` and `status`: every status but unknown names
+/// a rule, cites evidence and is confident; an unknown one does none of that.
 pub(super) fn outcome(stage: Stage, status: Status) -> Outcome {
-    let conclusive = matches!(
-        status,
-        Status::Success | Status::FalsePositive | Status::ConfirmedNegative
-    );
+    let evidenced = status != Status::Unknown;
     Outcome {
         case_id: "c1".into(),
         subject: "host-a".into(),
         action_id: "probe".into(),
         hypothesis_id: "h1".into(),
-        verifier_rule_id: conclusive.then(|| "rule".into()),
+        verifier_rule_id: evidenced.then(|| "rule".into()),
         stage,
         status,
-        confidence: if conclusive { 900_000 } else { 0 },
+        confidence: if evidenced { 900_000 } else { 0 },
         rationale: "because".into(),
-        evidence_ids: if conclusive {
-            vec!["ev".into()]
-        } else {
-            vec![]
-        },
+        evidence_ids: if evidenced { vec!["ev".into()] } else { vec![] },
         action_revision: None,
         observed_at: None,
     }

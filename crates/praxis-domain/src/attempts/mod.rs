@@ -5,6 +5,7 @@
 //! One concept per module, all re-exported here:
 //!
 //! - `outcome`: stages, statuses, dispositions and the rules of an outcome;
+//! - `limits`: the sizes and characters a live write and an import accept;
 //! - `observation`: one recorded attempt and the stream it is written to;
 //! - `policy`: a namespace's suppression policy;
 //! - `streak`: the per-key streaks kept at write time;
@@ -19,6 +20,7 @@ pub(crate) mod assess;
 #[cfg(test)]
 mod fixtures;
 pub(crate) mod legacy;
+pub(crate) mod limits;
 pub(crate) mod observation;
 pub(crate) mod outcome;
 pub(crate) mod policy;
@@ -27,6 +29,10 @@ pub(crate) mod streak;
 pub use crate::refusal::ImportProblem;
 pub use assess::{Assessment, Recommendation, assess};
 pub use legacy::{LegacyRecord, LegacyStore};
+pub use limits::{
+    IMPORT_MAX_EVIDENCE, IMPORT_MAX_EVIDENCE_BYTES, IMPORT_MAX_ID, IMPORT_MAX_KEY,
+    IMPORT_MAX_RATIONALE, Limits,
+};
 pub use observation::{OBSERVED, Observation, stream_of};
 pub use outcome::{
     DISPOSITIONS, Disposition, Effect, MAX_CONFIDENCE, MAX_EVIDENCE, MAX_OUTCOME_ID, MAX_RATIONALE,

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::limits::Limits;
 use super::outcome::{Disposition, Outcome, Stage};
 use crate::refusal::Refusal;
 
@@ -26,14 +27,28 @@ pub struct Observation {
 }
 
 impl Observation {
-    /// Validates an outcome and its disposition, inferring the disposition
-    /// by the conservative mapping when none is stated.
+    /// Validates a live write's outcome (within [`Limits::LIVE`]) and its
+    /// disposition, inferring the disposition by the conservative mapping
+    /// when none is stated.
     pub fn new(
         outcome: Outcome,
         disposition: Option<Disposition>,
         path: &str,
     ) -> Result<Observation, Refusal> {
-        outcome.validate(path).map_err(Refusal::Invalid)?;
+        Observation::within(outcome, disposition, path, &Limits::LIVE)
+    }
+
+    /// As [`Observation::new`], checking the outcome within `limits`
+    /// ([`Limits::IMPORT`] for a legacy store's records).
+    pub fn within(
+        outcome: Outcome,
+        disposition: Option<Disposition>,
+        path: &str,
+        limits: &Limits,
+    ) -> Result<Observation, Refusal> {
+        outcome
+            .validate_within(path, limits)
+            .map_err(Refusal::Invalid)?;
         let disposition = match disposition {
             None => Disposition::infer(outcome.status),
             Some(d) if d.fits(outcome.status) => d,

@@ -7,16 +7,18 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::limits::Limits;
 use crate::error::DomainError;
 use crate::time::Timestamp;
 
 /// Highest confidence, in parts per million.
 pub const MAX_CONFIDENCE: u32 = 1_000_000;
-/// Longest identifier inside an outcome, in bytes.
+/// Longest identifier inside an outcome a live write accepts, in bytes
+/// (imports accept more: see [`Limits`]).
 pub const MAX_OUTCOME_ID: usize = 256;
-/// Longest rationale, in bytes.
+/// Longest rationale a live write accepts, in bytes.
 pub const MAX_RATIONALE: usize = 4096;
-/// Most evidence ids one outcome may cite.
+/// Most evidence ids a live write may cite in one outcome.
 pub const MAX_EVIDENCE: usize = 64;
 
 /// Where in verification an outcome was produced.
@@ -236,26 +238,21 @@ pub struct Outcome {
     pub observed_at: Option<Timestamp>,
 }
 
-fn check_outcome_id(path: &str, value: &str) -> Result<(), DomainError> {
-    if value.is_empty() || value.len() > MAX_OUTCOME_ID {
-        return Err(DomainError::invalid(path, "must be 1 to 256 bytes"));
-    }
-    if value.chars().any(char::is_control) {
-        return Err(DomainError::invalid(
-            path,
-            "must not contain control characters",
-        ));
-    }
-    Ok(())
-}
-
 impl Outcome {
-    /// Whether the status is a conclusion that must rest on evidence.
+    /// Whether the status concludes about the hypothesis: success,
+    /// false_positive or confirmed_negative.
     pub fn is_conclusive(&self) -> bool {
         matches!(
             self.status,
             Status::Success | Status::FalsePositive | Status::ConfirmedNegative
         )
+    }
+
+    /// Whether the outcome must name its rule, cite evidence and be
+    /// confident: every status but `unknown`, which is the canonical
+    /// evidence-free fallback.
+    pub fn rests_on_evidence(&self) -> bool {
+        self.status != Status::Unknown
     }
 
     /// Whether this outcome is a completed attempt: every conclusion or
@@ -264,90 +261,143 @@ impl Outcome {
         completed(self.stage, self.status)
     }
 
-    /// Checks the outcome's own rules; `path` is the outcome's JSON pointer.
+    /// Checks the outcome's own rules within the live limits
+    /// ([`Limits::LIVE`]); `path` is the outcome's JSON pointer.
     pub fn validate(&self, path: &str) -> Result<(), DomainError> {
-        check_outcome_id(&format!("{path}/case_id"), &self.case_id)?;
-        check_outcome_id(&format!("{path}/subject"), &self.subject)?;
-        check_outcome_id(&format!("{path}/action_id"), &self.action_id)?;
-        check_outcome_id(&format!("{path}/hypothesis_id"), &self.hypothesis_id)?;
+        self.validate_within(path, &Limits::LIVE)
+    }
+
+    /// Checks the outcome's own rules within `limits`; `path` is the
+    /// outcome's JSON pointer, and a refusal names the offending field.
+    ///
+    /// As in the original store: every id and the rationale must not be
+    /// empty once trimmed (the value is kept as sent); an `unknown` outcome
+    /// names no rule, cites no evidence and has zero confidence; every other
+    /// status names its rule, cites at least one evidence id and has
+    /// non-zero confidence; `confirmed_negative` is only valid at the active
+    /// stage.
+    pub fn validate_within(&self, path: &str, limits: &Limits) -> Result<(), DomainError> {
+        let at = |field: &str| format!("{path}/{field}");
+        limits.check_key_id(&at("case_id"), &self.case_id)?;
+        limits.check_key_id(&at("subject"), &self.subject)?;
+        limits.check_key_id(&at("action_id"), &self.action_id)?;
+        limits.check_id(&at("hypothesis_id"), &self.hypothesis_id)?;
         if let Some(rule) = &self.verifier_rule_id {
-            check_outcome_id(&format!("{path}/verifier_rule_id"), rule)?;
+            limits.check_id(&at("verifier_rule_id"), rule)?;
         }
         if let Some(revision) = &self.action_revision {
-            check_outcome_id(&format!("{path}/action_revision"), revision)?;
+            limits.check_key_id(&at("action_revision"), revision)?;
+        }
+        let pair = [
+            ("subject", self.subject.as_str()),
+            ("action_id", self.action_id.as_str()),
+        ];
+        limits.check_key(
+            path,
+            &[pair[0], pair[1], ("case_id", self.case_id.as_str())],
+        )?;
+        if let Some(revision) = &self.action_revision {
+            limits.check_key(
+                path,
+                &[pair[0], pair[1], ("action_revision", revision.as_str())],
+            )?;
         }
         if self.confidence > MAX_CONFIDENCE {
             return Err(DomainError::invalid(
-                format!("{path}/confidence"),
+                at("confidence"),
                 "must be 0 to 1000000 parts per million",
             ));
         }
-        if self.rationale.len() > MAX_RATIONALE {
+        if self.rationale.trim().is_empty() {
             return Err(DomainError::invalid(
-                format!("{path}/rationale"),
-                "must be at most 4096 bytes",
+                at("rationale"),
+                "must not be empty or only whitespace",
             ));
         }
-        if self.evidence_ids.len() > MAX_EVIDENCE {
+        if self.rationale.len() > limits.max_rationale {
             return Err(DomainError::invalid(
-                format!("{path}/evidence_ids"),
-                "must hold at most 64 ids",
+                at("rationale"),
+                format!("must be at most {} bytes", limits.max_rationale),
             ));
         }
-        for (i, id) in self.evidence_ids.iter().enumerate() {
-            check_outcome_id(&format!("{path}/evidence_ids/{i}"), id)?;
-            if self.evidence_ids[..i].contains(id) {
+        self.check_evidence(path, limits)?;
+        if self.rests_on_evidence() {
+            let status = self.status.as_str();
+            if self.confidence == 0 {
                 return Err(DomainError::invalid(
-                    format!("{path}/evidence_ids/{i}"),
-                    "repeats an earlier evidence id",
+                    at("confidence"),
+                    format!("a {status} outcome needs non-zero confidence"),
                 ));
             }
-        }
-        if self.status == Status::Unknown {
+            if self.verifier_rule_id.is_none() {
+                return Err(DomainError::invalid(
+                    at("verifier_rule_id"),
+                    format!("a {status} outcome names its verifier rule"),
+                ));
+            }
+            if self.evidence_ids.is_empty() {
+                return Err(DomainError::invalid(
+                    at("evidence_ids"),
+                    format!("a {status} outcome cites at least one evidence id"),
+                ));
+            }
+        } else {
             if self.confidence != 0 {
                 return Err(DomainError::invalid(
-                    format!("{path}/confidence"),
+                    at("confidence"),
                     "an unknown outcome has zero confidence",
                 ));
             }
             if self.verifier_rule_id.is_some() {
                 return Err(DomainError::invalid(
-                    format!("{path}/verifier_rule_id"),
+                    at("verifier_rule_id"),
                     "an unknown outcome names no rule",
                 ));
             }
             if !self.evidence_ids.is_empty() {
                 return Err(DomainError::invalid(
-                    format!("{path}/evidence_ids"),
+                    at("evidence_ids"),
                     "an unknown outcome cites no evidence",
-                ));
-            }
-        }
-        if self.is_conclusive() {
-            if self.confidence == 0 {
-                return Err(DomainError::invalid(
-                    format!("{path}/confidence"),
-                    "a conclusive outcome needs non-zero confidence",
-                ));
-            }
-            if self.verifier_rule_id.is_none() {
-                return Err(DomainError::invalid(
-                    format!("{path}/verifier_rule_id"),
-                    "a conclusive outcome names its rule",
-                ));
-            }
-            if self.evidence_ids.is_empty() {
-                return Err(DomainError::invalid(
-                    format!("{path}/evidence_ids"),
-                    "a conclusive outcome cites at least one evidence id",
                 ));
             }
         }
         if self.status == Status::ConfirmedNegative && self.stage != Stage::Active {
             return Err(DomainError::invalid(
-                format!("{path}/stage"),
+                at("stage"),
                 "confirmed_negative is only valid at the active stage",
             ));
+        }
+        Ok(())
+    }
+
+    /// The evidence ids: how many, how large together, each id, no repeats.
+    fn check_evidence(&self, path: &str, limits: &Limits) -> Result<(), DomainError> {
+        let at = format!("{path}/evidence_ids");
+        if self.evidence_ids.len() > limits.max_evidence {
+            return Err(DomainError::invalid(
+                at,
+                format!("must hold at most {} ids", limits.max_evidence),
+            ));
+        }
+        let bytes: usize = self.evidence_ids.iter().map(String::len).sum();
+        if bytes > limits.max_evidence_bytes {
+            return Err(DomainError::invalid(
+                at,
+                format!(
+                    "take {bytes} bytes together; at most {} are allowed",
+                    limits.max_evidence_bytes
+                ),
+            ));
+        }
+        let mut seen = std::collections::HashSet::with_capacity(self.evidence_ids.len());
+        for (i, id) in self.evidence_ids.iter().enumerate() {
+            limits.check_id(&format!("{at}/{i}"), id)?;
+            if !seen.insert(id.as_str()) {
+                return Err(DomainError::invalid(
+                    format!("{at}/{i}"),
+                    "repeats an earlier evidence id",
+                ));
+            }
         }
         Ok(())
     }
@@ -367,6 +417,7 @@ pub fn completed(stage: Stage, status: Status) -> bool {
 mod tests {
     use super::*;
     use crate::attempts::fixtures::outcome;
+    use crate::attempts::limits::{IMPORT_MAX_EVIDENCE, IMPORT_MAX_KEY, IMPORT_MAX_RATIONALE};
 
     #[test]
     fn inferred_dispositions_always_fit() {
@@ -458,5 +509,166 @@ mod tests {
         let mut empty = outcome(Stage::Active, Status::Success);
         empty.subject = String::new();
         assert_eq!(empty.validate("/o").unwrap_err().path(), Some("/o/subject"));
+    }
+
+    fn path_of(o: &Outcome, limits: &Limits) -> String {
+        o.validate_within("/outcome", limits)
+            .unwrap_err()
+            .path()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    #[test]
+    fn blocked_and_needs_review_rest_on_a_rule_evidence_and_confidence() {
+        for status in [Status::Blocked, Status::NeedsReview] {
+            for stage in [Stage::Passive, Stage::Active] {
+                for limits in [Limits::LIVE, Limits::IMPORT] {
+                    let ok = outcome(stage, status);
+                    assert_eq!(ok.validate_within("/outcome", &limits), Ok(()));
+                    let mut no_rule = ok.clone();
+                    no_rule.verifier_rule_id = None;
+                    assert_eq!(path_of(&no_rule, &limits), "/outcome/verifier_rule_id");
+                    let mut no_evidence = ok.clone();
+                    no_evidence.evidence_ids.clear();
+                    assert_eq!(path_of(&no_evidence, &limits), "/outcome/evidence_ids");
+                    let mut unsure = ok.clone();
+                    unsure.confidence = 0;
+                    assert_eq!(path_of(&unsure, &limits), "/outcome/confidence");
+                    // The bare shape an unknown outcome has is not enough.
+                    let mut bare = ok;
+                    bare.verifier_rule_id = None;
+                    bare.evidence_ids.clear();
+                    bare.confidence = 0;
+                    assert_eq!(path_of(&bare, &limits), "/outcome/confidence");
+                }
+            }
+        }
+        // The rule holds for every status but unknown, conclusive or not.
+        for status in STATUSES {
+            let mut o = outcome(Stage::Active, status);
+            o.evidence_ids.clear();
+            assert_eq!(
+                o.validate("/o").is_ok(),
+                status == Status::Unknown,
+                "{status:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_stays_the_evidence_free_fallback() {
+        for stage in [Stage::Passive, Stage::Active] {
+            let unknown = outcome(stage, Status::Unknown);
+            assert_eq!(unknown.verifier_rule_id, None);
+            assert!(unknown.evidence_ids.is_empty());
+            assert_eq!(unknown.confidence, 0);
+            assert_eq!(unknown.validate("/o"), Ok(()));
+            assert_eq!(unknown.validate_within("/o", &Limits::IMPORT), Ok(()));
+            let mut ruled = unknown.clone();
+            ruled.verifier_rule_id = Some("rule".into());
+            assert_eq!(path_of(&ruled, &Limits::LIVE), "/outcome/verifier_rule_id");
+            let mut cited = unknown;
+            cited.evidence_ids = vec!["ev".into()];
+            assert_eq!(path_of(&cited, &Limits::LIVE), "/outcome/evidence_ids");
+        }
+    }
+
+    #[test]
+    fn blank_ids_and_rationale_are_refused_after_trimming() {
+        type Set = fn(&mut Outcome, String);
+        let fields: [(&str, Set); 8] = [
+            ("case_id", |o, v| o.case_id = v),
+            ("subject", |o, v| o.subject = v),
+            ("action_id", |o, v| o.action_id = v),
+            ("hypothesis_id", |o, v| o.hypothesis_id = v),
+            ("verifier_rule_id", |o, v| o.verifier_rule_id = Some(v)),
+            ("action_revision", |o, v| o.action_revision = Some(v)),
+            ("evidence_ids/0", |o, v| o.evidence_ids = vec![v]),
+            ("rationale", |o, v| o.rationale = v),
+        ];
+        for (field, set) in fields {
+            for blank in ["", " ", "  \u{3000} ", "\u{a0}"] {
+                for limits in [Limits::LIVE, Limits::IMPORT] {
+                    let mut o = outcome(Stage::Active, Status::Blocked);
+                    set(&mut o, blank.to_owned());
+                    assert_eq!(
+                        path_of(&o, &limits),
+                        format!("/outcome/{field}"),
+                        "{field} = {blank:?}"
+                    );
+                }
+            }
+            // Only the check trims: a padded value is valid and kept as sent.
+            let mut padded = outcome(Stage::Active, Status::Success);
+            set(&mut padded, " x ".to_owned());
+            let observed = crate::attempts::Observation::new(padded.clone(), None, "/o").unwrap();
+            assert_eq!(observed.outcome, padded, "{field}");
+        }
+        // An unknown outcome needs a rationale too.
+        let mut silent = outcome(Stage::Active, Status::Unknown);
+        silent.rationale = "\n".into();
+        assert_eq!(path_of(&silent, &Limits::IMPORT), "/outcome/rationale");
+    }
+
+    #[test]
+    fn imports_accept_what_live_writes_refuse() {
+        let mut big = outcome(Stage::Active, Status::Blocked);
+        big.subject = format!("https://example.test/{}", "p".repeat(1000));
+        big.hypothesis_id = "h".repeat(4096);
+        big.rationale = "r".repeat(64 * 1024);
+        big.evidence_ids = (0..1024).map(|i| format!("ev-{i}\u{1}")).collect();
+        big.case_id = "c\tase".into();
+        assert_eq!(big.validate_within("/o", &Limits::IMPORT), Ok(()));
+        let live = big.validate("/outcome").unwrap_err();
+        assert_eq!(live.path(), Some("/outcome/case_id"));
+        big.case_id = "case".into();
+        assert_eq!(path_of(&big, &Limits::LIVE), "/outcome/subject");
+        big.subject = "s".into();
+        assert_eq!(path_of(&big, &Limits::LIVE), "/outcome/hypothesis_id");
+        big.hypothesis_id = "h".into();
+        assert_eq!(path_of(&big, &Limits::LIVE), "/outcome/rationale");
+        big.rationale = "r".into();
+        assert_eq!(path_of(&big, &Limits::LIVE), "/outcome/evidence_ids");
+        big.evidence_ids.truncate(MAX_EVIDENCE);
+        assert_eq!(path_of(&big, &Limits::LIVE), "/outcome/evidence_ids/0");
+    }
+
+    #[test]
+    fn import_limits_are_bounds_too() {
+        let at_limit = |o: &mut Outcome| {
+            o.subject = "s".repeat(IMPORT_MAX_KEY - 8);
+            o.action_id = "a".repeat(4);
+            o.case_id = "c".repeat(4);
+        };
+        let mut o = outcome(Stage::Active, Status::Success);
+        at_limit(&mut o);
+        assert_eq!(o.validate_within("/o", &Limits::IMPORT), Ok(()));
+        o.case_id.push('c');
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/subject");
+        at_limit(&mut o);
+        o.action_revision = Some("v".repeat(5));
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/subject");
+        o.action_revision = Some("v".repeat(4));
+        assert_eq!(o.validate_within("/o", &Limits::IMPORT), Ok(()));
+
+        let mut o = outcome(Stage::Active, Status::Success);
+        o.subject = "host\0a".into();
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/subject");
+        o.subject = "host".into();
+        o.hypothesis_id = "hyp\0".into();
+        assert_eq!(o.validate_within("/o", &Limits::IMPORT), Ok(()));
+        o.rationale = "r".repeat(IMPORT_MAX_RATIONALE + 1);
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/rationale");
+        o.rationale = "r".into();
+        o.evidence_ids = (0..=IMPORT_MAX_EVIDENCE).map(|i| i.to_string()).collect();
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/evidence_ids");
+        o.evidence_ids = (0..17).map(|i| format!("{i:04}").repeat(1024)).collect();
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/evidence_ids");
+        o.evidence_ids.pop();
+        assert_eq!(o.validate_within("/o", &Limits::IMPORT), Ok(()));
+        o.evidence_ids.pop();
+        o.evidence_ids[3].push('x');
+        assert_eq!(path_of(&o, &Limits::IMPORT), "/outcome/evidence_ids/3");
     }
 }

@@ -38,7 +38,8 @@ fn scope_of(mission: Option<&str>, visibility: Visibility) -> Scope {
     }
 }
 
-/// A valid outcome; conclusive statuses get a rule, evidence and confidence.
+/// A valid outcome; every status but unknown gets a rule, evidence and
+/// confidence, as the outcome contract requires.
 fn outcome(
     subject: &str,
     action: &str,
@@ -46,21 +47,18 @@ fn outcome(
     stage: Stage,
     status: OutcomeStatus,
 ) -> Outcome {
-    let conclusive = matches!(
-        status,
-        OutcomeStatus::Success | OutcomeStatus::FalsePositive | OutcomeStatus::ConfirmedNegative
-    );
+    let evidenced = status != OutcomeStatus::Unknown;
     Outcome {
         case_id: case.into(),
         subject: subject.into(),
         action_id: action.into(),
         hypothesis_id: "h1".into(),
-        verifier_rule_id: conclusive.then(|| "rule-1".into()),
+        verifier_rule_id: evidenced.then(|| "rule-1".into()),
         stage,
         status,
-        confidence: if conclusive { 900_000 } else { 0 },
+        confidence: if evidenced { 900_000 } else { 0 },
         rationale: "because".into(),
-        evidence_ids: if conclusive {
+        evidence_ids: if evidenced {
             vec!["ev-1".into()]
         } else {
             vec![]
@@ -225,7 +223,71 @@ async fn observe_records_once_and_refuses_bad_outcomes() {
         let as_body = |o: Outcome, d: Option<Disposition>| {
             serde_json::to_value(observe_request(&scope(), o, d)).unwrap()
         };
+        // Every status but unknown names its rule, cites evidence and is confident.
+        let broken = |status: OutcomeStatus, edit: fn(&mut Outcome)| {
+            let mut o = outcome("host-a", "probe", "c4", Stage::Active, status);
+            edit(&mut o);
+            as_body(o, None)
+        };
         let cases: Vec<(&str, Value, u16, &str, Option<&str>)> = vec![
+            (
+                "blocked without evidence",
+                broken(OutcomeStatus::Blocked, |o| o.evidence_ids.clear()),
+                422,
+                "invalid_field",
+                Some("/outcome/evidence_ids"),
+            ),
+            (
+                "blocked without a rule",
+                broken(OutcomeStatus::Blocked, |o| o.verifier_rule_id = None),
+                422,
+                "invalid_field",
+                Some("/outcome/verifier_rule_id"),
+            ),
+            (
+                "needs_review with zero confidence",
+                broken(OutcomeStatus::NeedsReview, |o| o.confidence = 0),
+                422,
+                "invalid_field",
+                Some("/outcome/confidence"),
+            ),
+            (
+                "needs_review without evidence",
+                broken(OutcomeStatus::NeedsReview, |o| o.evidence_ids.clear()),
+                422,
+                "invalid_field",
+                Some("/outcome/evidence_ids"),
+            ),
+            (
+                "a blank subject",
+                broken(OutcomeStatus::Success, |o| o.subject = "  ".into()),
+                422,
+                "invalid_field",
+                Some("/outcome/subject"),
+            ),
+            (
+                "a blank evidence id",
+                broken(OutcomeStatus::Success, |o| {
+                    o.evidence_ids = vec!["\u{3000}".into()];
+                }),
+                422,
+                "invalid_field",
+                Some("/outcome/evidence_ids/0"),
+            ),
+            (
+                "a blank rationale",
+                broken(OutcomeStatus::Unknown, |o| o.rationale = " ".into()),
+                422,
+                "invalid_field",
+                Some("/outcome/rationale"),
+            ),
+            (
+                "a subject over the live limit",
+                broken(OutcomeStatus::Success, |o| o.subject = "s".repeat(257)),
+                422,
+                "invalid_field",
+                Some("/outcome/subject"),
+            ),
             (
                 "same identity, other rationale",
                 as_body(other_rationale, None),
@@ -1375,6 +1437,70 @@ async fn import_and_export_round_trip_and_refuse_bad_stores() {
             )
         );
         assert_eq!(event_count(&server).await, events);
+
+        // A store the original wrote, with a long subject, many evidence ids
+        // and a control character, imports whole and can be read and assessed.
+        let long_subject = format!("https://example.test/{}", "path/".repeat(196));
+        let mut big = outcome(
+            &long_subject,
+            "probe",
+            "case\u{1}one",
+            Stage::Active,
+            OutcomeStatus::NeedsReview,
+        );
+        big.evidence_ids = (0..100).map(|i| format!("evidence:{i}")).collect();
+        big.rationale = "r".repeat(8192);
+        let body = serde_json::to_value(import_request(
+            &other,
+            LegacyStore {
+                next_sequence: 1,
+                records: vec![legacy(0, big.clone(), None)],
+            },
+        ))
+        .unwrap();
+        let (status, resp) =
+            post_json(&server, "/api/v1/attempts/import", Some(&token), &body).await;
+        assert_eq!(
+            status,
+            200,
+            "{backend:?}: {}",
+            String::from_utf8_lossy(&resp)
+        );
+        let read = client
+            .attempt_history(&other, &long_subject, None, None, 10)
+            .await
+            .unwrap();
+        assert_eq!(read.records.len(), 1, "{backend:?}");
+        assert_eq!(read.records[0].outcome, big, "{backend:?}");
+        let answer = client
+            .assess(&AssessRequest {
+                contract_version: CONTRACT_VERSION,
+                scope: other.clone(),
+                subject: long_subject.clone(),
+                actions: vec![CandidateAction::Id("probe".into())],
+            })
+            .await
+            .unwrap();
+        assert_eq!(answer.assessments[0].completed_attempts, 1, "{backend:?}");
+        // The same outcome is still too large for a live write.
+        big.case_id = "case-two".into();
+        let (status, resp) = post_json(
+            &server,
+            "/api/v1/attempts",
+            Some(&token),
+            &serde_json::to_value(observe_request(&other, big, None)).unwrap(),
+        )
+        .await;
+        assert_eq!(status, 422, "{backend:?}");
+        assert_eq!(
+            problem(&resp),
+            (
+                "invalid_field".to_owned(),
+                Some("/outcome/subject".to_owned())
+            )
+        );
+        let report = server.engine.verify().await.unwrap();
+        assert!(report.is_clean(), "{backend:?}: {:?}", report.problems);
     }
 }
 

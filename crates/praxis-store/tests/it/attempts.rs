@@ -52,16 +52,10 @@ async fn setup(backend: Backend) -> (Arc<dyn Engine>, StoreLocation, AttemptLedg
     (engine, loc, ledger)
 }
 
-fn conclusive(status: Status) -> bool {
-    matches!(
-        status,
-        Status::Success | Status::FalsePositive | Status::ConfirmedNegative
-    )
-}
-
-/// A valid outcome of the given shape.
+/// A valid outcome of the given shape: every status but unknown names its
+/// rule, cites evidence and is confident, as the outcome contract requires.
 fn outcome(subject: &str, action: &str, case: &str, stage: Stage, status: Status) -> Outcome {
-    let sure = conclusive(status);
+    let sure = status != Status::Unknown;
     Outcome {
         case_id: case.into(),
         subject: subject.into(),
@@ -424,6 +418,29 @@ async fn invalid_dispositions_and_outcomes_are_refused() {
                 assert_eq!(e.path(), Some("/outcome/subject"), "{backend:?}");
             }
             other => panic!("{backend:?}: {other:?}"),
+        }
+        // Blank once trimmed; a block or a review without its rule,
+        // evidence or confidence.
+        let mut blank_case = active("host", "probe", "c7", Status::Success);
+        blank_case.case_id = " \u{3000} ".into();
+        let mut bare_block = active("host", "probe", "c8", Status::Blocked);
+        bare_block.evidence_ids.clear();
+        let mut unruled_review = passive("host", "probe", "c9", Status::NeedsReview);
+        unruled_review.verifier_rule_id = None;
+        let mut unsure_block = active("host", "probe", "c10", Status::Blocked);
+        unsure_block.confidence = 0;
+        for (o, field) in [
+            (blank_case, "/outcome/case_id"),
+            (bare_block, "/outcome/evidence_ids"),
+            (unruled_review, "/outcome/verifier_rule_id"),
+            (unsure_block, "/outcome/confidence"),
+        ] {
+            match ledger.observe(o).await {
+                Err(StoreError::Refused(Refusal::Invalid(e))) => {
+                    assert_eq!(e.path(), Some(field), "{backend:?}");
+                }
+                other => panic!("{backend:?} {field}: {other:?}"),
+            }
         }
 
         assert_eq!(event_count(&engine).await, before, "{backend:?}");
@@ -1376,6 +1393,183 @@ async fn import_export_round_trip_and_all_or_nothing() {
             serde_json::to_string(&fresh.export().await.unwrap()).unwrap(),
             r#"{"next_sequence":0,"records":[]}"#
         );
+    }
+}
+
+/// Printable text of exactly `len` bytes that no compressor shrinks (a
+/// PostgreSQL index entry must hold it as it is), from `seed`.
+fn incompressible(seed: u64, len: usize) -> String {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(b'!' + (x % 94) as u8)
+        })
+        .collect()
+}
+
+/// A store the original can write but a live write refuses: a 1,000-byte
+/// subject, a key as long as an import allows, more than 64 evidence ids,
+/// long rationales and control characters. It imports on both engines under
+/// the longest tenant and a namespace of the longest scope ids, reads back
+/// unchanged, is assessed, exports as it came in, and verifies clean.
+#[tokio::test]
+async fn imports_hold_what_the_original_writes() {
+    use praxis_domain::attempts::IMPORT_MAX_KEY;
+
+    for backend in BACKENDS {
+        let (engine, _loc) = engine(backend).await;
+        // The longest tenant, and a private scope of the longest ids, half of
+        // their characters ones canonical JSON escapes, at random places: as
+        // wide a namespace as stays incompressible.
+        let tenant_id = incompressible(1, 128);
+        tenant(&*engine, &tenant_id).await;
+        let escaped = |seed: u64| -> String {
+            incompressible(seed, 128)
+                .bytes()
+                .map(|b| match b % 4 {
+                    0 => '"',
+                    1 => '\\',
+                    _ => char::from(b),
+                })
+                .collect()
+        };
+        let wide = Scope {
+            project_id: escaped(2),
+            mission_id: Some(escaped(3)),
+            agent_id: escaped(4),
+            visibility: Visibility::Private,
+        };
+        wide.validate("/scope").unwrap();
+        let owner = escaped(5);
+        let ledger = AttemptLedger::new(
+            engine.clone(),
+            &tenant_id,
+            wide.namespace(&owner),
+            Actor {
+                credential_id: "cred".into(),
+                subject: owner.clone(),
+            },
+        );
+
+        let url = format!("https://example.test/{}", incompressible(6, 979));
+        assert_eq!(url.len(), 1000);
+        let mut first = active(&url, "probe", "case\u{1}1", Status::NeedsReview);
+        first.evidence_ids = (0..100).map(|i| format!("evidence:{i:03}")).collect();
+        first.rationale = incompressible(7, 20_000);
+        first.hypothesis_id = format!("hyp\n{}", incompressible(8, 3000));
+        let mut second = active(&url, "scan", "c2", Status::Blocked);
+        second.evidence_ids = (0..1024).map(|i| incompressible(i, 60)).collect();
+        second.rationale = "the target answered 429\r\n".into();
+        // A key of the whole import budget, twice: with its case and its revision.
+        let (s, a) = (1000, 236);
+        let c = IMPORT_MAX_KEY - s - a;
+        let mut third = revised(
+            active(
+                &incompressible(9, s),
+                &incompressible(10, a),
+                &incompressible(11, c),
+                Status::FalsePositive,
+            ),
+            &incompressible(12, c),
+        );
+        third.verifier_rule_id = Some(incompressible(13, 4096));
+        let records = vec![
+            legacy(0, first, None),
+            legacy(1, second, Some(Disposition::BlockedByTarget)),
+            legacy(2, third, None),
+        ];
+        let store = LegacyStore {
+            next_sequence: 3,
+            records: records.clone(),
+        };
+        // None of these is a live write.
+        for r in &records {
+            assert!(
+                Observation::new(r.outcome.clone(), r.disposition, "/outcome").is_err(),
+                "{:?}",
+                r.outcome.case_id
+            );
+        }
+
+        let writes = ledger.import(store.clone()).await.unwrap();
+        assert_eq!(writes.len(), 3, "{backend:?}");
+        assert!(writes.iter().all(|w| w.write == WriteKind::Inserted));
+        let subject = ledger
+            .history(HistoryOf::Subject(url.clone()), 0, 10)
+            .await
+            .unwrap();
+        let read: Vec<&Outcome> = subject
+            .records
+            .iter()
+            .map(|r| &r.observation.outcome)
+            .collect();
+        assert_eq!(read, vec![&records[0].outcome, &records[1].outcome]);
+        let pair = ledger
+            .history(HistoryOf::Pair(url.clone(), "scan".into()), 0, 10)
+            .await
+            .unwrap();
+        assert_eq!(pair.records.len(), 1, "{backend:?}");
+        assert_eq!(
+            pair.records[0].observation.disposition,
+            Disposition::BlockedByTarget
+        );
+        let third = &records[2].outcome;
+        assert_eq!(
+            ledger
+                .counts(Some(&third.subject), Some(&third.action_id))
+                .await
+                .unwrap(),
+            count_map(&[(Disposition::VerificationRejected, 1)]),
+            "{backend:?}"
+        );
+        assert_eq!(
+            summary(&ledger, &url, act("probe")).await,
+            (Recommendation::Continue, 0, 1),
+            "{backend:?}"
+        );
+        assert_eq!(
+            summary(
+                &ledger,
+                &third.subject,
+                act_rev(&third.action_id, third.action_revision.as_deref().unwrap())
+            )
+            .await,
+            (Recommendation::Continue, 1, 1),
+            "{backend:?}"
+        );
+
+        // Each subject's stream holds its records, under the subject as sent.
+        let events = engine.ledger().events(&tenant_id, 0, 100).await.unwrap();
+        let streams: Vec<&str> = events
+            .iter()
+            .filter(|e| e.kind == "attempt.observed")
+            .map(|e| e.stream.as_str())
+            .collect();
+        let url_stream = format!("subject/{url}");
+        let third_stream = format!("subject/{}", third.subject);
+        assert_eq!(
+            streams,
+            vec![
+                url_stream.as_str(),
+                url_stream.as_str(),
+                third_stream.as_str()
+            ]
+        );
+
+        // Out as it came in (every disposition explicit), again unchanged.
+        let exported = ledger.export().await.unwrap();
+        assert_eq!(exported.records.len(), 3);
+        for (out, came) in exported.records.iter().zip(&records) {
+            assert_eq!(out.outcome, came.outcome, "{backend:?}");
+        }
+        let again = ledger.import(exported).await.unwrap();
+        assert!(again.iter().all(|w| w.write == WriteKind::Unchanged));
+
+        let report = engine.verify().await.unwrap();
+        assert!(report.is_clean(), "{backend:?}: {:?}", report.problems);
     }
 }
 
