@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -23,7 +24,7 @@ use crate::AppState;
 use crate::admin::{credential_to_wire, issue_command, new_token, now, scope_from_wire};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
-use crate::request::{execute, write_as};
+use crate::request::{execute, page_limit, path, write_as};
 
 /// Routes under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
@@ -211,10 +212,11 @@ pub(crate) async fn issue(
 pub(crate) async fn rotate(
     State(state): State<AppState>,
     Auth(p): Auth,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     IdempotencyKey(key): IdempotencyKey,
     ApiJson { value, .. }: ApiJson<EmptyRequest>,
 ) -> Result<Response, ApiError> {
+    let id = path(id)?;
     p.require(Capability::CredentialAdmin)?;
     let mut token = new_token();
     token.credential_id = id.clone();
@@ -244,9 +246,10 @@ pub(crate) async fn rotate(
 pub(crate) async fn revoke(
     State(state): State<AppState>,
     Auth(p): Auth,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     _body: ApiJson<EmptyRequest>,
 ) -> Result<Response, ApiError> {
+    let id = path(id)?;
     p.require(Capability::CredentialAdmin)?;
     let command = Command::Auth(AuthCommand::RevokeCredential { credential_id: id });
     let credential = execute(&state, write_as(&p, Capability::CredentialAdmin, command))
@@ -272,8 +275,9 @@ pub(crate) async fn revoke(
 pub(crate) async fn read(
     State(state): State<AppState>,
     Auth(p): Auth,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
+    let id = path(id)?;
     p.require(Capability::CredentialAdmin)?;
     let credential = state
         .engine
@@ -307,17 +311,8 @@ pub(crate) async fn list(
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     p.require(Capability::CredentialAdmin)?;
-    let Query(q) = query
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", e.body_text()))?;
-    let limit = q.limit.unwrap_or(100);
-    if !(1..=500).contains(&limit) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_query",
-            "limit must be 1..=500",
-        )
-        .at("limit"));
-    }
+    let q = crate::request::query(query)?;
+    let limit = page_limit(q.limit, 100, 500)?;
     let rows = state
         .engine
         .credentials()

@@ -189,6 +189,18 @@ async fn the_routers_own_answers_are_problem_documents() {
     assert_eq!(status, 405);
     assert_eq!(headers["content-type"], "application/problem+json");
     assert_eq!(problem(&body), ("method_not_allowed".to_owned(), None));
+    // A path segment that is not UTF-8 is a problem document, not text.
+    let (status, headers, body) = raw(
+        Method::GET,
+        &format!("{}/api/v1/credentials/%FF", server.base),
+        Some(&server.admin_token),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(headers["content-type"], "application/problem+json");
+    assert_eq!(problem(&body).0, "invalid_path");
 }
 
 #[tokio::test]
