@@ -19,6 +19,8 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// Header carrying a client's idempotency key.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+/// Response header set on an answer replayed from a stored receipt.
+pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
 
 /// An RFC 9457 problem document with a stable machine-readable `code`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

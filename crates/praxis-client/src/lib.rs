@@ -91,11 +91,23 @@ pub struct RecordSearch {
 }
 
 /// A client bound to one server and, optionally, one credential token.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Client {
     http: reqwest::Client,
     base: String,
     token: Option<String>,
+    idempotency_key: Option<String>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret: it never reaches a log through Debug.
+        f.debug_struct("Client")
+            .field("base", &self.base)
+            .field("token", &self.token.as_ref().map(|_| "<secret>"))
+            .field("idempotency_key", &self.idempotency_key)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Client {
@@ -105,6 +117,18 @@ impl Client {
             http: reqwest::Client::new(),
             base: base.into().trim_end_matches('/').to_owned(),
             token: None,
+            idempotency_key: None,
+        }
+    }
+
+    /// The same client sending `key` as the `Idempotency-Key` of its writes
+    /// (16 to 255 visible ASCII characters). Retrying a write through it
+    /// replays the first answer; use one such client per logical write.
+    #[must_use]
+    pub fn with_idempotency_key(&self, key: impl Into<String>) -> Client {
+        Client {
+            idempotency_key: Some(key.into()),
+            ..self.clone()
         }
     }
 
@@ -145,7 +169,7 @@ impl Client {
         idempotency_key: Option<&str>,
     ) -> Result<T, ClientError> {
         let mut req = self.request(Method::POST, path).json(body);
-        if let Some(k) = idempotency_key {
+        if let Some(k) = idempotency_key.or(self.idempotency_key.as_deref()) {
             req = req.header(IDEMPOTENCY_KEY, k);
         }
         Self::send(req).await

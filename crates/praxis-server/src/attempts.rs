@@ -6,6 +6,8 @@
 //! caller's subject). Assessment reads only: nothing a planner decides from
 //! it is written back.
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -20,14 +22,15 @@ use praxis_domain::Refusal;
 use praxis_domain::attempts::{self as domain, Observation};
 use praxis_domain::auth::Capability;
 use praxis_store::attempts::{ActionRef, HistoryOf, WriteKind};
-use praxis_store::{AttemptCommand, Command};
+use praxis_store::{AttemptCommand, Command, StoreError};
 use serde::Deserialize;
 
 use crate::AppState;
 use crate::admin::now;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, Auth};
-use crate::request::{ScopeQuery, execute, namespace_of, page_limit, query, wire_scope, write_as};
+use crate::extract::{ApiJson, Auth, IdempotencyKey};
+use crate::idempotency::{Answer, Render, Retry, answer};
+use crate::request::{ScopeQuery, namespace_of, page_limit, query, wire_scope, write_as};
 use crate::wire::{self, attempts as wa};
 
 /// Most candidate actions one assessment may ask about.
@@ -70,7 +73,8 @@ fn check_subject(path: &str, subject: &str) -> Result<(), ApiError> {
 pub(crate) async fn observe(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<ObserveRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<ObserveRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceWrite, body.scope)?;
     let outcome = wa::outcome_from_wire(body.outcome, "/outcome")?;
@@ -81,27 +85,27 @@ pub(crate) async fn observe(
     )
     .map_err(praxis_store::StoreError::from)?;
     let command = Command::Attempts(AttemptCommand::observe(&namespace, observation));
-    let written = execute(&state, write_as(&p, Capability::ExperienceWrite, command))
-        .await?
-        .into_attempts()
-        .pop()
-        .ok_or_else(|| {
-            ApiError::from(praxis_store::StoreError::inconsistent(
-                "an observation returned no record",
-            ))
-        })?;
-    let status = match written.write {
-        WriteKind::Inserted => StatusCode::CREATED,
-        WriteKind::Unchanged => StatusCode::OK,
-    };
-    Ok(wire::json(
-        status,
-        &ObserveResponse {
-            contract_version: CONTRACT_VERSION,
-            write: wa::write_kind_to_wire(written.write),
-            record: wa::record_to_wire(&written.record),
-        },
-    ))
+    let render: Render = Arc::new(|applied| {
+        let written = applied
+            .attempts()
+            .first()
+            .ok_or_else(|| StoreError::inconsistent("an observation returned no record"))?;
+        let status = match written.write {
+            WriteKind::Inserted => StatusCode::CREATED,
+            WriteKind::Unchanged => StatusCode::OK,
+        };
+        Ok(Answer::json(
+            status,
+            &ObserveResponse {
+                contract_version: CONTRACT_VERSION,
+                write: wa::write_kind_to_wire(written.write),
+                record: wa::record_to_wire(&written.record),
+            },
+        ))
+    });
+    let write = write_as(&p, Capability::ExperienceWrite, command);
+    let retry = Retry::new("attempts.observe", key, value);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(
@@ -183,7 +187,8 @@ pub(crate) async fn assess(
 pub(crate) async fn set_policy(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<SetPolicyRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<SetPolicyRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
     let policy = domain::Policy {
@@ -196,8 +201,11 @@ pub(crate) async fn set_policy(
     };
     policy.validate("")?;
     let command = Command::Attempts(AttemptCommand::SetPolicy { namespace, policy });
-    execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
-    Ok(wire::json(StatusCode::OK, &wa::policy_to_wire(&policy)))
+    let render: Render =
+        Arc::new(move |_| Ok(Answer::json(StatusCode::OK, &wa::policy_to_wire(&policy))));
+    let write = write_as(&p, Capability::PolicyAdmin, command);
+    let retry = Retry::new("attempts.policy", key, value);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(
@@ -378,30 +386,31 @@ pub(crate) async fn counts(
 pub(crate) async fn import(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<ImportRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<ImportRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceEvidenceAdmin, body.scope)?;
     let store = wa::legacy_from_wire(body.store)?;
     let observations = store.validate().map_err(Refusal::ImportInvalid)?;
     let command = Command::Attempts(AttemptCommand::import(&namespace, observations));
-    let done = execute(
-        &state,
-        write_as(&p, Capability::ExperienceEvidenceAdmin, command),
-    )
-    .await?
-    .into_attempts();
-    let inserted = done
-        .iter()
-        .filter(|a| a.write == WriteKind::Inserted)
-        .count() as u64;
-    Ok(wire::json(
-        StatusCode::OK,
-        &ImportResponse {
-            contract_version: CONTRACT_VERSION,
-            inserted,
-            unchanged: done.len() as u64 - inserted,
-        },
-    ))
+    let render: Render = Arc::new(|applied| {
+        let done = applied.attempts();
+        let inserted = done
+            .iter()
+            .filter(|a| a.write == WriteKind::Inserted)
+            .count() as u64;
+        Ok(Answer::json(
+            StatusCode::OK,
+            &ImportResponse {
+                contract_version: CONTRACT_VERSION,
+                inserted,
+                unchanged: done.len() as u64 - inserted,
+            },
+        ))
+    });
+    let write = write_as(&p, Capability::ExperienceEvidenceAdmin, command);
+    let retry = Retry::new("attempts.import", key, value);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(

@@ -14,17 +14,16 @@ use praxis_api::{
 };
 use praxis_domain::auth::{Capability, Principal, Token};
 use praxis_domain::credentials::IssueRequest;
-use praxis_domain::digest::{Digest, REQUEST_KIND};
 use praxis_domain::time::Timestamp;
-use praxis_store::{Applied, AuthCommand, Command, Idempotency, WriteOutcome};
+use praxis_store::{AuthCommand, Command, StoreError};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::admin::{credential_to_wire, issue_command, new_token, now, scope_from_wire};
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
-use crate::request::{execute, page_limit, path, write_as};
+use crate::idempotency::{Answer, Render, Retry, answer};
+use crate::request::{page_limit, path, write_as};
 
 /// Routes under `/api/v1`.
 pub(crate) fn routes() -> Router<AppState> {
@@ -76,89 +75,44 @@ fn credential_response(credential: &praxis_domain::credentials::Credential) -> R
     json_response(StatusCode::OK, bytes)
 }
 
-fn token_receipt(applied: &Applied, token: &str, at: Timestamp) -> Vec<u8> {
-    let credential = applied
-        .credential()
-        .expect("credential commands always report the credential");
-    serde_json::to_vec(&TokenResponse {
-        contract_version: CONTRACT_VERSION,
-        credential: credential_to_wire(credential, at),
-        token: token.to_owned(),
-    })
-    .expect("responses serialize")
-}
-
-/// Runs a command whose answer carries a fresh token, with sealed idempotent replay.
-/// How a request is recognised when retried: its route, client key and body.
-struct Retry<'a> {
-    route: &'a str,
-    key: Option<String>,
-    body: &'a Value,
-}
-
+/// Answers a command whose answer carries a fresh token: the receipt of a
+/// keyed request is sealed, so a retry gets the same token back while the
+/// store never holds it in clear.
 async fn token_write(
     state: &AppState,
     p: &Principal,
-    retry: Retry<'_>,
-    token: Token,
+    retry: Retry,
+    token: &Token,
     command: Command,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
-    let Retry { route, key, body } = retry;
-    let at = now();
     let rendered = token.render();
-    let mut write = write_as(p, Capability::CredentialAdmin, command);
-    let storage_key = key
-        .as_deref()
-        .map(|raw| state.seal.storage_key(&p.tenant_id, route, raw));
-    if let (Some(raw), Some(storage_key)) = (&key, &storage_key) {
-        let (tenant, raw_key, rendered) = (p.tenant_id.clone(), raw.clone(), rendered.clone());
-        let (seal, sealed_under) = (state.seal.clone(), storage_key.clone());
-        write = write.idempotent(
-            Idempotency {
-                key: storage_key.clone(),
-                request_digest: Digest::of_value(
-                    REQUEST_KIND,
-                    &json!({ "route": route, "body": body }),
-                ),
-            },
-            Arc::new(move |applied| {
-                let receipt = token_receipt(applied, &rendered, at);
-                seal.seal(&tenant, &raw_key, &sealed_under, &receipt)
-            }),
-        );
-    }
-    match state.engine.execute(write).await? {
-        WriteOutcome::Committed { applied, .. } => Ok(json_response(
+    let at = now();
+    let render: Render = Arc::new(move |applied| {
+        let credential = applied
+            .credential()
+            .ok_or_else(|| StoreError::inconsistent("a credential command reported none"))?;
+        Ok(Answer::json(
             status,
-            token_receipt(&applied, &rendered, at),
-        )),
-        WriteOutcome::Replayed { receipt } => {
-            let raw = key.as_deref().unwrap_or_default();
-            let storage_key = storage_key.unwrap_or_default();
-            let plain = state
-                .seal
-                .open(&p.tenant_id, raw, &storage_key, &receipt)
-                .ok_or_else(|| {
-                    ApiError::from(praxis_store::StoreError::inconsistent(
-                        "sealed receipt does not open",
-                    ))
-                })?;
-            Ok(json_response(status, plain))
-        }
-    }
+            &TokenResponse {
+                contract_version: CONTRACT_VERSION,
+                credential: credential_to_wire(credential, at),
+                token: rendered.clone(),
+            },
+        ))
+    });
+    let write = write_as(p, Capability::CredentialAdmin, command);
+    Ok(answer(state, p, retry.sealed(), write, render).await?)
 }
 
 #[utoipa::path(
     post, path = "/api/v1/credentials", tag = "credentials",
     request_body = IssueCredentialRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = "16..255 printable ASCII; retries with it return the original receipt, token included")),
     responses(
         (status = 201, description = "Issued; the token is shown only here", body = TokenResponse),
         (status = 400, description = "Malformed request", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 401, description = "No usable credential", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Idempotency key reused with another request", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over 64 KiB", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -189,23 +143,18 @@ pub(crate) async fn issue(
     let request = IssueRequest::new(body.subject, body.capabilities, grants, expires_at, now())?;
     let token = new_token();
     let command = issue_command(&token, request);
-    let retry = Retry {
-        route: "credentials.issue",
-        key,
-        body: &value,
-    };
-    token_write(&state, &p, retry, token, command, StatusCode::CREATED).await
+    let retry = Retry::new("credentials.issue", key, value);
+    token_write(&state, &p, retry, &token, command, StatusCode::CREATED).await
 }
 
 #[utoipa::path(
     post, path = "/api/v1/credentials/{id}/rotate", tag = "credentials",
     request_body = EmptyRequest,
-    params(("id" = String, Path, description = "Credential id"),
-           ("Idempotency-Key" = Option<String>, Header, description = "Retries with it return the original new token")),
+    params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "Rotated; the old token stops working at once", body = TokenResponse),
         (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Revoked, or key reused", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The credential is revoked (`credential_revoked`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -224,13 +173,8 @@ pub(crate) async fn rotate(
         credential_id: id.clone(),
         secret_sha256: token.secret_hash(),
     });
-    let route = format!("credentials.rotate:{id}");
-    let retry = Retry {
-        route: &route,
-        key,
-        body: &value,
-    };
-    token_write(&state, &p, retry, token, command, StatusCode::OK).await
+    let retry = Retry::new(format!("credentials.rotate:{id}"), key, value);
+    token_write(&state, &p, retry, &token, command, StatusCode::OK).await
 }
 
 #[utoipa::path(
@@ -247,20 +191,27 @@ pub(crate) async fn revoke(
     State(state): State<AppState>,
     Auth(p): Auth,
     id: Result<Path<String>, PathRejection>,
-    _body: ApiJson<EmptyRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { value, .. }: ApiJson<EmptyRequest>,
 ) -> Result<Response, ApiError> {
     let id = path(id)?;
     p.require(Capability::CredentialAdmin)?;
+    let retry = Retry::new(format!("credentials.revoke:{id}"), key, value);
     let command = Command::Auth(AuthCommand::RevokeCredential { credential_id: id });
-    let credential = execute(&state, write_as(&p, Capability::CredentialAdmin, command))
-        .await?
-        .into_credential()
-        .ok_or_else(|| {
-            ApiError::from(praxis_store::StoreError::inconsistent(
-                "revoke applied no credential",
-            ))
-        })?;
-    Ok(credential_response(&credential))
+    let render: Render = Arc::new(|applied| {
+        let credential = applied
+            .credential()
+            .ok_or_else(|| StoreError::inconsistent("revoke applied no credential"))?;
+        Ok(Answer::json(
+            StatusCode::OK,
+            &CredentialResponse {
+                contract_version: CONTRACT_VERSION,
+                credential: credential_to_wire(credential, now()),
+            },
+        ))
+    });
+    let write = write_as(&p, Capability::CredentialAdmin, command);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(

@@ -290,19 +290,25 @@ impl From<Refusal> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let title = self.status.canonical_reason().unwrap_or("Error").to_owned();
+impl ApiError {
+    /// The problem+json body.
+    pub fn problem_body(&self) -> Vec<u8> {
         let problem = Problem {
             type_: format!("urn:praxis:problem:{}", self.code),
-            title,
+            title: self.status.canonical_reason().unwrap_or("Error").to_owned(),
             status: self.status.as_u16(),
-            detail: self.detail,
+            detail: self.detail.clone(),
             code: self.code.to_owned(),
-            field: self.field,
-            errors: self.errors,
+            field: self.field.clone(),
+            errors: self.errors.clone(),
         };
-        let body = serde_json::to_vec(&problem).expect("problems serialize");
+        serde_json::to_vec(&problem).expect("problems serialize")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = self.problem_body();
         (
             self.status,
             [

@@ -169,7 +169,8 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
                 StatusCode::BAD_REQUEST,
                 "invalid_idempotency_key",
                 "Idempotency-Key must be 16 to 255 printable ASCII characters (a UUID works)",
-            ));
+            )
+            .at("Idempotency-Key"));
         }
         Ok(IdempotencyKey(Some(key.to_owned())))
     }

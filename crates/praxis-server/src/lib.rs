@@ -10,6 +10,7 @@ mod attempts;
 mod credentials;
 pub mod error;
 mod extract;
+mod idempotency;
 mod metrics;
 pub mod openapi;
 mod ops;

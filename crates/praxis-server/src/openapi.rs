@@ -1,6 +1,8 @@
 //! The OpenAPI 3.1 document, generated from the handlers and wire types.
 
-use utoipa::openapi::path::Operation;
+use utoipa::openapi::Required;
+use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
@@ -95,6 +97,62 @@ fn common_problems(op: &mut Operation) {
     );
 }
 
+/// Documents `Idempotency-Key` on every write: every POST under `/api/`
+/// except the read-only ones in [`READ_ONLY_POSTS`].
+struct KeyedWrites;
+
+/// POST operations that only read (their body is a query), by operation id.
+const READ_ONLY_POSTS: &[&str] = &["assess"];
+
+impl Modify for KeyedWrites {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            let Some(op) = item.post.as_mut() else {
+                continue;
+            };
+            let read_only = op
+                .operation_id
+                .as_deref()
+                .is_some_and(|id| READ_ONLY_POSTS.contains(&id));
+            if path.starts_with("/api/") && !read_only {
+                keyed_write(op);
+            }
+        }
+    }
+}
+
+fn keyed_write(op: &mut Operation) {
+    let key = ParameterBuilder::new()
+        .name("Idempotency-Key")
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(
+            "16 to 255 visible ASCII characters (a UUID works), scoped to the tenant and the credential's subject. A retry with the same key and request gets the stored answer byte for byte, marked `Idempotent-Replayed: true`; the same key with another request is 409 `idempotency_conflict`; a malformed key is 400 `invalid_idempotency_key`",
+        ))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(16))
+                .max_length(Some(255))
+                .pattern(Some("^[!-~]+$")),
+        ))
+        .build();
+    op.parameters
+        .get_or_insert_with(Vec::new)
+        .push(RefOr::T(key));
+    let conflict = "the Idempotency-Key was used with another request (`idempotency_conflict`)";
+    match op.responses.responses.get_mut("409") {
+        Some(RefOr::T(response)) => {
+            response.description = format!("{}; or {conflict}", response.description);
+        }
+        _ => {
+            op.responses
+                .responses
+                .insert("409".to_owned(), problem(&format!("Conflict: {conflict}")));
+        }
+    }
+}
+
 fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
     RefOr::T(
         ResponseBuilder::new()
@@ -145,7 +203,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::ops::metrics,
         crate::ops::openapi,
     ),
-    modifiers(&BearerAuth, &CommonProblems)
+    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites)
 )]
 struct ApiDoc;
 

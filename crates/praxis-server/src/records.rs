@@ -9,6 +9,8 @@
 //! still kept, as a rejection in the record's history (findings and a
 //! digest, never the text).
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -34,9 +36,10 @@ use praxis_store::{Applied, Command, Missing, RecordCommand, StoreError};
 use serde::Deserialize;
 
 use crate::error::ApiError;
-use crate::extract::{ApiJson, Auth};
+use crate::extract::{ApiJson, Auth, IdempotencyKey};
+use crate::idempotency::{Answer, Render, Retry, answer};
 use crate::request::{
-    ScopeQuery, check_reason, execute, namespace_of, page_limit, path, query, wire_scope, write_as,
+    ScopeQuery, check_reason, namespace_of, page_limit, path, query, wire_scope, write_as,
 };
 use crate::wire::{self, records as rw};
 use crate::{AppState, RECORD_BODY_LIMIT};
@@ -68,34 +71,68 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/records/{id}/withdraw", post(withdraw))
 }
 
-fn one_record(applied: Applied) -> Result<RecordWrite, ApiError> {
-    applied
-        .into_records()
-        .pop()
-        .ok_or_else(|| StoreError::inconsistent("a record write returned no result").into())
+/// What a record write may answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    /// A submission: a new revision, the unchanged current one, or a
+    /// rejection kept in the history.
+    Submission,
+    /// A review or withdrawal: always a new revision.
+    Revision,
 }
 
-/// The answer to a write that kept revisions: the record's, then those it superseded.
-fn revised(
-    status: StatusCode,
-    rows: &[KeptRecord],
-    skills: &Registry,
-) -> Result<Response, ApiError> {
-    let (first, superseded) = rows
-        .split_first()
-        .ok_or_else(|| ApiError::from(StoreError::inconsistent("a revision kept no row")))?;
-    let body = RecordWriteResponse {
-        contract_version: CONTRACT_VERSION,
-        write: WriteEffect::Changed,
-        record: first.document.clone(),
-        state: rw::state_to_wire(first, skills),
-        superseded: superseded
-            .iter()
-            .map(|r| rw::entry_to_wire(r, skills))
-            .collect(),
-        data_only: true,
-    };
-    Ok(wire::json(status, &body))
+/// Renders a record write: `status` with the record's new revision and
+/// those it superseded, 200 with an unchanged one, or 422 for a kept
+/// rejection. `skills` is the registry as read just before the write; it
+/// only flags records that relate to withdrawn releases.
+fn record_answer(status: StatusCode, kept: Kept, skills: Registry) -> Render {
+    Arc::new(move |applied: &Applied| {
+        let write = applied
+            .records()
+            .first()
+            .ok_or_else(|| StoreError::inconsistent("a record write returned no result"))?;
+        let (effect, row, superseded) = match (write, kept) {
+            (RecordWrite::Revised(rows), _) => {
+                let (first, superseded) = rows
+                    .split_first()
+                    .ok_or_else(|| StoreError::inconsistent("a revision kept no row"))?;
+                (WriteEffect::Changed, first, superseded)
+            }
+            (RecordWrite::Unchanged(row), Kept::Submission) => {
+                (WriteEffect::Unchanged, &**row, &[] as &[KeptRecord])
+            }
+            (RecordWrite::Rejected(findings), Kept::Submission) => {
+                return Ok(Answer::problem(&ApiError::findings(
+                    "record_rejected",
+                    format!(
+                        "the record breaks {} rule(s); the rejection was kept in its history and the last passing revision is unchanged",
+                        findings.len()
+                    ),
+                    "/record",
+                    findings.clone(),
+                )));
+            }
+            _ => return Err(StoreError::inconsistent("a record change kept no revision")),
+        };
+        let status = match effect {
+            WriteEffect::Changed => status,
+            WriteEffect::Unchanged => StatusCode::OK,
+        };
+        Ok(Answer::json(
+            status,
+            &RecordWriteResponse {
+                contract_version: CONTRACT_VERSION,
+                write: effect,
+                record: row.document.clone(),
+                state: rw::state_to_wire(row, &skills),
+                superseded: superseded
+                    .iter()
+                    .map(|r| rw::entry_to_wire(r, &skills))
+                    .collect(),
+                data_only: true,
+            },
+        ))
+    })
 }
 
 /// The namespace's skill registry, read once per answer to flag records.
@@ -141,7 +178,8 @@ pub(crate) async fn record_schema(Auth(_): Auth) -> Response {
 pub(crate) async fn submit(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<SubmitRecordRequest, RECORD_BODY_LIMIT>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<SubmitRecordRequest, RECORD_BODY_LIMIT>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::RecordSubmit, body.scope)?;
     // The domain names source fields without the wire's `issue` level.
@@ -174,7 +212,11 @@ pub(crate) async fn submit(
         author: p.subject.clone(),
         document: body.record,
     })));
-    let done = execute(&state, write_as(&p, Capability::RecordSubmit, command))
+    let skills = registry_for(&state, &p, &namespace).await?;
+    let render = record_answer(StatusCode::CREATED, Kept::Submission, skills);
+    let write = write_as(&p, Capability::RecordSubmit, command);
+    let retry = Retry::new("records.submit", key, value);
+    answer(&state, &p, retry, write, render)
         .await
         .map_err(|e| match e {
             // Both conflicts are about which id the source holds.
@@ -182,35 +224,7 @@ pub(crate) async fn submit(
                 ApiError::from(e).at("/record/experience_id")
             }
             e => e.into(),
-        })?;
-    match one_record(done)? {
-        RecordWrite::Rejected(findings) => Err(ApiError::findings(
-            "record_rejected",
-            format!(
-                "the record breaks {} rule(s); the rejection was kept in its history and the last passing revision is unchanged",
-                findings.len()
-            ),
-            "/record",
-            findings,
-        )),
-        RecordWrite::Revised(rows) => revised(
-            StatusCode::CREATED,
-            &rows,
-            &registry_for(&state, &p, &namespace).await?,
-        ),
-        RecordWrite::Unchanged(row) => {
-            let skills = registry_for(&state, &p, &namespace).await?;
-            let body = RecordWriteResponse {
-                contract_version: CONTRACT_VERSION,
-                write: WriteEffect::Unchanged,
-                record: row.document.clone(),
-                state: rw::state_to_wire(&row, &skills),
-                superseded: Vec::new(),
-                data_only: true,
-            };
-            Ok(wire::json(StatusCode::OK, &body))
-        }
-    }
+        })
 }
 
 #[utoipa::path(
@@ -588,9 +602,11 @@ pub(crate) async fn review(
     State(state): State<AppState>,
     Auth(p): Auth,
     id: Result<Path<String>, PathRejection>,
-    ApiJson { body, .. }: ApiJson<ReviewRecordRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<ReviewRecordRequest>,
 ) -> Result<Response, ApiError> {
     let id = path(id)?;
+    let retry = Retry::new(format!("records.review:{id}"), key, value);
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     let decision = rw::decision_from_wire(body.decision);
     let human_request = body.decision == praxis_api::ReviewDecision::RequestChanges
@@ -616,17 +632,12 @@ pub(crate) async fn review(
         notes: body.notes,
         expected_revision: body.expected_revision,
     })));
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command))
+    let skills = registry_for(&state, &p, &namespace).await?;
+    let render = record_answer(StatusCode::OK, Kept::Revision, skills);
+    let write = write_as(&p, Capability::RecordReview, command);
+    answer(&state, &p, retry, write, render)
         .await
-        .map_err(review_error)?;
-    match one_record(done)? {
-        RecordWrite::Revised(rows) => revised(
-            StatusCode::OK,
-            &rows,
-            &registry_for(&state, &p, &namespace).await?,
-        ),
-        _ => Err(StoreError::inconsistent("a review kept no revision").into()),
-    }
+        .map_err(review_error)
 }
 
 #[utoipa::path(
@@ -646,9 +657,11 @@ pub(crate) async fn withdraw(
     State(state): State<AppState>,
     Auth(p): Auth,
     id: Result<Path<String>, PathRejection>,
-    ApiJson { body, .. }: ApiJson<WithdrawRecordRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<WithdrawRecordRequest>,
 ) -> Result<Response, ApiError> {
     let id = path(id)?;
+    let retry = Retry::new(format!("records.withdraw:{id}"), key, value);
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     check_reason(&body.reason)?;
     let command = Command::Records(RecordCommand::Withdraw {
@@ -657,15 +670,10 @@ pub(crate) async fn withdraw(
         reason: body.reason,
         expected_revision: body.expected_revision,
     });
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    match one_record(done)? {
-        RecordWrite::Revised(rows) => revised(
-            StatusCode::OK,
-            &rows,
-            &registry_for(&state, &p, &namespace).await?,
-        ),
-        _ => Err(StoreError::inconsistent("a withdrawal kept no revision").into()),
-    }
+    let skills = registry_for(&state, &p, &namespace).await?;
+    let render = record_answer(StatusCode::OK, Kept::Revision, skills);
+    let write = write_as(&p, Capability::RecordReview, command);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(
@@ -680,21 +688,27 @@ pub(crate) async fn withdraw(
 pub(crate) async fn set_settings(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<RecordSettingsRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<RecordSettingsRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
     let command = Command::Records(RecordCommand::SetAutomatedApproval {
         namespace,
         on: body.automated_approval,
     });
-    execute(&state, write_as(&p, Capability::PolicyAdmin, command)).await?;
-    Ok(wire::json(
-        StatusCode::OK,
-        &RecordSettingsResponse {
-            contract_version: CONTRACT_VERSION,
-            automated_approval: body.automated_approval,
-        },
-    ))
+    let on = body.automated_approval;
+    let render: Render = Arc::new(move |_| {
+        Ok(Answer::json(
+            StatusCode::OK,
+            &RecordSettingsResponse {
+                contract_version: CONTRACT_VERSION,
+                automated_approval: on,
+            },
+        ))
+    });
+    let write = write_as(&p, Capability::PolicyAdmin, command);
+    let retry = Retry::new("records.settings", key, value);
+    Ok(answer(&state, &p, retry, write, render).await?)
 }
 
 #[utoipa::path(

@@ -7,10 +7,9 @@ use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::ledger::Actor;
-use praxis_store::{Applied, Authority, Command, StoreError, Write};
+use praxis_store::{Authority, Command, Write};
 use serde::Deserialize;
 
-use crate::AppState;
 use crate::admin::scope_from_wire;
 use crate::error::ApiError;
 
@@ -40,12 +39,6 @@ pub(crate) fn write_as(p: &Principal, capability: Capability, command: Command) 
         secret_sha256: p.secret_sha256,
         capability,
     })
-}
-
-/// Executes a write without an idempotency key, keeping the store's error
-/// for handlers that place it.
-pub(crate) async fn execute(state: &AppState, write: Write) -> Result<Applied, StoreError> {
-    state.engine.execute(write).await?.applied()
 }
 
 /// The query, or 400 `invalid_query` naming what is wrong with it.

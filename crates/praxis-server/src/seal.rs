@@ -52,14 +52,15 @@ impl SealKey {
         hex::encode(self.0)
     }
 
-    /// A domain-separated keyed hash of `parts` (printable ASCII without newlines).
+    /// A domain-separated keyed hash of `parts`, each length-prefixed so
+    /// that no two part lists share an encoding.
     fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
         let mut material = Vec::with_capacity(128);
         material.extend_from_slice(purpose.as_bytes());
         material.push(b'\n');
         material.extend_from_slice(&self.0);
         for part in parts {
-            material.push(b'\n');
+            material.extend_from_slice(&(part.len() as u64).to_be_bytes());
             material.extend_from_slice(part.as_bytes());
         }
         Digest::sha256(&material)
@@ -70,10 +71,12 @@ impl SealKey {
         ChaCha20Poly1305::new(&Key::from(key.0))
     }
 
-    /// The storage key of an idempotency key: route-scoped and keyed-hashed.
-    pub fn storage_key(&self, tenant: &str, route: &str, raw_key: &str) -> String {
-        let hash = self.derive("praxis.idempotency.v1", &[tenant, route, raw_key]);
-        format!("{route}:{}", hash.to_hex())
+    /// The storage key of an idempotency key: scoped to the tenant and the
+    /// credential subject, and keyed-hashed so the store never holds the
+    /// client's key.
+    pub fn storage_key(&self, tenant: &str, subject: &str, raw_key: &str) -> String {
+        let hash = self.derive("praxis.idempotency.v2", &[tenant, subject, raw_key]);
+        format!("idem:{}", hash.to_hex())
     }
 
     /// Encrypts receipt bytes bound to their storage key; output is nonce ‖ ciphertext.
@@ -137,7 +140,7 @@ mod tests {
         assert_eq!(k.open("t", "0123456789abcdeF", &sk, &sealed), None);
         assert_eq!(k.open("u", raw, &sk, &sealed), None);
         assert_eq!(
-            k.open("t", raw, "r:other", &sealed),
+            k.open("t", raw, "idem:other", &sealed),
             None,
             "bound to its storage key"
         );
@@ -154,7 +157,13 @@ mod tests {
         let (a, b) = (SealKey::generate(), SealKey::generate());
         assert_ne!(a.storage_key("t", "r", "k"), b.storage_key("t", "r", "k"));
         assert_ne!(a.storage_key("t", "r", "k"), a.storage_key("u", "r", "k"));
-        assert!(a.storage_key("t", "r", "k").starts_with("r:"));
+        assert_ne!(a.storage_key("t", "r", "k"), a.storage_key("t", "s", "k"));
+        assert_ne!(
+            a.storage_key("t", "ab", "c"),
+            a.storage_key("t", "a", "bc"),
+            "parts are delimited"
+        );
+        assert!(a.storage_key("t", "r", "k").starts_with("idem:"));
         let back = SealKey::from_hex(&a.to_hex()).unwrap();
         assert_eq!(
             back.storage_key("t", "r", "k"),

@@ -4,6 +4,8 @@
 //! Releases are published for good, so their text is screened like record
 //! text before anything is written.
 
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -20,8 +22,9 @@ use praxis_store::{Applied, Command, SkillCommand, StoreError};
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, Auth};
-use crate::request::{ScopeQuery, check_reason, execute, namespace_of, path, query, write_as};
+use crate::extract::{ApiJson, Auth, IdempotencyKey};
+use crate::idempotency::{Answer, Render, Retry, answer};
+use crate::request::{ScopeQuery, check_reason, namespace_of, path, query, write_as};
 use crate::wire::{self, skills as ws};
 
 /// The skill routes under `/api/v1`.
@@ -31,29 +34,30 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/skills/{name}/{version}/withdraw", post(withdraw_skill))
 }
 
-fn skill_response(status: StatusCode, write: SkillWrite) -> Response {
-    let (effect, row) = match write {
-        SkillWrite::Changed(row) => (WriteEffect::Changed, row),
-        SkillWrite::Unchanged(row) => (WriteEffect::Unchanged, row),
-    };
-    let status = match effect {
-        WriteEffect::Changed => status,
-        WriteEffect::Unchanged => StatusCode::OK,
-    };
-    wire::json(
-        status,
-        &SkillResponse {
-            contract_version: CONTRACT_VERSION,
-            write: effect,
-            skill: ws::skill_to_wire(&row),
-        },
-    )
-}
-
-fn one_skill(applied: Applied) -> Result<SkillWrite, ApiError> {
-    applied
-        .into_skill()
-        .ok_or_else(|| StoreError::inconsistent("a skill write returned no release").into())
+/// Renders a skill write: `status` when it changed the release, 200 when
+/// it found it as asked.
+fn skill_answer(status: StatusCode) -> Render {
+    Arc::new(move |applied: &Applied| {
+        let (effect, row) = match applied
+            .skill()
+            .ok_or_else(|| StoreError::inconsistent("a skill write returned no release"))?
+        {
+            SkillWrite::Changed(row) => (WriteEffect::Changed, row),
+            SkillWrite::Unchanged(row) => (WriteEffect::Unchanged, row),
+        };
+        let status = match effect {
+            WriteEffect::Changed => status,
+            WriteEffect::Unchanged => StatusCode::OK,
+        };
+        Ok(Answer::json(
+            status,
+            &SkillResponse {
+                contract_version: CONTRACT_VERSION,
+                write: effect,
+                skill: ws::skill_to_wire(row),
+            },
+        ))
+    })
 }
 
 #[utoipa::path(
@@ -71,7 +75,8 @@ fn one_skill(applied: Applied) -> Result<SkillWrite, ApiError> {
 pub(crate) async fn publish_skill(
     State(state): State<AppState>,
     Auth(p): Auth,
-    ApiJson { body, .. }: ApiJson<PublishSkillRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<PublishSkillRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     let release = ws::release_from_wire(body.release);
@@ -88,8 +93,9 @@ pub(crate) async fn publish_skill(
         ));
     }
     let command = Command::Skills(SkillCommand::Publish { namespace, release });
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    Ok(skill_response(StatusCode::CREATED, one_skill(done)?))
+    let write = write_as(&p, Capability::RecordReview, command);
+    let retry = Retry::new("skills.publish", key, value);
+    Ok(answer(&state, &p, retry, write, skill_answer(StatusCode::CREATED)).await?)
 }
 
 #[utoipa::path(
@@ -136,9 +142,15 @@ pub(crate) async fn withdraw_skill(
     State(state): State<AppState>,
     Auth(p): Auth,
     names: Result<Path<(String, String)>, PathRejection>,
-    ApiJson { body, .. }: ApiJson<WithdrawSkillRequest>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<WithdrawSkillRequest>,
 ) -> Result<Response, ApiError> {
     let (name, version) = path(names)?;
+    let retry = Retry::new(
+        format!("skills.withdraw:{}", serde_json::json!([name, version])),
+        key,
+        value,
+    );
     let namespace = namespace_of(&p, Capability::RecordReview, body.scope)?;
     check_reason(&body.reason)?;
     let command = Command::Skills(SkillCommand::Withdraw {
@@ -147,6 +159,6 @@ pub(crate) async fn withdraw_skill(
         version,
         reason: body.reason,
     });
-    let done = execute(&state, write_as(&p, Capability::RecordReview, command)).await?;
-    Ok(skill_response(StatusCode::OK, one_skill(done)?))
+    let write = write_as(&p, Capability::RecordReview, command);
+    Ok(answer(&state, &p, retry, write, skill_answer(StatusCode::OK)).await?)
 }

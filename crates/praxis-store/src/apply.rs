@@ -193,7 +193,7 @@ async fn apply_one<T: StoreTx>(
     heads.insert(tenant.clone(), head);
     let receipt = match (receipt, idempotency) {
         (Some(build), Some(idem)) => {
-            let bytes = build(&applied);
+            let bytes = build(&applied)?;
             let stored = StoredReceipt {
                 key: idem.key,
                 request_digest: idem.request_digest,
@@ -207,7 +207,7 @@ async fn apply_one<T: StoreTx>(
             }
             Some(stored.bytes)
         }
-        (Some(build), None) => Some(build(&applied)),
+        (Some(build), None) => Some(build(&applied)?),
         (None, _) => None,
     };
     Ok(WriteOutcome::Committed {

@@ -69,8 +69,10 @@ impl From<SkillCommand> for Command {
     }
 }
 
-/// Builds the receipt bytes to store with an idempotency key, from what was applied.
-pub type ReceiptFn = std::sync::Arc<dyn Fn(&Applied) -> Vec<u8> + Send + Sync>;
+/// Builds the receipt bytes to store with an idempotency key, from what was
+/// applied. An error fails the write: its receipt is part of what is atomic.
+pub type ReceiptFn =
+    std::sync::Arc<dyn Fn(&Applied) -> Result<Vec<u8>, crate::StoreError> + Send + Sync>;
 
 /// One write: a command, who asks, and how to answer retries.
 #[derive(Clone)]

@@ -215,7 +215,9 @@ fn bench_write(namespace: &Namespace, writer: usize, i: u64) -> Write {
             key: format!("bench:{writer}:{i}"),
             request_digest,
         },
-        Arc::new(|applied| format!("{{\"position\":{}}}", applied.events[0].position).into_bytes()),
+        Arc::new(|applied| {
+            Ok(format!("{{\"position\":{}}}", applied.events[0].position).into_bytes())
+        }),
     )
 }
 

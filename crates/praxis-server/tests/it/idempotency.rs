@@ -1,30 +1,502 @@
-//! Idempotent retries over HTTP: byte-identical receipts, conflicts, restarts and races.
+//! `Idempotency-Key` over HTTP on every write endpoint: byte-identical
+//! replays, conflicts, key syntax, scoping to (tenant, subject), restarts,
+//! and races of 16 identical keyed requests that must have exactly one
+//! effect, on both stores.
+
+use std::sync::Arc;
 
 use praxis_testkit::BACKENDS;
+use praxis_testkit::records::sample_record;
 use reqwest::Method;
+use serde_json::{Value, json};
 
-use crate::support::{Server, issue_request, problem, raw};
+use crate::support::{Server, client_as, issue_request, problem, raw};
 
 const KEY: &str = "c1a5e2b0-0000-4000-8000-000000000001";
 
-async fn issue_raw(server: &Server, key: &str, subject: &str) -> (u16, Vec<u8>) {
-    let body = serde_json::to_vec(&issue_request(subject, &["memory_read"], vec![])).unwrap();
-    let (status, _, resp) = raw(
+/// Every capability, for a caller that can use every write endpoint.
+const ALL: &[&str] = &[
+    "credential_admin",
+    "policy_admin",
+    "experience_write",
+    "experience_read",
+    "experience_evidence_admin",
+    "record_submit",
+    "record_review",
+];
+
+/// The scope the writes act in.
+fn scope() -> Value {
+    json!({"project_id": "p1", "mission_id": null, "agent_id": "a1", "visibility": "shared"})
+}
+
+fn scope_wire() -> praxis_api::Scope {
+    serde_json::from_value(scope()).unwrap()
+}
+
+/// An answer: status, whether it says it was replayed, body.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    replayed: bool,
+    body: Vec<u8>,
+}
+
+async fn post(server: &Server, token: &str, path: &str, key: Option<&str>, body: &Value) -> Answer {
+    let mut headers = vec![("content-type", "application/json")];
+    if let Some(key) = key {
+        headers.push(("idempotency-key", key));
+    }
+    let (status, h, body) = raw(
         Method::POST,
-        &format!("{}/api/v1/credentials", server.base),
-        Some(&server.admin_token),
-        &[
-            ("content-type", "application/json"),
-            ("idempotency-key", key),
-        ],
-        Some(body),
+        &format!("{}{path}", server.base),
+        Some(token),
+        &headers,
+        Some(serde_json::to_vec(body).unwrap()),
     )
     .await;
-    (status, resp)
+    let replayed = h
+        .get(praxis_api::IDEMPOTENT_REPLAYED)
+        .is_some_and(|v| v == "true");
+    Answer {
+        status,
+        replayed,
+        body,
+    }
+}
+
+async fn event_count(server: &Server) -> usize {
+    server
+        .engine
+        .ledger()
+        .events("t1", 0, 100_000)
+        .await
+        .unwrap()
+        .len()
+}
+
+/// Sends `body` unkeyed and insists it succeeds: the setup of a case.
+async fn setup(server: &Server, token: &str, path: &str, body: &Value) -> Value {
+    let a = post(server, token, path, None, body).await;
+    assert!(
+        (200..300).contains(&a.status),
+        "setup {path}: {} {}",
+        a.status,
+        String::from_utf8_lossy(&a.body)
+    );
+    serde_json::from_slice(&a.body).unwrap()
+}
+
+/// One write endpoint under test: where to send what, and how many events
+/// one application of it appends.
+struct Case {
+    /// Who sends it.
+    token: String,
+    path: String,
+    body: Value,
+    events: usize,
+}
+
+fn versioned(mut body: Value) -> Value {
+    body["contract_version"] = json!(1);
+    body
+}
+
+fn outcome(case: &str) -> Value {
+    json!({
+        "case_id": case, "subject": "host-1", "action_id": "restart",
+        "hypothesis_id": "h1", "verifier_rule_id": "rule-1", "stage": "active",
+        "status": "confirmed_negative", "confidence": 900_000, "rationale": "because",
+        "evidence_ids": ["ev-1"]
+    })
+}
+
+fn release(name: &str) -> Value {
+    json!({
+        "name": name, "version": "1.0.0", "sha256": "a".repeat(64), "size": 2048,
+        "summary": "Start a throwaway database cluster as an unprivileged user.",
+        "provenance": {"kind": "maintainer-authored"}
+    })
+}
+
+/// Builds every write endpoint's case, with whatever it needs set up first.
+async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
+    let mut cases = Vec::new();
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/credentials".into(),
+        body: serde_json::to_value(issue_request("racer", &["memory_read"], vec![])).unwrap(),
+        events: 1,
+    });
+    for action in ["rotate", "revoke"] {
+        let issued = setup(
+            server,
+            token,
+            "/api/v1/credentials",
+            &serde_json::to_value(issue_request(action, &["memory_read"], vec![])).unwrap(),
+        )
+        .await;
+        cases.push(Case {
+            token: token.to_owned(),
+            path: format!(
+                "/api/v1/credentials/{}/{action}",
+                issued["credential"]["id"].as_str().unwrap()
+            ),
+            body: versioned(json!({})),
+            events: 1,
+        });
+    }
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/attempts".into(),
+        body: versioned(json!({"scope": scope(), "outcome": outcome("c-observe")})),
+        events: 1,
+    });
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/attempts/policy".into(),
+        body: versioned(json!({"scope": scope(), "consecutive_failure_limit": 3})),
+        events: 1,
+    });
+    let records: Vec<Value> = (0..3)
+        .map(|i| json!({"sequence": i, "outcome": outcome(&format!("c-import-{i}"))}))
+        .collect();
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/attempts/import".into(),
+        body: versioned(
+            json!({"scope": scope(), "store": {"next_sequence": 3, "records": records}}),
+        ),
+        events: 3,
+    });
+    let submit = |slug: &str| {
+        versioned(
+            json!({"scope": scope(), "source": {"key": format!("src-{slug}")}, "record": sample_record(slug)}),
+        )
+    };
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/records".into(),
+        body: submit("race-submit"),
+        events: 1,
+    });
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/records/settings".into(),
+        body: versioned(json!({"scope": scope(), "automated_approval": false})),
+        events: 1,
+    });
+    let approve = versioned(json!({"scope": scope(), "decision": "approve", "mode": "human"}));
+    for slug in ["race-review", "race-withdraw"] {
+        setup(server, token, "/api/v1/records", &submit(slug)).await;
+    }
+    cases.push(Case {
+        token: reviewer.to_owned(),
+        path: format!("/api/v1/records/exp-{}-20261120/review", "race-review"),
+        body: approve.clone(),
+        events: 1,
+    });
+    let rid = "exp-race-withdraw-20261120";
+    setup(
+        server,
+        reviewer,
+        &format!("/api/v1/records/{rid}/review"),
+        &approve,
+    )
+    .await;
+    cases.push(Case {
+        token: token.to_owned(),
+        path: format!("/api/v1/records/{rid}/withdraw"),
+        body: versioned(json!({"scope": scope(), "reason": "superseded by a better fix"})),
+        events: 1,
+    });
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/skills".into(),
+        body: versioned(json!({"scope": scope(), "release": release("race-publish")})),
+        events: 1,
+    });
+    setup(
+        server,
+        token,
+        "/api/v1/skills",
+        &versioned(json!({"scope": scope(), "release": release("race-withdraw")})),
+    )
+    .await;
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/skills/race-withdraw/1.0.0/withdraw".into(),
+        body: versioned(json!({"scope": scope(), "reason": "the procedure is unsafe"})),
+        events: 1,
+    });
+    cases
+}
+
+/// Every POST operation of the served document that writes, so that a new
+/// write endpoint without a race case fails this test.
+async fn documented_writes(server: &Server) -> Vec<String> {
+    let doc: Value = reqwest::get(format!("{}/openapi.json", server.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut writes = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let Some(op) = item.get("post") else { continue };
+        let keyed = op["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["name"] == "Idempotency-Key"));
+        if keyed {
+            writes.push(path.clone());
+        }
+    }
+    writes.sort();
+    writes
+}
+
+/// The template a concrete path was made from (`{id}` style).
+fn template_of(path: &str, templates: &[String]) -> Option<String> {
+    let parts: Vec<&str> = path.split('/').collect();
+    templates
+        .iter()
+        .find(|t| {
+            let ts: Vec<&str> = t.split('/').collect();
+            ts.len() == parts.len()
+                && ts
+                    .iter()
+                    .zip(&parts)
+                    .all(|(t, p)| t.starts_with('{') || t == p)
+        })
+        .cloned()
 }
 
 #[tokio::test]
-async fn retries_return_the_original_receipt_byte_for_byte_even_after_restart() {
+async fn sixteen_identical_keyed_requests_have_one_effect_on_every_write_endpoint() {
+    for backend in BACKENDS {
+        let server = Arc::new(Server::start(backend).await);
+        let (_, _, token) = client_as(&server, "writer", ALL, vec![scope_wire()]).await;
+        let (_, _, reviewer) = client_as(&server, "reviewer", ALL, vec![scope_wire()]).await;
+        let cases = cases(&server, &token, &reviewer).await;
+        let writes = documented_writes(&server).await;
+        let mut covered: Vec<String> = cases
+            .iter()
+            .map(|c| template_of(&c.path, &writes).unwrap_or_else(|| c.path.clone()))
+            .collect();
+        covered.sort();
+        covered.dedup();
+        assert_eq!(
+            covered, writes,
+            "every keyed write endpoint has a race case"
+        );
+
+        for (i, case) in cases.iter().enumerate() {
+            let key = format!("race-key-{i:04}-0000000000");
+            let before = event_count(&server).await;
+            let mut tasks = Vec::new();
+            for _ in 0..16 {
+                let (server, token, key) = (server.clone(), case.token.clone(), key.clone());
+                let (path, body) = (case.path.clone(), case.body.clone());
+                tasks.push(tokio::spawn(async move {
+                    post(&server, &token, &path, Some(&key), &body).await
+                }));
+            }
+            let mut answers = Vec::new();
+            for t in tasks {
+                answers.push(t.await.unwrap());
+            }
+            let first = &answers[0];
+            assert!(
+                (200..300).contains(&first.status),
+                "{backend:?} {}: {} {}",
+                case.path,
+                first.status,
+                String::from_utf8_lossy(&first.body)
+            );
+            for a in &answers {
+                assert_eq!(
+                    (a.status, &a.body),
+                    (first.status, &first.body),
+                    "{backend:?} {}: answers differ",
+                    case.path
+                );
+            }
+            let fresh = answers.iter().filter(|a| !a.replayed).count();
+            assert_eq!(fresh, 1, "{backend:?} {}: one original", case.path);
+            assert_eq!(
+                event_count(&server).await - before,
+                case.events,
+                "{backend:?} {}: exactly one effect",
+                case.path
+            );
+        }
+        assert!(server.engine.verify().await.unwrap().is_clean());
+    }
+}
+
+#[tokio::test]
+async fn replays_are_byte_identical_and_another_request_under_the_key_is_409() {
+    for backend in BACKENDS {
+        let server = Server::start(backend).await;
+        let (_, _, alice) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+        let policy =
+            |limit: u32| versioned(json!({"scope": scope(), "consecutive_failure_limit": limit}));
+        let path = "/api/v1/attempts/policy";
+        let first = post(&server, &alice, path, Some(KEY), &policy(3)).await;
+        assert_eq!((first.status, first.replayed), (200, false));
+        let events = event_count(&server).await;
+
+        // The same request, even re-serialized, replays the stored bytes.
+        let again = post(&server, &alice, path, Some(KEY), &policy(3)).await;
+        assert_eq!((again.status, again.replayed), (200, true));
+        assert_eq!(again.body, first.body);
+        assert_eq!(event_count(&server).await, events, "nothing applied twice");
+
+        // Another body, or another endpoint, under the same key: 409.
+        for (p, body) in [
+            (path, policy(4)),
+            (
+                "/api/v1/records/settings",
+                versioned(json!({"scope": scope(), "automated_approval": true})),
+            ),
+        ] {
+            let conflict = post(&server, &alice, p, Some(KEY), &body).await;
+            assert_eq!(
+                (conflict.status, problem(&conflict.body).0.as_str()),
+                (409, "idempotency_conflict"),
+                "{backend:?} {p}"
+            );
+        }
+        assert_eq!(event_count(&server).await, events);
+
+        // Without a key the write is applied again, as asked.
+        let unkeyed = post(&server, &alice, path, None, &policy(3)).await;
+        assert_eq!((unkeyed.status, unkeyed.replayed), (200, false));
+        assert_eq!(event_count(&server).await, events + 1);
+
+        // Keys belong to the subject: bob's use of alice's key is his own.
+        let (_, _, bob) = client_as(&server, "bob", ALL, vec![scope_wire()]).await;
+        let bobs = post(&server, &bob, path, Some(KEY), &policy(5)).await;
+        assert_eq!((bobs.status, bobs.replayed), (200, false), "{backend:?}");
+        // ... and so do a subject's other credentials.
+        let (_, _, alice2) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+        let replay = post(&server, &alice2, path, Some(KEY), &policy(3)).await;
+        assert_eq!((replay.replayed, &replay.body), (true, &first.body));
+    }
+}
+
+#[tokio::test]
+async fn a_kept_rejection_is_replayed_not_kept_twice() {
+    for backend in BACKENDS {
+        let server = Server::start(backend).await;
+        let (_, _, token) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+        let mut record = sample_record("rejected");
+        record["attempts"][1]["sequence"] = json!(5);
+        let body =
+            versioned(json!({"scope": scope(), "source": {"key": "src-r"}, "record": record}));
+        let first = post(&server, &token, "/api/v1/records", Some(KEY), &body).await;
+        assert_eq!(
+            (first.status, problem(&first.body).0.as_str()),
+            (422, "record_rejected"),
+            "{backend:?}"
+        );
+        let events = event_count(&server).await;
+        let again = post(&server, &token, "/api/v1/records", Some(KEY), &body).await;
+        assert_eq!((again.status, again.replayed), (422, true));
+        assert_eq!(again.body, first.body);
+        assert_eq!(event_count(&server).await, events, "one rejection kept");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_write_keeps_no_receipt() {
+    let server = Server::start(praxis_testkit::Backend::Sqlite).await;
+    let (_, _, token) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+    let path = "/api/v1/attempts/policy";
+    let bad = versioned(json!({"scope": scope(), "consecutive_failure_limit": 0}));
+    let refused = post(&server, &token, path, Some(KEY), &bad).await;
+    assert_eq!(refused.status, 422);
+    // Nothing was written under the key, so it can still be used.
+    let good = versioned(json!({"scope": scope(), "consecutive_failure_limit": 2}));
+    let applied = post(&server, &token, path, Some(KEY), &good).await;
+    assert_eq!((applied.status, applied.replayed), (200, false));
+}
+
+#[tokio::test]
+async fn keys_are_16_to_255_visible_ascii_characters() {
+    let server = Server::start(praxis_testkit::Backend::Sqlite).await;
+    let (_, _, token) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+    let path = "/api/v1/attempts/policy";
+    let body = versioned(json!({"scope": scope(), "consecutive_failure_limit": 3}));
+    let long = "k".repeat(256);
+    let bad: [&[u8]; 6] = [
+        b"k",
+        b"fifteen-chars-x",
+        long.as_bytes(),
+        b"sixteen chars no",
+        "ключ-ключ-ключ-ключ".as_bytes(),
+        b"tab\tinside-a-key-",
+    ];
+    for key in bad {
+        let (status, answer) = post_with_raw_key(&server, &token, path, key, &body).await;
+        assert_eq!(
+            (status, problem(&answer)),
+            (
+                400,
+                (
+                    "invalid_idempotency_key".into(),
+                    Some("Idempotency-Key".into())
+                )
+            ),
+            "{:?}",
+            String::from_utf8_lossy(key)
+        );
+    }
+    for key in ["sixteen-chars-ok", &"k".repeat(255), "!~#$%&'*+-.^_`|x"] {
+        let a = post(&server, &token, path, Some(key), &body).await;
+        assert_eq!(a.status, 200, "{key:?}");
+    }
+}
+
+/// Sends a key as raw header bytes (reqwest refuses non-ASCII `&str` values).
+async fn post_with_raw_key(
+    server: &Server,
+    token: &str,
+    path: &str,
+    key: &[u8],
+    body: &Value,
+) -> (u16, Vec<u8>) {
+    let resp = reqwest::Client::new()
+        .post(format!("{}{path}", server.base))
+        .bearer_auth(token)
+        .header("content-type", "application/json")
+        .header(
+            "idempotency-key",
+            reqwest::header::HeaderValue::from_bytes(key).unwrap(),
+        )
+        .body(serde_json::to_vec(body).unwrap())
+        .send()
+        .await
+        .unwrap();
+    let status = resp.status().as_u16();
+    (status, resp.bytes().await.unwrap().to_vec())
+}
+
+async fn issue_raw(server: &Server, key: &str, subject: &str) -> (u16, Vec<u8>) {
+    let body = serde_json::to_value(issue_request(subject, &["memory_read"], vec![])).unwrap();
+    let a = post(
+        server,
+        &server.admin_token,
+        "/api/v1/credentials",
+        Some(key),
+        &body,
+    )
+    .await;
+    (a.status, a.body)
+}
+
+#[tokio::test]
+async fn issued_tokens_replay_sealed_even_after_restart() {
     for backend in BACKENDS {
         let server = Server::start(backend).await;
         let (status, first) = issue_raw(&server, KEY, "bot").await;
@@ -72,41 +544,30 @@ async fn retries_return_the_original_receipt_byte_for_byte_even_after_restart() 
 }
 
 #[tokio::test]
-async fn sixteen_concurrent_identical_requests_make_one_credential() {
-    for backend in BACKENDS {
-        let server = std::sync::Arc::new(Server::start(backend).await);
-        let mut tasks = Vec::new();
-        for _ in 0..16 {
-            let server = server.clone();
-            tasks.push(tokio::spawn(async move {
-                issue_raw(&server, KEY, "racer").await
-            }));
-        }
-        let mut bodies = Vec::new();
-        for t in tasks {
-            let (status, body) = t.await.unwrap();
-            assert_eq!(status, 201, "{backend:?}");
-            bodies.push(body);
-        }
-        assert!(
-            bodies.iter().all(|b| b == &bodies[0]),
-            "{backend:?}: receipts differ"
-        );
-        let events = server.engine.ledger().events("t1", 0, 1000).await.unwrap();
-        let issued = events
-            .iter()
-            .filter(|e| e.kind == "credential.issued")
-            .count();
-        assert_eq!(issued, 2, "{backend:?}: admin + exactly one");
-    }
-}
-
-#[tokio::test]
-async fn short_idempotency_keys_are_refused() {
+async fn the_typed_client_sends_its_key_on_every_write() {
     let server = Server::start(praxis_testkit::Backend::Sqlite).await;
-    let (status, body) = issue_raw(&server, "short", "x").await;
-    assert_eq!(
-        (status, problem(&body).0.as_str()),
-        (400, "invalid_idempotency_key")
+    let (client, _, _) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+    let request: praxis_api::SetPolicyRequest = serde_json::from_value(versioned(
+        json!({"scope": scope(), "consecutive_failure_limit": 3}),
+    ))
+    .unwrap();
+    let keyed = client.with_idempotency_key(KEY);
+    keyed.set_attempt_policy(&request).await.unwrap();
+    let events = event_count(&server).await;
+    keyed.set_attempt_policy(&request).await.unwrap();
+    assert_eq!(event_count(&server).await, events, "the retry was replayed");
+    let other: praxis_api::SetPolicyRequest = serde_json::from_value(versioned(
+        json!({"scope": scope(), "consecutive_failure_limit": 4}),
+    ))
+    .unwrap();
+    match keyed.set_attempt_policy(&other).await {
+        Err(praxis_client::ClientError::Problem(p)) => {
+            assert_eq!((p.status, p.code.as_str()), (409, "idempotency_conflict"));
+        }
+        other => panic!("expected 409, got {other:?}"),
+    }
+    assert!(
+        !format!("{keyed:?}").contains("prx_"),
+        "Debug hides the token"
     );
 }

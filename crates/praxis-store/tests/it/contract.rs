@@ -189,7 +189,7 @@ fn idempotent(cmd: Command, key: &str, request: &str) -> Write {
             key: key.into(),
             request_digest: Digest::sha256(request.as_bytes()),
         },
-        Arc::new(move |applied| format!("{body}:{}", applied.events[0].position).into_bytes()),
+        Arc::new(move |applied| Ok(format!("{body}:{}", applied.events[0].position).into_bytes())),
     )
 }
 
