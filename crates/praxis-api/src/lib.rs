@@ -71,6 +71,41 @@ pub struct Scope {
     pub visibility: Visibility,
 }
 
+/// The name of a capability, as credentials list them. The server answers
+/// an unknown name with 422 `invalid_field` naming its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CapabilityName {
+    /// Issue, rotate, revoke, list and read credentials of the tenant.
+    CredentialAdmin,
+    /// Set per-namespace policies.
+    PolicyAdmin,
+    /// Read attempt history and assessments.
+    ExperienceRead,
+    /// Record attempt outcomes.
+    ExperienceWrite,
+    /// Read aggregate reports over experience.
+    ExperienceReport,
+    /// Import and export evidence stores.
+    ExperienceEvidenceAdmin,
+    /// Register strategy candidates.
+    ProcedurePropose,
+    /// Submit paired evaluations.
+    ProcedureEvaluate,
+    /// Read agent memory and strategy receipts.
+    MemoryRead,
+    /// Write agent memory.
+    MemoryWrite,
+    /// Submit experience records.
+    RecordSubmit,
+    /// Review experience records.
+    RecordReview,
+    /// Create guidance proposals.
+    ProposalCreate,
+    /// Approve guidance proposals.
+    ProposalApprove,
+}
+
 /// `POST /api/v1/credentials`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -79,7 +114,8 @@ pub struct IssueCredentialRequest {
     pub contract_version: u32,
     /// Subject the credential acts for.
     pub subject: String,
-    /// Capability names.
+    /// Capability names (at least one).
+    #[schema(value_type = Vec<CapabilityName>)]
     pub capabilities: Vec<String>,
     /// Exact scope grants.
     pub grants: Vec<Scope>,
@@ -117,6 +153,7 @@ pub struct Credential {
     /// Subject.
     pub subject: String,
     /// Capability names, sorted.
+    #[schema(value_type = Vec<CapabilityName>)]
     pub capabilities: Vec<String>,
     /// Grants, sorted.
     pub grants: Vec<Scope>,
@@ -158,6 +195,7 @@ pub struct CredentialResponse {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct CapabilityInfo {
     /// Its wire name, as `capabilities` of a credential lists it.
+    #[schema(value_type = CapabilityName)]
     pub name: String,
     /// What it allows, in one line.
     pub description: String,

@@ -255,4 +255,27 @@ async fn capabilities_are_discoverable_by_any_credential() {
     assert_eq!(held, ["memory_read"]);
     let anonymous = server.anonymous.capabilities().await;
     assert!(anonymous.is_err(), "{anonymous:?}");
+
+    // The published enum is exactly the server's capabilities, with the
+    // same one-line descriptions.
+    for c in &admin.capabilities {
+        let name: praxis_api::CapabilityName =
+            serde_json::from_value(serde_json::json!(c.name)).unwrap();
+        assert_eq!(serde_json::to_value(name).unwrap(), c.name.as_str());
+    }
+    let doc: serde_json::Value = reqwest::get(format!("{}/openapi.json", server.base))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let schema = &doc["components"]["schemas"]["CapabilityName"];
+    let listed: Vec<&str> = schema["enum"]
+        .as_array()
+        .or_else(|| schema["oneOf"].as_array())
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().or_else(|| v["enum"][0].as_str()).unwrap())
+        .collect();
+    assert_eq!(listed, all);
 }
