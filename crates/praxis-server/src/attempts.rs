@@ -64,7 +64,7 @@ fn check_subject(path: &str, subject: &str) -> Result<(), ApiError> {
     responses(
         (status = 201, description = "Recorded", body = ObserveResponse),
         (status = 200, description = "The identical record already existed (`write: unchanged`)", body = ObserveResponse),
-        (status = 403, description = "Missing experience_write or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_write (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "A different record exists under the same identity (`identity_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The outcome breaks its rules (`invalid_field`) or the disposition does not fit (`invalid_disposition`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -113,8 +113,8 @@ pub(crate) async fn observe(
     request_body = AssessRequest,
     responses(
         (status = 200, description = "One assessment per candidate, in request order; nothing is written", body = AssessResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Bad subject or candidates", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Bad subject or candidates (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -179,8 +179,8 @@ pub(crate) async fn assess(
     request_body = SetPolicyRequest,
     responses(
         (status = 200, description = "The policy now in force", body = PolicyResponse),
-        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing policy_admin (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -213,7 +213,7 @@ pub(crate) async fn set_policy(
     params(ScopeQuery),
     responses(
         (status = 200, description = "The policy in force (the default when none was set)", body = PolicyResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -261,7 +261,7 @@ pub struct HistoryQuery {
     params(HistoryQuery),
     responses(
         (status = 200, description = "Records of the subject (or of the subject and action) in sequence order", body = HistoryResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -328,7 +328,7 @@ pub struct CountsQuery {
     params(CountsQuery),
     responses(
         (status = 200, description = "Records per disposition", body = CountsResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -377,9 +377,9 @@ pub(crate) async fn counts(
     request_body = ImportRequest,
     responses(
         (status = 200, description = "Imported, all records", body = ImportResponse),
-        (status = 403, description = "Missing experience_evidence_admin or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Records conflict with stored ones; `errors` names each; nothing imported", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The store is invalid; `errors` names every problem; nothing imported", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_evidence_admin (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Records conflict with stored ones (`identity_conflict`); `errors` names each; nothing imported", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The store is invalid (`invalid_import`); `errors` names every problem; nothing imported", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -418,7 +418,7 @@ pub(crate) async fn import(
     params(ScopeQuery),
     responses(
         (status = 200, description = "The namespace as a legacy store, renumbered from 0, every disposition explicit", body = praxis_api::LegacyStore),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -39,7 +39,6 @@ pub(crate) fn routes() -> Router<AppState> {
     get, path = "/api/v1/capabilities", tag = "credentials",
     responses(
         (status = 200, description = "Every capability with one line on what it allows, and whether the caller holds it (any credential may ask)", body = praxis_api::CapabilitiesResponse),
-        (status = 401, description = "No valid credential", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -110,11 +109,8 @@ async fn token_write(
     request_body = IssueCredentialRequest,
     responses(
         (status = 201, description = "Issued; the token is shown only here", body = TokenResponse),
-        (status = 400, description = "Malformed request", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No usable credential", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over 64 KiB", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A field breaks a rule", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing credential_admin (`missing_capability`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A field breaks a rule (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -153,7 +149,8 @@ pub(crate) async fn issue(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "Rotated; the old token stops working at once", body = TokenResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing credential_admin (`missing_capability`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such credential in this tenant (`not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The credential is revoked (`credential_revoked`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -183,7 +180,8 @@ pub(crate) async fn rotate(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "Revoked (revoking again changes nothing)", body = CredentialResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing credential_admin (`missing_capability`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such credential in this tenant (`not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -219,7 +217,8 @@ pub(crate) async fn revoke(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "The credential", body = CredentialResponse),
-        (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing credential_admin (`missing_capability`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such credential in this tenant (`not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -253,7 +252,10 @@ pub struct ListQuery {
 #[utoipa::path(
     get, path = "/api/v1/credentials", tag = "credentials",
     params(ListQuery),
-    responses((status = 200, description = "A page of credentials", body = CredentialPage)),
+    responses(
+        (status = 200, description = "A page of credentials", body = CredentialPage),
+        (status = 403, description = "Missing credential_admin (`missing_capability`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 pub(crate) async fn list(

@@ -2,7 +2,7 @@
 
 use utoipa::openapi::Required;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
-use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
@@ -52,6 +52,10 @@ fn common_problems(op: &mut Operation) {
         .parameters
         .as_ref()
         .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query)));
+    let has_path = op
+        .parameters
+        .as_ref()
+        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path)));
     let mut add = |status: &str, description: &str| {
         op.responses
             .responses
@@ -67,7 +71,7 @@ fn common_problems(op: &mut Operation) {
     if has_body {
         add(
             "400",
-            "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`, `invalid_idempotency_key`); `field` names the offending member",
+            "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`); `field` names the offending member",
         );
         add(
             "413",
@@ -95,6 +99,13 @@ fn common_problems(op: &mut Operation) {
         "503",
         "The store could not complete the request (`storage_unavailable`)",
     );
+    if has_path {
+        mention(
+            op,
+            "400",
+            "a path parameter is not valid UTF-8 (`invalid_path`)",
+        );
+    }
 }
 
 /// Documents `Idempotency-Key` on every write: every POST under `/api/`
@@ -140,17 +151,107 @@ fn keyed_write(op: &mut Operation) {
     op.parameters
         .get_or_insert_with(Vec::new)
         .push(RefOr::T(key));
-    let conflict = "the Idempotency-Key was used with another request (`idempotency_conflict`)";
-    match op.responses.responses.get_mut("409") {
-        Some(RefOr::T(response)) => {
-            response.description = format!("{}; or {conflict}", response.description);
+    mention(
+        op,
+        "400",
+        "the Idempotency-Key is malformed (`invalid_idempotency_key`)",
+    );
+    mention(
+        op,
+        "409",
+        "the Idempotency-Key was used with another request (`idempotency_conflict`)",
+    );
+}
+
+/// Adds `cause` to the problem answer `status`, creating it if absent.
+fn mention(op: &mut Operation, status: &str, cause: &str) {
+    if let Some(RefOr::T(response)) = op.responses.responses.get_mut(status) {
+        if !response.description.contains(cause) {
+            response.description = format!("{}; or {cause}", response.description);
         }
-        _ => {
-            op.responses
-                .responses
-                .insert("409".to_owned(), problem(&format!("Conflict: {conflict}")));
+    } else {
+        let mut text = cause.to_owned();
+        text[..1].make_ascii_uppercase();
+        op.responses
+            .responses
+            .insert(status.to_owned(), problem(&text));
+    }
+}
+
+/// Turns the codes each problem answer names (backticked, snake_case with
+/// at least one underscore, as every code is) into an enum of its `code`
+/// member, so a generated client sees them and every tested response is
+/// checked against them. Runs after every other modifier.
+struct ProblemCodes;
+
+impl Modify for ProblemCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        // Member names are backticked in descriptions too; they are not codes.
+        let members: std::collections::BTreeSet<String> = openapi
+            .components
+            .iter()
+            .flat_map(|c| c.schemas.values())
+            .filter_map(|s| match s {
+                RefOr::T(Schema::Object(o)) => Some(o.properties.keys().cloned()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for item in openapi.paths.paths.values_mut() {
+            for op in [item.get.as_mut(), item.post.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                for response in op.responses.responses.values_mut() {
+                    if let RefOr::T(response) = response {
+                        enumerate_codes(response, &members);
+                    }
+                }
+            }
         }
     }
+}
+
+/// The codes a description names.
+fn codes_in(description: &str, members: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut codes: Vec<String> = description
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|t| {
+            t.contains('_')
+                && t.starts_with(|c: char| c.is_ascii_lowercase())
+                && t.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && !members.contains(*t)
+        })
+        .map(str::to_owned)
+        .collect();
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+fn enumerate_codes(
+    response: &mut utoipa::openapi::Response,
+    members: &std::collections::BTreeSet<String>,
+) {
+    let codes = codes_in(&response.description, members);
+    let Some(RefOr::T(content)) = response.content.get_mut("application/problem+json") else {
+        return;
+    };
+    if codes.is_empty() {
+        return;
+    }
+    let code = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(codes));
+    content.schema = Some(RefOr::T(
+        AllOfBuilder::new()
+            .item(Ref::from_schema_name("Problem"))
+            .item(ObjectBuilder::new().property("code", code))
+            .into(),
+    ));
 }
 
 fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
@@ -203,7 +304,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::ops::metrics,
         crate::ops::openapi,
     ),
-    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites)
+    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites, &ProblemCodes)
 )]
 struct ApiDoc;
 
@@ -212,4 +313,21 @@ pub fn document() -> String {
     ApiDoc::openapi()
         .to_pretty_json()
         .expect("the OpenAPI document serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_backticked_snake_case_and_not_member_names() {
+        let members = ["expected_revision".to_owned()].into();
+        assert_eq!(
+            codes_in(
+                "Gone (`not_found`); `errors` lists them; `expected_revision` is stale (`revision_conflict`, `not_found`); `repo.withdrawn_skill`; `Bad_code`",
+                &members
+            ),
+            ["not_found", "revision_conflict"]
+        );
+    }
 }

@@ -150,7 +150,6 @@ pub(crate) async fn registry_for(
     get, path = "/api/v1/records/schema", tag = "records",
     responses(
         (status = 200, description = "The v0.1 record JSON Schema (Draft 2020-12) every submission is checked against", content_type = "application/schema+json"),
-        (status = 401, description = "No valid credential (any credential will do; no capability or grant is needed)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -168,9 +167,9 @@ pub(crate) async fn record_schema(Auth(_): Auth) -> Response {
     responses(
         (status = 201, description = "A new revision was kept (revision 2 at once when the namespace approves automatically)", body = RecordWriteResponse),
         (status = 200, description = "The identical document is already the current revision (`write: unchanged`)", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_submit or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing record_submit (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "The source is bound to another id or the id to another source (`source_conflict`), or the record is no longer a candidate (`invalid_transition`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "The body exceeds 160 KiB", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds 160 KiB (`request_too_large`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "`record_rejected`: the record failed screening; `errors` lists every finding (`field` is `/record` + its pointer, `code` its rule). The rejection is kept in the record's history and the last passing revision stays. `invalid_field`: the source is malformed; nothing was written", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -232,7 +231,7 @@ pub(crate) async fn submit(
     params(("id" = String, Path, description = "The record's `experience_id`"), ScopeQuery),
     responses(
         (status = 200, description = "The current revision and its state", body = RecordResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -317,7 +316,7 @@ fn filter<T>(
     responses(
         (status = 200, description = "Kept records matching every filter, by `experience_id`", body = RecordPage),
         (status = 400, description = "A malformed query or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A filter value the protocol does not allow (`invalid_field`, `field` names the parameter)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -415,7 +414,7 @@ pub struct RecordHistoryQuery {
     responses(
         (status = 200, description = "Every kept revision (with its document) and every rejected submission (findings and digest) in order", body = RecordHistoryResponse),
         (status = 400, description = "A malformed cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -507,7 +506,7 @@ pub struct IntakeQuery {
     responses(
         (status = 200, description = "Every submission of one source, kept or rejected, in order, even when none passed; `experience_id` is the last one claimed", body = RecordHistoryResponse),
         (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue, cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -591,7 +590,7 @@ fn review_error(e: StoreError) -> ApiError {
     request_body = ReviewRecordRequest,
     responses(
         (status = 200, description = "The reviewed record's new revision, and those an approval superseded", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing record_review (`missing_capability`) or the scope grant (`missing_grant`); the reviewer submitted the record (`self_review`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not a candidate, or a superseded record is not reviewed (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The reviewed record would break a rule, for example notes missing to request changes (`record_invalid`, every finding in `errors`)", body = praxis_api::Problem, content_type = "application/problem+json"),
@@ -646,7 +645,7 @@ pub(crate) async fn review(
     request_body = WithdrawRecordRequest,
     responses(
         (status = 200, description = "Withdrawn; identity and history stay", body = RecordWriteResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing record_review (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Only a reviewed record can be withdrawn (`invalid_transition`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
@@ -681,7 +680,7 @@ pub(crate) async fn withdraw(
     request_body = RecordSettingsRequest,
     responses(
         (status = 200, description = "The settings now in force", body = RecordSettingsResponse),
-        (status = 403, description = "Missing policy_admin or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing policy_admin (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -716,7 +715,7 @@ pub(crate) async fn set_settings(
     params(ScopeQuery),
     responses(
         (status = 200, description = "The settings in force (automated approval off unless set)", body = RecordSettingsResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -66,7 +66,7 @@ fn skill_answer(status: StatusCode) -> Render {
     responses(
         (status = 201, description = "Published", body = SkillResponse),
         (status = 200, description = "The identical release was already published (`write: unchanged`)", body = SkillResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing record_review (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "This name and version is published with other content; a version never changes (`skill_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The release is malformed or its text fails screening (`record_invalid`, every problem in `errors`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -103,7 +103,7 @@ pub(crate) async fn publish_skill(
     params(ScopeQuery),
     responses(
         (status = 200, description = "Every release of the namespace's registry, withdrawn ones included", body = SkillsResponse),
-        (status = 403, description = "Missing experience_read or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -132,7 +132,7 @@ pub(crate) async fn skills(
     request_body = WithdrawSkillRequest,
     responses(
         (status = 200, description = "Withdrawn (`write: unchanged` when it already was); records relating to it are flagged `repo.withdrawn_skill`", body = SkillResponse),
-        (status = 403, description = "Missing record_review or the scope grant", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing record_review (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such release in this scope (`skill_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
