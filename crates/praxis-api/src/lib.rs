@@ -4,6 +4,7 @@
 //! contract with clients and changes only with `contract_version`, while the
 //! domain may change shape freely. Request types reject unknown fields.
 
+pub mod examples;
 mod records;
 
 pub use records::*;

@@ -178,6 +178,43 @@ fn mention(op: &mut Operation, status: &str, cause: &str) {
     }
 }
 
+/// Shows every operation's example request: the body of each write or
+/// query (`praxis_api::examples`) and a value for each parameter, so that
+/// a reader or a generated client sees a request that works.
+struct Examples;
+
+impl Modify for Examples {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            for op in [item.get.as_mut(), item.post.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                let id = op.operation_id.clone().unwrap_or_default();
+                if let (Some(RefOr::T(body)), Some(example)) = (
+                    op.request_body.as_mut(),
+                    praxis_api::examples::request_body(&id),
+                ) {
+                    for content in body.content.values_mut() {
+                        if let RefOr::T(content) = content {
+                            content.example = Some(example.clone());
+                        }
+                    }
+                }
+                for parameter in op.parameters.iter_mut().flatten() {
+                    if let RefOr::T(p) = parameter
+                        && let Some(example) = praxis_api::examples::parameter(path, &p.name)
+                    {
+                        *p = ParameterBuilder::from(p.clone())
+                            .example(Some(example))
+                            .build();
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Turns the codes each problem answer names (backticked, snake_case with
 /// at least one underscore, as every code is) into an enum of its `code`
 /// member, so a generated client sees them and every tested response is
@@ -304,7 +341,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::ops::metrics,
         crate::ops::openapi,
     ),
-    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites, &ProblemCodes)
+    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites, &Examples, &ProblemCodes)
 )]
 struct ApiDoc;
 

@@ -2,6 +2,7 @@
 
 mod attempts;
 mod auth;
+mod examples;
 mod http;
 mod idempotency;
 mod openapi;
