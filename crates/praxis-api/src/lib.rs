@@ -122,7 +122,7 @@ pub struct IssueCredentialRequest {
     pub grants: Vec<Scope>,
     /// RFC 3339 expiry, or null for none (required, so that no expiry is a stated choice).
     #[serde(deserialize_with = "Option::deserialize")]
-    #[schema(required = true)]
+    #[schema(required = true, format = DateTime)]
     pub expires_at: Option<String>,
 }
 
@@ -161,12 +161,16 @@ pub struct Credential {
     /// Status at the time of the response.
     pub status: CredentialStatus,
     /// RFC 3339 issue time.
+    #[schema(format = DateTime)]
     pub created_at: String,
     /// RFC 3339 expiry, if any.
+    #[schema(required = true, format = DateTime)]
     pub expires_at: Option<String>,
     /// RFC 3339 revocation time, if revoked.
+    #[schema(required = true, format = DateTime)]
     pub revoked_at: Option<String>,
     /// RFC 3339 time of the last secret rotation, if any.
+    #[schema(required = true, format = DateTime)]
     pub rotated_at: Option<String>,
     /// Number of events in the credential's stream.
     pub version: u64,
@@ -221,6 +225,7 @@ pub struct CredentialPage {
     /// Credentials ordered by id.
     pub credentials: Vec<Credential>,
     /// Pass as `after` to read the next page; null at the end.
+    #[schema(required = true)]
     pub next_cursor: Option<String>,
 }
 
@@ -332,6 +337,7 @@ pub struct Outcome {
     pub action_revision: Option<String>,
     /// RFC 3339 time of observation, by the client's clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub observed_at: Option<String>,
 }
 
@@ -440,6 +446,7 @@ pub struct PolicyResponse {
     /// What streaks are counted per.
     pub streak_key: StreakKey,
     /// Re-exploration, or null.
+    #[schema(required = true)]
     pub reexplore: Option<Reexplore>,
 }
 
@@ -507,6 +514,7 @@ pub struct Assessment {
     /// Completed attempts counted.
     pub completed_attempts: u64,
     /// Disposition of the newest completed attempt.
+    #[schema(required = true)]
     pub last_disposition: Option<Disposition>,
     /// Why.
     pub rationale: String,
@@ -529,6 +537,7 @@ pub struct HistoryResponse {
     /// Records in sequence order.
     pub records: Vec<AttemptRecord>,
     /// Pass as `after` for the next page; null at the end.
+    #[schema(required = true)]
     pub next_cursor: Option<String>,
 }
 
