@@ -8,6 +8,7 @@
 pub mod admin;
 mod attempts;
 mod credentials;
+mod cursor;
 pub mod error;
 mod extract;
 mod metrics;

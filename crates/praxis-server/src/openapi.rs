@@ -46,10 +46,18 @@ impl Modify for CommonProblems {
 fn common_problems(op: &mut Operation) {
     let authenticated = op.security.as_ref().is_some_and(|s| !s.is_empty());
     let has_body = op.request_body.is_some();
-    let has_query = op
+    let query_names: Vec<String> = op
         .parameters
-        .as_ref()
-        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query)));
+        .iter()
+        .flatten()
+        .filter_map(|p| match p {
+            RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query => {
+                Some(p.name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let has_query = !query_names.is_empty();
     let mut add = |status: &str, description: &str| {
         op.responses
             .responses
@@ -93,6 +101,14 @@ fn common_problems(op: &mut Operation) {
         "503",
         "The store could not complete the request (`storage_unavailable`)",
     );
+    // Every paged list checks its cursor the same way (`crate::cursor`).
+    if query_names.iter().any(|n| n == "after")
+        && let Some(RefOr::T(answer)) = op.responses.responses.get_mut("400")
+    {
+        answer.description.push_str(
+            "; or `after` is not a `next_cursor` this list gave for this query (`invalid_cursor`, `field` is `after`)",
+        );
+    }
 }
 
 fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {

@@ -53,7 +53,7 @@ impl SealKey {
     }
 
     /// A domain-separated keyed hash of `parts` (printable ASCII without newlines).
-    fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
+    pub(crate) fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
         let mut material = Vec::with_capacity(128);
         material.extend_from_slice(purpose.as_bytes());
         material.push(b'\n');

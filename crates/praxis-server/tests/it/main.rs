@@ -2,6 +2,7 @@
 
 mod attempts;
 mod auth;
+mod cursors;
 mod http;
 mod idempotency;
 mod openapi;
