@@ -23,23 +23,50 @@ impl Modify for BearerAuth {
 }
 
 /// Adds the answers every operation of a kind can give, which the handlers
-/// do not list one by one: the extractors' and the store's. Generated from
-/// the operations themselves, so a new endpoint gets them too.
+/// do not list one by one: the request-head limits' (every operation), the
+/// extractors' and the store's (API operations). Generated from the
+/// operations themselves, so a new endpoint gets them too.
 struct CommonProblems;
 
 impl Modify for CommonProblems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in &mut openapi.paths.paths {
-            if !path.starts_with("/api/") {
-                continue;
-            }
             for op in [item.get.as_mut(), item.post.as_mut()]
                 .into_iter()
                 .flatten()
             {
-                common_problems(op);
+                head_problems(op);
+                if path.starts_with("/api/") {
+                    common_problems(op);
+                }
             }
         }
+    }
+}
+
+/// The request-head limits of `crate::head`, which hold on every route.
+fn head_problems(op: &mut Operation) {
+    for (status, description) in [
+        (
+            "414",
+            format!(
+                "The request target is over {} bytes (`uri_too_long`)",
+                crate::URI_LIMIT
+            ),
+        ),
+        (
+            "431",
+            format!(
+                "The header fields are over {} bytes or {} fields (`headers_too_large`)",
+                crate::HEADERS_LIMIT,
+                crate::HEADER_FIELDS_LIMIT
+            ),
+        ),
+    ] {
+        op.responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert_with(|| problem(&description));
     }
 }
 

@@ -3,6 +3,7 @@
 mod attempts;
 mod auth;
 mod cursors;
+mod head;
 mod http;
 mod idempotency;
 mod openapi;
