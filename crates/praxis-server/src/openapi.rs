@@ -85,6 +85,9 @@ fn common_problems(op: &mut Operation) {
         })
         .collect();
     let has_query = !query_names.is_empty();
+    let has_path = op.parameters.iter().flatten().any(
+        |p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path),
+    );
     let mut add = |status: &str, description: &str| {
         op.responses
             .responses
@@ -128,13 +131,35 @@ fn common_problems(op: &mut Operation) {
         "503",
         "The store could not complete the request (`storage_unavailable`)",
     );
+    // Every path parameter is read by `request::path`.
+    if has_path {
+        also_400(
+            op,
+            "A path parameter is malformed (`invalid_path`)",
+            "; or a path parameter is malformed (`invalid_path`)",
+        );
+    }
     // Every paged list checks its cursor the same way (`crate::cursor`).
-    if query_names.iter().any(|n| n == "after")
-        && let Some(RefOr::T(answer)) = op.responses.responses.get_mut("400")
-    {
-        answer.description.push_str(
+    if query_names.iter().any(|n| n == "after") {
+        also_400(
+            op,
+            "`after` is not a cursor of this list (`invalid_cursor`)",
             "; or `after` is not a `next_cursor` this list gave for this query (`invalid_cursor`, `field` is `after`)",
         );
+    }
+}
+
+/// Documents one more cause of 400: `alone` when it is the only one, else
+/// `more` appended to the description already there.
+fn also_400(op: &mut Operation, alone: &str, more: &str) {
+    match op.responses.responses.get_mut("400") {
+        Some(RefOr::T(answer)) => answer.description.push_str(more),
+        Some(RefOr::Ref(_)) => {}
+        None => {
+            op.responses
+                .responses
+                .insert("400".to_owned(), problem(alone));
+        }
     }
 }
 
