@@ -141,7 +141,17 @@ pub async fn serve(
     seal: seal::SealKey,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(AppState::new(engine, seal));
+    serve_router(listener, router(AppState::new(engine, seal)), shutdown).await
+}
+
+/// Serves `app` as [`serve`] serves the API: for tests and embedders that
+/// wrap [`router`] in layers of their own (the integration tests check
+/// every answer against the OpenAPI document this way).
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
