@@ -23,7 +23,7 @@ impl Modify for BearerAuth {
 }
 
 /// Adds the answers every operation of a kind can give, which the handlers
-/// do not list one by one: the request-head limits' (every operation), the
+/// do not list one by one: the route limits' (every operation), the
 /// extractors' and the store's (API operations). Generated from the
 /// operations themselves, so a new endpoint gets them too.
 struct CommonProblems;
@@ -35,7 +35,7 @@ impl Modify for CommonProblems {
                 .into_iter()
                 .flatten()
             {
-                head_problems(op);
+                route_limits(op);
                 if path.starts_with("/api/") {
                     common_problems(op);
                 }
@@ -44,9 +44,15 @@ impl Modify for CommonProblems {
     }
 }
 
-/// The request-head limits of `crate::head`, which hold on every route.
-fn head_problems(op: &mut Operation) {
+/// The limits every route enforces before its handler runs: the declared
+/// body length (`extract::limit_declared_length`) and the request head
+/// (`crate::head`).
+fn route_limits(op: &mut Operation) {
     for (status, description) in [
+        (
+            "413",
+            "The body, or the `Content-Length` declared for it, is over the route's limit (`request_too_large`)".to_owned(),
+        ),
         (
             "414",
             format!(
@@ -104,10 +110,6 @@ fn common_problems(op: &mut Operation) {
         add(
             "400",
             "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`, `invalid_idempotency_key`); `field` names the offending member",
-        );
-        add(
-            "413",
-            "The body is over the route's limit (`request_too_large`)",
         );
         add(
             "415",

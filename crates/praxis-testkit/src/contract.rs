@@ -5,8 +5,8 @@
 //! The operation is found by method and path template (`/records/{id}`
 //! matches `/records/x`; a template with more literal segments wins, so
 //! `/records/intake` is not `/records/{id}`). A path no operation serves
-//! may only be answered by the router's own 404 or 405, or a request-head
-//! refusal (414, 431), each as a `Problem` document. OpenAPI 3.1 schemas are
+//! may only be answered by the router's own 404 or 405, or a refusal every
+//! route gives (413, 414, 431), each as a `Problem` document. OpenAPI 3.1 schemas are
 //! JSON Schema 2020-12: each response schema is validated with the whole
 //! document as its root, so its `$ref`s resolve as in the document, with
 //! formats asserted and object schemas closed: a member the document does
@@ -19,8 +19,9 @@ use std::sync::{Arc, Mutex};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
-/// Statuses the server gives on any path, served or not, as problem documents.
-const ANY_PATH: [u16; 2] = [414, 431];
+/// Statuses the server gives on any path, served or not, as problem
+/// documents: the declared-length and request-head limits.
+const ANY_PATH: [u16; 3] = [413, 414, 431];
 
 /// One answer as the client received it.
 #[derive(Clone, Copy, Debug)]
@@ -150,7 +151,7 @@ impl Contract {
             let allowed = if template.is_some() { 405 } else { 404 };
             if answer.status != allowed && !ANY_PATH.contains(&answer.status) {
                 return Err(format!(
-                    "{} {} answered {}: no operation serves it, so only a {allowed} problem (or 414, 431) may answer",
+                    "{} {} answered {}: no operation serves it, so only a {allowed} problem (or 413, 414, 431) may answer",
                     answer.method, answer.path, answer.status
                 ));
             }

@@ -154,3 +154,17 @@ async fn malformed_heads_are_refused_by_hyper_itself() {
     // The server is still serving.
     assert_eq!(send(&server, &get("/healthz", "")).await.status, 200);
 }
+
+/// Every route refuses a declared body over the largest limit, even one that takes no body.
+#[tokio::test]
+async fn a_declared_body_over_every_limit_is_413_on_any_route() {
+    let server = Server::start(Backend::Sqlite).await;
+    let length = format!("content-length: {}\r\n", 200 * 1024);
+    for target in ["/healthz", "/api/v1/credentials", "/nowhere"] {
+        assert_problem(
+            &send(&server, &get(target, &length)).await,
+            413,
+            "request_too_large",
+        );
+    }
+}
