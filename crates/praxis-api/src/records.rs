@@ -326,7 +326,7 @@ pub enum RecordChange {
 pub enum RecordHistoryEntry {
     /// A kept revision.
     Revision {
-        /// Sequence in the record's history, from 1; the paging cursor.
+        /// Sequence in the record's history, from 1.
         sequence: u64,
         /// Position in the tenant's ledger.
         position: u64,
@@ -351,7 +351,7 @@ pub enum RecordHistoryEntry {
     /// A submission that failed screening: its findings and the digest of
     /// what was sent, never the text.
     Rejection {
-        /// Sequence in the record's history, from 1; the paging cursor.
+        /// Sequence in the record's history, from 1.
         sequence: u64,
         /// Position in the tenant's ledger.
         position: u64,

@@ -2,6 +2,10 @@
 //!
 //! Every call returns the API's wire types, or a [`ClientError`] that carries
 //! the server's RFC 9457 problem document when the server refused.
+//!
+//! Paged calls take the previous page's `next_cursor` as `after`. Cursors are
+//! opaque: pass one back unchanged to the same call with the same query; the
+//! server refuses any other with 400 `invalid_cursor`.
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,

@@ -250,7 +250,7 @@ pub struct HistoryQuery {
     subject: String,
     /// Only this action's records.
     action_id: Option<String>,
-    /// Cursor from the previous page.
+    /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=500 (default 100).
     limit: Option<usize>,
@@ -272,19 +272,13 @@ pub(crate) async fn history(
 ) -> Result<Response, ApiError> {
     let q = query(q)?;
     let limit = page_limit(q.limit, 100, MAX_PAGE)?;
-    let after = match q.after.as_deref() {
-        None => 0,
-        Some(a) => a.parse::<u64>().map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_query",
-                "after is not a cursor",
-            )
-            .at("after")
-        })?,
-    };
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
+    let list = crate::cursor::List::new(&state.seal, "attempts.history", &p.tenant_id)
+        .by(Some(namespace.as_str()))
+        .by(Some(&q.subject))
+        .by(q.action_id.as_deref());
+    let after = list.after(q.after.as_deref())?.unwrap_or(0);
     let of = match q.action_id {
         Some(action) => HistoryOf::Pair(q.subject, action),
         None => HistoryOf::Subject(q.subject),
@@ -299,7 +293,7 @@ pub(crate) async fn history(
         &HistoryResponse {
             contract_version: CONTRACT_VERSION,
             records: page.records.iter().map(wa::record_to_wire).collect(),
-            next_cursor: page.next.map(|n| n.to_string()),
+            next_cursor: page.next.map(|n| list.cursor(&n)),
         },
     ))
 }

@@ -243,7 +243,7 @@ pub(crate) async fn read(
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// Return credentials with ids after this cursor.
+    /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=500 (default 100).
     limit: Option<usize>,
@@ -266,14 +266,16 @@ pub(crate) async fn list(
     p.require(Capability::CredentialAdmin)?;
     let q = crate::request::query(query)?;
     let limit = page_limit(q.limit, 100, 500)?;
+    let list = crate::cursor::List::new(&state.seal, "credentials.list", &p.tenant_id);
+    let after: Option<String> = list.after(q.after.as_deref())?;
     let rows = state
         .engine
         .credentials()
-        .list(&p.tenant_id, q.after.as_deref(), limit)
+        .list(&p.tenant_id, after.as_deref(), limit)
         .await?;
     let at = now();
     let next_cursor = (rows.len() == limit)
-        .then(|| rows.last().map(|c| c.id.clone()))
+        .then(|| rows.last().map(|c| list.cursor(&c.id)))
         .flatten();
     let bytes = serde_json::to_vec(&CredentialPage {
         contract_version: CONTRACT_VERSION,

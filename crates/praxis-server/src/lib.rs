@@ -8,8 +8,10 @@
 pub mod admin;
 mod attempts;
 mod credentials;
+mod cursor;
 pub mod error;
 mod extract;
+mod head;
 mod idempotency;
 mod metrics;
 pub mod openapi;
@@ -41,6 +43,20 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// Largest accepted record submission body, in bytes: a record of up to
 /// 64 KiB as compact JSON, sent pretty-printed or escaped, plus its wrapper.
 pub const RECORD_BODY_LIMIT: usize = 160 * 1024;
+
+/// Longest request target accepted, in bytes (path and query as sent);
+/// longer is 414 `uri_too_long`. hyper's own limit, past which it answers a
+/// bare 414 itself, is 65,534 bytes.
+pub const URI_LIMIT: usize = 8 * 1024;
+
+/// Most header bytes accepted (each field's name, value, `": "` and CRLF);
+/// more is 431 `headers_too_large`. hyper answers a bare 431 itself past a
+/// head of about 400 KiB.
+pub const HEADERS_LIMIT: usize = 16 * 1024;
+
+/// Most header fields accepted; more is 431 `headers_too_large`. hyper
+/// answers a bare 431 itself past 100.
+pub const HEADER_FIELDS_LIMIT: usize = 64;
 
 /// Shared state of every handler.
 #[derive(Clone)]
@@ -97,6 +113,8 @@ pub fn router(state: AppState) -> Router {
         // Inside the metrics, request id and trace layers, so a panic's 500
         // is counted and carries the request id.
         .layer(error::catch_panics())
+        // Inside the metrics, request id and trace layers like any refusal.
+        .layer(axum::middleware::from_fn(head::limit_head))
         .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
         // No route accepts more; each group above refuses past its own limit.
         .layer(bounded(RECORD_BODY_LIMIT))
@@ -112,6 +130,8 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
         }))
         .layer(SetRequestIdLayer::new(request_id, UuidRequestId))
+        // Outermost: the head is measured as the client sent it.
+        .layer(axum::middleware::map_request(head::measure_head))
         .with_state(state)
 }
 
@@ -122,7 +142,17 @@ pub async fn serve(
     seal: seal::SealKey,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(AppState::new(engine, seal));
+    serve_router(listener, router(AppState::new(engine, seal)), shutdown).await
+}
+
+/// Serves `app` as [`serve`] serves the API: for tests and embedders that
+/// wrap [`router`] in layers of their own (the integration tests check
+/// every answer against the OpenAPI document this way).
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

@@ -25,85 +25,133 @@ impl Modify for BearerAuth {
 }
 
 /// Adds the answers every operation of a kind can give, which the handlers
-/// do not list one by one: the extractors' and the store's. Generated from
-/// the operations themselves, so a new endpoint gets them too.
+/// do not list one by one: the route limits' (every operation), the
+/// extractors' and the store's (API operations). Generated from the
+/// operations themselves, so a new endpoint gets them too.
 struct CommonProblems;
 
 impl Modify for CommonProblems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in &mut openapi.paths.paths {
-            if !path.starts_with("/api/") {
-                continue;
-            }
             for op in [item.get.as_mut(), item.post.as_mut()]
                 .into_iter()
                 .flatten()
             {
-                common_problems(op);
+                route_limits(op);
+                if path.starts_with("/api/") {
+                    common_problems(op);
+                }
             }
         }
+    }
+}
+
+/// The limits every route enforces before its handler runs: the declared
+/// body length (`extract::limit_declared_length`) and the request head
+/// (`crate::head`).
+fn route_limits(op: &mut Operation) {
+    for (status, description) in [
+        (
+            "413",
+            "The body, or the `Content-Length` declared for it, is over the route's limit (`request_too_large`)".to_owned(),
+        ),
+        (
+            "414",
+            format!(
+                "The request target is over {} bytes (`uri_too_long`)",
+                crate::URI_LIMIT
+            ),
+        ),
+        (
+            "431",
+            format!(
+                "The header fields are over {} bytes or {} fields (`headers_too_large`)",
+                crate::HEADERS_LIMIT,
+                crate::HEADER_FIELDS_LIMIT
+            ),
+        ),
+    ] {
+        op.responses
+            .responses
+            .entry(status.to_owned())
+            .or_insert_with(|| problem(&description));
     }
 }
 
 fn common_problems(op: &mut Operation) {
     let authenticated = op.security.as_ref().is_some_and(|s| !s.is_empty());
     let has_body = op.request_body.is_some();
-    let has_query = op
+    let query_names: Vec<String> = op
         .parameters
-        .as_ref()
-        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query)));
-    let has_path = op
-        .parameters
-        .as_ref()
-        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path)));
-    let mut add = |status: &str, description: &str| {
-        op.responses
-            .responses
-            .entry(status.to_owned())
-            .or_insert_with(|| problem(description));
-    };
+        .iter()
+        .flatten()
+        .filter_map(|p| match p {
+            RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query => {
+                Some(p.name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let has_query = !query_names.is_empty();
+    let has_path = op.parameters.iter().flatten().any(
+        |p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path),
+    );
+    // Handlers document their own causes of a status; these are the causes
+    // every operation of the kind shares, added to whatever is there.
     if authenticated {
-        add(
+        mention(
+            op,
             "401",
-            "No usable credential (`unauthenticated`, `invalid_credential`, `credential_revoked`, `credential_expired`, `malformed_token`)",
+            "no usable credential (`unauthenticated`, `invalid_credential`, `credential_revoked`, `credential_expired`, `malformed_token`)",
         );
     }
     if has_body {
-        add(
+        mention(
+            op,
             "400",
-            "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`); `field` names the offending member",
+            "the body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `invalid_field`, `unsupported_contract_version`); `field` names the offending member",
         );
-        add(
-            "413",
-            "The body is over the route's limit (`request_too_large`)",
-        );
-        add(
+        mention(
+            op,
             "415",
-            "The body is not `application/json` (`unsupported_media_type`)",
+            "the body is not `application/json` (`unsupported_media_type`)",
         );
-        add(
+        mention(
+            op,
             "422",
-            "A field breaks a rule (`invalid_field`); `field` names it",
-        );
-    } else if has_query {
-        add(
-            "400",
-            "A query parameter is missing, unknown or malformed (`invalid_query`)",
+            "a field breaks a rule (`invalid_field`); `field` names it",
         );
     }
-    add(
+    if has_query {
+        mention(
+            op,
+            "400",
+            "a query parameter is missing, unknown or malformed (`invalid_query`)",
+        );
+    }
+    mention(
+        op,
         "500",
-        "Stored data failed verification (`storage_inconsistency`), or the server failed unexpectedly (`internal_error`)",
+        "stored data failed verification (`storage_inconsistency`), or the server failed unexpectedly (`internal_error`)",
     );
-    add(
+    mention(
+        op,
         "503",
-        "The store could not complete the request (`storage_unavailable`)",
+        "the store could not complete the request (`storage_unavailable`)",
     );
     if has_path {
         mention(
             op,
             "400",
             "a path parameter is not valid UTF-8 (`invalid_path`)",
+        );
+    }
+    // Every paged list checks its cursor the same way (`crate::cursor`).
+    if query_names.iter().any(|n| n == "after") {
+        mention(
+            op,
+            "400",
+            "`after` is not a `next_cursor` this list gave for this query (`invalid_cursor`, `field` is `after`)",
         );
     }
 }
@@ -215,8 +263,8 @@ impl Modify for Examples {
     }
 }
 
-/// Turns the codes each problem answer names (backticked, snake_case with
-/// at least one underscore, as every code is) into an enum of its `code`
+/// Turns the codes each problem answer names (backticked snake_case words
+/// that are not member or parameter names) into an enum of its `code`
 /// member, so a generated client sees them and every tested response is
 /// checked against them. Runs after every other modifier.
 struct ProblemCodes;
@@ -224,7 +272,7 @@ struct ProblemCodes;
 impl Modify for ProblemCodes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         // Member names are backticked in descriptions too; they are not codes.
-        let members: std::collections::BTreeSet<String> = openapi
+        let mut members: std::collections::BTreeSet<String> = openapi
             .components
             .iter()
             .flat_map(|c| c.schemas.values())
@@ -234,6 +282,18 @@ impl Modify for ProblemCodes {
             })
             .flatten()
             .collect();
+        for item in openapi.paths.paths.values() {
+            for op in [item.get.as_ref(), item.post.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                for p in op.parameters.iter().flatten() {
+                    if let RefOr::T(p) = p {
+                        members.insert(p.name.clone());
+                    }
+                }
+            }
+        }
         for item in openapi.paths.paths.values_mut() {
             for op in [item.get.as_mut(), item.post.as_mut()]
                 .into_iter()
@@ -256,8 +316,7 @@ fn codes_in(description: &str, members: &std::collections::BTreeSet<String>) -> 
         .skip(1)
         .step_by(2)
         .filter(|t| {
-            t.contains('_')
-                && t.starts_with(|c: char| c.is_ascii_lowercase())
+            t.starts_with(|c: char| c.is_ascii_lowercase())
                 && t.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
                 && !members.contains(*t)
@@ -358,13 +417,13 @@ mod tests {
 
     #[test]
     fn codes_are_backticked_snake_case_and_not_member_names() {
-        let members = ["expected_revision".to_owned()].into();
+        let members = ["expected_revision".to_owned(), "errors".to_owned()].into();
         assert_eq!(
             codes_in(
-                "Gone (`not_found`); `errors` lists them; `expected_revision` is stale (`revision_conflict`, `not_found`); `repo.withdrawn_skill`; `Bad_code`",
+                "Gone (`not_found`); `errors` lists them; `expected_revision` is stale (`revision_conflict`, `not_found`); `repo.withdrawn_skill`; `Bad_code`; `write: unchanged`; (`unauthenticated`)",
                 &members
             ),
-            ["not_found", "revision_conflict"]
+            ["not_found", "revision_conflict", "unauthenticated"]
         );
     }
 }

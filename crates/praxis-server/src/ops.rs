@@ -62,7 +62,7 @@ pub(crate) async fn metrics(State(state): State<AppState>) -> Response {
 
 /// The OpenAPI 3.1 document of this API.
 #[utoipa::path(get, path = "/openapi.json", tag = "operations",
-    responses((status = 200, description = "OpenAPI 3.1 document")))]
+    responses((status = 200, description = "OpenAPI 3.1 document", body = Object, content_type = "application/json")))]
 pub(crate) async fn openapi() -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],

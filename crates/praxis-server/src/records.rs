@@ -283,7 +283,7 @@ pub struct SearchQuery {
     verification_level: Option<String>,
     /// Words that must all occur in the record's text (at most 200 characters; operators are plain words).
     q: Option<String>,
-    /// Cursor from the previous page (the last `experience_id`).
+    /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
     limit: Option<usize>,
@@ -363,6 +363,14 @@ pub(crate) async fn search(
         )?,
         text,
     };
+    // Bound to the filters as the store reads them, so `q=` and no `q` page alike.
+    let list = crate::cursor::List::new(&state.seal, "records.search", &p.tenant_id)
+        .by(Some(namespace.as_str()))
+        .by(filter.lifecycle.map(Lifecycle::as_str))
+        .by(filter.platform.map(Platform::as_str))
+        .by(filter.verification_level.map(VerificationLevel::as_str))
+        .by(filter.text.as_deref());
+    let after: Option<String> = list.after(q.after.as_deref())?;
     let rows = state
         .engine
         .records()
@@ -370,13 +378,13 @@ pub(crate) async fn search(
             &p.tenant_id,
             &namespace,
             filter,
-            q.after.as_deref().unwrap_or(""),
+            after.as_deref().unwrap_or(""),
             limit,
         )
         .await?;
     let skills = registry_for(&state, &p, &namespace).await?;
     let next_cursor = (rows.len() == limit)
-        .then(|| rows.last().map(|r| r.experience_id.clone()))
+        .then(|| rows.last().map(|r| list.cursor(&r.experience_id)))
         .flatten();
     Ok(wire::json(
         StatusCode::OK,
@@ -402,7 +410,7 @@ pub struct RecordHistoryQuery {
     agent_id: String,
     /// `shared` or `private`.
     visibility: praxis_api::Visibility,
-    /// Cursor from the previous page (the last entry's `sequence`).
+    /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
     limit: Option<usize>,
@@ -413,7 +421,7 @@ pub struct RecordHistoryQuery {
     params(("id" = String, Path, description = "The record's `experience_id`"), RecordHistoryQuery),
     responses(
         (status = 200, description = "Every kept revision (with its document) and every rejected submission (findings and digest) in order", body = RecordHistoryResponse),
-        (status = 400, description = "A malformed cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "A malformed limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -430,37 +438,28 @@ pub(crate) async fn history(
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let limit = page_limit(q.limit, DEFAULT_PAGE, MAX_PAGE)?;
-    let after = stream_cursor(q.after.as_deref())?;
+    let list = crate::cursor::List::new(&state.seal, "records.history", &p.tenant_id)
+        .by(Some(namespace.as_str()))
+        .by(Some(&id));
+    let after = list.after(q.after.as_deref())?.unwrap_or(0);
     let events = state
         .engine
         .records()
         .history(&p.tenant_id, &namespace, &id, after, limit)
         .await?
         .ok_or(StoreError::NotFound(Missing::Record))?;
-    history_page(id, &events, limit)
+    history_page(id, &events, limit, &list)
 }
 
-/// A history cursor: the last entry's stream sequence.
-fn stream_cursor(after: Option<&str>) -> Result<u64, ApiError> {
-    after.map_or(Ok(0), |a| {
-        a.parse::<u64>().map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_query",
-                "after is not a cursor",
-            )
-            .at("after")
-        })
-    })
-}
-
+/// A page of a stream's history; its cursor is the last entry's stream sequence.
 fn history_page(
     experience_id: String,
     events: &[Event],
     limit: usize,
+    list: &crate::cursor::List,
 ) -> Result<Response, ApiError> {
     let next_cursor = (events.len() == limit)
-        .then(|| events.last().map(|e| e.stream_seq.to_string()))
+        .then(|| events.last().map(|e| list.cursor(&e.stream_seq)))
         .flatten();
     Ok(wire::json(
         StatusCode::OK,
@@ -494,7 +493,7 @@ pub struct IntakeQuery {
     key: Option<String>,
     /// An issue source as `owner/repo#number`.
     issue: Option<String>,
-    /// Cursor from the previous page (the last entry's `sequence`).
+    /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
     limit: Option<usize>,
@@ -505,7 +504,7 @@ pub struct IntakeQuery {
     params(IntakeQuery),
     responses(
         (status = 200, description = "Every submission of one source, kept or rejected, in order, even when none passed; `experience_id` is the last one claimed", body = RecordHistoryResponse),
-        (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue, cursor or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Neither or both of `key` and `issue`, or a malformed issue or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -519,7 +518,6 @@ pub(crate) async fn intake(
     let scope = wire_scope(q.project_id, q.mission_id, q.agent_id, q.visibility);
     let namespace = namespace_of(&p, Capability::ExperienceRead, scope)?;
     let limit = page_limit(q.limit, DEFAULT_PAGE, MAX_PAGE)?;
-    let after = stream_cursor(q.after.as_deref())?;
     let bad = |m: &str, field: &str| {
         ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", m.to_owned()).at(field)
     };
@@ -538,23 +536,22 @@ pub(crate) async fn intake(
         return Err(bad(&problem.message, "key"));
     }
     // A key is read under the caller's own subject, like it was written.
+    let source = source.key(&p.subject);
+    let list = crate::cursor::List::new(&state.seal, "records.intake", &p.tenant_id)
+        .by(Some(namespace.as_str()))
+        .by(Some(&source));
+    let after = list.after(q.after.as_deref())?.unwrap_or(0);
     let events = state
         .engine
         .records()
-        .source_history(
-            &p.tenant_id,
-            &namespace,
-            &source.key(&p.subject),
-            after,
-            limit,
-        )
+        .source_history(&p.tenant_id, &namespace, &source, after, limit)
         .await?;
     let claimed = events
         .iter()
         .rev()
         .find_map(|e| e.payload["experience_id"].as_str().map(str::to_owned))
         .unwrap_or_default();
-    history_page(claimed, &events, limit)
+    history_page(claimed, &events, limit, &list)
 }
 
 /// Places a review's findings: notes are the request's `/notes`, anything

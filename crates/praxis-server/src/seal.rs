@@ -54,7 +54,7 @@ impl SealKey {
 
     /// A domain-separated keyed hash of `parts`, each length-prefixed so
     /// that no two part lists share an encoding.
-    fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
+    pub(crate) fn derive(&self, purpose: &str, parts: &[&str]) -> Digest {
         let mut material = Vec::with_capacity(128);
         material.extend_from_slice(purpose.as_bytes());
         material.push(b'\n');

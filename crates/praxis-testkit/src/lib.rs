@@ -13,6 +13,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub mod contract;
 pub mod records;
 
 /// A running throwaway cluster.

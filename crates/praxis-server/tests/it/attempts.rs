@@ -1084,7 +1084,7 @@ async fn history_pages_and_counts_over_http() {
             ),
             (
                 format!("/api/v1/attempts/history?{q}&subject=host-a&after=x"),
-                "invalid_query",
+                "invalid_cursor",
                 Some("after"),
             ),
             (

@@ -2,7 +2,9 @@
 
 mod attempts;
 mod auth;
+mod cursors;
 mod examples;
+mod head;
 mod http;
 mod idempotency;
 mod openapi;

@@ -1,12 +1,77 @@
 //! A real server on loopback over a real store, for one test.
+//!
+//! Every answer the server gives is checked against the OpenAPI document it
+//! serves (status, content type and body schema, see
+//! [`praxis_testkit::contract`]); a test whose requests drew an answer the
+//! document does not describe fails when its server is stopped or dropped,
+//! naming each mismatch.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
 use praxis_api::{CONTRACT_VERSION, IssueCredentialRequest, Scope};
 use praxis_client::Client;
 use praxis_store::Engine;
+use praxis_testkit::contract::{Answer, Contract};
 use praxis_testkit::{Backend, StoreLocation};
 use tokio::sync::oneshot;
+
+/// The document `GET /openapi.json` serves.
+static CONTRACT: LazyLock<Contract> = LazyLock::new(|| {
+    Contract::new(
+        serde_json::from_str(&praxis_server::openapi::document()).expect("the document is JSON"),
+    )
+});
+
+/// Mismatches found in one server's answers.
+type Found = Arc<Mutex<Vec<String>>>;
+
+/// Fails the test, when dropped, if any answer did not match the document.
+struct Mismatches(Found);
+
+impl Drop for Mismatches {
+    fn drop(&mut self) {
+        let found = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        // A test already failing reports its own failure, not these.
+        assert!(
+            found.is_empty() || std::thread::panicking(),
+            "{} answer(s) do not match the served OpenAPI document:\n\n{}",
+            found.len(),
+            found.join("\n\n")
+        );
+    }
+}
+
+/// Checks an answer against the document on its way out, recording a mismatch.
+async fn check_answer(State(found): State<Found>, req: Request, next: Next) -> Response {
+    let (method, path) = (req.method().to_string(), req.uri().path().to_owned());
+    let (parts, body) = next.run(req).await.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .expect("the response body is readable");
+    let answer = Answer {
+        method: &method,
+        path: &path,
+        status: parts.status.as_u16(),
+        content_type: parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok()),
+        body: &body,
+    };
+    if let Err(mismatch) = CONTRACT.check(&answer) {
+        eprintln!("answer not in the OpenAPI document: {mismatch}");
+        found
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(mismatch);
+    }
+    Response::from_parts(parts, Body::from(body))
+}
 
 /// A running server and what a test needs to talk to it.
 pub struct Server {
@@ -19,6 +84,7 @@ pub struct Server {
     pub location: StoreLocation,
     stop: oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
+    _mismatches: Mismatches,
 }
 
 impl Server {
@@ -50,14 +116,15 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(praxis_server::serve(
-            listener,
-            engine.clone(),
-            seal.clone(),
-            async move {
-                let _ = stopped.await;
-            },
-        ));
+        let found = Found::default();
+        let app = praxis_server::router(praxis_server::AppState::new(engine.clone(), seal.clone()))
+            .layer(axum::middleware::from_fn_with_state(
+                found.clone(),
+                check_answer,
+            ));
+        let task = tokio::spawn(praxis_server::serve_router(listener, app, async move {
+            let _ = stopped.await;
+        }));
         let task = tokio::spawn(async move {
             task.await.unwrap().unwrap();
         });
@@ -72,6 +139,7 @@ impl Server {
             location,
             stop,
             task,
+            _mismatches: Mismatches(found),
         }
     }
 
