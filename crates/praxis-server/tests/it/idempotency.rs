@@ -10,7 +10,7 @@ use praxis_testkit::records::sample_record;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Server, client_as, issue_request, problem, raw};
+use crate::support::{Server, client_as, event_count, issue_request, problem, raw};
 
 const KEY: &str = "c1a5e2b0-0000-4000-8000-000000000001";
 
@@ -63,16 +63,6 @@ async fn post(server: &Server, token: &str, path: &str, key: Option<&str>, body:
         replayed,
         body,
     }
-}
-
-async fn event_count(server: &Server) -> usize {
-    server
-        .engine
-        .ledger()
-        .events("t1", 0, 100_000)
-        .await
-        .unwrap()
-        .len()
 }
 
 /// Sends `body` unkeyed and insists it succeeds: the setup of a case.

@@ -239,3 +239,14 @@ pub async fn client_as(
         issued.token,
     )
 }
+
+/// Number of events in tenant `t1`.
+pub async fn event_count(server: &Server) -> usize {
+    server
+        .engine
+        .ledger()
+        .events("t1", 0, 100_000)
+        .await
+        .unwrap()
+        .len()
+}

@@ -13,7 +13,7 @@ use praxis_testkit::BACKENDS;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::support::{Server, client_as, issue_request, problem, raw};
+use crate::support::{Server, client_as, event_count, issue_request, problem, raw};
 
 mod access;
 mod assess;
@@ -125,17 +125,6 @@ fn refused(result: Result<impl std::fmt::Debug, ClientError>) -> Problem {
         Err(ClientError::Problem(p)) => p,
         other => panic!("expected a problem document, got {other:?}"),
     }
-}
-
-/// Number of events in tenant `t1`.
-async fn event_count(server: &Server) -> usize {
-    server
-        .engine
-        .ledger()
-        .events("t1", 0, 100_000)
-        .await
-        .unwrap()
-        .len()
 }
 
 /// Total records of the namespace of `scope`, as `client` sees it.
