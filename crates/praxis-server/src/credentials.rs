@@ -204,6 +204,7 @@ pub(crate) async fn issue(
            ("Idempotency-Key" = Option<String>, Header, description = "Retries with it return the original new token")),
     responses(
         (status = 200, description = "Rotated; the old token stops working at once", body = TokenResponse),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Revoked, or key reused", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -239,6 +240,7 @@ pub(crate) async fn rotate(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "Revoked (revoking again changes nothing)", body = CredentialResponse),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -268,6 +270,7 @@ pub(crate) async fn revoke(
     params(("id" = String, Path, description = "Credential id")),
     responses(
         (status = 200, description = "The credential", body = CredentialResponse),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such credential in this tenant", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -302,7 +305,10 @@ pub struct ListQuery {
 #[utoipa::path(
     get, path = "/api/v1/credentials", tag = "credentials",
     params(ListQuery),
-    responses((status = 200, description = "A page of credentials", body = CredentialPage)),
+    responses(
+        (status = 200, description = "A page of credentials", body = CredentialPage),
+        (status = 403, description = "Missing credential_admin", body = praxis_api::Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 pub(crate) async fn list(
