@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document, generated from the handlers and wire types.
 
-use utoipa::openapi::path::Operation;
+use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
@@ -43,13 +43,21 @@ impl Modify for CommonProblems {
     }
 }
 
+/// The 400 answer of the shared path extractor.
+const INVALID_PATH: &str = "A path parameter is not UTF-8 (`invalid_path`)";
+
 fn common_problems(op: &mut Operation) {
     let authenticated = op.security.as_ref().is_some_and(|s| !s.is_empty());
     let has_body = op.request_body.is_some();
-    let has_query = op
-        .parameters
-        .as_ref()
-        .is_some_and(|ps| ps.iter().any(|p| matches!(p, RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Query)));
+    let has_parameter = |place: ParameterIn| {
+        op.parameters.as_ref().is_some_and(|ps| {
+            ps.iter()
+                .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == place))
+        })
+    };
+    let has_query = has_parameter(ParameterIn::Query);
+    // The shared path extractor refuses a segment that is not UTF-8.
+    let has_path = has_parameter(ParameterIn::Path);
     let mut add = |status: &str, description: &str| {
         op.responses
             .responses
@@ -62,11 +70,19 @@ fn common_problems(op: &mut Operation) {
             "No usable credential (`unauthenticated`, `invalid_credential`, `credential_revoked`, `credential_expired`, `malformed_token`)",
         );
     }
+    let mut bad_request = Vec::new();
     if has_body {
-        add(
-            "400",
-            "The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`, `invalid_idempotency_key`); `field` names the offending member",
-        );
+        bad_request.push("The body is not strict JSON or does not fit its type (`malformed_json`, `duplicate_key`, `number_out_of_range`, `invalid_body`, `unknown_field`, `missing_field`, `unsupported_contract_version`, `invalid_idempotency_key`); `field` names the offending member");
+    } else if has_query {
+        bad_request.push("A query parameter is missing, unknown or malformed (`invalid_query`)");
+    }
+    if has_path {
+        bad_request.push(INVALID_PATH);
+    }
+    if !bad_request.is_empty() {
+        add("400", &bad_request.join(". "));
+    }
+    if has_body {
         add(
             "413",
             "The body is over the route's limit (`request_too_large`)",
@@ -79,11 +95,6 @@ fn common_problems(op: &mut Operation) {
             "422",
             "A field breaks a rule (`invalid_field`); `field` names it",
         );
-    } else if has_query {
-        add(
-            "400",
-            "A query parameter is missing, unknown or malformed (`invalid_query`)",
-        );
     }
     add(
         "500",
@@ -93,6 +104,13 @@ fn common_problems(op: &mut Operation) {
         "503",
         "The store could not complete the request (`storage_unavailable`)",
     );
+    // A handler that words its own 400 still has the path extractor's.
+    if let Some(RefOr::T(response)) = op.responses.responses.get_mut("400")
+        && has_path
+        && !response.description.contains(INVALID_PATH)
+    {
+        response.description = format!("{}. {INVALID_PATH}", response.description);
+    }
 }
 
 fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
