@@ -245,6 +245,7 @@ pub struct HistoryQuery {
     /// Cursor from the previous page.
     after: Option<String>,
     /// Page size, 1..=500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<usize>,
 }
 

@@ -299,6 +299,7 @@ pub struct ListQuery {
     /// Return credentials with ids after this cursor.
     after: Option<String>,
     /// Page size, 1..=500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<usize>,
 }
 

@@ -273,6 +273,7 @@ pub struct SearchQuery {
     /// Cursor from the previous page (the last `experience_id`).
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
@@ -392,6 +393,7 @@ pub struct RecordHistoryQuery {
     /// Cursor from the previous page (the last entry's `sequence`).
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
@@ -484,6 +486,7 @@ pub struct IntakeQuery {
     /// Cursor from the previous page (the last entry's `sequence`).
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
