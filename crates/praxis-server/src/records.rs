@@ -263,10 +263,13 @@ pub struct SearchQuery {
     /// `shared` or `private`.
     visibility: praxis_api::Visibility,
     /// Only records with this lifecycle status: `candidate`, `reviewed`, `superseded` or `withdrawn`.
+    #[param(value_type = Option<praxis_api::RecordLifecycle>)]
     lifecycle: Option<String>,
     /// Only records of this platform: `windows`, `macos`, `linux`, `cross-platform` or `other`.
+    #[param(value_type = Option<praxis_api::Platform>)]
     platform: Option<String>,
     /// Only records with this verification level: `self-observed`, `locally-verified` or `independently-reproduced`.
+    #[param(value_type = Option<praxis_api::VerificationLevel>)]
     verification_level: Option<String>,
     /// Words that must all occur in the record's text (at most 200 characters; operators are plain words).
     q: Option<String>,
