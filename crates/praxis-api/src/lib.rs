@@ -57,16 +57,24 @@ pub enum Visibility {
 }
 
 /// An exact scope tuple; a null mission is its own scope, not a wildcard.
+/// Each id is 1 to 128 printable ASCII characters without spaces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scope {
     /// Project id.
+    #[schema(min_length = 1, max_length = 128, pattern = "^[!-~]+$")]
     pub project_id: String,
     /// Mission id, or null. Required even when null, since null is a scope of its own.
     #[serde(deserialize_with = "Option::deserialize")]
-    #[schema(required = true)]
+    #[schema(
+        required = true,
+        min_length = 1,
+        max_length = 128,
+        pattern = "^[!-~]+$"
+    )]
     pub mission_id: Option<String>,
     /// Agent id.
+    #[schema(min_length = 1, max_length = 128, pattern = "^[!-~]+$")]
     pub agent_id: String,
     /// Shared or private.
     pub visibility: Visibility,

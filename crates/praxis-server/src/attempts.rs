@@ -253,6 +253,7 @@ pub struct HistoryQuery {
     /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=500 (default 100).
+    #[param(minimum = 1, maximum = 500)]
     limit: Option<usize>,
 }
 

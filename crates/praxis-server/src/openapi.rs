@@ -1,11 +1,16 @@
 //! The OpenAPI 3.1 document, generated from the handlers and wire types.
 
+use praxis_api::CONTRACT_VERSION;
+use praxis_domain::canonical::MAX_SAFE_INTEGER;
 use utoipa::openapi::Required;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
-use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, AllOfBuilder, ArrayItems, KnownFormat, ObjectBuilder, Schema,
+    SchemaFormat, Type,
+};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-use utoipa::{Modify, OpenApi};
+use utoipa::{Modify, Number, OpenApi};
 
 struct BearerAuth;
 
@@ -350,6 +355,64 @@ fn enumerate_codes(
     ));
 }
 
+/// States two rules of the body extractor that the wire types alone do not:
+/// `contract_version` is the one version this build speaks, and an integer
+/// is exact, within ±(2^53 − 1), or the body is refused as
+/// `number_out_of_range`. Answers keep to both, so every component gets them.
+struct WireRules;
+
+impl Modify for WireRules {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        if let Some(components) = openapi.components.as_mut() {
+            for schema in components.schemas.values_mut() {
+                wire_rules(schema);
+            }
+        }
+    }
+}
+
+fn wire_rules(schema: &mut RefOr<Schema>) {
+    let RefOr::T(schema) = schema else { return };
+    match schema {
+        Schema::Object(object) => {
+            let wide = matches!(
+                object.format,
+                Some(SchemaFormat::KnownFormat(KnownFormat::Int64))
+            );
+            if wide {
+                let max = usize::try_from(MAX_SAFE_INTEGER).expect("2^53 fits a 64-bit usize");
+                let min = -isize::try_from(MAX_SAFE_INTEGER).expect("2^53 fits a 64-bit isize");
+                object.maximum.get_or_insert(Number::UInt(max));
+                object.minimum.get_or_insert(Number::Int(min));
+            }
+            for (name, property) in &mut object.properties {
+                if let (true, RefOr::T(Schema::Object(version))) =
+                    (name == "contract_version", &mut *property)
+                {
+                    let only = Number::UInt(CONTRACT_VERSION as usize);
+                    version.minimum = Some(only.clone());
+                    version.maximum = Some(only);
+                }
+                wire_rules(property);
+            }
+            if let Some(AdditionalProperties::RefOr(values)) =
+                object.additional_properties.as_deref_mut()
+            {
+                wire_rules(values);
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items {
+                wire_rules(items);
+            }
+        }
+        Schema::OneOf(one) => one.items.iter_mut().for_each(wire_rules),
+        Schema::AllOf(all) => all.items.iter_mut().for_each(wire_rules),
+        Schema::AnyOf(any) => any.items.iter_mut().for_each(wire_rules),
+        _ => {}
+    }
+}
+
 fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
     RefOr::T(
         ResponseBuilder::new()
@@ -400,7 +463,14 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::ops::metrics,
         crate::ops::openapi,
     ),
-    modifiers(&BearerAuth, &CommonProblems, &KeyedWrites, &Examples, &ProblemCodes)
+    modifiers(
+        &BearerAuth,
+        &CommonProblems,
+        &WireRules,
+        &KeyedWrites,
+        &Examples,
+        &ProblemCodes
+    )
 )]
 struct ApiDoc;
 

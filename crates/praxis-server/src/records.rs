@@ -276,16 +276,20 @@ pub struct SearchQuery {
     /// `shared` or `private`.
     visibility: praxis_api::Visibility,
     /// Only records with this lifecycle status: `candidate`, `reviewed`, `superseded` or `withdrawn`.
+    #[param(value_type = Option<praxis_api::RecordLifecycle>)]
     lifecycle: Option<String>,
     /// Only records of this platform: `windows`, `macos`, `linux`, `cross-platform` or `other`.
+    #[param(value_type = Option<praxis_api::Platform>)]
     platform: Option<String>,
     /// Only records with this verification level: `self-observed`, `locally-verified` or `independently-reproduced`.
+    #[param(value_type = Option<praxis_api::VerificationLevel>)]
     verification_level: Option<String>,
     /// Words that must all occur in the record's text (at most 200 characters; operators are plain words).
     q: Option<String>,
     /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
@@ -413,6 +417,7 @@ pub struct RecordHistoryQuery {
     /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
@@ -496,6 +501,7 @@ pub struct IntakeQuery {
     /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 

@@ -1,8 +1,10 @@
 //! Integration tests of the `praxis` binary, run as a real process: its
-//! command line, and durability of acknowledged writes when it is killed.
+//! command line, durability of acknowledged writes when it is killed, and
+//! the served API against its OpenAPI document.
 
 mod attempts;
 mod cli;
+mod contract;
 mod kill;
 mod records;
 mod support;

@@ -77,3 +77,22 @@ async fn served_document_passes_an_independent_validator() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// An operation with a path parameter documents the 400 `invalid_path`
+/// that the shared path extractor answers for a segment that is not UTF-8.
+#[tokio::test]
+async fn operations_with_path_parameters_document_invalid_path() {
+    let doc: serde_json::Value = serde_json::from_slice(&served_document().await).unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, item) in paths.iter().filter(|(p, _)| p.contains('{')) {
+        for (method, op) in item.as_object().unwrap() {
+            let description = op["responses"]["400"]["description"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path} documents no 400"));
+            assert!(
+                description.contains("invalid_path"),
+                "{method} {path}: {description}"
+            );
+        }
+    }
+}
