@@ -5,8 +5,7 @@ use praxis_domain::canonical::MAX_SAFE_INTEGER;
 use utoipa::openapi::Required;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{
-    AdditionalProperties, AllOfBuilder, ArrayItems, KnownFormat, ObjectBuilder, Schema,
-    SchemaFormat, Type,
+    AdditionalProperties, ArrayItems, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
@@ -268,10 +267,10 @@ impl Modify for Examples {
     }
 }
 
-/// Turns the codes each problem answer names (backticked snake_case words
-/// that are not member or parameter names) into an enum of its `code`
-/// member, so a generated client sees them and every tested response is
-/// checked against them. Runs after every other modifier.
+/// Lists the codes each problem answer names (backticked snake_case words
+/// that are not member or parameter names) in its `x-problem-codes`
+/// extension, which the test harness holds every answer to. Runs after
+/// every other modifier.
 struct ProblemCodes;
 
 impl Modify for ProblemCodes {
@@ -337,23 +336,23 @@ fn enumerate_codes(
     response: &mut utoipa::openapi::Response,
     members: &std::collections::BTreeSet<String>,
 ) {
-    let codes = codes_in(&response.description, members);
-    let Some(RefOr::T(content)) = response.content.get_mut("application/problem+json") else {
+    if !response.content.contains_key("application/problem+json") {
         return;
-    };
+    }
+    let codes = codes_in(&response.description, members);
     if codes.is_empty() {
         return;
     }
-    let code = ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(codes));
-    content.schema = Some(RefOr::T(
-        AllOfBuilder::new()
-            .item(Ref::from_schema_name("Problem"))
-            .item(ObjectBuilder::new().property("code", code))
-            .into(),
-    ));
+    // An extension rather than an enum in the schema, so that a generated
+    // client keeps one `Problem` type instead of one per operation and status.
+    response
+        .extensions
+        .get_or_insert_with(Default::default)
+        .insert(PROBLEM_CODES.to_owned(), serde_json::json!(codes));
 }
+
+/// The response extension listing the `code` values a problem answer can carry.
+pub const PROBLEM_CODES: &str = "x-problem-codes";
 
 /// States two rules of the body extractor that the wire types alone do not:
 /// `contract_version` is the one version this build speaks, and an integer

@@ -120,7 +120,7 @@ impl Contract {
             .map(|e| format!("at '{}': {}", e.instance_path(), excerpt(&e.to_string())))
             .collect();
         if errors.is_empty() {
-            Ok(())
+            check_code(described.response, &instance).map_err(|e| format!("{}: {e}", context()))
         } else {
             Err(format!(
                 "{}: the body does not match the schema at {pointer}:\n  {}\nbody: {}",
@@ -292,6 +292,27 @@ fn close_within(v: &mut Value) {
     }
 }
 
+/// Checks a problem's `code` against the codes its answer lists in
+/// `x-problem-codes`, when it lists them.
+fn check_code(response: &Value, instance: &Value) -> Result<(), String> {
+    let Some(codes) = response.get("x-problem-codes").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    let code = instance.get("code").unwrap_or(&Value::Null);
+    if codes.contains(code) {
+        Ok(())
+    } else {
+        Err(format!(
+            "code {code} is not one the document lists for this answer ({})",
+            codes
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+}
+
 /// The problem schema, which the router's own answers must fit.
 const PROBLEM: &str = "#/components/schemas/Problem";
 
@@ -368,7 +389,7 @@ mod tests {
             "paths": {
                 "/things/{id}": { "get": { "responses": {
                     "200": { "description": "", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Thing" } } } },
-                    "404": { "description": "", "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
+                    "404": { "description": "", "x-problem-codes": ["not_found"], "content": { "application/problem+json": { "schema": { "$ref": "#/components/schemas/Problem" } } } }
                 } } },
                 "/things/special": { "get": { "responses": {
                     "204": { "description": "" }
@@ -420,7 +441,7 @@ mod tests {
             "/things/7",
             404,
             Some("application/problem+json"),
-            r#"{"code":"x"}"#,
+            r#"{"code":"not_found"}"#,
         )
         .unwrap();
         check("GET", "/things/special", 204, None, "").unwrap();
@@ -485,6 +506,16 @@ mod tests {
                 "c",
             ),
             (check("GET", "/map", 200, json, r#"{"x":"1"}"#), "at '/x'"),
+            (
+                check(
+                    "GET",
+                    "/things/7",
+                    404,
+                    Some("application/problem+json"),
+                    r#"{"code":"gone"}"#,
+                ),
+                "not one the document lists",
+            ),
             (check("GET", "/things/7", 200, json, "nope"), "not JSON"),
             (
                 check("GET", "/things/special", 204, json, "{}"),

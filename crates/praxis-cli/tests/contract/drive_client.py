@@ -22,6 +22,7 @@ from praxis_client.models import (  # noqa: E402
     AssessRequest,
     AssessResponse,
     CandidateRevision,
+    CapabilityName,
     Disposition,
     HistoryResponse,
     IssueCredentialRequest,
@@ -74,7 +75,7 @@ def main():
             body=IssueCredentialRequest(
                 contract_version=1,
                 subject="generated-client",
-                capabilities=["experience_read", "experience_write"],
+                capabilities=[CapabilityName.EXPERIENCE_READ, CapabilityName.EXPERIENCE_WRITE],
                 grants=[Scope(**SCOPE)],
                 expires_at=None,
             ),
@@ -83,7 +84,10 @@ def main():
         TokenResponse,
     )
     assert issued.token.startswith(f"prx_{issued.credential.id}_"), issued.token
-    assert issued.credential.capabilities == ["experience_read", "experience_write"]
+    assert issued.credential.capabilities == [
+        CapabilityName.EXPERIENCE_READ,
+        CapabilityName.EXPERIENCE_WRITE,
+    ]
     assert [g.to_dict() for g in issued.credential.grants] == [Scope(**SCOPE).to_dict()]
     agent = AuthenticatedClient(base_url=BASE_URL, token=issued.token)
 
