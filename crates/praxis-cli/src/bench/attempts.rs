@@ -143,7 +143,8 @@ fn scope() -> Scope {
     }
 }
 
-fn pct(sorted: &[u64], p: f64) -> u64 {
+/// The `p` quantile of sorted values (0 when there are none).
+pub(super) fn pct(sorted: &[u64], p: f64) -> u64 {
     if sorted.is_empty() {
         return 0;
     }

@@ -6,11 +6,15 @@
 //! by plain batched INSERTs with the same sync settings, one commit per batch
 //! of as many rows as there are writers. The ratio is Praxis's own overhead.
 //!
+//! `bench http` measures a write over loopback HTTP with and without an
+//! `Idempotency-Key`, beside the HTTP stack's own ceiling.
+//!
 //! `bench redaction` is the exception to "never pass/fail": it measures the
 //! screening engine's recall and false positives on its labelled corpus and
 //! fails below the thresholds, so that a regression is visible.
 
 mod attempts;
+mod http;
 mod redaction;
 
 use std::sync::Arc;
@@ -35,6 +39,9 @@ pub enum BenchCmd {
     /// Loads a large attempt history, then measures observe throughput and
     /// assess latency in process and over loopback HTTP.
     Attempts(attempts::AttemptsArgs),
+    /// Writes over loopback HTTP with and without an Idempotency-Key,
+    /// beside the HTTP stack's own ceiling, in alternating rounds.
+    Http(http::HttpArgs),
     /// Recall, false positives and throughput of the screening engine on its
     /// labelled corpus; exits non-zero if any rule, or all of them
     /// together, falls below 99% recall or above 1% false positives.
@@ -66,6 +73,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
     match cmd {
         BenchCmd::Ledger(args) => ledger(args).await?,
         BenchCmd::Attempts(args) => attempts::run(args).await?,
+        BenchCmd::Http(args) => http::run(args).await?,
         BenchCmd::Redaction(args) => return redaction::run(&args),
     }
     Ok(std::process::ExitCode::SUCCESS)
