@@ -272,7 +272,11 @@ async fn write_then_kill(
     for w in 0..WRITERS {
         tasks.spawn(writer(
             http.clone(),
-            server.base.clone(),
+            // Straight to the server, not through the checking proxy: a writer
+            // must see the SIGKILL as a failed connection, which the proxy
+            // would turn into an answer of its own. The checks after each
+            // restart go through the proxy.
+            server.direct.clone(),
             admin.to_owned(),
             format!("{prefix}-w{w}"),
             killed.clone(),

@@ -1,10 +1,12 @@
 //! Integration tests of the `praxis` binary, run as a real process: its
 //! command line, durability of acknowledged writes when it is killed, and
-//! the served API against its OpenAPI document.
+//! the served API against its OpenAPI document (every answer a test draws
+//! through the checking proxy, and a Schemathesis run).
 
 mod attempts;
 mod cli;
 mod contract;
 mod kill;
+mod proxy;
 mod records;
 mod support;

@@ -1,4 +1,5 @@
-//! Shared helpers: running the `praxis` binary and managing `praxis serve` processes.
+//! Shared helpers: running the `praxis` binary and managing `praxis serve`
+//! processes, each behind a checking proxy (see [`crate::proxy`]).
 
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::ExitStatusExt;
@@ -7,6 +8,8 @@ use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::proxy::Proxy;
 
 /// The `praxis` binary Cargo built for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_praxis");
@@ -172,14 +175,22 @@ fn exit_within(child: &mut Child, grace: Duration) -> Option<ExitStatus> {
     }
 }
 
-/// A running `praxis serve` process; killed (SIGKILL) if still running when dropped.
+/// A running `praxis serve` process; killed (SIGKILL) if still running when
+/// dropped. Its answers through [`Server::base`] are checked against the
+/// document it serves, and the test fails when it stops or is dropped if any
+/// did not match.
 pub struct Server {
     child: Child,
-    /// Base URL, for example `http://127.0.0.1:40123`.
+    /// Base URL of the checking proxy in front of the server, for example
+    /// `http://127.0.0.1:40124`; what tests and CLI commands talk to.
     pub base: String,
+    /// The server's own base URL, for example `http://127.0.0.1:40123`, for
+    /// the few tests a proxy would mislead (each says why it uses this).
+    pub direct: String,
     /// Everything printed to stdout up to and including the listening line.
     pub banner: String,
     stderr: Arc<Mutex<String>>,
+    proxy: Proxy,
 }
 
 impl Server {
@@ -219,17 +230,20 @@ impl Server {
                     banner.push_str(&line);
                     banner.push('\n');
                     if let Some(rest) = line.strip_prefix("praxis listening on ") {
-                        let base = rest
+                        let direct = rest
                             .split_whitespace()
                             .next()
                             .expect("an address after 'listening on'")
                             .to_owned();
-                        assert!(base.starts_with("http://127.0.0.1:"), "{line}");
+                        assert!(direct.starts_with("http://127.0.0.1:"), "{line}");
+                        let proxy = Proxy::start(&direct);
                         return Ok(Server {
                             child,
-                            base,
+                            base: proxy.base.clone(),
+                            direct,
                             banner,
                             stderr,
+                            proxy,
                         });
                     }
                 }
@@ -270,7 +284,8 @@ impl Server {
     }
 
     /// Sends SIGKILL and reaps the process. Panics if it had already exited
-    /// on its own: the caller meant to kill a live server.
+    /// on its own: the caller meant to kill a live server; and panics if any
+    /// answer through the proxy did not match the document.
     pub fn kill(&mut self) -> ExitStatus {
         if let Ok(Some(status)) = self.child.try_wait() {
             panic!(
@@ -286,10 +301,12 @@ impl Server {
             "the server was not ended by SIGKILL ({status}); stderr:\n{}",
             self.stderr()
         );
+        self.proxy.assert_matched();
         status
     }
 
     /// Sends SIGTERM and waits for a graceful exit; returns its status.
+    /// Panics if any answer through the proxy did not match the document.
     pub fn terminate(&mut self) -> ExitStatus {
         let pid = self.child.id().to_string();
         let sent = Command::new("kill")
@@ -297,8 +314,11 @@ impl Server {
             .status()
             .expect("run kill -TERM");
         assert!(sent.success(), "kill -TERM {pid} failed");
-        exit_within(&mut self.child, STOP_TIMEOUT)
-            .unwrap_or_else(|| panic!("the server did not exit within {STOP_TIMEOUT:?} of SIGTERM"))
+        let status = exit_within(&mut self.child, STOP_TIMEOUT).unwrap_or_else(|| {
+            panic!("the server did not exit within {STOP_TIMEOUT:?} of SIGTERM")
+        });
+        self.proxy.assert_matched();
+        status
     }
 }
 
