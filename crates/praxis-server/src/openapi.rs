@@ -160,6 +160,34 @@ fn common_problems(op: &mut Operation) {
     }
 }
 
+/// States the scope id rule (`praxis_domain::auth::check_id`) on the scope
+/// ids that queries carry as parameters, as `Scope` states it for bodies.
+struct ScopeParameters;
+
+impl Modify for ScopeParameters {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for op in [item.get.as_mut(), item.post.as_mut()]
+                .into_iter()
+                .flatten()
+            {
+                for parameter in op.parameters.iter_mut().flatten() {
+                    if let RefOr::T(p) = parameter
+                        && ["project_id", "mission_id", "agent_id"].contains(&p.name.as_str())
+                    {
+                        let id = ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .min_length(Some(1))
+                            .max_length(Some(praxis_domain::auth::MAX_ID_LEN))
+                            .pattern(Some("^[!-~]+$"));
+                        *p = ParameterBuilder::from(p.clone()).schema(Some(id)).build();
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Documents `Idempotency-Key` on every write: every POST under `/api/`
 /// except the read-only ones in [`READ_ONLY_POSTS`].
 struct KeyedWrites;
@@ -466,6 +494,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         &BearerAuth,
         &CommonProblems,
         &WireRules,
+        &ScopeParameters,
         &KeyedWrites,
         &Examples,
         &ProblemCodes
