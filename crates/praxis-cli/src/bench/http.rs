@@ -197,11 +197,7 @@ async fn run_workload(
                 let t = Instant::now();
                 let status = send(&target, workload).await?;
                 latencies.push(t.elapsed().as_micros() as u64);
-                anyhow::ensure!(
-                    status.is_success(),
-                    "{} answered {status}",
-                    workload.name()
-                );
+                anyhow::ensure!(status.is_success(), "{} answered {status}", workload.name());
             }
             anyhow::Ok(latencies)
         }));
