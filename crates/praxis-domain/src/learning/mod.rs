@@ -19,14 +19,21 @@
 //! `sha256` are plain SHA-256 of external content, as elsewhere.
 
 pub(crate) mod context;
+pub(crate) mod experience;
 pub(crate) mod policy;
 pub(crate) mod registry;
+pub(crate) mod state;
 pub(crate) mod text;
 
 pub use context::{CONTEXT_REGISTERED, Context, ContextRegistered, MAX_TOOLS, context_stream};
+pub use experience::{
+    Attempt, AttemptRequest, BoundParent, EVENT_REPORTED, EventReport, ExperienceOutcome,
+    MAX_LINEAGE, ParentRef, RECORDED, experience_stream,
+};
 pub use policy::{
     Algorithm, MAX_TRIALS, MIN_TRIALS, Monitoring, MonitoringRule, POLICY_REGISTERED, Parameters,
     Policy, PolicyRegistered, policy_stream,
 };
 pub use registry::{Registration, register};
+pub use state::{Acceptance, ExperienceState, FoldError, Reported, ReportedEvent, fold};
 pub use text::{ContentRef, MAX_TEXT_BYTES, check_exact, check_sha256, check_text};
