@@ -20,6 +20,7 @@
 
 pub(crate) mod context;
 pub(crate) mod experience;
+pub(crate) mod export;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod state;
@@ -29,6 +30,9 @@ pub use context::{CONTEXT_REGISTERED, Context, ContextRegistered, MAX_TOOLS, con
 pub use experience::{
     Attempt, AttemptRequest, BoundParent, EVENT_REPORTED, EventReport, ExperienceOutcome,
     MAX_LINEAGE, ParentRef, RECORDED, experience_stream,
+};
+pub use export::{
+    EXPORT_METHOD, Export, ExportedEvent, MAX_EXPORT_EVENTS, Summary, Totals, export,
 };
 pub use policy::{
     Algorithm, MAX_TRIALS, MIN_TRIALS, Monitoring, MonitoringRule, POLICY_REGISTERED, Parameters,
