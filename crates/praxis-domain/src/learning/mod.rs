@@ -25,6 +25,7 @@ pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod state;
 pub(crate) mod text;
+pub(crate) mod withdrawal;
 
 pub use context::{CONTEXT_REGISTERED, Context, ContextRegistered, MAX_TOOLS, context_stream};
 pub use experience::{
@@ -41,3 +42,4 @@ pub use policy::{
 pub use registry::{Registration, register};
 pub use state::{Acceptance, ExperienceState, FoldError, Reported, ReportedEvent, fold};
 pub use text::{ContentRef, MAX_TEXT_BYTES, check_exact, check_sha256, check_text};
+pub use withdrawal::{ObservationRef, WITHDRAWN, Withdrawal, Withdrawing};
