@@ -22,10 +22,6 @@ pub const PAYLOAD_KIND: &str = "praxis.payload.v1";
 pub const REQUEST_KIND: &str = "praxis.request.v1";
 /// Kind string of stored receipt digests.
 pub const RECEIPT_KIND: &str = "praxis.receipt.v1";
-/// Kind string of a learning policy's digest.
-pub const LEARNING_POLICY_KIND: &str = "praxis.learning-policy.v1";
-/// Kind string of an evaluation context's digest.
-pub const LEARNING_CONTEXT_KIND: &str = "praxis.learning-context.v1";
 /// Kind string of a development experience attempt's digest.
 pub const EXPERIENCE_ATTEMPT_KIND: &str = "praxis.experience-attempt.v1";
 /// Kind string of a development experience event's digest.

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::digest_of;
+use super::registry::registry_digest;
 use super::text::check_text;
 use crate::canonical::pointer;
-use crate::digest::{Digest, LEARNING_CONTEXT_KIND};
+use crate::digest::Digest;
 use crate::error::DomainError;
 
 /// Event kind of a registered context; its payload is a [`ContextRegistered`].
@@ -95,11 +95,10 @@ impl Context {
         Ok(())
     }
 
-    /// SHA-256 of the context's canonical JSON, under
-    /// [`LEARNING_CONTEXT_KIND`]. This is the `context_digest` an attempt
-    /// binds.
+    /// Plain SHA-256 of the context's canonical JSON. This is the
+    /// `context_digest` an attempt binds.
     pub fn digest(&self) -> Digest {
-        digest_of(LEARNING_CONTEXT_KIND, self)
+        registry_digest(self)
     }
 }
 

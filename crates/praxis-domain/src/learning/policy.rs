@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::digest_of;
+use super::registry::registry_digest;
 use super::text::{check_exact, check_text};
-use crate::digest::{Digest, LEARNING_POLICY_KIND};
+use crate::digest::Digest;
 use crate::error::DomainError;
 
 /// Event kind of a registered policy; its payload is a [`PolicyRegistered`].
@@ -176,11 +176,10 @@ impl Policy {
         check_text(&format!("{at}/evaluation_contract"), &p.evaluation_contract)
     }
 
-    /// SHA-256 of the policy's canonical JSON, under
-    /// [`LEARNING_POLICY_KIND`]; `qualification_trials` is always present,
-    /// null when absent.
+    /// Plain SHA-256 of the policy's canonical JSON; `qualification_trials`
+    /// is always present, null when absent.
     pub fn digest(&self) -> Digest {
-        digest_of(LEARNING_POLICY_KIND, self)
+        registry_digest(self)
     }
 }
 
@@ -302,10 +301,7 @@ pub(crate) mod tests {
     fn the_digest_is_of_the_canonical_payload() {
         let p = anytime();
         let canonical = canonical_bytes(&serde_json::to_value(&p).unwrap());
-        assert_eq!(
-            p.digest(),
-            Digest::of_bytes(LEARNING_POLICY_KIND, &canonical)
-        );
+        assert_eq!(p.digest(), Digest::sha256(&canonical));
         // Another spelling of the same numbers is the same payload.
         let text = String::from_utf8(canonical)
             .unwrap()

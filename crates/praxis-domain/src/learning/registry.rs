@@ -36,11 +36,22 @@ pub fn register(
     }
 }
 
-/// Digest of a registry payload's canonical JSON under `kind`.
+/// Plain SHA-256 of a registry payload's canonical JSON (RFC 8785), as the
+/// contract states it, so that any client can recompute it without a
+/// Praxis-specific prefix.
+pub(crate) fn registry_digest<T: Serialize>(payload: &T) -> Digest {
+    Digest::sha256(&crate::canonical::canonical_bytes(&value_of(payload)))
+}
+
+/// Digest of a payload's canonical JSON under `kind`, for the digests the
+/// contract leaves to Praxis (attempts, withdrawals).
 pub(crate) fn digest_of<T: Serialize>(kind: &str, payload: &T) -> Digest {
-    // Registry payloads have string keys and finite numbers only.
-    let value = serde_json::to_value(payload).expect("registry payloads serialize");
-    Digest::of_value(kind, &value)
+    Digest::of_value(kind, &value_of(payload))
+}
+
+fn value_of<T: Serialize>(payload: &T) -> serde_json::Value {
+    // These payloads have string keys and finite numbers only.
+    serde_json::to_value(payload).expect("learning payloads serialize")
 }
 
 #[cfg(test)]
