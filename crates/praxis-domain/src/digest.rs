@@ -22,6 +22,14 @@ pub const PAYLOAD_KIND: &str = "praxis.payload.v1";
 pub const REQUEST_KIND: &str = "praxis.request.v1";
 /// Kind string of stored receipt digests.
 pub const RECEIPT_KIND: &str = "praxis.receipt.v1";
+/// Kind string of a development experience attempt's digest.
+pub const EXPERIENCE_ATTEMPT_KIND: &str = "praxis.experience-attempt.v1";
+/// Kind string of a development experience event's digest.
+pub const EXPERIENCE_EVENT_KIND: &str = "praxis.experience-event.v1";
+/// Kind string of an experience export's digest.
+pub const EXPERIENCE_EXPORT_KIND: &str = "praxis.experience-export.v1";
+/// Kind string of an experience withdrawal's digest.
+pub const EXPERIENCE_WITHDRAWAL_KIND: &str = "praxis.experience-withdrawal.v1";
 
 /// A 32-byte SHA-256 digest.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -16,6 +16,7 @@ pub mod credentials;
 pub mod digest;
 pub mod error;
 pub mod finding;
+pub mod learning;
 pub mod ledger;
 pub mod records;
 pub mod refusal;

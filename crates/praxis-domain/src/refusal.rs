@@ -70,6 +70,61 @@ pub enum Refusal {
     /// The credential is revoked and cannot change any more.
     #[error("credential is revoked")]
     CredentialRevoked,
+    /// A learning registry id already names a different payload; registered
+    /// policies and contexts never change.
+    #[error("{what} {id} is already registered with other content")]
+    RegistryConflict {
+        /// `policy` or `context`.
+        what: &'static str,
+        /// The id.
+        id: String,
+    },
+    /// An experience id (an attempt's id, an event's id, a withdrawal's
+    /// idempotency key) was reused with other content, or by another
+    /// subject; an identical retry is answered, never refused.
+    #[error("{what} {id} already exists with other content")]
+    ExperienceIdConflict {
+        /// `attempt`, `event` or `withdrawal`.
+        what: &'static str,
+        /// The reused id.
+        id: String,
+    },
+    /// An experience's outcome is terminal and another one was reported; a
+    /// correction is a new attempt naming its parent.
+    #[error("the outcome is {current}, which is terminal; {reported} cannot replace it")]
+    TerminalOutcome {
+        /// The current outcome.
+        current: &'static str,
+        /// The outcome reported.
+        reported: &'static str,
+    },
+    /// Only the attempt's bound reporter may report on it (or, in a private
+    /// scope, record it).
+    #[error("only the attempt's reporter may report on it")]
+    NotReporter,
+    /// A known consumption value was reported below the greatest known one;
+    /// consumption is cumulative and never decreases.
+    #[error("{field} {reported} is below the {observed} already known")]
+    ConsumptionDecreased {
+        /// `cost_units` or `latency_ms`.
+        field: &'static str,
+        /// The greatest value known so far.
+        observed: u64,
+        /// The value reported.
+        reported: u64,
+    },
+    /// The observation is already withdrawn, under another idempotency key.
+    #[error("observation {attempt_id}/{event_id} is already withdrawn")]
+    ExperienceAlreadyWithdrawn {
+        /// The attempt.
+        attempt_id: String,
+        /// The event.
+        event_id: String,
+    },
+    /// A reason breaks its length rule or screening; every finding is
+    /// listed, pointed at `/reason`.
+    #[error("the reason has {} finding(s)", .0.len())]
+    ReasonInvalid(Vec<Finding>),
 }
 
 /// A problem with one record of an attempt import (or the only record of

@@ -286,6 +286,45 @@ impl From<Refusal> for ApiError {
                 "credential_revoked",
                 "the credential is revoked",
             ),
+            e @ Refusal::RegistryConflict { what, .. } => {
+                ApiError::new(StatusCode::CONFLICT, "registry_conflict", e.to_string())
+                    .at(format!("/{what}"))
+            }
+            // The id acts as the write's idempotency key, so its reuse with
+            // other content is the same conflict as a reused Idempotency-Key.
+            e @ Refusal::ExperienceIdConflict { what, .. } => {
+                let field = match what {
+                    "event" => "/event/event_id",
+                    "withdrawal" => "/idempotency_key",
+                    _ => "/experience/id",
+                };
+                ApiError::new(StatusCode::CONFLICT, "idempotency_conflict", e.to_string()).at(field)
+            }
+            e @ Refusal::TerminalOutcome { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "terminal_outcome", e.to_string())
+                    .at("/event/outcome")
+            }
+            e @ Refusal::NotReporter => {
+                ApiError::new(StatusCode::FORBIDDEN, "not_reporter", e.to_string())
+            }
+            e @ Refusal::ConsumptionDecreased { field, .. } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "consumption_decreased",
+                e.to_string(),
+            )
+            .at(format!("/event/{field}")),
+            e @ Refusal::ExperienceAlreadyWithdrawn { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "experience_already_withdrawn",
+                e.to_string(),
+            )
+            .at("/observation"),
+            Refusal::ReasonInvalid(findings) => ApiError::findings(
+                "invalid_field",
+                "the reason breaks a rule; nothing was written",
+                "",
+                findings,
+            ),
         }
     }
 }
