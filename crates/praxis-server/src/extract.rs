@@ -162,13 +162,16 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
             return Ok(IdempotencyKey(None));
         };
         let key = raw.to_str().unwrap_or("");
-        let ok = (MIN_IDEMPOTENCY_KEY..=255).contains(&key.len())
+        // Two keys would make it ambiguous which request a retry repeats.
+        let single = parts.headers.get_all(IDEMPOTENCY_KEY).iter().count() == 1;
+        let ok = single
+            && (MIN_IDEMPOTENCY_KEY..=255).contains(&key.len())
             && key.bytes().all(|b| b.is_ascii_graphic());
         if !ok {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "invalid_idempotency_key",
-                "Idempotency-Key must be 16 to 255 printable ASCII characters (a UUID works)",
+                "Idempotency-Key must be one header of 16 to 255 printable ASCII characters (a UUID works)",
             )
             .at("Idempotency-Key"));
         }

@@ -171,10 +171,12 @@ impl Modify for ScopeParameters {
                 .into_iter()
                 .flatten()
             {
+                let mut scoped = false;
                 for parameter in op.parameters.iter_mut().flatten() {
                     if let RefOr::T(p) = parameter
                         && ["project_id", "mission_id", "agent_id"].contains(&p.name.as_str())
                     {
+                        scoped = true;
                         let id = ObjectBuilder::new()
                             .schema_type(Type::String)
                             .min_length(Some(1))
@@ -182,6 +184,14 @@ impl Modify for ScopeParameters {
                             .pattern(Some("^[!-~]+$"));
                         *p = ParameterBuilder::from(p.clone()).schema(Some(id)).build();
                     }
+                }
+                // The scope is checked as a whole, as a body's is.
+                if scoped {
+                    mention(
+                        op,
+                        "422",
+                        "a scope id in the query breaks the id rule (`invalid_field`); `field` names it as `/scope/<name>`",
+                    );
                 }
             }
         }
@@ -218,7 +228,7 @@ fn keyed_write(op: &mut Operation) {
         .parameter_in(ParameterIn::Header)
         .required(Required::False)
         .description(Some(
-            "16 to 255 visible ASCII characters (a UUID works), scoped to the tenant and the credential's subject. A retry with the same key and request gets the stored answer byte for byte, marked `Idempotent-Replayed: true`; the same key with another request is 409 `idempotency_conflict`; a malformed key is 400 `invalid_idempotency_key`",
+            "16 to 255 visible ASCII characters (a UUID works), scoped to the tenant and the credential's subject. A retry with the same key and request gets the stored answer byte for byte, marked `Idempotent-Replayed: true`; the same key with another request is 409 `idempotency_conflict`; a malformed or repeated key is 400 `invalid_idempotency_key`. A refused write stores nothing under the key, except a record submission that fails screening: its rejection is kept, and its 422 is the stored answer",
         ))
         .schema(Some(
             ObjectBuilder::new()

@@ -67,7 +67,7 @@ impl SealKey {
     }
 
     fn cipher(&self, tenant: &str, raw_key: &str) -> ChaCha20Poly1305 {
-        let key = self.derive("praxis.seal.v1", &[tenant, raw_key]);
+        let key = self.derive("praxis.seal.v2", &[tenant, raw_key]);
         ChaCha20Poly1305::new(&Key::from(key.0))
     }
 

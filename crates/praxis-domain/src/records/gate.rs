@@ -12,6 +12,8 @@
 //! - Timestamps are strict RFC 3339 with seconds, an uppercase `T` and `Z`,
 //!   at most nine fraction digits (the precision an instant is compared
 //!   at) and no leap second.
+//! - `experience_id` is at most 200 bytes (`gate.id_length`): Praxis keys
+//!   records, list cursors and URLs by it, and the protocol sets no bound.
 //! - The date suffix of `experience_id` is compared with the literal date
 //!   text of `context.observed_at`, not with its UTC date, as the published
 //!   validator does: an observation at `2026-07-31T23:30:00-02:00` belongs
@@ -53,12 +55,16 @@ pub fn findings(record: &Value, placement: Option<&Placement>) -> Vec<Finding> {
     gate.source_issue();
     gate.public_issue_evidence();
     gate.id_date();
+    gate.id_length();
     gate.self_relation();
     gate.redaction_pending();
     gate.placement(placement);
     gate.size(placement);
     gate.out
 }
+
+/// Longest `experience_id` Praxis keeps, in bytes.
+pub const MAX_ID_BYTES: usize = 200;
 
 /// Checks `text` as a strict RFC 3339 timestamp,
 /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, naming a real calendar date,
@@ -563,6 +569,21 @@ impl<'a> Gate<'a> {
         }
     }
 
+    /// Praxis keys records, cursors and URLs by `experience_id`, so it
+    /// bounds what the protocol leaves unbounded (every published id is far
+    /// shorter).
+    fn id_length(&mut self) {
+        if let Some(id) = self.str("/experience_id")
+            && id.len() > MAX_ID_BYTES
+        {
+            self.push(
+                "/experience_id",
+                "gate.id_length",
+                "experience_id must be at most 200 bytes",
+            );
+        }
+    }
+
     fn id_date(&mut self) {
         let (Some(id), Some(observed)) =
             (self.str("/experience_id"), self.str("/context/observed_at"))
@@ -844,6 +865,22 @@ mod tests {
         ] {
             assert!(parse_timestamp(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn ids_longer_than_praxis_keeps_are_refused() {
+        let with_id = |id: String| serde_json::json!({ "experience_id": id });
+        let at_limit = format!("exp-{}-20261120", "a".repeat(MAX_ID_BYTES - 13));
+        assert_eq!(at_limit.len(), MAX_ID_BYTES);
+        let rules = |record| -> Vec<String> {
+            findings(&record, None)
+                .into_iter()
+                .map(|f| f.rule)
+                .collect()
+        };
+        assert!(!rules(with_id(at_limit.clone())).contains(&"gate.id_length".into()));
+        let over = at_limit.replacen("exp-", "exp-a", 1);
+        assert!(rules(with_id(over)).contains(&"gate.id_length".into()));
     }
 
     #[test]

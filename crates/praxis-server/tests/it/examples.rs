@@ -185,6 +185,15 @@ async fn every_example_request_succeeds_against_a_live_server() {
                 writer.clone()
             }
         };
+        let mut posts: Vec<&str> = ops
+            .iter()
+            .filter(|o| o.method == Method::POST)
+            .map(|o| o.op["operationId"].as_str().unwrap())
+            .collect();
+        let mut ordered = examples::ORDER.to_vec();
+        posts.sort_unstable();
+        ordered.sort_unstable();
+        assert_eq!(posts, ordered, "examples::ORDER names every POST operation");
         let mut credential_id = String::new();
         for id in examples::ORDER {
             let op = by_id(id);

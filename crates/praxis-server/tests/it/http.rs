@@ -294,3 +294,26 @@ async fn a_panicking_handler_answers_500_problem_json() {
     assert_eq!(headers["content-type"], "application/problem+json");
     assert_eq!(problem(&body), ("internal_error".to_owned(), None));
 }
+
+/// A scope id that breaks the id rule in a query is the documented 422 (the
+/// checking layer fails this test if it is not documented), naming the id.
+#[tokio::test]
+async fn a_bad_scope_id_in_a_query_is_a_documented_422() {
+    let server = Server::start(Backend::Sqlite).await;
+    let (status, _, body) = raw(
+        Method::GET,
+        &format!(
+            "{}/api/v1/attempts/policy?project_id=a%20b&agent_id=a1&visibility=shared",
+            server.base
+        ),
+        Some(&server.admin_token),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        problem(&body),
+        ("invalid_field".into(), Some("/scope/project_id".into()))
+    );
+}

@@ -398,18 +398,45 @@ async fn a_kept_rejection_is_replayed_not_kept_twice() {
     }
 }
 
+/// A write the store refuses inside its transaction (a stale revision)
+/// rolls its receipt back with it: the key stays unused, on both stores.
 #[tokio::test]
-async fn a_refused_write_keeps_no_receipt() {
-    let server = Server::start(praxis_testkit::Backend::Sqlite).await;
-    let (_, _, token) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
-    let path = "/api/v1/attempts/policy";
-    let bad = versioned(json!({"scope": scope(), "consecutive_failure_limit": 0}));
-    let refused = post(&server, &token, path, Some(KEY), &bad).await;
-    assert_eq!(refused.status, 422);
-    // Nothing was written under the key, so it can still be used.
-    let good = versioned(json!({"scope": scope(), "consecutive_failure_limit": 2}));
-    let applied = post(&server, &token, path, Some(KEY), &good).await;
-    assert_eq!((applied.status, applied.replayed), (200, false));
+async fn a_write_the_store_refuses_keeps_no_receipt() {
+    for backend in BACKENDS {
+        let server = Server::start(backend).await;
+        let (_, _, author) = client_as(&server, "alice", ALL, vec![scope_wire()]).await;
+        let (_, _, reviewer) = client_as(&server, "bob", ALL, vec![scope_wire()]).await;
+        let submit = versioned(
+            json!({"scope": scope(), "source": {"key": "src-stale"}, "record": sample_record("stale")}),
+        );
+        assert_eq!(
+            post(&server, &author, "/api/v1/records", None, &submit)
+                .await
+                .status,
+            201
+        );
+        let path = "/api/v1/records/exp-stale-20261120/review";
+        let review = |revision: u64| {
+            versioned(
+                json!({"scope": scope(), "decision": "approve", "mode": "human", "expected_revision": revision}),
+            )
+        };
+        let stale = post(&server, &reviewer, path, Some(KEY), &review(7)).await;
+        assert_eq!(
+            (stale.status, problem(&stale.body).0.as_str()),
+            (409, "revision_conflict"),
+            "{backend:?}"
+        );
+        // The refusal came from the store and left the key unused.
+        let applied = post(&server, &reviewer, path, Some(KEY), &review(1)).await;
+        assert_eq!(
+            (applied.status, applied.replayed),
+            (200, false),
+            "{backend:?}"
+        );
+        let again = post(&server, &reviewer, path, Some(KEY), &review(1)).await;
+        assert_eq!((again.replayed, &again.body), (true, &applied.body));
+    }
 }
 
 #[tokio::test]
@@ -442,6 +469,20 @@ async fn keys_are_16_to_255_visible_ascii_characters() {
             String::from_utf8_lossy(key)
         );
     }
+    // Two keys on one request are refused, even two equal ones.
+    let twice = reqwest::Client::new()
+        .post(format!("{}{path}", server.base))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .header("idempotency-key", KEY)
+        .header("idempotency-key", KEY)
+        .body(serde_json::to_vec(&body).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(twice.status(), 400);
+    let answer = twice.bytes().await.unwrap();
+    assert_eq!(problem(&answer).0, "invalid_idempotency_key");
     for key in ["sixteen-chars-ok", &"k".repeat(255), "!~#$%&'*+-.^_`|x"] {
         let a = post(&server, &token, path, Some(key), &body).await;
         assert_eq!(a.status, 200, "{key:?}");
@@ -526,10 +567,28 @@ async fn issued_tokens_replay_sealed_even_after_restart() {
             "{backend:?}: admin + exactly one issued"
         );
 
-        // The stored receipt is sealed: the token never sits in the store in clear.
+        // The stored receipt is sealed: the token never sits in the store in
+        // clear, neither in an event nor in any byte of the SQLite files.
         let secret = issued.token.rsplit('_').next().unwrap().to_owned();
         let events = server.engine.ledger().events("t1", 0, 100).await.unwrap();
         assert!(events.iter().all(|e| !e.canonical.contains(&secret)));
+        if let Some(dir) = &server.location.dir {
+            let mut pending = vec![dir.path().to_path_buf()];
+            let mut files = 0;
+            while let Some(path) = pending.pop() {
+                if path.is_dir() {
+                    pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                    continue;
+                }
+                files += 1;
+                let bytes = std::fs::read(&path).unwrap();
+                assert!(
+                    !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                    "the token's secret is stored in clear in {path:?}"
+                );
+            }
+            assert!(files > 0, "the store's files were read");
+        }
     }
 }
 

@@ -606,6 +606,15 @@ pub(super) fn gate_cases() -> Vec<Case> {
             |v| set(v, "/provenance/source_type", json!("public-issue")),
         ),
         case(
+            "id longer than Praxis keeps",
+            "gate.id_length",
+            "/experience_id",
+            |v| {
+                let long = format!("exp-{}-20260731", "a".repeat(200));
+                set(v, "/experience_id", json!(long));
+            },
+        ),
+        case(
             "id date is not the observation date",
             "gate.id_date",
             "/experience_id",

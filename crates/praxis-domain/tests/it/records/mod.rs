@@ -313,6 +313,7 @@ fn every_gate_rule_is_covered() {
         "gate.author_ref",
         "gate.public_issue_evidence",
         "gate.id_date",
+        "gate.id_length",
         "gate.self_relation",
         "gate.redaction_pending",
         "gate.directory",
