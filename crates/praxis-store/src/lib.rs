@@ -7,9 +7,9 @@
 //! by the same contract tests and by [`Engine::verify`].
 //!
 //! The crate is laid out by concept: `ledger` (positions, chains, seals,
-//! receipts) and then `auth`, `attempts`, `records`, `skills` and `learning`, each with
-//! its commands, its transactional and read traits, its rows, its SQL and
-//! its verification fold. `sqlite` and `postgres` implement those traits,
+//! receipts) and then `auth`, `attempts`, `records`, `skills` and
+//! `learning`, each with its commands, its transactional and read traits,
+//! its rows, its SQL and its verification fold. `sqlite` and `postgres` implement those traits,
 //! one file per concept.
 
 mod apply;
