@@ -15,15 +15,19 @@ use crate::attempts::{self, AttemptOverlay, AttemptTx};
 use crate::auth::{self, CredentialTx};
 use crate::command::{Applied, Command, Effect, Idempotency, Write, WriteOutcome};
 use crate::error::{Missing, StoreError};
+use crate::learning::{self, LearningTx};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::{Ctx, LedgerTx, StoredReceipt};
 use crate::records::{self, RecordTx};
 use crate::skills::{self, SkillTx};
 
 /// Everything a transaction must offer to apply any command.
-pub(crate) trait StoreTx: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx {}
+pub(crate) trait StoreTx:
+    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx
+{
+}
 
-impl<T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx> StoreTx for T {}
+impl<T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx> StoreTx for T {}
 
 /// State concepts keep across the writes of one transaction, undone with a
 /// write's savepoint and written once before commit.
@@ -232,6 +236,7 @@ async fn dispatch<T: StoreTx>(
         }
         Command::Records(c) => Effect::Records(records::apply(tx, ctx, c).await?),
         Command::Skills(c) => Effect::Skill(skills::apply(tx, ctx, c).await?),
+        Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c).await?),
         Command::Append(events) => {
             for new in events {
                 ctx.append(tx, new).await?;

@@ -11,6 +11,7 @@ use praxis_domain::ledger::{Actor, Event, NewEvent};
 
 use crate::attempts::{AttemptCommand, AttemptWrite};
 use crate::auth::{AuthCommand, Authority};
+use crate::learning::{LearningCommand, LearningWrite};
 use crate::records::{RecordCommand, RecordWrite};
 use crate::skills::{SkillCommand, SkillWrite};
 
@@ -34,6 +35,8 @@ pub enum Command {
     Records(RecordCommand),
     /// The skill registry.
     Skills(SkillCommand),
+    /// The learning registry.
+    Learning(LearningCommand),
     /// Append events with no projection of their own (benchmarks).
     Append(Vec<NewEvent>),
 }
@@ -66,6 +69,12 @@ impl From<RecordCommand> for Command {
 impl From<SkillCommand> for Command {
     fn from(c: SkillCommand) -> Self {
         Command::Skills(c)
+    }
+}
+
+impl From<LearningCommand> for Command {
+    fn from(c: LearningCommand) -> Self {
+        Command::Learning(c)
     }
 }
 
@@ -142,6 +151,8 @@ pub enum Effect {
     Records(Vec<RecordWrite>),
     /// The release as it stands.
     Skill(SkillWrite),
+    /// The registry entry under the id, and whether it is new.
+    Learning(LearningWrite),
 }
 
 impl Applied {
@@ -181,6 +192,14 @@ impl Applied {
     pub fn skill(&self) -> Option<&SkillWrite> {
         match &self.effect {
             Effect::Skill(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The result of a learning command, if it was one, borrowed.
+    pub fn learning(&self) -> Option<&LearningWrite> {
+        match &self.effect {
+            Effect::Learning(l) => Some(l),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@ use crate::attempts::AttemptReads;
 use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::error::StoreError;
+use crate::learning::LearningReads;
 use crate::ledger::LedgerReads;
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -31,6 +32,8 @@ pub trait Engine: Send + Sync + 'static {
     fn records(&self) -> &dyn RecordReads;
     /// Reads of the skill registry.
     fn skills(&self) -> &dyn SkillReads;
+    /// Reads of the learning registry.
+    fn learning(&self) -> &dyn LearningReads;
     /// Binds the store to a seal key: records `fingerprint` on first use,
     /// and refuses with [`StoreError::SealKeyMismatch`] a fingerprint other
     /// than the one recorded.

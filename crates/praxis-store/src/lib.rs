@@ -7,9 +7,9 @@
 //! by the same contract tests and by [`Engine::verify`].
 //!
 //! The crate is laid out by concept: `ledger` (positions, chains, seals,
-//! receipts) and then `auth`, `attempts`, `records` and `skills`, each with
-//! its commands, its transactional and read traits, its rows, its SQL and
-//! its verification fold. `sqlite` and `postgres` implement those traits,
+//! receipts) and then `auth`, `attempts`, `records`, `skills` and
+//! `learning`, each with its commands, its transactional and read traits,
+//! its rows, its SQL and its verification fold. `sqlite` and `postgres` implement those traits,
 //! one file per concept.
 
 mod apply;
@@ -20,6 +20,7 @@ mod command;
 mod embed;
 mod engine;
 mod error;
+pub mod learning;
 mod ledger;
 pub mod metrics;
 mod postgres;
@@ -37,13 +38,14 @@ pub use command::{Applied, Command, Effect, Idempotency, ReceiptFn, Write, Write
 pub use embed::AttemptLedger;
 pub use engine::Engine;
 pub use error::{BackendError, Missing, StoreError};
+pub use learning::{LearningCommand, LearningReads};
 pub use ledger::LedgerReads;
 pub use records::{RecordCommand, RecordReads};
 pub use skills::{SkillCommand, SkillReads};
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {

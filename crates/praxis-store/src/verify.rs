@@ -16,6 +16,7 @@ use crate::attempts::fold::AttemptFold;
 use crate::attempts::read::AttemptRead;
 use crate::auth::{CredentialFold, CredentialRead};
 use crate::error::StoreError;
+use crate::learning::{LearningFold, LearningRead};
 use crate::ledger::LedgerRead;
 use crate::records::RecordRead;
 use crate::records::fold::RecordFold;
@@ -26,11 +27,14 @@ const PAGE: usize = 2_000;
 
 /// Everything a reader must offer to verify every concept.
 pub(crate) trait StoreRead:
-    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead
+    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead
 {
 }
 
-impl<R: LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead> StoreRead for R {}
+impl<R: LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead> StoreRead
+    for R
+{
+}
 
 /// What verification found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,6 +67,7 @@ struct Folds {
     attempts: AttemptFold,
     records: RecordFold,
     skills: SkillFold,
+    learning: LearningFold,
 }
 
 impl Folds {
@@ -72,6 +77,7 @@ impl Folds {
             self.attempts.fold(event),
             self.records.fold(event),
             self.skills.fold(event),
+            self.learning.fold(event),
         ]
         .into_iter()
         .flatten()
@@ -89,6 +95,7 @@ impl Folds {
         problems.extend(self.attempts.compare(read, tenant).await?);
         problems.extend(self.records.compare(read, tenant).await?);
         problems.extend(self.skills.compare(read, tenant).await?);
+        problems.extend(self.learning.compare(read, tenant).await?);
         Ok(problems)
     }
 }

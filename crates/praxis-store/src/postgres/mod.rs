@@ -14,6 +14,7 @@
 
 mod attempts;
 mod auth;
+mod learning;
 mod ledger;
 mod migrations;
 mod pipeline;
@@ -34,6 +35,7 @@ use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::{BackendError, BackendKind, StoreError};
+use crate::learning::LearningReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -148,6 +150,10 @@ impl Engine for PostgresEngine {
     }
 
     fn skills(&self) -> &dyn SkillReads {
+        self
+    }
+
+    fn learning(&self) -> &dyn LearningReads {
         self
     }
 

@@ -12,6 +12,7 @@
 
 mod attempts;
 mod auth;
+mod learning;
 mod ledger;
 mod migrations;
 mod records;
@@ -33,6 +34,7 @@ use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::engine::Engine;
 use crate::error::{BackendError, BackendKind, StoreError};
+use crate::learning::LearningReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -256,6 +258,10 @@ impl Engine for SqliteEngine {
         self
     }
 
+    fn learning(&self) -> &dyn LearningReads {
+        self
+    }
+
     async fn verify(&self) -> Result<VerifyReport, StoreError> {
         self.read(|c| {
             // One read transaction gives verification a single consistent snapshot.
@@ -322,6 +328,7 @@ mod tests {
             crate::attempts::sql::ALL,
             crate::records::sql::ALL,
             crate::skills::sql::ALL,
+            crate::learning::sql::ALL,
         ];
         for statement in all.concat() {
             let stmt = conn.prepare(statement).unwrap();

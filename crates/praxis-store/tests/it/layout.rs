@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The storage concepts, each a folder of `praxis-store/src`.
-const CONCEPTS: [&str; 4] = ["auth", "attempts", "records", "skills"];
+const CONCEPTS: [&str; 5] = ["auth", "attempts", "records", "skills", "learning"];
 /// The storage engines, each a folder of `praxis-store/src`.
 const ENGINES: [&str; 2] = ["sqlite", "postgres"];
 /// Longest source file allowed.

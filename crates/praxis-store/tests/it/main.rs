@@ -3,5 +3,6 @@
 mod attempts;
 mod contract;
 mod layout;
+mod learning;
 mod records;
 mod tamper;
