@@ -17,7 +17,7 @@ use praxis_domain::attempts::{Observation, Outcome, Stage, Status};
 use praxis_domain::auth::{Namespace, Scope, Visibility};
 use praxis_domain::ledger::Actor;
 use praxis_store::attempts::ActionRef;
-use praxis_store::{AttemptCommand, AuthCommand, Command, Engine, Write};
+use praxis_store::{AttemptCommand, Command, Engine, Write};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -174,22 +174,8 @@ pub async fn run(args: AttemptsArgs) -> anyhow::Result<()> {
     };
     let mut all = Vec::new();
     for backend in &args.backends {
-        let store = match backend.as_str() {
-            "sqlite" => tmp.join("attempts").display().to_string(),
-            "postgres" => args
-                .postgres
-                .clone()
-                .unwrap_or_else(praxis_testkit::postgres_url),
-            other => anyhow::bail!("unknown backend {other:?}"),
-        };
-        let engine = praxis_store::open(&store).await?;
-        engine
-            .execute(Write::new(
-                "bench",
-                Actor::system(),
-                Command::Auth(AuthCommand::CreateTenant),
-            ))
-            .await?;
+        let engine =
+            super::bench_store(backend, &tmp, "attempts", args.postgres.as_deref()).await?;
         let namespace = scope().namespace("planner");
         let load_per_s = load(&engine, &namespace, &generator, &args).await?;
         eprintln!(

@@ -22,7 +22,7 @@ use praxis_api::{
     CONTRACT_VERSION, IDEMPOTENCY_KEY, ObserveRequest, Outcome, OutcomeStatus, Stage,
 };
 use praxis_domain::ledger::Actor;
-use praxis_store::{AuthCommand, Command, Engine, Write};
+use praxis_store::Engine;
 
 /// Arguments of `bench http`.
 #[derive(Args)]
@@ -85,15 +85,7 @@ pub async fn run(args: HttpArgs) -> anyhow::Result<()> {
     );
     println!("|---|---|---|---|---|---|---|");
     for backend in &args.backends {
-        let store = match backend.as_str() {
-            "sqlite" => tmp.join("http").display().to_string(),
-            "postgres" => args
-                .postgres
-                .clone()
-                .unwrap_or_else(praxis_testkit::postgres_url),
-            other => anyhow::bail!("unknown backend {other:?}"),
-        };
-        let engine = praxis_store::open(&store).await?;
+        let engine = super::bench_store(backend, &tmp, "http", args.postgres.as_deref()).await?;
         for (name, rate, p50, p99, ceiling, observe) in measure(engine, &args).await? {
             println!(
                 "| {backend} | {name} | {rate:.0} | {:.2} ms | {:.2} ms | {ceiling:.2} | {observe:.2} |",
@@ -110,13 +102,6 @@ pub async fn run(args: HttpArgs) -> anyhow::Result<()> {
 type Row = (&'static str, f64, u64, u64, f64, f64);
 
 async fn measure(engine: Arc<dyn Engine>, args: &HttpArgs) -> anyhow::Result<Vec<Row>> {
-    engine
-        .execute(Write::new(
-            "bench",
-            Actor::system(),
-            Command::Auth(AuthCommand::CreateTenant),
-        ))
-        .await?;
     let scope = praxis_api::examples::scope();
     let request = praxis_domain::credentials::IssueRequest::new(
         "observer".into(),

@@ -175,6 +175,30 @@ async fn ledger(args: LedgerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Opens a fresh store of `backend` with tenant `bench`: SQLite in `dir`
+/// under `name`, PostgreSQL at `postgres` or in a throwaway local cluster.
+async fn bench_store(
+    backend: &str,
+    dir: &std::path::Path,
+    name: &str,
+    postgres: Option<&str>,
+) -> anyhow::Result<Arc<dyn Engine>> {
+    let store = match backend {
+        "sqlite" => dir.join(name).display().to_string(),
+        "postgres" => postgres.map_or_else(praxis_testkit::postgres_url, str::to_owned),
+        other => anyhow::bail!("unknown backend {other:?}"),
+    };
+    let engine = praxis_store::open(&store).await?;
+    engine
+        .execute(Write::new(
+            "bench",
+            Actor::system(),
+            Command::Auth(AuthCommand::CreateTenant),
+        ))
+        .await?;
+    Ok(engine)
+}
+
 fn tempfile_dir(dir: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
     let base = match dir {
         Some(d) => d.to_owned(),
