@@ -369,27 +369,9 @@ async fn assess_http(
     args: &AttemptsArgs,
 ) -> anyhow::Result<(f64, u64, u64)> {
     let grant = scope();
-    let request = praxis_domain::credentials::IssueRequest::new(
-        "planner".into(),
-        vec!["experience_read".into()],
-        vec![grant.clone()],
-        None,
-        praxis_server::admin::now(),
-    )?;
-    let (_, token) =
-        praxis_server::admin::issue(&**engine, "bench", Actor::system(), request).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(praxis_server::serve(
-        listener,
-        engine.clone(),
-        praxis_server::seal::SealKey::generate(),
-        async move {
-            let _ = stopped.await;
-        },
-    ));
-    let client = praxis_client::Client::new(base).with_token(token.render());
+    let serving =
+        super::Serving::start(engine, "planner", "experience_read", grant.clone()).await?;
+    let client = praxis_client::Client::new(&serving.base).with_token(&serving.token);
     let wire_scope = praxis_api::Scope {
         project_id: grant.project_id,
         mission_id: None,
@@ -432,8 +414,7 @@ async fn assess_http(
         all.extend(t.await??);
     }
     let rate = all.len() as f64 / start.elapsed().as_secs_f64();
-    let _ = stop.send(());
-    server.await??;
+    serving.stop().await?;
     all.sort_unstable();
     Ok((rate, pct(&all, 0.5), pct(&all, 0.99)))
 }

@@ -21,7 +21,6 @@ use clap::Args;
 use praxis_api::{
     CONTRACT_VERSION, IDEMPOTENCY_KEY, ObserveRequest, Outcome, OutcomeStatus, Stage,
 };
-use praxis_domain::ledger::Actor;
 use praxis_store::Engine;
 
 /// Arguments of `bench http`.
@@ -102,31 +101,12 @@ pub async fn run(args: HttpArgs) -> anyhow::Result<()> {
 type Row = (&'static str, f64, u64, u64, f64, f64);
 
 async fn measure(engine: Arc<dyn Engine>, args: &HttpArgs) -> anyhow::Result<Vec<Row>> {
-    let scope = praxis_api::examples::scope();
-    let request = praxis_domain::credentials::IssueRequest::new(
-        "observer".into(),
-        vec!["experience_write".into()],
-        vec![praxis_server::admin::scope_from_wire(scope)],
-        None,
-        praxis_server::admin::now(),
-    )?;
-    let (_, token) =
-        praxis_server::admin::issue(&*engine, "bench", Actor::system(), request).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let base = format!("http://{}", listener.local_addr()?);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(praxis_server::serve(
-        listener,
-        engine.clone(),
-        praxis_server::seal::SealKey::generate(),
-        async move {
-            let _ = stopped.await;
-        },
-    ));
+    let grant = praxis_server::admin::scope_from_wire(praxis_api::examples::scope());
+    let serving = super::Serving::start(&engine, "observer", "experience_write", grant).await?;
     let target = Arc::new(Target {
         http: reqwest::Client::new(),
-        base,
-        token: token.render(),
+        base: serving.base.clone(),
+        token: serving.token.clone(),
         next: AtomicU64::new(0),
     });
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); WORKLOADS.len()];
@@ -139,8 +119,7 @@ async fn measure(engine: Arc<dyn Engine>, args: &HttpArgs) -> anyhow::Result<Vec
             latencies[w].append(&mut lat);
         }
     }
-    let _ = stop.send(());
-    server.await??;
+    serving.stop().await?;
     let medians: Vec<f64> = rates.iter_mut().map(|r| median(r)).collect();
     Ok(WORKLOADS
         .iter()

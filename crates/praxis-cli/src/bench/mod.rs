@@ -199,6 +199,58 @@ async fn bench_store(
     Ok(engine)
 }
 
+/// A server on loopback over a benchmark's store, with a token for one
+/// subject holding one capability and a grant for one scope.
+struct Serving {
+    base: String,
+    token: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Serving {
+    async fn start(
+        engine: &Arc<dyn Engine>,
+        subject: &str,
+        capability: &str,
+        grant: Scope,
+    ) -> anyhow::Result<Serving> {
+        let request = praxis_domain::credentials::IssueRequest::new(
+            subject.into(),
+            vec![capability.into()],
+            vec![grant],
+            None,
+            praxis_server::admin::now(),
+        )?;
+        let (_, token) =
+            praxis_server::admin::issue(&**engine, "bench", Actor::system(), request).await?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base = format!("http://{}", listener.local_addr()?);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(praxis_server::serve(
+            listener,
+            engine.clone(),
+            praxis_server::seal::SealKey::generate(),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        Ok(Serving {
+            base,
+            token: token.render(),
+            stop,
+            server,
+        })
+    }
+
+    /// Stops the server gracefully.
+    async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.stop.send(());
+        self.server.await??;
+        Ok(())
+    }
+}
+
 fn tempfile_dir(dir: Option<&std::path::Path>) -> anyhow::Result<std::path::PathBuf> {
     let base = match dir {
         Some(d) => d.to_owned(),
