@@ -121,6 +121,12 @@ pub enum Refusal {
         /// The event.
         event_id: String,
     },
+    /// An attempt's parent chain would be longer than the lineage bound.
+    #[error("the parent chain would hold more than {max} attempts")]
+    LineageTooDeep {
+        /// The bound.
+        max: usize,
+    },
     /// A reason breaks its length rule or screening; every finding is
     /// listed, pointed at `/reason`.
     #[error("the reason has {} finding(s)", .0.len())]

@@ -77,6 +77,14 @@ pub enum Missing {
     Record,
     /// A skill release of the namespace.
     SkillRelease,
+    /// The registered context an attempt names.
+    Context,
+    /// The parent observation an attempt names.
+    Parent,
+    /// A development attempt of the namespace.
+    Experience,
+    /// An accepted event of an attempt, named as an observation.
+    Observation,
 }
 
 impl std::fmt::Display for Missing {
@@ -86,6 +94,10 @@ impl std::fmt::Display for Missing {
             Missing::Credential => "credential",
             Missing::Record => "record",
             Missing::SkillRelease => "skill release",
+            Missing::Context => "context",
+            Missing::Parent => "parent observation",
+            Missing::Experience => "experience",
+            Missing::Observation => "observation",
         })
     }
 }

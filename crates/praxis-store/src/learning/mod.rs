@@ -1,31 +1,39 @@
-//! The learning registry: policies and evaluation contexts, registered
-//! once per id for the whole tenant as events of the `admin` namespace
-//! (one stream per id), projected into `learning_registry`.
+//! The learning authority's ground floor in the store: the tenant-wide
+//! registry of policies and contexts, and development experiences
+//! (attempts, their events and withdrawals), each scoped to a namespace.
 //!
-//! Development experiences, the rest of the learning authority, are not
-//! stored yet.
+//! - `registry`: registrations, one stream per id in the `admin` namespace,
+//!   projected into `learning_registry`;
+//! - `experiences`: recording an attempt, reporting an event and
+//!   withdrawing an observation, all in the attempt's stream
+//!   (`experience/<id>`) of the scope's namespace, projected into
+//!   `experience_attempts` (the attempt and its current state),
+//!   `experience_events` and `experience_withdrawals`;
+//! - `read`: turning stored rows back into verified values, shared by both
+//!   engines, so every read re-checks digests and re-folds the state;
+//! - `fold`: the projections rebuilt from the log, for `verify`.
 
+pub(crate) mod experiences;
+pub(crate) mod fold;
+pub(crate) mod read;
+pub(crate) mod registry;
 pub(crate) mod rows;
 pub(crate) mod sql;
 
-use std::collections::BTreeMap;
-
 use async_trait::async_trait;
-use praxis_domain::DomainError;
 use praxis_domain::auth::Namespace;
 use praxis_domain::digest::Digest;
 use praxis_domain::learning::{
-    CONTEXT_REGISTERED, Context, ContextRegistered, POLICY_REGISTERED, Policy, PolicyRegistered,
-    Registration, context_stream, policy_stream, register,
+    Attempt, AttemptRequest, Context, EventReport, ExperienceState, MAX_LINEAGE, Policy,
+    ReportedEvent, Withdrawal,
 };
-use praxis_domain::ledger::{Event, NewEvent};
+use praxis_domain::ledger::{Actor, Event};
 use praxis_domain::time::Timestamp;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 use crate::error::StoreError;
-use crate::ledger::{Ctx, LedgerTx, payload};
-use rows::RegistryRow;
+use crate::ledger::{Ctx, LedgerTx};
+pub(crate) use fold::LearningFold;
+use rows::{AttemptRow, EventRow, RegistryRow, WithdrawalRow};
 
 /// What a learning command asks for.
 #[derive(Clone, Debug)]
@@ -34,6 +42,30 @@ pub enum LearningCommand {
     RegisterPolicy(Policy),
     /// Register an evaluation context under its id, for good.
     RegisterContext(Context),
+    /// Record a development attempt in a namespace (or find the identical
+    /// one already recorded by the same subject).
+    Record {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The attempt as sent.
+        attempt: AttemptRequest,
+    },
+    /// Report an event on an attempt, compare-and-set on its revision.
+    Report {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The attempt reported on.
+        attempt_id: String,
+        /// The event as sent.
+        event: EventReport,
+    },
+    /// Withdraw an observation for good.
+    Withdraw {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The withdrawal as sent.
+        withdrawal: Withdrawal,
+    },
 }
 
 /// A registered policy or context as the registry keeps it.
@@ -61,6 +93,93 @@ pub struct Registered<T> {
     pub new: bool,
 }
 
+/// Who wrote a ledger event, when, and the event's place and digest: the
+/// receipt every experience write answers with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// Who wrote it.
+    pub actor: Actor,
+    /// When the server recorded it.
+    pub recorded_at: Timestamp,
+    /// Its position in the tenant's log.
+    pub position: u64,
+    /// The sealed ledger event's digest.
+    pub receipt_digest: Digest,
+}
+
+impl Recorded {
+    /// The receipt of a ledger event.
+    pub(crate) fn of(event: &Event) -> Recorded {
+        Recorded {
+            actor: event.actor.clone(),
+            recorded_at: event.recorded_at,
+            position: event.position,
+            receipt_digest: event.digest,
+        }
+    }
+}
+
+/// A recorded attempt and its state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Experience {
+    /// The attempt as recorded.
+    pub attempt: Attempt,
+    /// Its state (current, or as of an event when answering a retry).
+    pub state: ExperienceState,
+    /// Attempts on its parent chain, itself included (1 for a root).
+    pub depth: u64,
+    /// The recording's receipt.
+    pub recorded: Recorded,
+}
+
+/// An accepted event as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredEvent {
+    /// The event.
+    pub event: ReportedEvent,
+    /// Its receipt.
+    pub recorded: Recorded,
+}
+
+/// A withdrawal as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredWithdrawal {
+    /// The withdrawal as sent.
+    pub withdrawal: Withdrawal,
+    /// Its digest (`praxis.experience-withdrawal.v1`).
+    pub digest: Digest,
+    /// Its receipt.
+    pub recorded: Recorded,
+}
+
+/// An attempt with everything stored about it, verified: its state equals
+/// the fold of its events, and every digest matches its content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExperienceLog {
+    /// The attempt and its current state.
+    pub experience: Experience,
+    /// Its accepted events, in revision order.
+    pub events: Vec<StoredEvent>,
+    /// Withdrawals of its observations, in log order.
+    pub withdrawals: Vec<StoredWithdrawal>,
+}
+
+impl ExperienceLog {
+    /// The event stored under `event_id`.
+    pub fn event(&self, event_id: &str) -> Option<&StoredEvent> {
+        self.events
+            .iter()
+            .find(|e| e.event.event.event_id == event_id)
+    }
+
+    /// The withdrawal of the observation `event_id`, if it is withdrawn.
+    pub fn withdrawal_of(&self, event_id: &str) -> Option<&StoredWithdrawal> {
+        self.withdrawals
+            .iter()
+            .find(|w| w.withdrawal.observation.event_id == event_id)
+    }
+}
+
 /// What a learning command did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LearningWrite {
@@ -68,82 +187,32 @@ pub enum LearningWrite {
     Policy(Registered<Policy>),
     /// A context registration.
     Context(Registered<Context>),
+    /// An attempt recorded (`new`) or found recorded.
+    Recorded {
+        /// The attempt as stored.
+        experience: Box<Experience>,
+        /// Whether this write recorded it.
+        new: bool,
+    },
+    /// An event accepted (`new`) or found accepted under its id.
+    Reported {
+        /// The event as stored.
+        event: Box<StoredEvent>,
+        /// The experience right after that event.
+        experience: Box<Experience>,
+        /// Whether this write accepted it.
+        new: bool,
+    },
+    /// An observation withdrawn (`new`) or found withdrawn under the key.
+    Withdrawn {
+        /// The withdrawal as stored.
+        withdrawal: Box<StoredWithdrawal>,
+        /// Whether this write withdrew it.
+        new: bool,
+    },
 }
 
-/// What the registry holds, as the two payload types share it: the rest
-/// of this module is written once for both.
-pub(crate) trait Registrable: Serialize + DeserializeOwned + Sized {
-    /// The row kind, also the refusal's `what` (`policy`, `context`).
-    const KIND: &'static str;
-    /// The event kind of a registration.
-    const EVENT: &'static str;
-    /// The id it is registered under.
-    fn id(&self) -> &str;
-    /// Checks every field; `Err` is a refusal.
-    fn validate(&self) -> Result<(), DomainError>;
-    /// Its plain SHA-256 digest.
-    fn digest(&self) -> Digest;
-    /// The stream of its registration.
-    fn stream(&self) -> String;
-    /// The registration event's payload.
-    fn event_payload(&self, digest: Digest) -> Result<serde_json::Value, StoreError>;
-    /// The payload and digest a registration event carries.
-    fn from_event(payload: &serde_json::Value) -> Result<(Self, Digest), serde_json::Error>;
-}
-
-impl Registrable for Policy {
-    const KIND: &'static str = "policy";
-    const EVENT: &'static str = POLICY_REGISTERED;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn validate(&self) -> Result<(), DomainError> {
-        Policy::validate(self, "/policy")
-    }
-    fn digest(&self) -> Digest {
-        Policy::digest(self)
-    }
-    fn stream(&self) -> String {
-        policy_stream(&self.id)
-    }
-    fn event_payload(&self, digest: Digest) -> Result<serde_json::Value, StoreError> {
-        payload(&PolicyRegistered {
-            policy: self.clone(),
-            digest,
-        })
-    }
-    fn from_event(payload: &serde_json::Value) -> Result<(Self, Digest), serde_json::Error> {
-        PolicyRegistered::deserialize(payload).map(|r| (r.policy, r.digest))
-    }
-}
-
-impl Registrable for Context {
-    const KIND: &'static str = "context";
-    const EVENT: &'static str = CONTEXT_REGISTERED;
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn validate(&self) -> Result<(), DomainError> {
-        Context::validate(self, "/context")
-    }
-    fn digest(&self) -> Digest {
-        Context::digest(self)
-    }
-    fn stream(&self) -> String {
-        context_stream(&self.id)
-    }
-    fn event_payload(&self, digest: Digest) -> Result<serde_json::Value, StoreError> {
-        payload(&ContextRegistered {
-            context: self.clone(),
-            digest,
-        })
-    }
-    fn from_event(payload: &serde_json::Value) -> Result<(Self, Digest), serde_json::Error> {
-        ContextRegistered::deserialize(payload).map(|r| (r.context, r.digest))
-    }
-}
-
-/// The registry projection's primitives, on an engine's transaction.
+/// The learning projections' primitives, on an engine's transaction.
 pub(crate) trait LearningTx {
     /// The row registered under (kind, id), if any.
     async fn registry_row(
@@ -158,16 +227,81 @@ pub(crate) trait LearningTx {
         tenant: &str,
         row: &RegistryRow,
     ) -> Result<(), StoreError>;
+    /// The attempt row under (namespace, id), if any.
+    async fn attempt_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+    ) -> Result<Option<AttemptRow>, StoreError>;
+    /// Inserts a new attempt row.
+    async fn insert_attempt_row(
+        &mut self,
+        tenant: &str,
+        row: &AttemptRow,
+    ) -> Result<(), StoreError>;
+    /// Replaces an attempt's state (canonical JSON).
+    async fn put_state(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+        state: &str,
+    ) -> Result<(), StoreError>;
+    /// The event row under (namespace, attempt, event id), if any.
+    async fn event_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<Option<EventRow>, StoreError>;
+    /// An attempt's event rows up to and including `revision`, in order.
+    async fn event_rows_until(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError>;
+    /// Inserts a new event row.
+    async fn insert_event_row(&mut self, tenant: &str, row: &EventRow) -> Result<(), StoreError>;
+    /// The withdrawal stored under `key`, and the one of the observation,
+    /// if any (one round trip on PostgreSQL).
+    async fn withdrawal_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        key: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<(Option<WithdrawalRow>, Option<WithdrawalRow>), StoreError>;
+    /// Inserts a new withdrawal row.
+    async fn insert_withdrawal_row(
+        &mut self,
+        tenant: &str,
+        row: &WithdrawalRow,
+    ) -> Result<(), StoreError>;
 }
 
-/// The registry reads verification needs.
+/// The learning rows verification needs.
 pub(crate) trait LearningRead {
     /// Every registry row of a tenant.
     async fn all_registry_rows(&mut self, tenant: &str) -> Result<Vec<RegistryRow>, StoreError>;
+    /// Every attempt row of a tenant.
+    async fn all_attempt_rows(&mut self, tenant: &str) -> Result<Vec<AttemptRow>, StoreError>;
+    /// Every event row of a tenant.
+    async fn all_event_rows(&mut self, tenant: &str) -> Result<Vec<EventRow>, StoreError>;
+    /// Every withdrawal row of a tenant.
+    async fn all_withdrawal_rows(&mut self, tenant: &str)
+    -> Result<Vec<WithdrawalRow>, StoreError>;
 }
 
-/// Reads of the learning registry, for callers of an engine. Each entry's
-/// digest is re-computed from its stored payload; a mismatch fails with
+/// Everything stored about one attempt, as raw rows.
+pub(crate) type LogRows = (AttemptRow, Vec<EventRow>, Vec<WithdrawalRow>);
+
+/// Reads of the learning authority, for callers of an engine. Every value
+/// is re-verified from its stored bytes; a mismatch fails with
 /// [`StoreError::Inconsistent`].
 #[async_trait]
 pub trait LearningReads: Send + Sync {
@@ -175,6 +309,56 @@ pub trait LearningReads: Send + Sync {
     async fn policy(&self, tenant: &str, id: &str) -> Result<Option<Entry<Policy>>, StoreError>;
     /// The context registered under `id`, if any.
     async fn context(&self, tenant: &str, id: &str) -> Result<Option<Entry<Context>>, StoreError>;
+    /// Everything stored about an attempt, verified, if it exists.
+    async fn experience(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        attempt_id: &str,
+    ) -> Result<Option<ExperienceLog>, StoreError>;
+
+    /// An attempt and its parent chain, the attempt first and the root
+    /// last. Each link is checked: the parent's event must still have the
+    /// digest the child bound. The chain is at most [`MAX_LINEAGE`] long,
+    /// since recording refuses a deeper one.
+    async fn lineage(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        attempt_id: &str,
+    ) -> Result<Option<Vec<Experience>>, StoreError> {
+        let Some(first) = self.experience(tenant, namespace, attempt_id).await? else {
+            return Ok(None);
+        };
+        let mut chain = vec![first.experience];
+        while let Some(parent) = chain.last().and_then(|e| e.attempt.parent.clone()) {
+            if chain.len() >= MAX_LINEAGE {
+                return Err(StoreError::inconsistent(format!(
+                    "attempt {attempt_id:?} has a lineage longer than {MAX_LINEAGE}"
+                )));
+            }
+            let log = self
+                .experience(tenant, namespace, &parent.attempt_id)
+                .await?
+                .ok_or_else(|| {
+                    StoreError::inconsistent(format!(
+                        "parent attempt {:?} is missing",
+                        parent.attempt_id
+                    ))
+                })?;
+            match log.event(&parent.event_id) {
+                Some(e) if e.event.event_digest == parent.event_digest => {}
+                _ => {
+                    return Err(StoreError::inconsistent(format!(
+                        "parent observation {}/{} no longer has the digest its child bound",
+                        parent.attempt_id, parent.event_id
+                    )));
+                }
+            }
+            chain.push(log.experience);
+        }
+        Ok(Some(chain))
+    }
 }
 
 /// Applies a learning command.
@@ -185,135 +369,22 @@ pub(crate) async fn apply<T: LedgerTx + LearningTx>(
 ) -> Result<LearningWrite, StoreError> {
     Ok(match command {
         LearningCommand::RegisterPolicy(p) => {
-            LearningWrite::Policy(register_one(tx, ctx, p).await?)
+            LearningWrite::Policy(registry::register_one(tx, ctx, p).await?)
         }
         LearningCommand::RegisterContext(c) => {
-            LearningWrite::Context(register_one(tx, ctx, c).await?)
+            LearningWrite::Context(registry::register_one(tx, ctx, c).await?)
         }
+        LearningCommand::Record { namespace, attempt } => {
+            experiences::record(tx, ctx, &namespace, attempt).await?
+        }
+        LearningCommand::Report {
+            namespace,
+            attempt_id,
+            event,
+        } => experiences::report(tx, ctx, &namespace, &attempt_id, event).await?,
+        LearningCommand::Withdraw {
+            namespace,
+            withdrawal,
+        } => experiences::withdraw(tx, ctx, &namespace, withdrawal).await?,
     })
-}
-
-/// Registers a payload unless its id is taken. The lookup runs inside the
-/// write's transaction, after the tenant is locked, so concurrent
-/// registrations of one id are decided one after the other.
-async fn register_one<R: Registrable, T: LedgerTx + LearningTx>(
-    tx: &mut T,
-    ctx: &mut Ctx<'_>,
-    item: R,
-) -> Result<Registered<R>, StoreError> {
-    item.validate()?;
-    let digest = item.digest();
-    // The stored row is verified before its digest decides anything.
-    let stored = tx
-        .registry_row(ctx.tenant, R::KIND, item.id())
-        .await?
-        .map(RegistryRow::into_entry::<R>)
-        .transpose()?;
-    let decision = register(
-        R::KIND,
-        item.id(),
-        stored.as_ref().map(|e| &e.digest),
-        &digest,
-    )?;
-    if let (Registration::Existing, Some(entry)) = (decision, stored) {
-        return Ok(Registered { entry, new: false });
-    }
-    let new = NewEvent::new(
-        Namespace::admin(),
-        item.stream(),
-        R::EVENT,
-        item.event_payload(digest)?,
-    );
-    let event = ctx.append(tx, new).await?;
-    let entry = Entry {
-        registered_by: event.actor.subject.clone(),
-        recorded_at: event.recorded_at,
-        position: event.position,
-        payload: item,
-        digest,
-    };
-    tx.insert_registry_row(ctx.tenant, &RegistryRow::of(&entry)?)
-        .await?;
-    Ok(Registered { entry, new: true })
-}
-
-/// The registry projection rebuilt from events, for verification.
-#[derive(Default)]
-pub(crate) struct LearningFold {
-    rows: BTreeMap<(String, String), RegistryRow>,
-}
-
-impl LearningFold {
-    /// Folds one event; returns a problem when a registration is malformed.
-    pub fn fold(&mut self, event: &Event) -> Option<String> {
-        match event.kind.as_str() {
-            POLICY_REGISTERED => self.fold_one::<Policy>(event),
-            CONTEXT_REGISTERED => self.fold_one::<Context>(event),
-            _ => None,
-        }
-    }
-
-    fn fold_one<R: Registrable>(&mut self, event: &Event) -> Option<String> {
-        let (item, digest) = match R::from_event(&event.payload) {
-            Ok(decoded) => decoded,
-            Err(e) => {
-                return Some(format!(
-                    "undecodable learning {} registration: {e}",
-                    R::KIND
-                ));
-            }
-        };
-        let what = format!("learning {} {:?}", R::KIND, item.id());
-        if digest != item.digest() {
-            return Some(format!(
-                "{what}: the registration's digest is not its payload's"
-            ));
-        }
-        if event.namespace != Namespace::admin() || event.stream != item.stream() {
-            return Some(format!("{what}: registered outside its stream"));
-        }
-        let key = (R::KIND.to_owned(), item.id().to_owned());
-        if self.rows.contains_key(&key) {
-            return Some(format!("{what}: registered twice"));
-        }
-        let entry = Entry {
-            payload: item,
-            digest,
-            registered_by: event.actor.subject.clone(),
-            recorded_at: event.recorded_at,
-            position: event.position,
-        };
-        match RegistryRow::of(&entry) {
-            Ok(row) => {
-                self.rows.insert(key, row);
-                None
-            }
-            Err(e) => Some(format!("{what}: {e}")),
-        }
-    }
-
-    /// Compares the stored rows with the fold; one line per difference.
-    pub async fn compare<R: LearningRead>(
-        mut self,
-        read: &mut R,
-        tenant: &str,
-    ) -> Result<Vec<String>, StoreError> {
-        let mut problems = Vec::new();
-        for row in read.all_registry_rows(tenant).await? {
-            let key = (row.kind.clone(), row.id.clone());
-            match self.rows.remove(&key) {
-                Some(expected) if expected == row => {}
-                _ => problems.push(format!(
-                    "learning {} {:?} differs from its events",
-                    key.0, key.1
-                )),
-            }
-        }
-        for (kind, id) in self.rows.keys() {
-            problems.push(format!(
-                "learning {kind} {id:?} is missing from the projection"
-            ));
-        }
-        Ok(problems)
-    }
 }

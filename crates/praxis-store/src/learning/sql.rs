@@ -1,4 +1,5 @@
-//! SQL of the learning registry projection.
+//! SQL of the learning projections: the registry, attempts, events and
+//! withdrawals.
 //!
 //! Statements are shared by both engines, with placeholders numbered in
 //! order of first appearance (see `skills::sql`).
@@ -26,6 +27,140 @@ pub const REGISTRY_ROWS_OF_TENANT: &str = concat!(
     " FROM learning_registry WHERE tenant_id = $1"
 );
 
+/// The receipt columns every experience row ends with, in
+/// [`super::rows::ReceiptCols`] order.
+macro_rules! receipt_columns {
+    () => {
+        "actor_credential, actor_subject, recorded_at, position, receipt_digest"
+    };
+}
+/// The `experience_attempts` columns, in [`super::rows::AttemptRow`] order.
+macro_rules! attempt_columns {
+    () => {
+        concat!(
+            "namespace, id, attempt, attempt_digest, depth, state, ",
+            receipt_columns!()
+        )
+    };
+}
+/// The `experience_events` columns, in [`super::rows::EventRow`] order.
+macro_rules! event_columns {
+    () => {
+        concat!(
+            "namespace, attempt_id, event_id, revision, event, event_digest, ",
+            receipt_columns!()
+        )
+    };
+}
+/// The `experience_withdrawals` columns, in [`super::rows::WithdrawalRow`] order.
+macro_rules! withdrawal_columns {
+    () => {
+        concat!(
+            "namespace, key, attempt_id, event_id, withdrawal, withdrawal_digest, ",
+            receipt_columns!()
+        )
+    };
+}
+
+/// One attempt row: (tenant, namespace, id).
+pub const ATTEMPT_ROW: &str = concat!(
+    "SELECT ",
+    attempt_columns!(),
+    " FROM experience_attempts WHERE tenant_id = $1 AND namespace = $2 AND id = $3"
+);
+/// Inserts an attempt row; a row is never replaced.
+pub const INSERT_ATTEMPT_ROW: &str = concat!(
+    "INSERT INTO experience_attempts (tenant_id, ",
+    attempt_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+);
+/// Replaces an attempt's state: (state, tenant, namespace, id).
+pub const PUT_STATE: &str = "UPDATE experience_attempts SET state = $1 \
+     WHERE tenant_id = $2 AND namespace = $3 AND id = $4";
+/// One event row: (tenant, namespace, attempt, event id).
+pub const EVENT_ROW: &str = concat!(
+    "SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     AND event_id = $4"
+);
+/// An attempt's event rows up to a revision: (tenant, namespace, attempt, revision).
+pub const EVENT_ROWS_UNTIL: &str = concat!(
+    "SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     AND revision <= $4 ORDER BY revision"
+);
+/// Every event row of an attempt: (tenant, namespace, attempt).
+pub const EVENT_ROWS_OF_ATTEMPT: &str = concat!(
+    "SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     ORDER BY revision"
+);
+/// Inserts an event row.
+pub const INSERT_EVENT_ROW: &str = concat!(
+    "INSERT INTO experience_events (tenant_id, ",
+    event_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+);
+/// The withdrawal under a key and the one of an observation (at most two
+/// rows): (tenant, namespace, key, attempt, event id).
+pub const WITHDRAWAL_ROWS: &str = concat!(
+    "SELECT ",
+    withdrawal_columns!(),
+    " FROM experience_withdrawals WHERE tenant_id = $1 AND namespace = $2 \
+     AND (key = $3 OR (attempt_id = $4 AND event_id = $5))"
+);
+/// Every withdrawal of an attempt: (tenant, namespace, attempt).
+pub const WITHDRAWALS_OF_ATTEMPT: &str = concat!(
+    "SELECT ",
+    withdrawal_columns!(),
+    " FROM experience_withdrawals WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     ORDER BY position"
+);
+/// Inserts a withdrawal row.
+pub const INSERT_WITHDRAWAL_ROW: &str = concat!(
+    "INSERT INTO experience_withdrawals (tenant_id, ",
+    withdrawal_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+);
+/// Every attempt row of a tenant, for verification.
+pub const ATTEMPT_ROWS_OF_TENANT: &str = concat!(
+    "SELECT ",
+    attempt_columns!(),
+    " FROM experience_attempts WHERE tenant_id = $1"
+);
+/// Every event row of a tenant, for verification.
+pub const EVENT_ROWS_OF_TENANT: &str = concat!(
+    "SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1"
+);
+/// Every withdrawal row of a tenant, for verification.
+pub const WITHDRAWAL_ROWS_OF_TENANT: &str = concat!(
+    "SELECT ",
+    withdrawal_columns!(),
+    " FROM experience_withdrawals WHERE tenant_id = $1"
+);
+
 /// Every statement here that SQLite runs, for the placeholder-order test.
 #[cfg(test)]
-pub(crate) const ALL: &[&str] = &[REGISTRY_ROW, INSERT_REGISTRY_ROW, REGISTRY_ROWS_OF_TENANT];
+pub(crate) const ALL: &[&str] = &[
+    REGISTRY_ROW,
+    INSERT_REGISTRY_ROW,
+    REGISTRY_ROWS_OF_TENANT,
+    ATTEMPT_ROW,
+    INSERT_ATTEMPT_ROW,
+    PUT_STATE,
+    EVENT_ROW,
+    EVENT_ROWS_UNTIL,
+    EVENT_ROWS_OF_ATTEMPT,
+    INSERT_EVENT_ROW,
+    WITHDRAWAL_ROWS,
+    WITHDRAWALS_OF_ATTEMPT,
+    INSERT_WITHDRAWAL_ROW,
+    ATTEMPT_ROWS_OF_TENANT,
+    EVENT_ROWS_OF_TENANT,
+    WITHDRAWAL_ROWS_OF_TENANT,
+];

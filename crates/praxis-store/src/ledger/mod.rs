@@ -119,7 +119,8 @@ pub(crate) struct Ctx<'a> {
     /// The tenant the write touches.
     pub(crate) tenant: &'a str,
     head: u64,
-    actor: &'a Actor,
+    /// Who the write acts for.
+    pub(crate) actor: &'a Actor,
     now: Timestamp,
     events: Vec<Event>,
 }

@@ -1,16 +1,23 @@
-//! The learning registry on PostgreSQL.
+//! The learning registry and development experiences on PostgreSQL.
 
 use async_trait::async_trait;
+use praxis_domain::auth::Namespace;
 use praxis_domain::learning::{Context, Policy};
 use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
 
 use super::ledger::PgRead;
 use super::pipeline::{Param, PgTx};
 use super::{PostgresEngine, col};
 use crate::error::StoreError;
-use crate::learning::rows::RegistryRow;
+use crate::learning::read::log_of;
+use crate::learning::registry::Registrable;
+use crate::learning::rows::{
+    AttemptRow, EventRow, ReceiptCols, RegistryRow, WithdrawalRow, split_withdrawals,
+};
 use crate::learning::sql;
-use crate::learning::{Entry, LearningRead, LearningReads, LearningTx, Registrable};
+use crate::learning::{Entry, ExperienceLog, LearningRead, LearningReads, LearningTx};
+use crate::ledger::rows::to_i64;
 
 /// The learning registry's table (schema version 5).
 pub(super) const SCHEMA_V5: &str = "CREATE TABLE learning_registry (
@@ -24,6 +31,131 @@ pub(super) const SCHEMA_V5: &str = "CREATE TABLE learning_registry (
         position BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, kind, id)
     );";
+
+/// Development experiences' tables (schema version 6). Payload columns hold
+/// canonical JSON; an attempt's events are kept in revision order.
+pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        attempt TEXT NOT NULL,
+        attempt_digest TEXT NOT NULL,
+        depth BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        position BIGINT NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, id)
+    );
+    CREATE TABLE experience_events (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        attempt_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        event_digest TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        position BIGINT NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id),
+        UNIQUE (tenant_id, namespace, attempt_id, revision)
+    );
+    CREATE TABLE experience_withdrawals (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        key TEXT NOT NULL,
+        attempt_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        withdrawal TEXT NOT NULL,
+        withdrawal_digest TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        position BIGINT NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, key),
+        UNIQUE (tenant_id, namespace, attempt_id, event_id)
+    );";
+
+/// The receipt columns that start at `at`.
+fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
+    Ok(ReceiptCols {
+        actor_credential: col(r, at)?,
+        actor_subject: col(r, at + 1)?,
+        recorded_at: col(r, at + 2)?,
+        position: col(r, at + 3)?,
+        receipt_digest: col(r, at + 4)?,
+    })
+}
+
+fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
+    Ok(AttemptRow {
+        namespace: col(r, 0)?,
+        id: col(r, 1)?,
+        attempt: col(r, 2)?,
+        attempt_digest: col(r, 3)?,
+        depth: col(r, 4)?,
+        state: col(r, 5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+fn event_at(r: &Row) -> Result<EventRow, StoreError> {
+    Ok(EventRow {
+        namespace: col(r, 0)?,
+        attempt_id: col(r, 1)?,
+        event_id: col(r, 2)?,
+        revision: col(r, 3)?,
+        event: col(r, 4)?,
+        event_digest: col(r, 5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+fn withdrawal_at(r: &Row) -> Result<WithdrawalRow, StoreError> {
+    Ok(WithdrawalRow {
+        namespace: col(r, 0)?,
+        key: col(r, 1)?,
+        attempt_id: col(r, 2)?,
+        event_id: col(r, 3)?,
+        withdrawal: col(r, 4)?,
+        withdrawal_digest: col(r, 5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+/// The parameters of an insert: the tenant, the row's own columns, then
+/// its receipt columns.
+fn insert_params(tenant: &str, head: Vec<Param>, r: &ReceiptCols) -> Vec<Param> {
+    let mut params: Vec<Param> = vec![Box::new(tenant.to_owned())];
+    params.extend(head);
+    params.extend::<[Param; 5]>([
+        Box::new(r.actor_credential.clone()),
+        Box::new(r.actor_subject.clone()),
+        Box::new(r.recorded_at),
+        Box::new(r.position),
+        Box::new(r.receipt_digest.clone()),
+    ]);
+    params
+}
+
+impl PgTx<'_, '_> {
+    /// Rows of a query that sees this write's deferred statements.
+    async fn rows_now(
+        &mut self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let stmt = self.tx.prepare_cached(sql).await?;
+        let tx = self.tx;
+        self.answer(tx.query(&stmt, params)).await
+    }
+}
 
 fn registry_at(r: &Row) -> Result<RegistryRow, StoreError> {
     Ok(RegistryRow {
@@ -71,6 +203,144 @@ impl LearningTx for PgTx<'_, '_> {
         ];
         self.defer(sql::INSERT_REGISTRY_ROW, params).await
     }
+
+    async fn attempt_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+    ) -> Result<Option<AttemptRow>, StoreError> {
+        let rows = self
+            .rows_now(sql::ATTEMPT_ROW, &[&tenant, &namespace, &id])
+            .await?;
+        rows.first().map(attempt_at).transpose()
+    }
+
+    async fn insert_attempt_row(
+        &mut self,
+        tenant: &str,
+        row: &AttemptRow,
+    ) -> Result<(), StoreError> {
+        let head: Vec<Param> = vec![
+            Box::new(row.namespace.clone()),
+            Box::new(row.id.clone()),
+            Box::new(row.attempt.clone()),
+            Box::new(row.attempt_digest.clone()),
+            Box::new(row.depth),
+            Box::new(row.state.clone()),
+        ];
+        self.defer(
+            sql::INSERT_ATTEMPT_ROW,
+            insert_params(tenant, head, &row.receipt),
+        )
+        .await
+    }
+
+    async fn put_state(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+        state: &str,
+    ) -> Result<(), StoreError> {
+        let params: Vec<Param> = vec![
+            Box::new(state.to_owned()),
+            Box::new(tenant.to_owned()),
+            Box::new(namespace.to_owned()),
+            Box::new(id.to_owned()),
+        ];
+        self.defer(sql::PUT_STATE, params).await
+    }
+
+    async fn event_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<Option<EventRow>, StoreError> {
+        let rows = self
+            .rows_now(
+                sql::EVENT_ROW,
+                &[&tenant, &namespace, &attempt_id, &event_id],
+            )
+            .await?;
+        rows.first().map(event_at).transpose()
+    }
+
+    async fn event_rows_until(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let revision = to_i64(revision);
+        let rows = self
+            .rows_now(
+                sql::EVENT_ROWS_UNTIL,
+                &[&tenant, &namespace, &attempt_id, &revision],
+            )
+            .await?;
+        rows.iter().map(event_at).collect()
+    }
+
+    async fn insert_event_row(&mut self, tenant: &str, row: &EventRow) -> Result<(), StoreError> {
+        let head: Vec<Param> = vec![
+            Box::new(row.namespace.clone()),
+            Box::new(row.attempt_id.clone()),
+            Box::new(row.event_id.clone()),
+            Box::new(row.revision),
+            Box::new(row.event.clone()),
+            Box::new(row.event_digest.clone()),
+        ];
+        self.defer(
+            sql::INSERT_EVENT_ROW,
+            insert_params(tenant, head, &row.receipt),
+        )
+        .await
+    }
+
+    async fn withdrawal_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        key: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<(Option<WithdrawalRow>, Option<WithdrawalRow>), StoreError> {
+        let rows = self
+            .rows_now(
+                sql::WITHDRAWAL_ROWS,
+                &[&tenant, &namespace, &key, &attempt_id, &event_id],
+            )
+            .await?;
+        let found = rows
+            .iter()
+            .map(withdrawal_at)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(split_withdrawals(found, key, attempt_id, event_id))
+    }
+
+    async fn insert_withdrawal_row(
+        &mut self,
+        tenant: &str,
+        row: &WithdrawalRow,
+    ) -> Result<(), StoreError> {
+        let head: Vec<Param> = vec![
+            Box::new(row.namespace.clone()),
+            Box::new(row.key.clone()),
+            Box::new(row.attempt_id.clone()),
+            Box::new(row.event_id.clone()),
+            Box::new(row.withdrawal.clone()),
+            Box::new(row.withdrawal_digest.clone()),
+        ];
+        self.defer(
+            sql::INSERT_WITHDRAWAL_ROW,
+            insert_params(tenant, head, &row.receipt),
+        )
+        .await
+    }
 }
 
 impl<C: deadpool_postgres::GenericClient + Sync> LearningRead for PgRead<'_, C> {
@@ -80,6 +350,30 @@ impl<C: deadpool_postgres::GenericClient + Sync> LearningRead for PgRead<'_, C> 
             .query(sql::REGISTRY_ROWS_OF_TENANT, &[&tenant])
             .await?;
         rows.iter().map(registry_at).collect()
+    }
+
+    async fn all_attempt_rows(&mut self, tenant: &str) -> Result<Vec<AttemptRow>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::ATTEMPT_ROWS_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter().map(attempt_at).collect()
+    }
+
+    async fn all_event_rows(&mut self, tenant: &str) -> Result<Vec<EventRow>, StoreError> {
+        let rows = self.0.query(sql::EVENT_ROWS_OF_TENANT, &[&tenant]).await?;
+        rows.iter().map(event_at).collect()
+    }
+
+    async fn all_withdrawal_rows(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<WithdrawalRow>, StoreError> {
+        let rows = self
+            .0
+            .query(sql::WITHDRAWAL_ROWS_OF_TENANT, &[&tenant])
+            .await?;
+        rows.iter().map(withdrawal_at).collect()
     }
 }
 
@@ -105,5 +399,44 @@ impl LearningReads for PostgresEngine {
 
     async fn context(&self, tenant: &str, id: &str) -> Result<Option<Entry<Context>>, StoreError> {
         self.registry_entry(tenant, id).await
+    }
+
+    async fn experience(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        attempt_id: &str,
+    ) -> Result<Option<ExperienceLog>, StoreError> {
+        let mut client = self.client().await?;
+        // One repeatable-read snapshot, so the rows agree with each other.
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let ns = namespace.as_str();
+        let (attempt, events, withdrawals) = futures_util::future::join3(
+            tx.query_opt(sql::ATTEMPT_ROW, &[&tenant, &ns, &attempt_id]),
+            tx.query(sql::EVENT_ROWS_OF_ATTEMPT, &[&tenant, &ns, &attempt_id]),
+            tx.query(sql::WITHDRAWALS_OF_ATTEMPT, &[&tenant, &ns, &attempt_id]),
+        )
+        .await;
+        let Some(attempt) = attempt? else {
+            return Ok(None);
+        };
+        let rows = (
+            attempt_at(&attempt)?,
+            events?
+                .iter()
+                .map(event_at)
+                .collect::<Result<Vec<_>, _>>()?,
+            withdrawals?
+                .iter()
+                .map(withdrawal_at)
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+        tx.commit().await?;
+        log_of(rows).map(Some)
     }
 }

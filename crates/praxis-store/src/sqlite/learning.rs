@@ -1,15 +1,20 @@
-//! The learning registry on SQLite.
+//! The learning registry and development experiences on SQLite.
 
 use async_trait::async_trait;
+use praxis_domain::auth::Namespace;
 use praxis_domain::learning::{Context, Policy};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Params, params};
 
 use super::SqliteEngine;
 use super::ledger::{SqliteRead, SqliteTx};
 use crate::error::StoreError;
-use crate::learning::rows::RegistryRow;
+use crate::learning::read::log_of;
+use crate::learning::registry::Registrable;
+use crate::learning::rows::{
+    AttemptRow, EventRow, ReceiptCols, RegistryRow, WithdrawalRow, split_withdrawals,
+};
 use crate::learning::sql;
-use crate::learning::{Entry, LearningRead, LearningReads, LearningTx, Registrable};
+use crate::learning::{Entry, ExperienceLog, LearningRead, LearningReads, LearningTx, LogRows};
 
 /// The learning registry's table (schema version 5).
 pub(super) const SCHEMA_V5: &str = "CREATE TABLE learning_registry (
@@ -23,6 +28,190 @@ pub(super) const SCHEMA_V5: &str = "CREATE TABLE learning_registry (
         position INTEGER NOT NULL,
         PRIMARY KEY (tenant_id, kind, id)
     ) STRICT, WITHOUT ROWID;";
+
+/// Development experiences' tables (schema version 6). Payload columns hold
+/// canonical JSON; an attempt's events are kept in revision order.
+pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        attempt TEXT NOT NULL,
+        attempt_digest TEXT NOT NULL,
+        depth INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE experience_events (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        attempt_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        event_digest TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id),
+        UNIQUE (tenant_id, namespace, attempt_id, revision)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE experience_withdrawals (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        key TEXT NOT NULL,
+        attempt_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        withdrawal TEXT NOT NULL,
+        withdrawal_digest TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        receipt_digest TEXT NOT NULL,
+        PRIMARY KEY (tenant_id, namespace, key),
+        UNIQUE (tenant_id, namespace, attempt_id, event_id)
+    ) STRICT, WITHOUT ROWID;";
+
+/// The receipt columns that start at `at`.
+fn receipt_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ReceiptCols> {
+    Ok(ReceiptCols {
+        actor_credential: r.get(at)?,
+        actor_subject: r.get(at + 1)?,
+        recorded_at: r.get(at + 2)?,
+        position: r.get(at + 3)?,
+        receipt_digest: r.get(at + 4)?,
+    })
+}
+
+fn attempt_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<AttemptRow> {
+    Ok(AttemptRow {
+        namespace: r.get(0)?,
+        id: r.get(1)?,
+        attempt: r.get(2)?,
+        attempt_digest: r.get(3)?,
+        depth: r.get(4)?,
+        state: r.get(5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+fn event_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<EventRow> {
+    Ok(EventRow {
+        namespace: r.get(0)?,
+        attempt_id: r.get(1)?,
+        event_id: r.get(2)?,
+        revision: r.get(3)?,
+        event: r.get(4)?,
+        event_digest: r.get(5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+fn withdrawal_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
+    Ok(WithdrawalRow {
+        namespace: r.get(0)?,
+        key: r.get(1)?,
+        attempt_id: r.get(2)?,
+        event_id: r.get(3)?,
+        withdrawal: r.get(4)?,
+        withdrawal_digest: r.get(5)?,
+        receipt: receipt_at(r, 6)?,
+    })
+}
+
+/// Every row `sql` selects with `params`, mapped by `at`.
+fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl Params,
+    at: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, at)?.collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Inserts a row whose receipt columns follow `head`.
+fn insert(
+    conn: &Connection,
+    sql: &str,
+    head: [&dyn rusqlite::ToSql; 7],
+    r: &ReceiptCols,
+) -> Result<(), StoreError> {
+    let [a, b, c, d, e, f, g] = head;
+    conn.prepare_cached(sql)?.execute(params![
+        a,
+        b,
+        c,
+        d,
+        e,
+        f,
+        g,
+        r.actor_credential,
+        r.actor_subject,
+        r.recorded_at,
+        r.position,
+        r.receipt_digest,
+    ])?;
+    Ok(())
+}
+
+fn attempt_row(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &str,
+    id: &str,
+) -> Result<Option<AttemptRow>, StoreError> {
+    Ok(conn
+        .prepare_cached(sql::ATTEMPT_ROW)?
+        .query_row(params![tenant, namespace, id], attempt_at)
+        .optional()?)
+}
+
+fn event_row(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &str,
+    attempt_id: &str,
+    event_id: &str,
+) -> Result<Option<EventRow>, StoreError> {
+    Ok(conn
+        .prepare_cached(sql::EVENT_ROW)?
+        .query_row(params![tenant, namespace, attempt_id, event_id], event_at)
+        .optional()?)
+}
+
+/// Everything stored about an attempt, as raw rows.
+fn log_rows(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &str,
+    id: &str,
+) -> Result<Option<LogRows>, StoreError> {
+    let Some(attempt) = attempt_row(conn, tenant, namespace, id)? else {
+        return Ok(None);
+    };
+    let events = rows(
+        conn,
+        sql::EVENT_ROWS_OF_ATTEMPT,
+        params![tenant, namespace, id],
+        event_at,
+    )?;
+    let withdrawals = rows(
+        conn,
+        sql::WITHDRAWALS_OF_ATTEMPT,
+        params![tenant, namespace, id],
+        withdrawal_at,
+    )?;
+    Ok(Some((attempt, events, withdrawals)))
+}
 
 fn registry_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryRow> {
     Ok(RegistryRow {
@@ -77,15 +266,165 @@ impl LearningTx for SqliteTx<'_> {
             ])?;
         Ok(())
     }
+
+    async fn attempt_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+    ) -> Result<Option<AttemptRow>, StoreError> {
+        attempt_row(self.conn, tenant, namespace, id)
+    }
+
+    async fn insert_attempt_row(
+        &mut self,
+        tenant: &str,
+        row: &AttemptRow,
+    ) -> Result<(), StoreError> {
+        insert(
+            self.conn,
+            sql::INSERT_ATTEMPT_ROW,
+            [
+                &tenant,
+                &row.namespace,
+                &row.id,
+                &row.attempt,
+                &row.attempt_digest,
+                &row.depth,
+                &row.state,
+            ],
+            &row.receipt,
+        )
+    }
+
+    async fn put_state(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        id: &str,
+        state: &str,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(sql::PUT_STATE)?
+            .execute(params![state, tenant, namespace, id])?;
+        Ok(())
+    }
+
+    async fn event_row(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<Option<EventRow>, StoreError> {
+        event_row(self.conn, tenant, namespace, attempt_id, event_id)
+    }
+
+    async fn event_rows_until(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let revision = crate::ledger::rows::to_i64(revision);
+        rows(
+            self.conn,
+            sql::EVENT_ROWS_UNTIL,
+            params![tenant, namespace, attempt_id, revision],
+            event_at,
+        )
+    }
+
+    async fn insert_event_row(&mut self, tenant: &str, row: &EventRow) -> Result<(), StoreError> {
+        insert(
+            self.conn,
+            sql::INSERT_EVENT_ROW,
+            [
+                &tenant,
+                &row.namespace,
+                &row.attempt_id,
+                &row.event_id,
+                &row.revision,
+                &row.event,
+                &row.event_digest,
+            ],
+            &row.receipt,
+        )
+    }
+
+    async fn withdrawal_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        key: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<(Option<WithdrawalRow>, Option<WithdrawalRow>), StoreError> {
+        let found = rows(
+            self.conn,
+            sql::WITHDRAWAL_ROWS,
+            params![tenant, namespace, key, attempt_id, event_id],
+            withdrawal_at,
+        )?;
+        Ok(split_withdrawals(found, key, attempt_id, event_id))
+    }
+
+    async fn insert_withdrawal_row(
+        &mut self,
+        tenant: &str,
+        row: &WithdrawalRow,
+    ) -> Result<(), StoreError> {
+        insert(
+            self.conn,
+            sql::INSERT_WITHDRAWAL_ROW,
+            [
+                &tenant,
+                &row.namespace,
+                &row.key,
+                &row.attempt_id,
+                &row.event_id,
+                &row.withdrawal,
+                &row.withdrawal_digest,
+            ],
+            &row.receipt,
+        )
+    }
 }
 
 impl LearningRead for SqliteRead<'_> {
     async fn all_registry_rows(&mut self, tenant: &str) -> Result<Vec<RegistryRow>, StoreError> {
-        let mut stmt = self.0.prepare(sql::REGISTRY_ROWS_OF_TENANT)?;
-        let rows = stmt
-            .query_map(params![tenant], registry_at)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        rows(
+            self.0,
+            sql::REGISTRY_ROWS_OF_TENANT,
+            params![tenant],
+            registry_at,
+        )
+    }
+
+    async fn all_attempt_rows(&mut self, tenant: &str) -> Result<Vec<AttemptRow>, StoreError> {
+        rows(
+            self.0,
+            sql::ATTEMPT_ROWS_OF_TENANT,
+            params![tenant],
+            attempt_at,
+        )
+    }
+
+    async fn all_event_rows(&mut self, tenant: &str) -> Result<Vec<EventRow>, StoreError> {
+        rows(self.0, sql::EVENT_ROWS_OF_TENANT, params![tenant], event_at)
+    }
+
+    async fn all_withdrawal_rows(
+        &mut self,
+        tenant: &str,
+    ) -> Result<Vec<WithdrawalRow>, StoreError> {
+        rows(
+            self.0,
+            sql::WITHDRAWAL_ROWS_OF_TENANT,
+            params![tenant],
+            withdrawal_at,
+        )
     }
 }
 
@@ -112,5 +451,29 @@ impl LearningReads for SqliteEngine {
 
     async fn context(&self, tenant: &str, id: &str) -> Result<Option<Entry<Context>>, StoreError> {
         self.registry_entry(tenant, id)
+    }
+
+    async fn experience(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        attempt_id: &str,
+    ) -> Result<Option<ExperienceLog>, StoreError> {
+        let (tenant, namespace, id) = (
+            tenant.to_owned(),
+            namespace.as_str().to_owned(),
+            attempt_id.to_owned(),
+        );
+        // The rows come from one read transaction, so they are consistent
+        // with each other; the fold then runs off the reader's thread.
+        let found = self
+            .read(move |c| {
+                let tx = c.unchecked_transaction()?;
+                let found = log_rows(&tx, &tenant, &namespace, &id)?;
+                tx.finish()?;
+                Ok(found)
+            })
+            .await?;
+        found.map(log_of).transpose()
     }
 }

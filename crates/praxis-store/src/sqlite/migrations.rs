@@ -12,6 +12,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (3, &[super::records::SCHEMA_V3, super::skills::SCHEMA_V3]),
     (4, &[super::ledger::SCHEMA_V4]),
     (5, &[super::learning::SCHEMA_V5]),
+    (6, &[super::learning::SCHEMA_V6]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer build.

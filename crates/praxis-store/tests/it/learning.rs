@@ -75,7 +75,7 @@ async fn register_policy(
     .await?
     {
         LearningWrite::Policy(r) => Ok(r),
-        LearningWrite::Context(_) => panic!("a context answered a policy"),
+        _ => panic!("another write answered a policy"),
     }
 }
 
@@ -94,7 +94,7 @@ async fn register_context(
     .await?
     {
         LearningWrite::Context(r) => Ok(r),
-        LearningWrite::Policy(_) => panic!("a policy answered a context"),
+        _ => panic!("another write answered a context"),
     }
 }
 

@@ -1,0 +1,286 @@
+//! Writing development experiences: recording an attempt, reporting an
+//! event and withdrawing an observation.
+//!
+//! Each runs inside the write's transaction after the tenant is locked, so
+//! its reads (the registry, the attempt's state, a prior event, earlier
+//! withdrawals) and its appends are decided one write after the other: of
+//! several events based on one revision, the first to run moves the
+//! revision on and the others see the new one and are refused.
+
+use praxis_domain::Refusal;
+use praxis_domain::auth::Namespace;
+use praxis_domain::learning::{
+    AttemptRequest, Context, EVENT_REPORTED, EventReport, ExperienceState, MAX_LINEAGE, RECORDED,
+    Reported, WITHDRAWN, Withdrawal, Withdrawing, experience_stream,
+};
+use praxis_domain::ledger::NewEvent;
+
+use super::read::{event_of, experience_of, state_after, withdrawal_of};
+use super::registry::Registrable;
+use super::rows::{AttemptRow, EventRow, ReceiptCols, WithdrawalRow, canonical_text};
+use super::{Experience, LearningTx, LearningWrite, Recorded, StoredEvent, StoredWithdrawal};
+use crate::error::{Missing, StoreError};
+use crate::ledger::rows::to_i64;
+use crate::ledger::{Ctx, LedgerTx, payload};
+
+/// Records an attempt: binds its context's digest and its parent's event
+/// digest, then appends it, unless the identical attempt was recorded by
+/// the same subject (answered with the stored one).
+pub(crate) async fn record<T: LedgerTx + LearningTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    request: AttemptRequest,
+) -> Result<LearningWrite, StoreError> {
+    request.validate("/experience")?;
+    let ns = namespace.as_str();
+    let context = tx
+        .registry_row(ctx.tenant, Context::KIND, &request.context_id)
+        .await?
+        .ok_or(StoreError::NotFound(Missing::Context))?
+        .into_entry::<Context>()?;
+    let (parent_digest, depth) = match &request.parent {
+        None => (None, 1),
+        Some(p) => {
+            let event = tx
+                .event_row(ctx.tenant, ns, &p.attempt_id, &p.event_id)
+                .await?
+                .ok_or(StoreError::NotFound(Missing::Parent))?;
+            let event = event_of(&event)?;
+            let parent = tx
+                .attempt_row(ctx.tenant, ns, &p.attempt_id)
+                .await?
+                .ok_or_else(|| StoreError::inconsistent("an event's attempt is missing"))?;
+            let depth = experience_of(&parent)?.depth + 1;
+            if depth > MAX_LINEAGE as u64 {
+                return Err(Refusal::LineageTooDeep { max: MAX_LINEAGE }.into());
+            }
+            (Some(event.event.event_digest), depth)
+        }
+    };
+    let by = ctx_subject(ctx);
+    let attempt = request.bind(context.digest, parent_digest)?;
+    if let Some(row) = tx.attempt_row(ctx.tenant, ns, &attempt.id).await? {
+        let stored = experience_of(&row)?;
+        stored
+            .attempt
+            .retry(&stored.recorded.actor.subject, &attempt, &by)?;
+        return Ok(LearningWrite::Recorded {
+            experience: Box::new(stored),
+            new: false,
+        });
+    }
+    let new = NewEvent::new(
+        namespace.clone(),
+        experience_stream(&attempt.id),
+        RECORDED,
+        payload(&attempt)?,
+    );
+    let recorded = Recorded::of(ctx.append(tx, new).await?);
+    let experience = Experience {
+        state: ExperienceState::recorded(&attempt),
+        attempt,
+        depth,
+        recorded,
+    };
+    tx.insert_attempt_row(ctx.tenant, &attempt_row(ns, &experience)?)
+        .await?;
+    Ok(LearningWrite::Recorded {
+        experience: Box::new(experience),
+        new: true,
+    })
+}
+
+/// The subject the write acts for.
+fn ctx_subject(ctx: &Ctx<'_>) -> String {
+    ctx.actor.subject.clone()
+}
+
+/// The row of an experience.
+pub(crate) fn attempt_row(namespace: &str, e: &Experience) -> Result<AttemptRow, StoreError> {
+    Ok(AttemptRow {
+        namespace: namespace.to_owned(),
+        id: e.attempt.id.clone(),
+        attempt: canonical_text(&e.attempt)?,
+        attempt_digest: e.attempt.digest().to_hex(),
+        depth: to_i64(e.depth),
+        state: canonical_text(&e.state)?,
+        receipt: ReceiptCols::of(&e.recorded),
+    })
+}
+
+/// The row of an event.
+pub(crate) fn event_row(namespace: &str, e: &StoredEvent) -> Result<EventRow, StoreError> {
+    Ok(EventRow {
+        namespace: namespace.to_owned(),
+        attempt_id: e.event.attempt_id.clone(),
+        event_id: e.event.event.event_id.clone(),
+        revision: to_i64(e.event.revision),
+        event: canonical_text(&e.event)?,
+        event_digest: e.event.event_digest.to_hex(),
+        receipt: ReceiptCols::of(&e.recorded),
+    })
+}
+
+/// The row of a withdrawal.
+pub(crate) fn withdrawal_row(
+    namespace: &str,
+    w: &StoredWithdrawal,
+) -> Result<WithdrawalRow, StoreError> {
+    let o = &w.withdrawal.observation;
+    Ok(WithdrawalRow {
+        namespace: namespace.to_owned(),
+        key: w.withdrawal.idempotency_key.clone(),
+        attempt_id: o.attempt_id.clone(),
+        event_id: o.event_id.clone(),
+        withdrawal: canonical_text(&w.withdrawal)?,
+        withdrawal_digest: w.digest.to_hex(),
+        receipt: ReceiptCols::of(&w.recorded),
+    })
+}
+
+/// Reports an event on an attempt: compare-and-set on its revision, by its
+/// bound reporter only. A retry of an accepted event (same id and content)
+/// is answered with the original answer: the event and the experience as
+/// it stood right after it.
+pub(crate) async fn report<T: LedgerTx + LearningTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    attempt_id: &str,
+    event: EventReport,
+) -> Result<LearningWrite, StoreError> {
+    let ns = namespace.as_str();
+    let row = tx
+        .attempt_row(ctx.tenant, ns, attempt_id)
+        .await?
+        .ok_or(StoreError::NotFound(Missing::Experience))?;
+    let experience = experience_of(&row)?;
+    let prior = tx
+        .event_row(ctx.tenant, ns, attempt_id, &event.event_id)
+        .await?
+        .map(|r| event_of(&r))
+        .transpose()?;
+    let reporter = ctx_subject(ctx);
+    let bound = experience.attempt.reporter_subject.as_str();
+    match experience
+        .state
+        .report(bound, &reporter, prior.as_ref().map(|p| &p.event), &event)?
+    {
+        Reported::Replayed => {
+            let prior =
+                prior.ok_or_else(|| StoreError::inconsistent("a replay without a prior"))?;
+            let earlier = tx
+                .event_rows_until(ctx.tenant, ns, attempt_id, prior.event.revision)
+                .await?
+                .iter()
+                .map(|r| event_of(r).map(|e| e.event))
+                .collect::<Result<Vec<_>, _>>()?;
+            let state = state_after(&experience.attempt, &earlier)?;
+            Ok(LearningWrite::Reported {
+                event: Box::new(prior),
+                experience: Box::new(Experience {
+                    state,
+                    ..experience
+                }),
+                new: false,
+            })
+        }
+        Reported::Accepted(acceptance) => {
+            let new = NewEvent::new(
+                namespace.clone(),
+                experience_stream(attempt_id),
+                EVENT_REPORTED,
+                payload(&acceptance.event)?,
+            );
+            let recorded = Recorded::of(ctx.append(tx, new).await?);
+            let stored = StoredEvent {
+                event: acceptance.event,
+                recorded,
+            };
+            tx.insert_event_row(ctx.tenant, &event_row(ns, &stored)?)
+                .await?;
+            tx.put_state(
+                ctx.tenant,
+                ns,
+                attempt_id,
+                &canonical_text(&acceptance.state)?,
+            )
+            .await?;
+            Ok(LearningWrite::Reported {
+                event: Box::new(stored),
+                experience: Box::new(Experience {
+                    state: acceptance.state,
+                    ..experience
+                }),
+                new: true,
+            })
+        }
+    }
+}
+
+/// Withdraws an observation for good, unless the identical withdrawal is
+/// stored under the key (answered with its receipt). Nothing is erased:
+/// the withdrawal is appended to the attempt's stream beside the event.
+///
+/// Strategies bound to the observation (the next part of the learning
+/// authority) are to be suspended here, in this same transaction, keyed by
+/// the observation's digest.
+pub(crate) async fn withdraw<T: LedgerTx + LearningTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    withdrawal: Withdrawal,
+) -> Result<LearningWrite, StoreError> {
+    withdrawal.validate()?;
+    let ns = namespace.as_str();
+    let o = &withdrawal.observation;
+    let (under_key, of_observation) = tx
+        .withdrawal_rows(
+            ctx.tenant,
+            ns,
+            &withdrawal.idempotency_key,
+            &o.attempt_id,
+            &o.event_id,
+        )
+        .await?;
+    let under_key = under_key.map(|r| withdrawal_of(&r)).transpose()?;
+    let of_observation = of_observation.map(|r| withdrawal_of(&r)).transpose()?;
+    match withdrawal.decide(
+        under_key.as_ref().map(|w| &w.withdrawal),
+        of_observation.as_ref().map(|w| &w.withdrawal),
+    )? {
+        Withdrawing::Replayed => {
+            let stored =
+                under_key.ok_or_else(|| StoreError::inconsistent("a replay without a prior"))?;
+            return Ok(LearningWrite::Withdrawn {
+                withdrawal: Box::new(stored),
+                new: false,
+            });
+        }
+        Withdrawing::New => {}
+    }
+    let event = tx
+        .event_row(ctx.tenant, ns, &o.attempt_id, &o.event_id)
+        .await?
+        .ok_or(StoreError::NotFound(Missing::Observation))?;
+    withdrawal.bind(&event_of(&event)?.event)?;
+    let new = NewEvent::new(
+        namespace.clone(),
+        experience_stream(&o.attempt_id),
+        WITHDRAWN,
+        payload(&withdrawal)?,
+    );
+    let recorded = Recorded::of(ctx.append(tx, new).await?);
+    let stored = StoredWithdrawal {
+        digest: withdrawal.digest(),
+        withdrawal,
+        recorded,
+    };
+    tx.insert_withdrawal_row(ctx.tenant, &withdrawal_row(ns, &stored)?)
+        .await?;
+    Ok(LearningWrite::Withdrawn {
+        withdrawal: Box::new(stored),
+        new: true,
+    })
+}
