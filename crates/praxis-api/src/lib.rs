@@ -5,8 +5,10 @@
 //! domain may change shape freely. Request types reject unknown fields.
 
 pub mod examples;
+mod learning;
 mod records;
 
+pub use learning::*;
 pub use records::*;
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +46,10 @@ pub struct Problem {
     /// (imports, record findings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ProblemItem>,
+    /// The current revision, when a compare-and-set (`revision_conflict`)
+    /// found another than the one expected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_revision: Option<u64>,
 }
 
 /// Visibility of a scope.

@@ -22,6 +22,8 @@ pub struct ApiError {
     pub field: Option<String>,
     /// Every problem, when several are reported at once.
     pub errors: Vec<praxis_api::ProblemItem>,
+    /// The current revision, when a compare-and-set found another.
+    pub current_revision: Option<u64>,
 }
 
 impl ApiError {
@@ -33,6 +35,18 @@ impl ApiError {
             detail: detail.into(),
             field: None,
             errors: Vec::new(),
+            current_revision: None,
+        }
+    }
+
+    /// Points a `revision_conflict` at the request's `field`; any other
+    /// error is left as it is.
+    #[must_use]
+    pub fn revision_at(self, field: &str) -> Self {
+        if self.code == "revision_conflict" && self.current_revision.is_some() {
+            self.at(field)
+        } else {
+            self
         }
     }
 
@@ -131,6 +145,7 @@ impl From<DomainError> for ApiError {
             detail: e.to_string(),
             field,
             errors: Vec::new(),
+            current_revision: None,
         }
     }
 }
@@ -202,6 +217,30 @@ impl From<Missing> for ApiError {
                 "skill_not_found",
                 "no such skill release in this scope",
             ),
+            Missing::Context => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown_reference",
+                "no context is registered under context_id",
+            )
+            .at("/experience/context_id"),
+            Missing::Parent => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown_reference",
+                "the parent names no event of this scope",
+            )
+            .at("/experience/parent"),
+            Missing::Experience => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "experience_not_found",
+                "no such attempt in this scope",
+            )
+            .at("/attempt_id"),
+            Missing::Observation => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "observation_not_found",
+                "no such event of this attempt in this scope",
+            )
+            .at("/observation"),
         }
     }
 }
@@ -270,10 +309,11 @@ impl From<Refusal> for ApiError {
                 "self_review",
                 "a submitter cannot review their own record",
             ),
-            e @ Refusal::RevisionConflict { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
+            e @ Refusal::RevisionConflict { current, .. } => ApiError {
+                current_revision: Some(current),
+                ..ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
                     .at("/expected_revision")
-            }
+            },
             e @ Refusal::Sha256Conflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
                     .at("/expected_sha256")
@@ -319,6 +359,12 @@ impl From<Refusal> for ApiError {
                 e.to_string(),
             )
             .at("/observation"),
+            e @ Refusal::LineageTooDeep { .. } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "lineage_too_deep",
+                e.to_string(),
+            )
+            .at("/experience/parent"),
             Refusal::ReasonInvalid(findings) => ApiError::findings(
                 "invalid_field",
                 "the reason breaks a rule; nothing was written",
@@ -340,6 +386,7 @@ impl ApiError {
             code: self.code.to_owned(),
             field: self.field.clone(),
             errors: self.errors.clone(),
+            current_revision: self.current_revision,
         };
         serde_json::to_vec(&problem).expect("problems serialize")
     }

@@ -13,6 +13,7 @@ pub mod error;
 mod extract;
 mod head;
 mod idempotency;
+mod learning;
 mod metrics;
 pub mod openapi;
 mod ops;
@@ -98,6 +99,7 @@ pub fn router(state: AppState) -> Router {
         .merge(attempts::routes())
         .merge(records::routes())
         .merge(skills::routes())
+        .merge(learning::routes())
         .layer(bounded(BODY_LIMIT))
         .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
         .layer(SetResponseHeaderLayer::overriding(

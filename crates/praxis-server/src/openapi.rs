@@ -203,7 +203,15 @@ impl Modify for ScopeParameters {
 struct KeyedWrites;
 
 /// POST operations that only read (their body is a query), by operation id.
-const READ_ONLY_POSTS: &[&str] = &["assess"];
+const READ_ONLY_POSTS: &[&str] = &[
+    "assess",
+    "read_experience",
+    "read_experience_event",
+    "experience_history",
+    "experience_lineage",
+    "export_experiences",
+    "inspect_withdrawal",
+];
 
 impl Modify for KeyedWrites {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -495,6 +503,19 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::skills::publish_skill,
         crate::skills::skills,
         crate::skills::withdraw_skill,
+        crate::learning::registry::register_policy,
+        crate::learning::registry::read_policy,
+        crate::learning::registry::register_context,
+        crate::learning::registry::read_context,
+        crate::learning::experiences::record,
+        crate::learning::experiences::report,
+        crate::learning::experiences::read,
+        crate::learning::experiences::read_event,
+        crate::learning::experiences::history,
+        crate::learning::experiences::lineage,
+        crate::learning::experiences::export,
+        crate::learning::experiences::withdraw,
+        crate::learning::experiences::inspect,
         crate::ops::healthz,
         crate::ops::readyz,
         crate::ops::metrics,

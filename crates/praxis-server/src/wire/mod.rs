@@ -4,6 +4,7 @@
 //! every conversion is spelled out, field by field.
 
 pub(crate) mod attempts;
+pub(crate) mod learning;
 pub(crate) mod records;
 pub(crate) mod skills;
 

@@ -14,6 +14,7 @@ use crate::support::{Server, client_as, raw};
 const WRITER: &[&str] = &[
     "policy_admin",
     "experience_write",
+    "experience_report",
     "experience_read",
     "experience_evidence_admin",
     "record_submit",
@@ -163,7 +164,13 @@ async fn every_example_request_succeeds_against_a_live_server() {
         let server = Server::start(backend).await;
         let doc = document(&server).await;
         let ops = operations(&doc);
-        let (_, _, writer) = client_as(&server, "writer", WRITER, vec![examples::scope()]).await;
+        let (_, _, writer) = client_as(
+            &server,
+            examples::learning::REPORTER,
+            WRITER,
+            vec![examples::scope()],
+        )
+        .await;
         let (_, _, reviewer) = client_as(
             &server,
             "reviewer",

@@ -19,6 +19,7 @@ const ALL: &[&str] = &[
     "credential_admin",
     "policy_admin",
     "experience_write",
+    "experience_report",
     "experience_read",
     "experience_evidence_admin",
     "record_submit",
@@ -219,7 +220,59 @@ async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
         body: versioned(json!({"scope": scope(), "reason": "the procedure is unsafe"})),
         events: 1,
     });
+    learning_cases(server, token, &mut cases).await;
     cases
+}
+
+/// The learning authority's keyed writes: registrations, an attempt, an
+/// event on a set-up attempt, and a withdrawal of a set-up observation.
+async fn learning_cases(server: &Server, token: &str, cases: &mut Vec<Case>) {
+    use praxis_api::examples::learning as ex;
+    let case = |path: &str, body: Value| Case {
+        token: token.to_owned(),
+        path: path.into(),
+        body,
+        events: 1,
+    };
+    cases.push(case(
+        "/api/v1/learning/policies",
+        serde_json::to_value(ex::register_policy()).unwrap(),
+    ));
+    let context = serde_json::to_value(ex::register_context()).unwrap();
+    setup(server, token, "/api/v1/learning/contexts", &context).await;
+    let mut other = context.clone();
+    other["context"]["id"] = json!("race-context");
+    cases.push(case("/api/v1/learning/contexts", other));
+    let record = |id: &str| {
+        let mut r = serde_json::to_value(ex::record()).unwrap();
+        r["scope"] = json!(scope());
+        r["experience"]["id"] = json!(id);
+        r["experience"]["reporter_subject"] = json!("writer");
+        r
+    };
+    cases.push(case("/api/v1/experiences", record("race-record")));
+    for id in ["race-report", "race-withdraw"] {
+        setup(server, token, "/api/v1/experiences", &record(id)).await;
+    }
+    let report = |id: &str| {
+        let mut r = serde_json::to_value(ex::report()).unwrap();
+        r["scope"] = json!(scope());
+        r["attempt_id"] = json!(id);
+        r
+    };
+    cases.push(case("/api/v1/experiences/events", report("race-report")));
+    let reported = setup(
+        server,
+        token,
+        "/api/v1/experiences/events",
+        &report("race-withdraw"),
+    )
+    .await;
+    let mut withdraw = serde_json::to_value(ex::withdraw()).unwrap();
+    withdraw["scope"] = json!(scope());
+    withdraw["observation"]["attempt_id"] = json!("race-withdraw");
+    withdraw["observation"]["event_digest"] = reported["event"]["event_digest"].clone();
+    cases.push(case("/api/v1/experiences/withdrawals", withdraw));
 }
 
 /// Every POST operation of the served document that writes, so that a new

@@ -65,8 +65,13 @@ pub(crate) async fn record<T: LedgerTx + LearningTx>(
         stored
             .attempt
             .retry(&stored.recorded.actor.subject, &attempt, &by)?;
+        // The original answer: the attempt as it was recorded, at revision 1.
+        let original = Experience {
+            state: ExperienceState::recorded(&stored.attempt),
+            ..stored
+        };
         return Ok(LearningWrite::Recorded {
-            experience: Box::new(stored),
+            experience: Box::new(original),
             new: false,
         });
     }

@@ -29,7 +29,7 @@ fn policy() -> Policy {
     .unwrap()
 }
 
-fn context() -> Context {
+pub(crate) fn context() -> Context {
     serde_json::from_value(json!({
         "id": "context-v1", "task": "summarize tickets", "baseline_revision": "b-1",
         "model_provider": "local", "model_revision": "m-1",
@@ -40,14 +40,14 @@ fn context() -> Context {
     .unwrap()
 }
 
-fn actor(subject: &str) -> Actor {
+pub(crate) fn actor(subject: &str) -> Actor {
     Actor {
         credential_id: format!("cred-{subject}"),
         subject: subject.into(),
     }
 }
 
-async fn register(
+pub(crate) async fn register(
     engine: &dyn Engine,
     tenant: &str,
     subject: &str,
@@ -79,7 +79,7 @@ async fn register_policy(
     }
 }
 
-async fn register_context(
+pub(crate) async fn register_context(
     engine: &dyn Engine,
     tenant: &str,
     subject: &str,
@@ -107,7 +107,7 @@ async fn learning_events(engine: &dyn Engine, tenant: &str) -> Vec<Event> {
         .collect()
 }
 
-async fn assert_clean(engine: &dyn Engine) {
+pub(crate) async fn assert_clean(engine: &dyn Engine) {
     let report = engine.verify().await.unwrap();
     assert!(report.is_clean(), "{:?}", report.problems);
 }

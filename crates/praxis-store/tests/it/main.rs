@@ -2,6 +2,7 @@
 
 mod attempts;
 mod contract;
+mod experiences;
 mod layout;
 mod learning;
 mod records;

@@ -5,6 +5,8 @@
 
 use serde_json::{Value, json};
 
+pub mod learning;
+
 use crate::records::{
     PublishSkillRequest, RecordSettingsRequest, RecordSource, ReviewDecision, ReviewMode,
     ReviewRecordRequest, SkillRelease, SubmitRecordRequest, WithdrawRecordRequest,
@@ -57,6 +59,17 @@ pub const ORDER: &[&str] = &[
     "publish_skill",
     "withdraw",
     "withdraw_skill",
+    "register_learning_policy",
+    "register_learning_context",
+    "record_experience",
+    "report_experience_event",
+    "read_experience",
+    "read_experience_event",
+    "experience_history",
+    "experience_lineage",
+    "export_experiences",
+    "inspect_withdrawal",
+    "withdraw_observation",
 ];
 
 /// `POST /api/v1/credentials`: an agent that records and reads attempts.
@@ -242,6 +255,16 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "withdraw" => value(serde_json::to_value(withdraw_record())),
         "publish_skill" => value(serde_json::to_value(publish_skill())),
         "withdraw_skill" => value(serde_json::to_value(withdraw_skill())),
+        "register_learning_policy" => value(serde_json::to_value(learning::register_policy())),
+        "register_learning_context" => value(serde_json::to_value(learning::register_context())),
+        "record_experience" => value(serde_json::to_value(learning::record())),
+        "report_experience_event" => value(serde_json::to_value(learning::report())),
+        "read_experience" | "experience_lineage" => value(serde_json::to_value(learning::read())),
+        "read_experience_event" => value(serde_json::to_value(learning::read_event())),
+        "experience_history" => value(serde_json::to_value(learning::history())),
+        "export_experiences" => value(serde_json::to_value(learning::export())),
+        "inspect_withdrawal" => value(serde_json::to_value(learning::inspect())),
+        "withdraw_observation" => value(serde_json::to_value(learning::withdraw())),
         _ => return None,
     })
 }
@@ -254,6 +277,8 @@ pub fn parameter(path: &str, name: &str) -> Option<Value> {
         "id" if path.starts_with("/api/v1/credentials") => {
             json!("0193a7c2e4b87d51a2f4c6e8b0d2f4a6")
         }
+        "id" if path.starts_with("/api/v1/learning/policies") => json!(learning::POLICY),
+        "id" if path.starts_with("/api/v1/learning/contexts") => json!(learning::CONTEXT),
         "project_id" => json!(scope.project_id),
         "agent_id" => json!(scope.agent_id),
         "visibility" => json!("shared"),

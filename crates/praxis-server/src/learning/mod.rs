@@ -1,0 +1,32 @@
+//! Learning authority endpoints: the tenant-wide registry of policies and
+//! contexts (`registry`), and scoped development experiences with their
+//! events, reads, exports and withdrawals (`experiences`).
+
+pub(crate) mod experiences;
+pub(crate) mod registry;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::AppState;
+
+/// Routes under `/api/v1`.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/learning/policies", post(registry::register_policy))
+        .route("/learning/policies/{id}", get(registry::read_policy))
+        .route("/learning/contexts", post(registry::register_context))
+        .route("/learning/contexts/{id}", get(registry::read_context))
+        .route("/experiences", post(experiences::record))
+        .route("/experiences/events", post(experiences::report))
+        .route("/experiences/read", post(experiences::read))
+        .route("/experiences/events/read", post(experiences::read_event))
+        .route("/experiences/history", post(experiences::history))
+        .route("/experiences/lineage", post(experiences::lineage))
+        .route("/experiences/export", post(experiences::export))
+        .route("/experiences/withdrawals", post(experiences::withdraw))
+        .route(
+            "/experiences/withdrawals/inspect",
+            post(experiences::inspect),
+        )
+}
