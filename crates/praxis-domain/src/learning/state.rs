@@ -121,6 +121,27 @@ impl ExperienceState {
         }
     }
 
+    /// The state right after `last`, the attempt's latest accepted event
+    /// (`None`: no event yet). A state is a function of its attempt and
+    /// latest event alone, since each event carries the bounds after it, so
+    /// a writer can check a stored state with one event instead of a fold.
+    pub fn after(attempt: &Attempt, last: Option<&ReportedEvent>) -> ExperienceState {
+        let recorded = ExperienceState::recorded(attempt);
+        match last {
+            None => recorded,
+            Some(e) => ExperienceState {
+                revision: e.revision,
+                outcome: Some(e.event.outcome),
+                reported_cost_units: e.event.cost_units,
+                reported_latency_ms: e.event.latency_ms,
+                observed_cost_units: e.observed_cost_units,
+                observed_latency_ms: e.observed_latency_ms,
+                last_event_digest: Some(e.event_digest),
+                ..recorded
+            },
+        }
+    }
+
     /// Decides an event reported by `reporter` on the attempt bound to
     /// `bound_reporter`; `prior` is the accepted event stored under the
     /// same event id, if any.
@@ -506,6 +527,7 @@ mod tests {
                 }
                 prop_assert_eq!(state.revision, 1 + accepted.len() as u64);
             }
+            prop_assert_eq!(&ExperienceState::after(&a, accepted.last()), &state);
             prop_assert_eq!(fold(&a, &accepted), Ok(state));
         }
     }

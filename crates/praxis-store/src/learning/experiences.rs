@@ -161,11 +161,33 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
         .await?
         .ok_or(StoreError::NotFound(Missing::Experience))?;
     let experience = experience_of(&row)?;
-    let prior = tx
-        .event_row(ctx.tenant, ns, attempt_id, &event.event_id)
+    let mut prior = None;
+    let mut last = None;
+    for r in tx
+        .report_event_rows(
+            ctx.tenant,
+            ns,
+            attempt_id,
+            &event.event_id,
+            experience.state.revision,
+        )
         .await?
-        .map(|r| event_of(&r))
-        .transpose()?;
+    {
+        let stored = event_of(&r)?;
+        if stored.event.revision == experience.state.revision {
+            last = Some(stored.event.clone());
+        }
+        if stored.event.event.event_id == event.event_id {
+            prior = Some(stored);
+        }
+    }
+    // The stored state decides the new event, so it is checked first: it
+    // must be the state right after the attempt's latest event.
+    if ExperienceState::after(&experience.attempt, last.as_ref()) != experience.state {
+        return Err(StoreError::inconsistent(format!(
+            "experience attempt {attempt_id:?}: the stored state is not the one after its latest event"
+        )));
+    }
     let reporter = ctx_subject(ctx);
     let bound = experience.attempt.reporter_subject.as_str();
     match experience

@@ -256,6 +256,16 @@ pub(crate) trait LearningTx {
         attempt_id: &str,
         event_id: &str,
     ) -> Result<Option<EventRow>, StoreError>;
+    /// The event row under `event_id` and the one at `revision`, if any
+    /// (one row may be both; one round trip on PostgreSQL).
+    async fn report_event_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError>;
     /// An attempt's event rows up to and including `revision`, in order.
     async fn event_rows_until(
         &mut self,

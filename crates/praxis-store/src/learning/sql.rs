@@ -84,6 +84,15 @@ pub const EVENT_ROW: &str = concat!(
     " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
      AND event_id = $4"
 );
+/// The event rows a report needs: the one under its event id and the one
+/// at the attempt's current revision (tenant, namespace, attempt, event
+/// id, revision).
+pub const REPORT_EVENT_ROWS: &str = concat!(
+    "SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     AND (event_id = $4 OR revision = $5)"
+);
 /// An attempt's event rows up to a revision: (tenant, namespace, attempt, revision).
 pub const EVENT_ROWS_UNTIL: &str = concat!(
     "SELECT ",
@@ -155,6 +164,7 @@ pub(crate) const ALL: &[&str] = &[
     PUT_STATE,
     EVENT_ROW,
     EVENT_ROWS_UNTIL,
+    REPORT_EVENT_ROWS,
     EVENT_ROWS_OF_ATTEMPT,
     INSERT_EVENT_ROW,
     WITHDRAWAL_ROWS,

@@ -268,6 +268,24 @@ impl LearningTx for PgTx<'_, '_> {
         rows.first().map(event_at).transpose()
     }
 
+    async fn report_event_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let revision = to_i64(revision);
+        let rows = self
+            .rows_now(
+                sql::REPORT_EVENT_ROWS,
+                &[&tenant, &namespace, &attempt_id, &event_id, &revision],
+            )
+            .await?;
+        rows.iter().map(event_at).collect()
+    }
+
     async fn event_rows_until(
         &mut self,
         tenant: &str,

@@ -320,6 +320,23 @@ impl LearningTx for SqliteTx<'_> {
         event_row(self.conn, tenant, namespace, attempt_id, event_id)
     }
 
+    async fn report_event_rows(
+        &mut self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+        revision: u64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let revision = crate::ledger::rows::to_i64(revision);
+        rows(
+            self.conn,
+            sql::REPORT_EVENT_ROWS,
+            params![tenant, namespace, attempt_id, event_id, revision],
+            event_at,
+        )
+    }
+
     async fn event_rows_until(
         &mut self,
         tenant: &str,

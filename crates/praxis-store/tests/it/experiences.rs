@@ -966,3 +966,28 @@ async fn writes_trust_no_altered_row() {
         assert_eq!(problems.len(), 2, "{backend:?}: {problems:?}");
     }
 }
+
+#[tokio::test]
+async fn a_report_never_builds_on_an_altered_state() {
+    for backend in BACKENDS {
+        let (engine, loc, _) = store(backend).await;
+        scenario(&*engine).await;
+        let before = appended(&*engine).await;
+        // Only the projection's state is altered: a terminal outcome that
+        // was never reported, which would let a new outcome through.
+        sql(
+            backend,
+            &loc.store,
+            "UPDATE experience_attempts SET state = replace(state, '\"failed\"', '\"unknown\"') \
+             WHERE id = 'root'",
+        )
+        .await;
+        let next = engine.learning().experience(T, &ns(), "root").await;
+        assert_inconsistent(backend, &next);
+        assert_inconsistent(
+            backend,
+            &report(&*engine, REPORTER, "root", event("e9", 4, Succeeded)).await,
+        );
+        assert_eq!(appended(&*engine).await, before, "{backend:?}");
+    }
+}
