@@ -36,7 +36,8 @@ pub struct Remote {
 }
 
 impl Remote {
-    fn client(&self) -> anyhow::Result<Client> {
+    /// A client for the server, authenticating with the token given.
+    pub(crate) fn client(&self) -> anyhow::Result<Client> {
         let token = match (&self.token, &self.token_file) {
             (Some(t), _) => t.clone(),
             (None, Some(f)) => std::fs::read_to_string(f)
@@ -76,7 +77,8 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
-    fn wire(&self) -> Scope {
+    /// The scope as the API spells it.
+    pub(crate) fn wire(&self) -> Scope {
         Scope {
             project_id: self.project.clone(),
             mission_id: self.mission.clone(),
@@ -221,7 +223,8 @@ pub enum AttemptsCmd {
     },
 }
 
-fn read_input(file: &PathBuf) -> anyhow::Result<String> {
+/// The text of FILE, or of stdin when FILE is `-`.
+pub(crate) fn read_input(file: &PathBuf) -> anyhow::Result<String> {
     if file.as_os_str() == "-" {
         Ok(std::io::read_to_string(std::io::stdin())?)
     } else {
@@ -229,7 +232,8 @@ fn read_input(file: &PathBuf) -> anyhow::Result<String> {
     }
 }
 
-fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+/// Prints an answer as pretty JSON on stdout.
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }

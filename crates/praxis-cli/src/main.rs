@@ -4,6 +4,8 @@
 mod attempts;
 mod bench;
 mod config;
+mod experiences;
+mod learning;
 mod records;
 
 use std::collections::BTreeSet;
@@ -63,6 +65,16 @@ enum Cmd {
     Records {
         #[command(subcommand)]
         command: records::RecordsCmd,
+    },
+    /// The learning authority's registry: register and show policies and evaluation contexts.
+    Learning {
+        #[command(subcommand)]
+        command: learning::LearningCmd,
+    },
+    /// Development experiences: record, report, read, history, lineage, export, withdraw, inspect.
+    Experiences {
+        #[command(subcommand)]
+        command: experiences::ExperiencesCmd,
     },
     /// Benchmarks (measurements, not tests).
     Bench {
@@ -148,6 +160,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Verify { store } => verify(store).await,
         Cmd::Attempts { command } => attempts::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Records { command } => records::run(command).await,
+        Cmd::Learning { command } => learning::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

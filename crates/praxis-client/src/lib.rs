@@ -6,6 +6,11 @@
 //! Paged calls take the previous page's `next_cursor` as `after`. Cursors are
 //! opaque: pass one back unchanged to the same call with the same query; the
 //! server refuses any other with 400 `invalid_cursor`.
+//!
+//! The learning authority's calls (registry, development experiences) are
+//! in [`learning`].
+
+pub mod learning;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
@@ -177,6 +182,16 @@ impl Client {
             req = req.header(IDEMPOTENCY_KEY, k);
         }
         Self::send(req).await
+    }
+
+    /// POSTs a read (a body carrying a scope): it writes nothing, so it
+    /// sends no `Idempotency-Key`.
+    async fn read<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        Self::send(self.request(Method::POST, path).json(body)).await
     }
 
     /// `POST /api/v1/credentials`.
@@ -497,10 +512,38 @@ fn scope_query(scope: &Scope) -> Vec<(&'static str, String)> {
     q
 }
 
+/// `id` as one URL path segment: every byte but RFC 3986's unreserved
+/// characters percent-encoded, so that an id holding `/`, `?`, `#` or `%`
+/// still names itself.
+fn path_segment(id: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            write!(out, "%{b:02X}").expect("writing to a String cannot fail");
+        }
+    }
+    out
+}
+
 fn unexpected(status: StatusCode, bytes: &[u8]) -> ClientError {
     let text = String::from_utf8_lossy(bytes);
     ClientError::Unexpected {
         status: status.as_u16(),
         body: text.chars().take(512).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_segment;
+
+    #[test]
+    fn path_segments_keep_unreserved_characters_and_encode_the_rest() {
+        assert_eq!(path_segment("policy-v1.2_x~"), "policy-v1.2_x~");
+        assert_eq!(path_segment("a/b?c#d%e f"), "a%2Fb%3Fc%23d%25e%20f");
+        assert_eq!(path_segment("é"), "%C3%A9");
     }
 }

@@ -6,6 +6,9 @@
 //! by plain batched INSERTs with the same sync settings, one commit per batch
 //! of as many rows as there are writers. The ratio is Praxis's own overhead.
 //!
+//! `bench experiences` measures event reports beside `bench ledger`'s
+//! appends, in alternating rounds, and experience reads as the store grows.
+//!
 //! `bench http` measures a write over loopback HTTP with and without an
 //! `Idempotency-Key`, beside the HTTP stack's own ceiling.
 //!
@@ -14,6 +17,7 @@
 //! fails below the thresholds, so that a regression is visible.
 
 mod attempts;
+mod experiences;
 mod http;
 mod redaction;
 
@@ -39,6 +43,10 @@ pub enum BenchCmd {
     /// Loads a large attempt history, then measures observe throughput and
     /// assess latency in process and over loopback HTTP.
     Attempts(attempts::AttemptsArgs),
+    /// Event reports/s with concurrent reporters beside `bench ledger`'s
+    /// appends/s in alternating rounds, and experience read latency as the
+    /// store grows.
+    Experiences(experiences::ExperiencesArgs),
     /// Writes over loopback HTTP with and without an Idempotency-Key,
     /// beside the HTTP stack's own ceiling, in alternating rounds.
     Http(http::HttpArgs),
@@ -73,6 +81,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
     match cmd {
         BenchCmd::Ledger(args) => ledger(args).await?,
         BenchCmd::Attempts(args) => attempts::run(args).await?,
+        BenchCmd::Experiences(args) => experiences::run(args).await?,
         BenchCmd::Http(args) => http::run(args).await?,
         BenchCmd::Redaction(args) => return redaction::run(&args),
     }
@@ -317,6 +326,16 @@ async fn measure_praxis(
             Command::Auth(AuthCommand::CreateTenant),
         ))
         .await?;
+    measure_appends(engine, writers, duration).await
+}
+
+/// Keyed appends/s, p50 and p99 with `writers` concurrent writers, on a
+/// store whose tenant `bench` exists: what `bench ledger` measures.
+async fn measure_appends(
+    engine: Arc<dyn Engine>,
+    writers: usize,
+    duration: Duration,
+) -> anyhow::Result<(f64, u64, u64)> {
     let namespace = scope().namespace("bench");
     // Warm up caches and prepared statements.
     for i in 0..200 {

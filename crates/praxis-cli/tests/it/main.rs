@@ -7,6 +7,7 @@ mod attempts;
 mod cli;
 mod contract;
 mod kill;
+mod learning;
 mod proxy;
 mod records;
 mod support;

@@ -109,6 +109,7 @@ pub(crate) fn attempt_row(namespace: &str, e: &Experience) -> Result<AttemptRow,
         attempt: canonical_text(&e.attempt)?,
         attempt_digest: e.attempt.digest().to_hex(),
         depth: to_i64(e.depth),
+        revision: to_i64(e.state.revision),
         state: canonical_text(&e.state)?,
         receipt: ReceiptCols::of(&e.recorded),
     })
@@ -156,23 +157,14 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
     event: EventReport,
 ) -> Result<LearningWrite, StoreError> {
     let ns = namespace.as_str();
-    let row = tx
-        .attempt_row(ctx.tenant, ns, attempt_id)
-        .await?
-        .ok_or(StoreError::NotFound(Missing::Experience))?;
+    let (row, events) = tx
+        .report_rows(ctx.tenant, ns, attempt_id, &event.event_id)
+        .await?;
+    let row = row.ok_or(StoreError::NotFound(Missing::Experience))?;
     let experience = experience_of(&row)?;
     let mut prior = None;
     let mut last = None;
-    for r in tx
-        .report_event_rows(
-            ctx.tenant,
-            ns,
-            attempt_id,
-            &event.event_id,
-            experience.state.revision,
-        )
-        .await?
-    {
+    for r in events {
         let stored = event_of(&r)?;
         if stored.event.revision == experience.state.revision {
             last = Some(stored.event.clone());
@@ -232,6 +224,7 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
                 ns,
                 attempt_id,
                 &canonical_text(&acceptance.state)?,
+                acceptance.state.revision,
             )
             .await?;
             Ok(LearningWrite::Reported {

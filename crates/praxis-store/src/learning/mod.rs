@@ -240,13 +240,14 @@ pub(crate) trait LearningTx {
         tenant: &str,
         row: &AttemptRow,
     ) -> Result<(), StoreError>;
-    /// Replaces an attempt's state (canonical JSON).
+    /// Replaces an attempt's state (canonical JSON) and its revision.
     async fn put_state(
         &mut self,
         tenant: &str,
         namespace: &str,
         id: &str,
         state: &str,
+        revision: u64,
     ) -> Result<(), StoreError>;
     /// The event row under (namespace, attempt, event id), if any.
     async fn event_row(
@@ -256,16 +257,16 @@ pub(crate) trait LearningTx {
         attempt_id: &str,
         event_id: &str,
     ) -> Result<Option<EventRow>, StoreError>;
-    /// The event row under `event_id` and the one at `revision`, if any
-    /// (one row may be both; one round trip on PostgreSQL).
-    async fn report_event_rows(
+    /// What a report reads: the attempt's row, and the event rows under
+    /// `event_id` and at the attempt's current revision (one row may be
+    /// both; one round trip on PostgreSQL).
+    async fn report_rows(
         &mut self,
         tenant: &str,
         namespace: &str,
         attempt_id: &str,
         event_id: &str,
-        revision: u64,
-    ) -> Result<Vec<EventRow>, StoreError>;
+    ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError>;
     /// An attempt's event rows up to and including `revision`, in order.
     async fn event_rows_until(
         &mut self,

@@ -33,6 +33,7 @@ pub(crate) fn experience_of(row: &AttemptRow) -> Result<Experience, StoreError> 
         || attempt.id != row.id
         || state.attempt_id != row.id
         || state.attempt_digest != digest
+        || state.revision != to_u64(row.revision)?
     {
         return Err(mismatch(&what));
     }

@@ -72,6 +72,7 @@ pub(crate) struct AttemptRow {
     pub attempt: String,
     pub attempt_digest: String,
     pub depth: i64,
+    pub revision: i64,
     pub state: String,
     pub receipt: ReceiptCols,
 }

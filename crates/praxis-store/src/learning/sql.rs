@@ -38,7 +38,7 @@ macro_rules! receipt_columns {
 macro_rules! attempt_columns {
     () => {
         concat!(
-            "namespace, id, attempt, attempt_digest, depth, state, ",
+            "namespace, id, attempt, attempt_digest, depth, revision, state, ",
             receipt_columns!()
         )
     };
@@ -72,11 +72,11 @@ pub const ATTEMPT_ROW: &str = concat!(
 pub const INSERT_ATTEMPT_ROW: &str = concat!(
     "INSERT INTO experience_attempts (tenant_id, ",
     attempt_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
 );
-/// Replaces an attempt's state: (state, tenant, namespace, id).
-pub const PUT_STATE: &str = "UPDATE experience_attempts SET state = $1 \
-     WHERE tenant_id = $2 AND namespace = $3 AND id = $4";
+/// Replaces an attempt's state: (state, revision, tenant, namespace, id).
+pub const PUT_STATE: &str = "UPDATE experience_attempts SET state = $1, revision = $2 \
+     WHERE tenant_id = $3 AND namespace = $4 AND id = $5";
 /// One event row: (tenant, namespace, attempt, event id).
 pub const EVENT_ROW: &str = concat!(
     "SELECT ",
@@ -86,12 +86,18 @@ pub const EVENT_ROW: &str = concat!(
 );
 /// The event rows a report needs: the one under its event id and the one
 /// at the attempt's current revision (tenant, namespace, attempt, event
-/// id, revision).
+/// id). Two point lookups, so the cost does not grow with the attempt's
+/// events, and no answer is needed first: on PostgreSQL it is sent in the
+/// same round trip as the attempt's row.
 pub const REPORT_EVENT_ROWS: &str = concat!(
     "SELECT ",
     event_columns!(),
     " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
-     AND (event_id = $4 OR revision = $5)"
+     AND event_id = $4 UNION ALL SELECT ",
+    event_columns!(),
+    " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
+     AND revision = (SELECT revision FROM experience_attempts \
+     WHERE tenant_id = $1 AND namespace = $2 AND id = $3)"
 );
 /// An attempt's event rows up to a revision: (tenant, namespace, attempt, revision).
 pub const EVENT_ROWS_UNTIL: &str = concat!(

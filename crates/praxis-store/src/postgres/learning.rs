@@ -41,6 +41,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         attempt TEXT NOT NULL,
         attempt_digest TEXT NOT NULL,
         depth BIGINT NOT NULL,
+        revision BIGINT NOT NULL,
         state TEXT NOT NULL,
         actor_credential TEXT NOT NULL,
         actor_subject TEXT NOT NULL,
@@ -100,8 +101,9 @@ fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
         attempt: col(r, 2)?,
         attempt_digest: col(r, 3)?,
         depth: col(r, 4)?,
-        state: col(r, 5)?,
-        receipt: receipt_at(r, 6)?,
+        revision: col(r, 5)?,
+        state: col(r, 6)?,
+        receipt: receipt_at(r, 7)?,
     })
 }
 
@@ -227,6 +229,7 @@ impl LearningTx for PgTx<'_, '_> {
             Box::new(row.attempt.clone()),
             Box::new(row.attempt_digest.clone()),
             Box::new(row.depth),
+            Box::new(row.revision),
             Box::new(row.state.clone()),
         ];
         self.defer(
@@ -242,9 +245,11 @@ impl LearningTx for PgTx<'_, '_> {
         namespace: &str,
         id: &str,
         state: &str,
+        revision: u64,
     ) -> Result<(), StoreError> {
         let params: Vec<Param> = vec![
             Box::new(state.to_owned()),
+            Box::new(to_i64(revision)),
             Box::new(tenant.to_owned()),
             Box::new(namespace.to_owned()),
             Box::new(id.to_owned()),
@@ -268,22 +273,31 @@ impl LearningTx for PgTx<'_, '_> {
         rows.first().map(event_at).transpose()
     }
 
-    async fn report_event_rows(
+    async fn report_rows(
         &mut self,
         tenant: &str,
         namespace: &str,
         attempt_id: &str,
         event_id: &str,
-        revision: u64,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        let revision = to_i64(revision);
-        let rows = self
-            .rows_now(
-                sql::REPORT_EVENT_ROWS,
-                &[&tenant, &namespace, &attempt_id, &event_id, &revision],
-            )
+    ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+        let attempt = self.tx.prepare_cached(sql::ATTEMPT_ROW).await?;
+        let events = self.tx.prepare_cached(sql::REPORT_EVENT_ROWS).await?;
+        let tx = self.tx;
+        // Both queries leave together, after the deferred statements.
+        let (attempt, events) = self
+            .answer(async {
+                let (a, e) = futures_util::future::join(
+                    tx.query_opt(&attempt, &[&tenant, &namespace, &attempt_id]),
+                    tx.query(&events, &[&tenant, &namespace, &attempt_id, &event_id]),
+                )
+                .await;
+                Ok((a?, e?))
+            })
             .await?;
-        rows.iter().map(event_at).collect()
+        Ok((
+            attempt.as_ref().map(attempt_at).transpose()?,
+            events.iter().map(event_at).collect::<Result<_, _>>()?,
+        ))
     }
 
     async fn event_rows_until(

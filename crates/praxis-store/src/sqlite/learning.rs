@@ -38,6 +38,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         attempt TEXT NOT NULL,
         attempt_digest TEXT NOT NULL,
         depth INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
         state TEXT NOT NULL,
         actor_credential TEXT NOT NULL,
         actor_subject TEXT NOT NULL,
@@ -97,8 +98,9 @@ fn attempt_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<AttemptRow> {
         attempt: r.get(2)?,
         attempt_digest: r.get(3)?,
         depth: r.get(4)?,
-        state: r.get(5)?,
-        receipt: receipt_at(r, 6)?,
+        revision: r.get(5)?,
+        state: r.get(6)?,
+        receipt: receipt_at(r, 7)?,
     })
 }
 
@@ -142,24 +144,18 @@ fn rows<T>(
 fn insert(
     conn: &Connection,
     sql: &str,
-    head: [&dyn rusqlite::ToSql; 7],
+    head: &[&dyn rusqlite::ToSql],
     r: &ReceiptCols,
 ) -> Result<(), StoreError> {
-    let [a, b, c, d, e, f, g] = head;
-    conn.prepare_cached(sql)?.execute(params![
-        a,
-        b,
-        c,
-        d,
-        e,
-        f,
-        g,
-        r.actor_credential,
-        r.actor_subject,
-        r.recorded_at,
-        r.position,
-        r.receipt_digest,
-    ])?;
+    let receipt: [&dyn rusqlite::ToSql; 5] = [
+        &r.actor_credential,
+        &r.actor_subject,
+        &r.recorded_at,
+        &r.position,
+        &r.receipt_digest,
+    ];
+    let all: Vec<&dyn rusqlite::ToSql> = head.iter().chain(&receipt).copied().collect();
+    conn.prepare_cached(sql)?.execute(&*all)?;
     Ok(())
 }
 
@@ -284,13 +280,14 @@ impl LearningTx for SqliteTx<'_> {
         insert(
             self.conn,
             sql::INSERT_ATTEMPT_ROW,
-            [
+            &[
                 &tenant,
                 &row.namespace,
                 &row.id,
                 &row.attempt,
                 &row.attempt_digest,
                 &row.depth,
+                &row.revision,
                 &row.state,
             ],
             &row.receipt,
@@ -303,10 +300,12 @@ impl LearningTx for SqliteTx<'_> {
         namespace: &str,
         id: &str,
         state: &str,
+        revision: u64,
     ) -> Result<(), StoreError> {
+        let revision = crate::ledger::rows::to_i64(revision);
         self.conn
             .prepare_cached(sql::PUT_STATE)?
-            .execute(params![state, tenant, namespace, id])?;
+            .execute(params![state, revision, tenant, namespace, id])?;
         Ok(())
     }
 
@@ -320,21 +319,21 @@ impl LearningTx for SqliteTx<'_> {
         event_row(self.conn, tenant, namespace, attempt_id, event_id)
     }
 
-    async fn report_event_rows(
+    async fn report_rows(
         &mut self,
         tenant: &str,
         namespace: &str,
         attempt_id: &str,
         event_id: &str,
-        revision: u64,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        let revision = crate::ledger::rows::to_i64(revision);
-        rows(
+    ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+        let attempt = attempt_row(self.conn, tenant, namespace, attempt_id)?;
+        let events = rows(
             self.conn,
             sql::REPORT_EVENT_ROWS,
-            params![tenant, namespace, attempt_id, event_id, revision],
+            params![tenant, namespace, attempt_id, event_id],
             event_at,
-        )
+        )?;
+        Ok((attempt, events))
     }
 
     async fn event_rows_until(
@@ -357,7 +356,7 @@ impl LearningTx for SqliteTx<'_> {
         insert(
             self.conn,
             sql::INSERT_EVENT_ROW,
-            [
+            &[
                 &tenant,
                 &row.namespace,
                 &row.attempt_id,
@@ -395,7 +394,7 @@ impl LearningTx for SqliteTx<'_> {
         insert(
             self.conn,
             sql::INSERT_WITHDRAWAL_ROW,
-            [
+            &[
                 &tenant,
                 &row.namespace,
                 &row.key,
