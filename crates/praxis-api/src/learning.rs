@@ -57,7 +57,9 @@ pub struct PolicyParameters {
     pub max_cost_units: u64,
     /// Most milliseconds one trial may take (at least 1).
     pub max_latency_ms: u64,
-    /// Trials of a `fixed_hoeffding_v1` run (2 to 1,000,000); null for `anytime_v1`.
+    /// Trials of a `fixed_hoeffding_v1` run (2 to 1,000,000); null for
+    /// `anytime_v1`. Required even when null.
+    #[serde(deserialize_with = "Option::deserialize")]
     #[schema(required = true)]
     pub qualification_trials: Option<u64>,
     /// The most trials any run may take (2 to 1,000,000); at the cap an

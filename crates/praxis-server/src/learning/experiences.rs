@@ -27,7 +27,7 @@ use crate::AppState;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
 use crate::idempotency::{Answer, Render, Retry, answer};
-use crate::request::{namespace_of, page_limit, write_as};
+use crate::request::{namespace_of, write_as};
 use crate::wire::{self, learning as wl};
 
 /// Default history page.
@@ -235,9 +235,10 @@ pub(crate) async fn read_event(
     request_body = ExperienceHistoryRequest,
     responses(
         (status = 200, description = "One page of the attempt's events in revision order", body = ExperienceHistoryResponse),
-        (status = 400, description = "`after` is not a cursor of this list (`invalid_cursor`) or `limit` is out of range (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`after` is not a cursor of this list (`invalid_cursor`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such attempt in this scope (`experience_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`limit` is not 1 to 500 (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -247,11 +248,26 @@ pub(crate) async fn history(
     ApiJson { body, .. }: ApiJson<ExperienceHistoryRequest>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::ExperienceRead, body.scope)?;
-    let limit = page_limit(body.limit.map(|l| l as usize), DEFAULT_PAGE, MAX_PAGE)?;
+    let limit = match body.limit.map(|l| l as usize) {
+        None => DEFAULT_PAGE,
+        Some(l) if (1..=MAX_PAGE).contains(&l) => l,
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_field",
+                format!("limit must be 1 to {MAX_PAGE}"),
+            )
+            .at("/limit"));
+        }
+    };
     let list = crate::cursor::List::new(&state.seal, "experiences.history", &p.tenant_id)
         .by(Some(namespace.as_str()))
         .by(Some(&body.attempt_id));
-    let after: u64 = list.after(body.after.as_deref())?.unwrap_or(0);
+    // The cursor travels in the body here, so its pointer is `/after`.
+    let after: u64 = list
+        .after(body.after.as_deref())
+        .map_err(|e| e.at("/after"))?
+        .unwrap_or(0);
     let log = log_of(&state, &p, &namespace, &body.attempt_id).await?;
     let rest: Vec<_> = log
         .events

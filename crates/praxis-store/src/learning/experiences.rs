@@ -273,6 +273,15 @@ pub(crate) async fn withdraw<T: LedgerTx + LearningTx>(
         Withdrawing::Replayed => {
             let stored =
                 under_key.ok_or_else(|| StoreError::inconsistent("a replay without a prior"))?;
+            // A key answers its own subject's retries only, as an attempt
+            // id does.
+            if stored.recorded.actor.subject != ctx.actor.subject {
+                return Err(Refusal::ExperienceIdConflict {
+                    what: "withdrawal",
+                    id: stored.withdrawal.idempotency_key.clone(),
+                }
+                .into());
+            }
             return Ok(LearningWrite::Withdrawn {
                 withdrawal: Box::new(stored),
                 new: false,

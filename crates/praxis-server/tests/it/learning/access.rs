@@ -225,14 +225,15 @@ async fn every_learning_endpoint_checks_token_capability_and_exact_grant() {
         }
 
         // Another subject with every capability and the grant: not the
-        // reporter (403), and not the recorder of dev-1 (409); reads succeed, and
-        // a withdrawal's key names the scope's withdrawal, whoever retries it.
+        // reporter (403), not the recorder of dev-1 (409), and not the
+        // subject that made the withdrawal under its key (409); reads succeed.
         let stranger = lab.token("stranger", ALL, vec![s.clone()]).await;
         for call in &calls {
             let r = call.send(base, Some(&stranger)).await;
             match call.name {
                 "report" => r.refused(403, "not_reporter", None),
                 "record" => r.refused(409, "idempotency_conflict", Some("/experience/id")),
+                "withdraw" => r.refused(409, "idempotency_conflict", Some("/idempotency_key")),
                 _ => assert_eq!(r.status, 200, "{} by a stranger: {r:?}", call.name),
             }
         }
