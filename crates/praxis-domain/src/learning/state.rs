@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::experience::{Attempt, EventReport, ExperienceOutcome};
+use crate::canonical::canonical_bytes;
 use crate::digest::{Digest, EXPERIENCE_EVENT_KIND};
 use crate::refusal::Refusal;
 use crate::revision::check_revision;
@@ -76,13 +77,33 @@ pub struct ReportedEvent {
 }
 
 impl ReportedEvent {
-    /// The digest its other fields determine.
-    pub fn compute_digest(&self) -> Digest {
+    /// The bytes its digest covers: the canonical JSON of every member but
+    /// `event_digest`.
+    pub fn body(&self) -> Vec<u8> {
         let mut value = serde_json::to_value(self).expect("events serialize");
         if let Some(map) = value.as_object_mut() {
             map.remove("event_digest");
         }
-        Digest::of_value(EXPERIENCE_EVENT_KIND, &value)
+        canonical_bytes(&value)
+    }
+
+    /// The digest its other fields determine.
+    pub fn compute_digest(&self) -> Digest {
+        Digest::of_bytes(EXPERIENCE_EVENT_KIND, &self.body())
+    }
+
+    /// The event whose body is `body`, if those bytes hash to `digest`
+    /// and decode to an event: a stored body is checked by one hash, with
+    /// no canonical form to rebuild.
+    pub fn from_body(body: &[u8], digest: Digest) -> Option<ReportedEvent> {
+        if Digest::of_bytes(EXPERIENCE_EVENT_KIND, body) != digest {
+            return None;
+        }
+        let mut value: serde_json::Value = serde_json::from_slice(body).ok()?;
+        value
+            .as_object_mut()?
+            .insert("event_digest".into(), serde_json::to_value(digest).ok()?);
+        serde_json::from_value(value).ok()
     }
 }
 
@@ -101,6 +122,8 @@ pub enum Reported {
 pub struct Acceptance {
     /// The event to append.
     pub event: ReportedEvent,
+    /// Its body ([`ReportedEvent::body`]), computed once for its digest.
+    pub body: Vec<u8>,
     /// The state after it.
     pub state: ExperienceState,
 }
@@ -194,7 +217,8 @@ impl ExperienceState {
             observed_latency_ms,
             event_digest: Digest([0; 32]),
         };
-        accepted.event_digest = accepted.compute_digest();
+        let body = accepted.body();
+        accepted.event_digest = Digest::of_bytes(EXPERIENCE_EVENT_KIND, &body);
         let state = ExperienceState {
             revision: accepted.revision,
             outcome: Some(event.outcome),
@@ -207,6 +231,7 @@ impl ExperienceState {
         };
         Ok(Reported::Accepted(Box::new(Acceptance {
             event: accepted,
+            body,
             state,
         })))
     }
@@ -490,7 +515,7 @@ mod tests {
                 let before = state.clone();
                 match state.report(ME, who, prior, &e) {
                     Ok(Reported::Accepted(a)) => {
-                        let Acceptance { event, state: next } = *a;
+                        let Acceptance { event, state: next, .. } = *a;
                         prop_assert!(prior.is_none() && !s.stranger && !s.stale);
                         prop_assert_eq!(next.revision, before.revision + 1);
                         prop_assert_eq!(event.revision, next.revision);
@@ -501,6 +526,10 @@ mod tests {
                         prop_assert!(next.observed_latency_ms >= before.observed_latency_ms);
                         prop_assert_eq!(next.reported_cost_units, e.cost_units);
                         prop_assert_eq!(event.event_digest, event.compute_digest());
+                        prop_assert_eq!(
+                            ReportedEvent::from_body(&event.body(), event.event_digest),
+                            Some(event.clone())
+                        );
                         // A retry of what was just accepted is answered with it.
                         prop_assert_eq!(next.report(ME, ME, Some(&event), &e), Ok(Reported::Replayed));
                         accepted.push(event);

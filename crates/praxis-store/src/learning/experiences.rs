@@ -9,6 +9,7 @@
 
 use praxis_domain::Refusal;
 use praxis_domain::auth::Namespace;
+use praxis_domain::digest::{Digest, EXPERIENCE_ATTEMPT_KIND};
 use praxis_domain::learning::{
     AttemptRequest, Context, EVENT_REPORTED, EventReport, ExperienceState, MAX_LINEAGE, RECORDED,
     Reported, WITHDRAWN, Withdrawal, Withdrawing, experience_stream,
@@ -103,26 +104,39 @@ fn ctx_subject(ctx: &Ctx<'_>) -> String {
 
 /// The row of an experience.
 pub(crate) fn attempt_row(namespace: &str, e: &Experience) -> Result<AttemptRow, StoreError> {
+    let attempt = canonical_text(&e.attempt)?;
     Ok(AttemptRow {
         namespace: namespace.to_owned(),
         id: e.attempt.id.clone(),
-        attempt: canonical_text(&e.attempt)?,
-        attempt_digest: e.attempt.digest().to_hex(),
+        attempt_digest: Digest::of_bytes(EXPERIENCE_ATTEMPT_KIND, attempt.as_bytes()).to_hex(),
+        attempt,
         depth: to_i64(e.depth),
         revision: to_i64(e.state.revision),
-        state: canonical_text(&e.state)?,
+        state: state_text(&e.state)?,
         receipt: ReceiptCols::of(&e.recorded),
     })
 }
 
-/// The row of an event.
-pub(crate) fn event_row(namespace: &str, e: &StoredEvent) -> Result<EventRow, StoreError> {
+/// A state as stored: plain JSON, since no digest covers it (a reader
+/// re-folds it from the events instead).
+pub(crate) fn state_text(state: &ExperienceState) -> Result<String, StoreError> {
+    serde_json::to_string(state).map_err(|e| StoreError::inconsistent(format!("state: {e}")))
+}
+
+/// The row of an event whose body
+/// ([`praxis_domain::learning::ReportedEvent::body`]) is `body`.
+pub(crate) fn event_row(
+    namespace: &str,
+    e: &StoredEvent,
+    body: Vec<u8>,
+) -> Result<EventRow, StoreError> {
     Ok(EventRow {
         namespace: namespace.to_owned(),
         attempt_id: e.event.attempt_id.clone(),
         event_id: e.event.event.event_id.clone(),
         revision: to_i64(e.event.revision),
-        event: canonical_text(&e.event)?,
+        event: String::from_utf8(body)
+            .map_err(|e| StoreError::inconsistent(format!("event body: {e}")))?,
         event_digest: e.event.event_digest.to_hex(),
         receipt: ReceiptCols::of(&e.recorded),
     })
@@ -206,6 +220,7 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
             })
         }
         Reported::Accepted(acceptance) => {
+            let acceptance = *acceptance;
             let new = NewEvent::new(
                 namespace.clone(),
                 experience_stream(attempt_id),
@@ -217,13 +232,13 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
                 event: acceptance.event,
                 recorded,
             };
-            tx.insert_event_row(ctx.tenant, &event_row(ns, &stored)?)
+            tx.insert_event_row(ctx.tenant, &event_row(ns, &stored, acceptance.body)?)
                 .await?;
             tx.put_state(
                 ctx.tenant,
                 ns,
                 attempt_id,
-                &canonical_text(&acceptance.state)?,
+                &state_text(&acceptance.state)?,
                 acceptance.state.revision,
             )
             .await?;

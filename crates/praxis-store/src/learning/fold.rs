@@ -190,7 +190,7 @@ impl LearningFold {
         );
         let mut events = BTreeMap::new();
         for ((ns, _, _), e) in &self.events {
-            let row = event_row(ns, e)?;
+            let row = event_row(ns, e, e.event.body())?;
             events.insert(
                 (
                     row.namespace.clone(),

@@ -7,6 +7,7 @@
 //! cost, a revision) breaks one of these and the read answers
 //! [`StoreError::Inconsistent`].
 
+use praxis_domain::digest::{Digest, EXPERIENCE_ATTEMPT_KIND};
 use praxis_domain::learning::{Attempt, ExperienceState, ReportedEvent, Withdrawal, fold};
 
 use super::rows::{AttemptRow, EventRow, WithdrawalRow, parse_digest};
@@ -27,10 +28,14 @@ fn mismatch(what: &str) -> StoreError {
 pub(crate) fn experience_of(row: &AttemptRow) -> Result<Experience, StoreError> {
     let what = format!("experience attempt {:?}", row.id);
     let digest = parse_digest(&what, &row.attempt_digest)?;
+    // The stored text is the canonical form the digest was computed from,
+    // so one hash checks it.
+    if Digest::of_bytes(EXPERIENCE_ATTEMPT_KIND, row.attempt.as_bytes()) != digest {
+        return Err(mismatch(&what));
+    }
     let attempt: Attempt = decode(&what, &row.attempt)?;
     let state: ExperienceState = decode(&what, &row.state)?;
-    if attempt.digest() != digest
-        || attempt.id != row.id
+    if attempt.id != row.id
         || state.attempt_id != row.id
         || state.attempt_digest != digest
         || state.revision != to_u64(row.revision)?
@@ -56,10 +61,11 @@ pub(crate) fn experience_of(row: &AttemptRow) -> Result<Experience, StoreError> 
 pub(crate) fn event_of(row: &EventRow) -> Result<StoredEvent, StoreError> {
     let what = format!("experience event {:?}/{:?}", row.attempt_id, row.event_id);
     let digest = parse_digest(&what, &row.event_digest)?;
-    let event: ReportedEvent = decode(&what, &row.event)?;
-    if event.event_digest != digest
-        || event.compute_digest() != digest
-        || event.attempt_id != row.attempt_id
+    // The stored text is the event's body, the exact bytes its digest
+    // covers, so one hash checks it.
+    let event =
+        ReportedEvent::from_body(row.event.as_bytes(), digest).ok_or_else(|| mismatch(&what))?;
+    if event.attempt_id != row.attempt_id
         || event.event.event_id != row.event_id
         || event.revision != to_u64(row.revision)?
     {

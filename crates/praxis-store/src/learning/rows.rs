@@ -1,8 +1,10 @@
 //! Learning rows: the registry, attempts, events and withdrawals.
 //!
-//! Payloads are kept as their canonical JSON text, the exact bytes their
-//! digests cover, so a reader re-checks them without re-encoding (see
-//! `read` for the checks).
+//! Digested payloads are kept as the exact bytes their digests cover (the
+//! canonical JSON of an attempt, a withdrawal or a registry entry; an
+//! event's body, every member but its digest), so a reader re-checks them
+//! with one hash and no re-encoding (see `read`). A state is plain JSON: no
+//! digest covers it, and a reader re-folds it from the events.
 
 use praxis_domain::canonical::canonical_of;
 use praxis_domain::digest::Digest;
