@@ -89,7 +89,7 @@ pub(crate) async fn record<T: LedgerTx + LearningTx>(
         depth,
         recorded,
     };
-    tx.insert_attempt_row(ctx.tenant, &attempt_row(ns, &experience)?)
+    tx.insert_attempt_row(ctx.tenant, &attempt_row(ns, &experience, None)?)
         .await?;
     Ok(LearningWrite::Recorded {
         experience: Box::new(experience),
@@ -102,8 +102,12 @@ fn ctx_subject(ctx: &Ctx<'_>) -> String {
     ctx.actor.subject.clone()
 }
 
-/// The row of an experience.
-pub(crate) fn attempt_row(namespace: &str, e: &Experience) -> Result<AttemptRow, StoreError> {
+/// The row of an experience whose latest event is `last_event_id`.
+pub(crate) fn attempt_row(
+    namespace: &str,
+    e: &Experience,
+    last_event_id: Option<&str>,
+) -> Result<AttemptRow, StoreError> {
     let attempt = canonical_text(&e.attempt)?;
     Ok(AttemptRow {
         namespace: namespace.to_owned(),
@@ -113,6 +117,7 @@ pub(crate) fn attempt_row(namespace: &str, e: &Experience) -> Result<AttemptRow,
         depth: to_i64(e.depth),
         revision: to_i64(e.state.revision),
         state: state_text(&e.state)?,
+        last_event_id: last_event_id.map(str::to_owned),
         receipt: ReceiptCols::of(&e.recorded),
     })
 }
@@ -240,6 +245,7 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
                 attempt_id,
                 &state_text(&acceptance.state)?,
                 acceptance.state.revision,
+                &stored.event.event.event_id,
             )
             .await?;
             Ok(LearningWrite::Reported {

@@ -37,6 +37,7 @@ pub(crate) struct LearningFold {
     events: BTreeMap<EventKey, StoredEvent>,
     withdrawals: BTreeMap<WithdrawalKey, StoredWithdrawal>,
     withdrawn: BTreeSet<EventKey>,
+    last_events: BTreeMap<AttemptKey, String>,
 }
 
 fn decode<T: DeserializeOwned>(kind: &str, event: &Event) -> Result<T, String> {
@@ -133,6 +134,10 @@ impl LearningFold {
             Ok(Reported::Accepted(a)) if a.event == stored => experience.state = a.state,
             _ => return Err(format!("{what}: not what accepting its content produces")),
         }
+        self.last_events.insert(
+            (event_key.0.clone(), event_key.1.clone()),
+            event_key.2.clone(),
+        );
         self.events.insert(
             event_key,
             StoredEvent {
@@ -177,8 +182,9 @@ impl LearningFold {
     ) -> Result<Vec<String>, StoreError> {
         let mut problems = self.registry.compare(read, tenant).await?;
         let mut attempts = BTreeMap::new();
-        for ((ns, _), e) in &self.attempts {
-            let row = attempt_row(ns, e)?;
+        for (key, e) in &self.attempts {
+            let last = self.last_events.get(key).map(String::as_str);
+            let row = attempt_row(&key.0, e, last)?;
             attempts.insert((row.namespace.clone(), row.id.clone()), row);
         }
         compare_rows(

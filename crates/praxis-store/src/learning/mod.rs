@@ -240,7 +240,7 @@ pub(crate) trait LearningTx {
         tenant: &str,
         row: &AttemptRow,
     ) -> Result<(), StoreError>;
-    /// Replaces an attempt's state (canonical JSON) and its revision.
+    /// Replaces an attempt's state, its revision and its latest event's id.
     async fn put_state(
         &mut self,
         tenant: &str,
@@ -248,6 +248,7 @@ pub(crate) trait LearningTx {
         id: &str,
         state: &str,
         revision: u64,
+        last_event_id: &str,
     ) -> Result<(), StoreError>;
     /// The event row under (namespace, attempt, event id), if any.
     async fn event_row(
@@ -258,8 +259,8 @@ pub(crate) trait LearningTx {
         event_id: &str,
     ) -> Result<Option<EventRow>, StoreError>;
     /// What a report reads: the attempt's row, and the event rows under
-    /// `event_id` and at the attempt's current revision (one row may be
-    /// both; one round trip on PostgreSQL).
+    /// `event_id` and of the attempt's latest event (one row may be both;
+    /// one round trip on PostgreSQL).
     async fn report_rows(
         &mut self,
         tenant: &str,

@@ -124,6 +124,12 @@ pub(crate) fn log_of((attempt, events, withdrawals): LogRows) -> Result<Experien
             attempt.id
         )));
     }
+    if attempt.last_event_id.as_deref() != events.last().map(|e| e.event.event.event_id.as_str()) {
+        return Err(StoreError::inconsistent(format!(
+            "experience attempt {:?}: its latest event id is not its last event's",
+            attempt.id
+        )));
+    }
     let withdrawals = withdrawals
         .iter()
         .map(withdrawal_of)

@@ -76,6 +76,7 @@ pub(crate) struct AttemptRow {
     pub depth: i64,
     pub revision: i64,
     pub state: String,
+    pub last_event_id: Option<String>,
     pub receipt: ReceiptCols,
 }
 

@@ -38,7 +38,7 @@ macro_rules! receipt_columns {
 macro_rules! attempt_columns {
     () => {
         concat!(
-            "namespace, id, attempt, attempt_digest, depth, revision, state, ",
+            "namespace, id, attempt, attempt_digest, depth, revision, state, last_event_id, ",
             receipt_columns!()
         )
     };
@@ -72,11 +72,13 @@ pub const ATTEMPT_ROW: &str = concat!(
 pub const INSERT_ATTEMPT_ROW: &str = concat!(
     "INSERT INTO experience_attempts (tenant_id, ",
     attempt_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 );
-/// Replaces an attempt's state: (state, revision, tenant, namespace, id).
-pub const PUT_STATE: &str = "UPDATE experience_attempts SET state = $1, revision = $2 \
-     WHERE tenant_id = $3 AND namespace = $4 AND id = $5";
+/// Replaces an attempt's state: (state, revision, last event id, tenant,
+/// namespace, id).
+pub const PUT_STATE: &str = "UPDATE experience_attempts \
+     SET state = $1, revision = $2, last_event_id = $3 \
+     WHERE tenant_id = $4 AND namespace = $5 AND id = $6";
 /// One event row: (tenant, namespace, attempt, event id).
 pub const EVENT_ROW: &str = concat!(
     "SELECT ",
@@ -84,11 +86,12 @@ pub const EVENT_ROW: &str = concat!(
     " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
      AND event_id = $4"
 );
-/// The event rows a report needs: the one under its event id and the one
-/// at the attempt's current revision (tenant, namespace, attempt, event
-/// id). Two point lookups, so the cost does not grow with the attempt's
-/// events, and no answer is needed first: on PostgreSQL it is sent in the
-/// same round trip as the attempt's row.
+/// The event rows a report needs: the one under its event id and the
+/// attempt's latest (tenant, namespace, attempt, event id). Two primary-key
+/// lookups, so the cost does not grow with the attempt's events, and no
+/// answer is needed first: on PostgreSQL it is sent in the same round trip
+/// as the attempt's row. (The latest is found by its id, kept beside the
+/// state, so events need no second index by revision.)
 pub const REPORT_EVENT_ROWS: &str = concat!(
     "SELECT ",
     event_columns!(),
@@ -96,7 +99,7 @@ pub const REPORT_EVENT_ROWS: &str = concat!(
      AND event_id = $4 UNION ALL SELECT ",
     event_columns!(),
     " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
-     AND revision = (SELECT revision FROM experience_attempts \
+     AND event_id = (SELECT last_event_id FROM experience_attempts \
      WHERE tenant_id = $1 AND namespace = $2 AND id = $3)"
 );
 /// An attempt's event rows up to a revision: (tenant, namespace, attempt, revision).

@@ -43,6 +43,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         depth BIGINT NOT NULL,
         revision BIGINT NOT NULL,
         state TEXT NOT NULL,
+        last_event_id TEXT,
         actor_credential TEXT NOT NULL,
         actor_subject TEXT NOT NULL,
         recorded_at BIGINT NOT NULL,
@@ -63,8 +64,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         recorded_at BIGINT NOT NULL,
         position BIGINT NOT NULL,
         receipt_digest TEXT NOT NULL,
-        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id),
-        UNIQUE (tenant_id, namespace, attempt_id, revision)
+        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id)
     );
     CREATE TABLE experience_withdrawals (
         tenant_id TEXT NOT NULL,
@@ -103,7 +103,8 @@ fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
         depth: col(r, 4)?,
         revision: col(r, 5)?,
         state: col(r, 6)?,
-        receipt: receipt_at(r, 7)?,
+        last_event_id: col(r, 7)?,
+        receipt: receipt_at(r, 8)?,
     })
 }
 
@@ -231,6 +232,7 @@ impl LearningTx for PgTx<'_, '_> {
             Box::new(row.depth),
             Box::new(row.revision),
             Box::new(row.state.clone()),
+            Box::new(row.last_event_id.clone()),
         ];
         self.defer(
             sql::INSERT_ATTEMPT_ROW,
@@ -246,10 +248,12 @@ impl LearningTx for PgTx<'_, '_> {
         id: &str,
         state: &str,
         revision: u64,
+        last_event_id: &str,
     ) -> Result<(), StoreError> {
         let params: Vec<Param> = vec![
             Box::new(state.to_owned()),
             Box::new(to_i64(revision)),
+            Box::new(last_event_id.to_owned()),
             Box::new(tenant.to_owned()),
             Box::new(namespace.to_owned()),
             Box::new(id.to_owned()),

@@ -40,6 +40,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         depth INTEGER NOT NULL,
         revision INTEGER NOT NULL,
         state TEXT NOT NULL,
+        last_event_id TEXT,
         actor_credential TEXT NOT NULL,
         actor_subject TEXT NOT NULL,
         recorded_at INTEGER NOT NULL,
@@ -60,8 +61,7 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         recorded_at INTEGER NOT NULL,
         position INTEGER NOT NULL,
         receipt_digest TEXT NOT NULL,
-        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id),
-        UNIQUE (tenant_id, namespace, attempt_id, revision)
+        PRIMARY KEY (tenant_id, namespace, attempt_id, event_id)
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE experience_withdrawals (
         tenant_id TEXT NOT NULL,
@@ -100,7 +100,8 @@ fn attempt_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<AttemptRow> {
         depth: r.get(4)?,
         revision: r.get(5)?,
         state: r.get(6)?,
-        receipt: receipt_at(r, 7)?,
+        last_event_id: r.get(7)?,
+        receipt: receipt_at(r, 8)?,
     })
 }
 
@@ -289,6 +290,7 @@ impl LearningTx for SqliteTx<'_> {
                 &row.depth,
                 &row.revision,
                 &row.state,
+                &row.last_event_id,
             ],
             &row.receipt,
         )
@@ -301,11 +303,17 @@ impl LearningTx for SqliteTx<'_> {
         id: &str,
         state: &str,
         revision: u64,
+        last_event_id: &str,
     ) -> Result<(), StoreError> {
         let revision = crate::ledger::rows::to_i64(revision);
-        self.conn
-            .prepare_cached(sql::PUT_STATE)?
-            .execute(params![state, revision, tenant, namespace, id])?;
+        self.conn.prepare_cached(sql::PUT_STATE)?.execute(params![
+            state,
+            revision,
+            last_event_id,
+            tenant,
+            namespace,
+            id
+        ])?;
         Ok(())
     }
 
