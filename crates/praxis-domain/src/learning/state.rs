@@ -144,12 +144,28 @@ impl ExperienceState {
         }
     }
 
-    /// The state right after `last`, the attempt's latest accepted event
-    /// (`None`: no event yet). A state is a function of its attempt and
-    /// latest event alone, since each event carries the bounds after it, so
-    /// a writer can check a stored state with one event instead of a fold.
-    pub fn after(attempt: &Attempt, last: Option<&ReportedEvent>) -> ExperienceState {
-        let recorded = ExperienceState::recorded(attempt);
+    /// The state right after `last`, the latest accepted event of the
+    /// attempt `attempt_id` with digest `attempt_digest` (`None`: no event
+    /// yet). A state is a function of its attempt and latest event alone,
+    /// since each event carries the bounds after it, so a writer can check a
+    /// stored state with one event instead of a fold. It takes the digest
+    /// the caller has already verified rather than re-computing it.
+    pub fn after(
+        attempt_id: &str,
+        attempt_digest: Digest,
+        last: Option<&ReportedEvent>,
+    ) -> ExperienceState {
+        let recorded = ExperienceState {
+            attempt_id: attempt_id.to_owned(),
+            attempt_digest,
+            revision: 1,
+            outcome: None,
+            reported_cost_units: None,
+            reported_latency_ms: None,
+            observed_cost_units: None,
+            observed_latency_ms: None,
+            last_event_digest: None,
+        };
         match last {
             None => recorded,
             Some(e) => ExperienceState {
@@ -556,7 +572,8 @@ mod tests {
                 }
                 prop_assert_eq!(state.revision, 1 + accepted.len() as u64);
             }
-            prop_assert_eq!(&ExperienceState::after(&a, accepted.last()), &state);
+            prop_assert_eq!(&ExperienceState::after(&a.id, a.digest(), accepted.last()), &state);
+            prop_assert_eq!(ExperienceState::after(&a.id, a.digest(), None), ExperienceState::recorded(&a));
             prop_assert_eq!(fold(&a, &accepted), Ok(state));
         }
     }

@@ -194,7 +194,10 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
     }
     // The stored state decides the new event, so it is checked first: it
     // must be the state right after the attempt's latest event.
-    if ExperienceState::after(&experience.attempt, last.as_ref()) != experience.state {
+    // `experience_of` checked the attempt against its digest already.
+    let expected =
+        ExperienceState::after(attempt_id, experience.state.attempt_digest, last.as_ref());
+    if expected != experience.state {
         return Err(StoreError::inconsistent(format!(
             "experience attempt {attempt_id:?}: the stored state is not the one after its latest event"
         )));
