@@ -39,8 +39,34 @@ fn may_read(p: &Principal) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn unexpected() -> StoreError {
-    StoreError::inconsistent("a registration answered with another effect")
+/// 404: nothing is registered under the id in the caller's tenant.
+fn not_found(code: &'static str, what: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        code,
+        format!("no {what} under this id"),
+    )
+}
+
+/// Runs a registration by a `policy_admin`; `pick` renders the answer from
+/// the write's effect (`None`: another effect, which is a fault).
+async fn register(
+    state: &AppState,
+    p: &Principal,
+    key: Option<String>,
+    value: serde_json::Value,
+    route: &str,
+    command: LearningCommand,
+    pick: fn(&LearningWrite) -> Option<Answer>,
+) -> Result<Response, ApiError> {
+    let render: Render = Arc::new(move |applied| {
+        applied
+            .learning()
+            .and_then(pick)
+            .ok_or_else(|| StoreError::inconsistent("a registration answered with another effect"))
+    });
+    let write = write_as(p, Capability::PolicyAdmin, Command::Learning(command));
+    Ok(answer(state, p, Retry::new(route, key, value), write, render).await?)
 }
 
 #[utoipa::path(
@@ -64,20 +90,26 @@ pub(crate) async fn register_policy(
     p.require(Capability::PolicyAdmin)?;
     let policy = wl::policy_from_wire(body.policy);
     policy.validate("/policy")?;
-    let command = Command::Learning(LearningCommand::RegisterPolicy(policy));
-    let render: Render = Arc::new(|applied| match applied.learning() {
-        Some(LearningWrite::Policy(r)) => Ok(Answer::json(
-            status(r.new),
-            &LearningPolicyResponse {
-                contract_version: CONTRACT_VERSION,
-                policy: wl::registered_policy(&r.entry),
-            },
-        )),
-        _ => Err(unexpected()),
-    });
-    let write = write_as(&p, Capability::PolicyAdmin, command);
-    let retry = Retry::new("learning.policies.register", key, value);
-    Ok(answer(&state, &p, retry, write, render).await?)
+    let command = LearningCommand::RegisterPolicy(policy);
+    register(
+        &state,
+        &p,
+        key,
+        value,
+        "learning.policies.register",
+        command,
+        |w| match w {
+            LearningWrite::Policy(r) => Some(Answer::json(
+                status(r.new),
+                &LearningPolicyResponse {
+                    contract_version: CONTRACT_VERSION,
+                    policy: wl::registered_policy(&r.entry),
+                },
+            )),
+            _ => None,
+        },
+    )
+    .await
 }
 
 #[utoipa::path(
@@ -102,13 +134,7 @@ pub(crate) async fn read_policy(
         .learning()
         .policy(&p.tenant_id, &id)
         .await?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "policy_not_found",
-                "no policy under this id",
-            )
-        })?;
+        .ok_or_else(|| not_found("policy_not_found", "policy"))?;
     Ok(wire::json(
         StatusCode::OK,
         &LearningPolicyResponse {
@@ -139,20 +165,26 @@ pub(crate) async fn register_context(
     p.require(Capability::PolicyAdmin)?;
     let context = wl::context_from_wire(body.context);
     context.validate("/context")?;
-    let command = Command::Learning(LearningCommand::RegisterContext(context));
-    let render: Render = Arc::new(|applied| match applied.learning() {
-        Some(LearningWrite::Context(r)) => Ok(Answer::json(
-            status(r.new),
-            &LearningContextResponse {
-                contract_version: CONTRACT_VERSION,
-                context: wl::registered_context(&r.entry),
-            },
-        )),
-        _ => Err(unexpected()),
-    });
-    let write = write_as(&p, Capability::PolicyAdmin, command);
-    let retry = Retry::new("learning.contexts.register", key, value);
-    Ok(answer(&state, &p, retry, write, render).await?)
+    let command = LearningCommand::RegisterContext(context);
+    register(
+        &state,
+        &p,
+        key,
+        value,
+        "learning.contexts.register",
+        command,
+        |w| match w {
+            LearningWrite::Context(r) => Some(Answer::json(
+                status(r.new),
+                &LearningContextResponse {
+                    contract_version: CONTRACT_VERSION,
+                    context: wl::registered_context(&r.entry),
+                },
+            )),
+            _ => None,
+        },
+    )
+    .await
 }
 
 #[utoipa::path(
@@ -177,13 +209,7 @@ pub(crate) async fn read_context(
         .learning()
         .context(&p.tenant_id, &id)
         .await?
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "context_not_found",
-                "no context under this id",
-            )
-        })?;
+        .ok_or_else(|| not_found("context_not_found", "context"))?;
     Ok(wire::json(
         StatusCode::OK,
         &LearningContextResponse {
