@@ -23,6 +23,7 @@ use praxis_domain::learning::{MAX_EXPORT_EVENTS, check_text, export as export_of
 use praxis_store::learning::{ExperienceLog, LearningWrite};
 use praxis_store::{Command, LearningCommand, StoreError};
 
+use super::written;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
@@ -34,14 +35,6 @@ use crate::wire::{self, learning as wl};
 const DEFAULT_PAGE: usize = 100;
 /// Largest history page.
 const MAX_PAGE: usize = 500;
-
-fn status(new: bool) -> StatusCode {
-    if new {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    }
-}
 
 fn unexpected() -> StoreError {
     StoreError::inconsistent("an experience write answered with another effect")
@@ -109,7 +102,7 @@ pub(crate) async fn record(
     let command = Command::Learning(LearningCommand::Record { namespace, attempt });
     let render: Render = Arc::new(|applied| match applied.learning() {
         Some(LearningWrite::Recorded { experience, new }) => Ok(Answer::json(
-            status(*new),
+            written(*new),
             &ExperienceResponse {
                 contract_version: CONTRACT_VERSION,
                 experience: wl::experience_to_wire(experience),
@@ -156,7 +149,7 @@ pub(crate) async fn report(
             experience,
             new,
         }) => Ok(Answer::json(
-            status(*new),
+            written(*new),
             &ReportEventResponse {
                 contract_version: CONTRACT_VERSION,
                 event: wl::event_to_wire(event),
@@ -410,7 +403,7 @@ pub(crate) async fn withdraw(
     });
     let render: Render = Arc::new(|applied| match applied.learning() {
         Some(LearningWrite::Withdrawn { withdrawal, new }) => Ok(Answer::json(
-            status(*new),
+            written(*new),
             &WithdrawalResponse {
                 contract_version: CONTRACT_VERSION,
                 withdrawal: wl::withdrawal_to_wire(withdrawal),

@@ -6,6 +6,7 @@ pub(crate) mod experiences;
 pub(crate) mod registry;
 
 use axum::Router;
+use axum::http::StatusCode;
 use axum::routing::{get, post};
 
 use crate::AppState;
@@ -29,4 +30,14 @@ pub(crate) fn routes() -> Router<AppState> {
             "/experiences/withdrawals/inspect",
             post(experiences::inspect),
         )
+}
+
+/// The status of a write that is answered the same whether it was made now
+/// or found made: 201 when this request wrote it, 200 for the original.
+fn written(new: bool) -> StatusCode {
+    if new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    }
 }

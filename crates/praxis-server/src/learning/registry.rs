@@ -16,21 +16,13 @@ use praxis_domain::auth::{Capability, Principal};
 use praxis_store::learning::LearningWrite;
 use praxis_store::{Command, LearningCommand, StoreError};
 
+use super::written;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, Auth, IdempotencyKey};
 use crate::idempotency::{Answer, Render, Retry, answer};
 use crate::request::{path, write_as};
 use crate::wire::{self, learning as wl};
-
-/// 201 when this write registered it, 200 when it was already there.
-fn status(new: bool) -> StatusCode {
-    if new {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    }
-}
 
 /// Reading the registry takes `policy_admin` or `experience_read`.
 fn may_read(p: &Principal) -> Result<(), ApiError> {
@@ -100,7 +92,7 @@ pub(crate) async fn register_policy(
         command,
         |w| match w {
             LearningWrite::Policy(r) => Some(Answer::json(
-                status(r.new),
+                written(r.new),
                 &LearningPolicyResponse {
                     contract_version: CONTRACT_VERSION,
                     policy: wl::registered_policy(&r.entry),
@@ -175,7 +167,7 @@ pub(crate) async fn register_context(
         command,
         |w| match w {
             LearningWrite::Context(r) => Some(Answer::json(
-                status(r.new),
+                written(r.new),
                 &LearningContextResponse {
                     contract_version: CONTRACT_VERSION,
                     context: wl::registered_context(&r.entry),
