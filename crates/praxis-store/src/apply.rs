@@ -15,7 +15,7 @@ use crate::attempts::{self, AttemptOverlay, AttemptTx};
 use crate::auth::{self, CredentialTx};
 use crate::command::{Applied, Command, Effect, Idempotency, Write, WriteOutcome};
 use crate::error::{Missing, StoreError};
-use crate::learning::{self, LearningTx};
+use crate::learning::{self, LearningTx, PreparedReport};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::{Ctx, LedgerTx, StoredReceipt};
 use crate::records::{self, RecordTx};
@@ -67,55 +67,78 @@ pub(crate) async fn apply_batch<T: StoreTx>(
     let mut batch = Batch::default();
     let mut results = Vec::with_capacity(writes.len());
     for write in writes {
-        let tenant = write.tenant_id.clone();
-        let idempotency = write.idempotency.clone();
-        let creates_tenant = write.command.creates_tenant();
-        let before = heads.get(&tenant).copied();
-        tx.savepoint().await?;
-        cache.savepoint();
-        batch.savepoint();
-        let applied = match apply_one(tx, cache, &mut batch, &mut heads, write, now).await {
-            // A failed release (a deferred statement failing) fails this write alone.
-            Ok(outcome) => tx.release().await.map(|()| outcome),
-            Err(err) => Err(err),
-        };
-        match applied {
-            Ok(outcome) => results.push(Ok(outcome)),
-            Err(err) if err.is_retryable() => return Err(err),
-            Err(err) => {
-                // Another process created the same tenant first (PostgreSQL).
-                let err = if creates_tenant && err.is_unique_violation() {
-                    StoreError::TenantExists
-                } else {
-                    err
-                };
-                tx.rollback_to().await?;
-                cache.rollback();
-                batch.rollback();
-                match before {
-                    Some(h) => heads.insert(tenant.clone(), h),
-                    None => heads.remove(&tenant),
-                };
-                // Receipts are looked up only when a write fails: a new key is
-                // the common case, and its insert already proves it is new.
-                let result = match idempotency {
-                    // Authority is checked before anything is replayed.
-                    _ if matches!(err, StoreError::AuthorityEnded) => Err(err),
-                    Some(idem) => match tx.receipt(&tenant, &idem.key).await? {
-                        Some(stored) => replay(stored, &idem),
-                        None => Err(err),
-                    },
-                    None => Err(err),
-                };
-                results.push(result);
+        let fallback = write.unprepared();
+        let first = apply_isolated(tx, cache, &mut batch, &mut heads, write, now).await?;
+        let result = match (first, fallback) {
+            // Decided ahead of the writer and failed here (its rows moved on,
+            // or anything else): decided again, here, for the authoritative
+            // answer.
+            (Err(_), Some(write)) => {
+                apply_isolated(tx, cache, &mut batch, &mut heads, write, now).await?
             }
-        }
+            (result, _) => result,
+        };
+        results.push(result);
     }
     batch.flush(tx).await?;
     for (tenant, head) in &heads {
         tx.set_tenant_head(tenant, *head).await?;
     }
     Ok((results, heads))
+}
+
+/// Applies one write in its own savepoint: on failure everything it did is
+/// undone and its result is the error (or the receipt its key holds). An
+/// `Err` from this function itself fails the whole batch.
+async fn apply_isolated<T: StoreTx>(
+    tx: &mut T,
+    cache: &mut HeadCache,
+    batch: &mut Batch,
+    heads: &mut HashMap<String, u64>,
+    write: Write,
+    now: Timestamp,
+) -> Result<Result<WriteOutcome, StoreError>, StoreError> {
+    let tenant = write.tenant_id.clone();
+    let idempotency = write.idempotency.clone();
+    let creates_tenant = write.command.creates_tenant();
+    let before = heads.get(&tenant).copied();
+    tx.savepoint().await?;
+    cache.savepoint();
+    batch.savepoint();
+    let applied = match apply_one(tx, cache, batch, heads, write, now).await {
+        // A failed release (a deferred statement failing) fails this write alone.
+        Ok(outcome) => tx.release().await.map(|()| outcome),
+        Err(err) => Err(err),
+    };
+    let err = match applied {
+        Ok(outcome) => return Ok(Ok(outcome)),
+        Err(err) if err.is_retryable() => return Err(err),
+        Err(err) => err,
+    };
+    // Another process created the same tenant first (PostgreSQL).
+    let err = if creates_tenant && err.is_unique_violation() {
+        StoreError::TenantExists
+    } else {
+        err
+    };
+    tx.rollback_to().await?;
+    cache.rollback();
+    batch.rollback();
+    match before {
+        Some(h) => heads.insert(tenant.clone(), h),
+        None => heads.remove(&tenant),
+    };
+    // Receipts are looked up only when a write fails: a new key is the
+    // common case, and its insert already proves it is new.
+    Ok(match idempotency {
+        // Authority is checked before anything is replayed.
+        _ if matches!(err, StoreError::AuthorityEnded) => Err(err),
+        Some(idem) => match tx.receipt(&tenant, &idem.key).await? {
+            Some(stored) => replay(stored, &idem),
+            None => Err(err),
+        },
+        None => Err(err),
+    })
 }
 
 /// Who waits for the outcome of one write.
@@ -168,6 +191,7 @@ async fn apply_one<T: StoreTx>(
         command,
         receipt,
         authority,
+        prepared,
     } = write;
     if command.creates_tenant() {
         if heads.contains_key(&tenant) || tx.lock_tenant(&tenant).await?.is_some() {
@@ -191,7 +215,7 @@ async fn apply_one<T: StoreTx>(
         auth::check_authority(tx, &tenant, authority, now).await?;
     }
     let mut ctx = Ctx::new(cache, &tenant, head, &actor, now);
-    let effect = dispatch(tx, &mut ctx, batch, command).await?;
+    let effect = dispatch(tx, &mut ctx, batch, command, prepared).await?;
     let (head, events) = ctx.finish();
     let applied = Applied { events, effect };
     heads.insert(tenant.clone(), head);
@@ -226,6 +250,7 @@ async fn dispatch<T: StoreTx>(
     ctx: &mut Ctx<'_>,
     batch: &mut Batch,
     command: Command,
+    prepared: Option<Box<PreparedReport>>,
 ) -> Result<Effect, StoreError> {
     Ok(match command {
         Command::Auth(c) => auth::apply(tx, ctx, c)
@@ -236,7 +261,7 @@ async fn dispatch<T: StoreTx>(
         }
         Command::Records(c) => Effect::Records(records::apply(tx, ctx, c).await?),
         Command::Skills(c) => Effect::Skill(skills::apply(tx, ctx, c).await?),
-        Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c).await?),
+        Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c, prepared).await?),
         Command::Append(events) => {
             for new in events {
                 ctx.append(tx, new).await?;

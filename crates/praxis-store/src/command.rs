@@ -11,7 +11,7 @@ use praxis_domain::ledger::{Actor, Event, NewEvent};
 
 use crate::attempts::{AttemptCommand, AttemptWrite};
 use crate::auth::{AuthCommand, Authority};
-use crate::learning::{LearningCommand, LearningWrite};
+use crate::learning::{LearningCommand, LearningWrite, PreparedReport};
 use crate::records::{RecordCommand, RecordWrite};
 use crate::skills::{SkillCommand, SkillWrite};
 
@@ -98,6 +98,8 @@ pub struct Write {
     pub receipt: Option<ReceiptFn>,
     /// The credential that authorized the write, re-checked inside its transaction.
     pub authority: Option<Authority>,
+    /// A report decided by the engine ahead of its writer.
+    pub(crate) prepared: Option<Box<PreparedReport>>,
 }
 
 impl Write {
@@ -110,7 +112,23 @@ impl Write {
             command,
             receipt: None,
             authority: None,
+            prepared: None,
         }
+    }
+
+    /// This write without what was decided ahead of the writer, if anything
+    /// was: to apply again when that decision went stale.
+    pub(crate) fn unprepared(&self) -> Option<Write> {
+        // Field by field, so the decision itself is not copied.
+        self.prepared.as_ref().map(|_| Write {
+            tenant_id: self.tenant_id.clone(),
+            actor: self.actor.clone(),
+            idempotency: self.idempotency.clone(),
+            command: self.command.clone(),
+            receipt: self.receipt.clone(),
+            authority: self.authority.clone(),
+            prepared: None,
+        })
     }
 
     /// Requires `authority` to still hold when the write is applied.

@@ -47,3 +47,10 @@ pub trait Engine: Send + Sync + 'static {
     /// A short name (`sqlite` or `postgres`).
     fn kind(&self) -> &'static str;
 }
+
+/// An engine's writer, reached without anything decided ahead of it:
+/// [`Engine::execute`] prepares what it can, then submits.
+pub(crate) trait Submit {
+    /// Queues `write` for the writer and waits for its outcome.
+    async fn submit(&self, write: Write) -> Result<WriteOutcome, StoreError>;
+}

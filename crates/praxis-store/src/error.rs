@@ -119,6 +119,9 @@ pub(crate) enum BackendKind {
     /// The database asks for the transaction to be retried
     /// (serialization failure or deadlock).
     Retry,
+    /// A write decided ahead of the writer found the rows it was decided
+    /// on moved on; it is applied again, undecided, so no caller sees it.
+    Stale,
     /// Anything else.
     Other,
 }
@@ -149,6 +152,15 @@ impl StoreError {
     /// Whether the database refused a row because its unique key exists.
     pub fn is_unique_violation(&self) -> bool {
         matches!(self, StoreError::Backend(b) if b.kind == BackendKind::UniqueViolation)
+    }
+
+    /// A stale fault: what a write was decided on has moved on.
+    pub(crate) fn stale(engine: &'static str) -> StoreError {
+        StoreError::Backend(BackendError::new(
+            engine,
+            BackendKind::Stale,
+            "the rows a prepared write was decided on have moved on".into(),
+        ))
     }
 
     /// Whether the database asked for the transaction to be retried.

@@ -24,6 +24,7 @@ pub mod learning;
 mod ledger;
 pub mod metrics;
 mod postgres;
+mod prepare;
 pub mod records;
 pub mod skills;
 mod sqlite;

@@ -289,7 +289,14 @@ async fn reports(
     for t in tasks {
         all.extend(t.await??);
     }
-    Ok((all.len() as f64 / start.elapsed().as_secs_f64(), all))
+    let rate = all.len() as f64 / start.elapsed().as_secs_f64();
+    // Since the store opened: this round's and the earlier ones'.
+    eprintln!(
+        "  mean commit batch {:.1} writes, mean commit {:.0} us",
+        engine.metrics().batch_size.mean(),
+        engine.metrics().sync_us.mean()
+    );
+    Ok((rate, all))
 }
 
 /// Records attempts `from..to`, each with `events` events, by `writers`

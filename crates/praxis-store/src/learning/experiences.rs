@@ -11,15 +11,18 @@ use praxis_domain::Refusal;
 use praxis_domain::auth::Namespace;
 use praxis_domain::digest::{Digest, EXPERIENCE_ATTEMPT_KIND};
 use praxis_domain::learning::{
-    AttemptRequest, Context, EVENT_REPORTED, EventReport, ExperienceState, MAX_LINEAGE, RECORDED,
-    Reported, WITHDRAWN, Withdrawal, Withdrawing, experience_stream,
+    AttemptRequest, Context, EventReport, ExperienceState, MAX_LINEAGE, RECORDED, WITHDRAWN,
+    Withdrawal, Withdrawing, experience_stream,
 };
 use praxis_domain::ledger::NewEvent;
 
+use super::prepare::{Decision, PreparedReport, decide, head_of};
 use super::read::{event_of, experience_of, state_after, withdrawal_of};
 use super::registry::Registrable;
 use super::rows::{AttemptRow, EventRow, ReceiptCols, WithdrawalRow, canonical_text};
-use super::{Experience, LearningTx, LearningWrite, Recorded, StoredEvent, StoredWithdrawal};
+use super::{
+    Experience, LearningTx, LearningWrite, Recorded, StateMove, StoredEvent, StoredWithdrawal,
+};
 use crate::error::{Missing, StoreError};
 use crate::ledger::rows::to_i64;
 use crate::ledger::{Ctx, LedgerTx, payload};
@@ -168,49 +171,29 @@ pub(crate) fn withdrawal_row(
 /// bound reporter only. A retry of an accepted event (same id and content)
 /// is answered with the original answer: the event and the experience as
 /// it stood right after it.
+///
+/// `prepared` is the decision made ahead of the writer
+/// ([`super::prepare`]); without it the rows are read and the report
+/// decided here.
 pub(crate) async fn report<T: LedgerTx + LearningTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     namespace: &Namespace,
     attempt_id: &str,
     event: EventReport,
+    prepared: Option<Box<PreparedReport>>,
 ) -> Result<LearningWrite, StoreError> {
+    if let Some(prepared) = prepared {
+        return accept(tx, ctx, namespace.as_str(), *prepared).await;
+    }
     let ns = namespace.as_str();
     let (row, events) = tx
         .report_rows(ctx.tenant, ns, attempt_id, &event.event_id)
         .await?;
-    let row = row.ok_or(StoreError::NotFound(Missing::Experience))?;
-    let experience = experience_of(&row)?;
-    let mut prior = None;
-    let mut last = None;
-    for r in events {
-        let stored = event_of(&r)?;
-        if stored.event.revision == experience.state.revision {
-            last = Some(stored.event.clone());
-        }
-        if stored.event.event.event_id == event.event_id {
-            prior = Some(stored);
-        }
-    }
-    // The stored state decides the new event, so it is checked first: it
-    // must be the state right after the attempt's latest event.
-    // `experience_of` checked the attempt against its digest already.
-    let expected =
-        ExperienceState::after(attempt_id, experience.state.attempt_digest, last.as_ref());
-    if expected != experience.state {
-        return Err(StoreError::inconsistent(format!(
-            "experience attempt {attempt_id:?}: the stored state is not the one after its latest event"
-        )));
-    }
+    let (head, prior) = head_of(attempt_id, row, events, &event.event_id)?;
     let reporter = ctx_subject(ctx);
-    let bound = experience.attempt.reporter_subject.as_str();
-    match experience
-        .state
-        .report(bound, &reporter, prior.as_ref().map(|p| &p.event), &event)?
-    {
-        Reported::Replayed => {
-            let prior =
-                prior.ok_or_else(|| StoreError::inconsistent("a replay without a prior"))?;
+    match decide(namespace, &reporter, head, prior, &event)? {
+        Decision::Replayed { experience, prior } => {
             let earlier = tx
                 .event_rows_until(ctx.tenant, ns, attempt_id, prior.event.revision)
                 .await?
@@ -219,48 +202,55 @@ pub(crate) async fn report<T: LedgerTx + LearningTx>(
                 .collect::<Result<Vec<_>, _>>()?;
             let state = state_after(&experience.attempt, &earlier)?;
             Ok(LearningWrite::Reported {
-                event: Box::new(prior),
+                event: prior,
                 experience: Box::new(Experience {
                     state,
-                    ..experience
+                    ..*experience
                 }),
                 new: false,
             })
         }
-        Reported::Accepted(acceptance) => {
-            let acceptance = *acceptance;
-            let new = NewEvent::new(
-                namespace.clone(),
-                experience_stream(attempt_id),
-                EVENT_REPORTED,
-                payload(&acceptance.event)?,
-            );
-            let recorded = Recorded::of(ctx.append(tx, new).await?);
-            let stored = StoredEvent {
-                event: acceptance.event,
-                recorded,
-            };
-            tx.insert_event_row(ctx.tenant, &event_row(ns, &stored, acceptance.body)?)
-                .await?;
-            tx.put_state(
-                ctx.tenant,
-                ns,
-                attempt_id,
-                &state_text(&acceptance.state)?,
-                acceptance.state.revision,
-                &stored.event.event.event_id,
-            )
-            .await?;
-            Ok(LearningWrite::Reported {
-                event: Box::new(stored),
-                experience: Box::new(Experience {
-                    state: acceptance.state,
-                    ..experience
-                }),
-                new: true,
-            })
-        }
+        Decision::Accepted(prepared) => accept(tx, ctx, ns, *prepared).await,
     }
+}
+
+/// Writes an accepted report: the state moves on only if the attempt's row
+/// is still the one the report was decided on (else the write fails as
+/// stale), then the event and its row are appended.
+async fn accept<T: LedgerTx + LearningTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    ns: &str,
+    p: PreparedReport,
+) -> Result<LearningWrite, StoreError> {
+    let attempt_id = p.event.attempt_id.clone();
+    tx.advance_state(
+        ctx.tenant,
+        ns,
+        &attempt_id,
+        StateMove {
+            state: &p.state_text,
+            revision: p.state.revision,
+            last_event_id: &p.event.event.event_id,
+            base: &p.base,
+        },
+    )
+    .await?;
+    let recorded = Recorded::of(ctx.append(tx, p.new_event).await?);
+    let stored = StoredEvent {
+        event: p.event,
+        recorded,
+    };
+    tx.insert_event_row(ctx.tenant, &event_row(ns, &stored, p.body)?)
+        .await?;
+    Ok(LearningWrite::Reported {
+        event: Box::new(stored),
+        experience: Box::new(Experience {
+            state: p.state,
+            ..p.experience
+        }),
+        new: true,
+    })
 }
 
 /// Withdraws an observation for good, unless the identical withdrawal is

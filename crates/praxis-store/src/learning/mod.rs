@@ -9,12 +9,15 @@
 //!   (`experience/<id>`) of the scope's namespace, projected into
 //!   `experience_attempts` (the attempt and its current state),
 //!   `experience_events` and `experience_withdrawals`;
+//! - `prepare`: deciding a report from its rows, ahead of the writer when
+//!   the engine can (the writer then only compares and sets);
 //! - `read`: turning stored rows back into verified values, shared by both
 //!   engines, so every read re-checks digests and re-folds the state;
 //! - `fold`: the projections rebuilt from the log, for `verify`.
 
 pub(crate) mod experiences;
 pub(crate) mod fold;
+pub(crate) mod prepare;
 pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod rows;
@@ -33,6 +36,9 @@ use praxis_domain::time::Timestamp;
 use crate::error::StoreError;
 use crate::ledger::{Ctx, LedgerTx};
 pub(crate) use fold::LearningFold;
+pub(crate) use prepare::{
+    Decision, Heads, PreparedReport, ReportBase, ReportSnapshot, decide, head_of,
+};
 use rows::{AttemptRow, EventRow, RegistryRow, WithdrawalRow};
 
 /// What a learning command asks for.
@@ -212,6 +218,18 @@ pub enum LearningWrite {
     },
 }
 
+/// An attempt's state moving on by one event, compare-and-set.
+pub(crate) struct StateMove<'a> {
+    /// The new state, as stored.
+    pub(crate) state: &'a str,
+    /// Its revision.
+    pub(crate) revision: u64,
+    /// The id of the event that moved it.
+    pub(crate) last_event_id: &'a str,
+    /// The row it moves from, as the move was decided on.
+    pub(crate) base: &'a ReportBase,
+}
+
 /// The learning projections' primitives, on an engine's transaction.
 pub(crate) trait LearningTx {
     /// The row registered under (kind, id), if any.
@@ -240,15 +258,16 @@ pub(crate) trait LearningTx {
         tenant: &str,
         row: &AttemptRow,
     ) -> Result<(), StoreError>;
-    /// Replaces an attempt's state, its revision and its latest event's id.
-    async fn put_state(
+    /// Moves an attempt's state on, if its row still holds the move's base
+    /// (revision, latest event id, attempt and state). Otherwise the write fails with a stale
+    /// fault (`BackendKind::Stale`), now or, where statements are
+    /// pipelined, before the write's savepoint is released.
+    async fn advance_state(
         &mut self,
         tenant: &str,
         namespace: &str,
         id: &str,
-        state: &str,
-        revision: u64,
-        last_event_id: &str,
+        to: StateMove<'_>,
     ) -> Result<(), StoreError>;
     /// The event row under (namespace, attempt, event id), if any.
     async fn event_row(
@@ -373,11 +392,13 @@ pub trait LearningReads: Send + Sync {
     }
 }
 
-/// Applies a learning command.
+/// Applies a learning command, with the report decided ahead of the writer
+/// if there is one.
 pub(crate) async fn apply<T: LedgerTx + LearningTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     command: LearningCommand,
+    prepared: Option<Box<PreparedReport>>,
 ) -> Result<LearningWrite, StoreError> {
     Ok(match command {
         LearningCommand::RegisterPolicy(p) => {
@@ -393,7 +414,7 @@ pub(crate) async fn apply<T: LedgerTx + LearningTx>(
             namespace,
             attempt_id,
             event,
-        } => experiences::report(tx, ctx, &namespace, &attempt_id, event).await?,
+        } => experiences::report(tx, ctx, &namespace, &attempt_id, event, prepared).await?,
         LearningCommand::Withdraw {
             namespace,
             withdrawal,

@@ -74,11 +74,24 @@ pub const INSERT_ATTEMPT_ROW: &str = concat!(
     attempt_columns!(),
     ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 );
-/// Replaces an attempt's state: (state, revision, last event id, tenant,
-/// namespace, id).
-pub const PUT_STATE: &str = "UPDATE experience_attempts \
+/// Moves an attempt's state on if its row is still the base: (state,
+/// revision, last event id, tenant, namespace, id, base revision, base last
+/// event id, base attempt, base state). The caller checks that one row
+/// changed.
+pub const ADVANCE_STATE: &str = "UPDATE experience_attempts \
      SET state = $1, revision = $2, last_event_id = $3 \
-     WHERE tenant_id = $4 AND namespace = $5 AND id = $6";
+     WHERE tenant_id = $4 AND namespace = $5 AND id = $6 \
+     AND revision = $7 AND last_event_id IS NOT DISTINCT FROM $8 \
+     AND attempt = $9 AND state = $10";
+/// [`ADVANCE_STATE`] that fails (division by zero, SQLSTATE 22012) when no
+/// row moved, so it can be pipelined with no one waiting for its count
+/// (PostgreSQL only: SQLite has no data-modifying `WITH`).
+pub const ADVANCE_STATE_OR_FAIL: &str = "WITH moved AS (UPDATE experience_attempts \
+     SET state = $1, revision = $2, last_event_id = $3 \
+     WHERE tenant_id = $4 AND namespace = $5 AND id = $6 \
+     AND revision = $7 AND last_event_id IS NOT DISTINCT FROM $8 \
+     AND attempt = $9 AND state = $10 RETURNING 1) \
+     SELECT 1 / (SELECT count(*)::int FROM moved)";
 /// One event row: (tenant, namespace, attempt, event id).
 pub const EVENT_ROW: &str = concat!(
     "SELECT ",
@@ -170,7 +183,7 @@ pub(crate) const ALL: &[&str] = &[
     REGISTRY_ROWS_OF_TENANT,
     ATTEMPT_ROW,
     INSERT_ATTEMPT_ROW,
-    PUT_STATE,
+    ADVANCE_STATE,
     EVENT_ROW,
     EVENT_ROWS_UNTIL,
     REPORT_EVENT_ROWS,

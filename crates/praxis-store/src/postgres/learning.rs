@@ -1,6 +1,7 @@
 //! The learning registry and development experiences on PostgreSQL.
 
 use async_trait::async_trait;
+use deadpool_postgres::GenericClient;
 use praxis_domain::auth::Namespace;
 use praxis_domain::learning::{Context, Policy};
 use tokio_postgres::Row;
@@ -16,7 +17,9 @@ use crate::learning::rows::{
     AttemptRow, EventRow, ReceiptCols, RegistryRow, WithdrawalRow, split_withdrawals,
 };
 use crate::learning::sql;
-use crate::learning::{Entry, ExperienceLog, LearningRead, LearningReads, LearningTx};
+use crate::learning::{
+    Entry, ExperienceLog, Heads, LearningRead, LearningReads, LearningTx, ReportSnapshot, StateMove,
+};
 use crate::ledger::rows::to_i64;
 
 /// The learning registry's table (schema version 5).
@@ -82,6 +85,35 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         PRIMARY KEY (tenant_id, namespace, key),
         UNIQUE (tenant_id, namespace, attempt_id, event_id)
     );";
+
+/// The rows a report reads, in one round trip: the attempt's row and its
+/// event rows, both queries pipelined.
+async fn report_rows<C: GenericClient>(
+    client: &C,
+    tenant: &str,
+    namespace: &str,
+    attempt_id: &str,
+    event_id: &str,
+) -> Result<(Option<Row>, Vec<Row>), tokio_postgres::Error> {
+    let attempt = client.prepare_cached(sql::ATTEMPT_ROW).await?;
+    let events = client.prepare_cached(sql::REPORT_EVENT_ROWS).await?;
+    let (a, e) = futures_util::future::join(
+        client.query_opt(&attempt, &[&tenant, &namespace, &attempt_id]),
+        client.query(&events, &[&tenant, &namespace, &attempt_id, &event_id]),
+    )
+    .await;
+    Ok((a?, e?))
+}
+
+/// [`report_rows`]' answer, decoded.
+fn report_rows_of(
+    (attempt, events): (Option<Row>, Vec<Row>),
+) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+    Ok((
+        attempt.as_ref().map(attempt_at).transpose()?,
+        events.iter().map(event_at).collect::<Result<_, _>>()?,
+    ))
+}
 
 /// The receipt columns that start at `at`.
 fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
@@ -241,24 +273,28 @@ impl LearningTx for PgTx<'_, '_> {
         .await
     }
 
-    async fn put_state(
+    async fn advance_state(
         &mut self,
         tenant: &str,
         namespace: &str,
         id: &str,
-        state: &str,
-        revision: u64,
-        last_event_id: &str,
+        to: StateMove<'_>,
     ) -> Result<(), StoreError> {
         let params: Vec<Param> = vec![
-            Box::new(state.to_owned()),
-            Box::new(to_i64(revision)),
-            Box::new(last_event_id.to_owned()),
+            Box::new(to.state.to_owned()),
+            Box::new(to_i64(to.revision)),
+            Box::new(to.last_event_id.to_owned()),
             Box::new(tenant.to_owned()),
             Box::new(namespace.to_owned()),
             Box::new(id.to_owned()),
+            Box::new(to_i64(to.base.revision)),
+            Box::new(to.base.last_event_id.clone()),
+            Box::new(to.base.attempt.to_string()),
+            Box::new(to.base.state.clone()),
         ];
-        self.defer(sql::PUT_STATE, params).await
+        // Pipelined: a row that moved on fails the statement, and so the
+        // write, before its savepoint is released.
+        self.defer(sql::ADVANCE_STATE_OR_FAIL, params).await
     }
 
     async fn event_row(
@@ -284,24 +320,12 @@ impl LearningTx for PgTx<'_, '_> {
         attempt_id: &str,
         event_id: &str,
     ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
-        let attempt = self.tx.prepare_cached(sql::ATTEMPT_ROW).await?;
-        let events = self.tx.prepare_cached(sql::REPORT_EVENT_ROWS).await?;
         let tx = self.tx;
         // Both queries leave together, after the deferred statements.
-        let (attempt, events) = self
-            .answer(async {
-                let (a, e) = futures_util::future::join(
-                    tx.query_opt(&attempt, &[&tenant, &namespace, &attempt_id]),
-                    tx.query(&events, &[&tenant, &namespace, &attempt_id, &event_id]),
-                )
-                .await;
-                Ok((a?, e?))
-            })
-            .await?;
-        Ok((
-            attempt.as_ref().map(attempt_at).transpose()?,
-            events.iter().map(event_at).collect::<Result<_, _>>()?,
-        ))
+        report_rows_of(
+            self.answer(report_rows(tx, tenant, namespace, attempt_id, event_id))
+                .await?,
+        )
     }
 
     async fn event_rows_until(
@@ -424,6 +448,26 @@ impl PostgresEngine {
             .query_opt(sql::REGISTRY_ROW, &[&tenant, &T::KIND, &id])
             .await?;
         row.map(|r| registry_at(&r)?.into_entry()).transpose()
+    }
+}
+
+impl ReportSnapshot for PostgresEngine {
+    fn heads(&self) -> &Heads {
+        &self.heads
+    }
+
+    /// Not one snapshot, and need not be: a later row than the attempt's
+    /// read can only make the decision fail or go stale (see
+    /// `learning::prepare`).
+    async fn report_snapshot(
+        &self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+        let client = self.client().await?;
+        report_rows_of(report_rows(&client, tenant, namespace, attempt_id, event_id).await?)
     }
 }
 

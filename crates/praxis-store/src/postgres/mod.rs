@@ -33,8 +33,9 @@ use tokio_postgres::{NoTls, Row};
 use crate::attempts::AttemptReads;
 use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
-use crate::engine::Engine;
+use crate::engine::{Engine, Submit};
 use crate::error::{BackendError, BackendKind, StoreError};
+use crate::learning::Heads;
 use crate::learning::LearningReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
@@ -49,6 +50,9 @@ impl From<tokio_postgres::Error> for StoreError {
         use tokio_postgres::error::SqlState;
         let kind = match e.code() {
             Some(c) if *c == SqlState::UNIQUE_VIOLATION => BackendKind::UniqueViolation,
+            // Raised on purpose, and only, by a compare-and-set that found
+            // its row moved on (`learning::sql::ADVANCE_STATE_OR_FAIL`).
+            Some(c) if *c == SqlState::DIVISION_BY_ZERO => BackendKind::Stale,
             Some(c)
                 if *c == SqlState::T_R_SERIALIZATION_FAILURE
                     || *c == SqlState::T_R_DEADLOCK_DETECTED =>
@@ -73,6 +77,7 @@ pub struct PostgresEngine {
     pool: Pool,
     queue: mpsc::UnboundedSender<Job>,
     metrics: Arc<StoreMetrics>,
+    heads: Heads,
 }
 
 impl PostgresEngine {
@@ -112,6 +117,7 @@ impl PostgresEngine {
             pool,
             queue,
             metrics,
+            heads: Heads::default(),
         })
     }
 
@@ -123,14 +129,20 @@ impl PostgresEngine {
     }
 }
 
-#[async_trait]
-impl Engine for PostgresEngine {
-    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+impl Submit for PostgresEngine {
+    async fn submit(&self, write: Write) -> Result<WriteOutcome, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.queue
             .send((write, tx))
             .map_err(|_| StoreError::WriterStopped)?;
         rx.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+#[async_trait]
+impl Engine for PostgresEngine {
+    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+        crate::prepare::execute(self, write).await
     }
 
     fn ledger(&self) -> &dyn LedgerReads {
@@ -202,5 +214,18 @@ impl Engine for PostgresEngine {
 
     fn kind(&self) -> &'static str {
         "postgres"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn stale_decisions_are_decided_again() {
+        let engine = PostgresEngine::open(&praxis_testkit::postgres_url())
+            .await
+            .unwrap();
+        crate::prepare::tests::stale_decisions_are_decided_again(&engine).await;
     }
 }

@@ -14,7 +14,11 @@ use crate::learning::rows::{
     AttemptRow, EventRow, ReceiptCols, RegistryRow, WithdrawalRow, split_withdrawals,
 };
 use crate::learning::sql;
-use crate::learning::{Entry, ExperienceLog, LearningRead, LearningReads, LearningTx, LogRows};
+use crate::learning::{
+    Entry, ExperienceLog, Heads, LearningRead, LearningReads, LearningTx, LogRows, ReportSnapshot,
+    StateMove,
+};
+use crate::ledger::rows::to_i64;
 
 /// The learning registry's table (schema version 5).
 pub(super) const SCHEMA_V5: &str = "CREATE TABLE learning_registry (
@@ -185,6 +189,24 @@ fn event_row(
         .optional()?)
 }
 
+/// The rows a report reads.
+fn report_rows(
+    conn: &Connection,
+    tenant: &str,
+    namespace: &str,
+    attempt_id: &str,
+    event_id: &str,
+) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+    let attempt = attempt_row(conn, tenant, namespace, attempt_id)?;
+    let events = rows(
+        conn,
+        sql::REPORT_EVENT_ROWS,
+        params![tenant, namespace, attempt_id, event_id],
+        event_at,
+    )?;
+    Ok((attempt, events))
+}
+
 /// Everything stored about an attempt, as raw rows.
 fn log_rows(
     conn: &Connection,
@@ -296,25 +318,33 @@ impl LearningTx for SqliteTx<'_> {
         )
     }
 
-    async fn put_state(
+    async fn advance_state(
         &mut self,
         tenant: &str,
         namespace: &str,
         id: &str,
-        state: &str,
-        revision: u64,
-        last_event_id: &str,
+        to: StateMove<'_>,
     ) -> Result<(), StoreError> {
-        let revision = crate::ledger::rows::to_i64(revision);
-        self.conn.prepare_cached(sql::PUT_STATE)?.execute(params![
-            state,
-            revision,
-            last_event_id,
-            tenant,
-            namespace,
-            id
-        ])?;
-        Ok(())
+        let moved = self
+            .conn
+            .prepare_cached(sql::ADVANCE_STATE)?
+            .execute(params![
+                to.state,
+                to_i64(to.revision),
+                to.last_event_id,
+                tenant,
+                namespace,
+                id,
+                to_i64(to.base.revision),
+                to.base.last_event_id,
+                &*to.base.attempt,
+                to.base.state,
+            ])?;
+        if moved == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::stale("sqlite"))
+        }
     }
 
     async fn event_row(
@@ -334,14 +364,7 @@ impl LearningTx for SqliteTx<'_> {
         attempt_id: &str,
         event_id: &str,
     ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
-        let attempt = attempt_row(self.conn, tenant, namespace, attempt_id)?;
-        let events = rows(
-            self.conn,
-            sql::REPORT_EVENT_ROWS,
-            params![tenant, namespace, attempt_id, event_id],
-            event_at,
-        )?;
-        Ok((attempt, events))
+        report_rows(self.conn, tenant, namespace, attempt_id, event_id)
     }
 
     async fn event_rows_until(
@@ -351,7 +374,7 @@ impl LearningTx for SqliteTx<'_> {
         attempt_id: &str,
         revision: u64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let revision = crate::ledger::rows::to_i64(revision);
+        let revision = to_i64(revision);
         rows(
             self.conn,
             sql::EVENT_ROWS_UNTIL,
@@ -464,6 +487,25 @@ impl SqliteEngine {
                 .map(RegistryRow::into_entry)
                 .transpose()
         })
+    }
+}
+
+impl ReportSnapshot for SqliteEngine {
+    fn heads(&self) -> &Heads {
+        &self.heads
+    }
+
+    /// Two point reads, so they run in the calling task. They are not one
+    /// snapshot, and need not be: a later row than the attempt's read can
+    /// only make the decision fail or go stale (see `learning::prepare`).
+    async fn report_snapshot(
+        &self,
+        tenant: &str,
+        namespace: &str,
+        attempt_id: &str,
+        event_id: &str,
+    ) -> Result<(Option<AttemptRow>, Vec<EventRow>), StoreError> {
+        self.read_now(|c| report_rows(c, tenant, namespace, attempt_id, event_id))
     }
 }
 

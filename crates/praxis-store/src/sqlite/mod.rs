@@ -32,8 +32,9 @@ use tokio::sync::oneshot;
 use crate::attempts::AttemptReads;
 use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
-use crate::engine::Engine;
+use crate::engine::{Engine, Submit};
 use crate::error::{BackendError, BackendKind, StoreError};
+use crate::learning::Heads;
 use crate::learning::LearningReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
@@ -79,6 +80,7 @@ pub struct SqliteEngine {
     readers: Arc<Mutex<Vec<Connection>>>,
     path: PathBuf,
     metrics: Arc<StoreMetrics>,
+    heads: Heads,
     _lock: File,
 }
 
@@ -158,6 +160,7 @@ impl SqliteEngine {
             readers: Arc::new(Mutex::new(Vec::new())),
             path,
             metrics,
+            heads: Heads::default(),
             _lock: lock,
         })
     }
@@ -230,12 +233,18 @@ impl Drop for SqliteEngine {
     }
 }
 
-#[async_trait]
-impl Engine for SqliteEngine {
-    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+impl Submit for SqliteEngine {
+    async fn submit(&self, write: Write) -> Result<WriteOutcome, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.send(Job::Write(Box::new(write), tx))?;
         rx.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+#[async_trait]
+impl Engine for SqliteEngine {
+    async fn execute(&self, write: Write) -> Result<WriteOutcome, StoreError> {
+        crate::prepare::execute(self, write).await
     }
 
     fn ledger(&self) -> &dyn LedgerReads {
@@ -342,5 +351,12 @@ mod tests {
         }
         drop(conn);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn stale_decisions_are_decided_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = SqliteEngine::open(&dir.path().join("data")).unwrap();
+        crate::prepare::tests::stale_decisions_are_decided_again(&engine).await;
     }
 }
