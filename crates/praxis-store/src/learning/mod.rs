@@ -259,7 +259,7 @@ pub(crate) trait LearningTx {
         row: &AttemptRow,
     ) -> Result<(), StoreError>;
     /// Moves an attempt's state on, if its row still holds the move's base
-    /// (revision, latest event id, attempt and state). Otherwise the write fails with a stale
+    /// (revision, latest event id and row, attempt and state). Otherwise the write fails with a stale
     /// fault (`BackendKind::Stale`), now or, where statements are
     /// pipelined, before the write's savepoint is released.
     async fn advance_state(

@@ -13,11 +13,12 @@
 //! store outside the writer's transaction.
 //!
 //! Why the compare-and-set is enough: the writer moves the state on only if
-//! the row still holds the revision, latest event id, attempt and state
-//! text the decision was made on. An attempt row never changes but in its
+//! the rows still hold the revision, latest event id, attempt and state
+//! text, and latest event body and digest, the decision was made on. An attempt row never changes but in its
 //! state, revision and latest event id, and every accepted event moves the
 //! revision on, so nothing the decision read has changed (and a row altered
-//! behind the server's back no longer matches). The one thing a remembered
+//! behind the server's back no longer matches: the report is decided again
+//! in the writer, which reads and verifies it, and fails closed). The one thing a remembered
 //! head does not know is whether an older event holds the reported id: if
 //! one does, inserting the event row fails on its primary key.
 //!
@@ -55,6 +56,8 @@ pub(crate) struct ReportBase {
     pub(crate) attempt: Arc<str>,
     /// The state column.
     pub(crate) state: String,
+    /// The latest event's row, as stored: its body and digest columns.
+    pub(crate) last_event: Option<(String, String)>,
 }
 
 /// An attempt as a report sees it, verified: the attempt and its state,
@@ -91,6 +94,7 @@ pub(crate) struct PreparedReport {
 impl PreparedReport {
     /// The attempt as it stands once this report is committed.
     pub(crate) fn next_head(&self) -> Head {
+        let body = String::from_utf8_lossy(&self.body).into_owned();
         Head {
             experience: Experience {
                 state: self.state.clone(),
@@ -102,6 +106,7 @@ impl PreparedReport {
                 last_event_id: Some(self.event.event.event_id.clone()),
                 attempt: self.base.attempt.clone(),
                 state: self.state_text.clone(),
+                last_event: Some((body, self.event.event_digest.to_hex())),
             },
         }
     }
@@ -133,10 +138,12 @@ pub(crate) fn head_of(
     let experience = experience_of(&row)?;
     let mut prior = None;
     let mut last = None;
+    let mut last_event = None;
     for r in events {
         let stored = event_of(&r)?;
         if stored.event.revision == experience.state.revision {
             last = Some(stored.event.clone());
+            last_event = Some((r.event.clone(), r.event_digest.clone()));
         }
         if stored.event.event.event_id == event_id {
             prior = Some(stored);
@@ -157,6 +164,7 @@ pub(crate) fn head_of(
         last_event_id: row.last_event_id,
         attempt: row.attempt.into(),
         state: row.state,
+        last_event,
     };
     Ok((
         Head {

@@ -34,13 +34,22 @@ macro_rules! receipt_columns {
         "actor_credential, actor_subject, recorded_at, position, receipt_digest"
     };
 }
-/// The `experience_attempts` columns, in [`super::rows::AttemptRow`] order.
+/// The columns of an attempt and its head, in [`super::rows::AttemptRow`]
+/// order, as [`attempts_with_heads!`] names them.
 macro_rules! attempt_columns {
     () => {
         concat!(
-            "namespace, id, attempt, attempt_digest, depth, revision, state, last_event_id, ",
+            "a.namespace, a.id, a.attempt, a.attempt_digest, a.depth, h.revision, h.state, \
+             h.last_event_id, ",
             receipt_columns!()
         )
+    };
+}
+/// `experience_attempts` (as `a`) with each attempt's head (as `h`).
+macro_rules! attempts_with_heads {
+    () => {
+        " FROM experience_attempts a JOIN experience_heads h ON h.tenant_id = a.tenant_id \
+         AND h.namespace = a.namespace AND h.id = a.id"
     };
 }
 /// The `experience_events` columns, in [`super::rows::EventRow`] order.
@@ -62,35 +71,49 @@ macro_rules! withdrawal_columns {
     };
 }
 
-/// One attempt row: (tenant, namespace, id).
+/// One attempt row with its head: (tenant, namespace, id).
 pub const ATTEMPT_ROW: &str = concat!(
     "SELECT ",
     attempt_columns!(),
-    " FROM experience_attempts WHERE tenant_id = $1 AND namespace = $2 AND id = $3"
+    attempts_with_heads!(),
+    " WHERE a.tenant_id = $1 AND a.namespace = $2 AND a.id = $3"
 );
-/// Inserts an attempt row; a row is never replaced.
+/// Inserts an attempt; a row is never replaced: (tenant, namespace, id,
+/// attempt, attempt digest, depth, receipt columns).
 pub const INSERT_ATTEMPT_ROW: &str = concat!(
-    "INSERT INTO experience_attempts (tenant_id, ",
-    attempt_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+    "INSERT INTO experience_attempts (tenant_id, namespace, id, attempt, attempt_digest, depth, ",
+    receipt_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
 );
-/// Moves an attempt's state on if its row is still the base: (state,
+/// Inserts an attempt's head: (tenant, namespace, id, revision, state,
+/// last event id).
+pub const INSERT_HEAD_ROW: &str = "INSERT INTO experience_heads \
+     (tenant_id, namespace, id, revision, state, last_event_id) VALUES ($1, $2, $3, $4, $5, $6)";
+/// Moves an attempt's state on if its rows are still the base: (state,
 /// revision, last event id, tenant, namespace, id, base revision, base last
-/// event id, base attempt, base state). The caller checks that one row
-/// changed.
-pub const ADVANCE_STATE: &str = "UPDATE experience_attempts \
+/// event id, base attempt, base state, base last event's body and digest).
+/// The caller checks that one row changed.
+pub const ADVANCE_STATE: &str = "UPDATE experience_heads \
      SET state = $1, revision = $2, last_event_id = $3 \
      WHERE tenant_id = $4 AND namespace = $5 AND id = $6 \
      AND revision = $7 AND last_event_id IS NOT DISTINCT FROM $8 \
-     AND attempt = $9 AND state = $10";
+     AND EXISTS (SELECT 1 FROM experience_attempts WHERE tenant_id = $4 AND namespace = $5 \
+     AND id = $6 AND attempt = $9) AND state = $10 \
+     AND ($8 IS NULL OR EXISTS (SELECT 1 FROM experience_events WHERE tenant_id = $4 \
+     AND namespace = $5 AND attempt_id = $6 AND event_id = $8 AND event = $11 \
+     AND event_digest = $12))";
 /// [`ADVANCE_STATE`] that fails (division by zero, SQLSTATE 22012) when no
 /// row moved, so it can be pipelined with no one waiting for its count
 /// (PostgreSQL only: SQLite has no data-modifying `WITH`).
-pub const ADVANCE_STATE_OR_FAIL: &str = "WITH moved AS (UPDATE experience_attempts \
+pub const ADVANCE_STATE_OR_FAIL: &str = "WITH moved AS (UPDATE experience_heads \
      SET state = $1, revision = $2, last_event_id = $3 \
      WHERE tenant_id = $4 AND namespace = $5 AND id = $6 \
      AND revision = $7 AND last_event_id IS NOT DISTINCT FROM $8 \
-     AND attempt = $9 AND state = $10 RETURNING 1) \
+     AND EXISTS (SELECT 1 FROM experience_attempts WHERE tenant_id = $4 AND namespace = $5 \
+     AND id = $6 AND attempt = $9) AND state = $10 \
+     AND ($8 IS NULL OR EXISTS (SELECT 1 FROM experience_events WHERE tenant_id = $4 \
+     AND namespace = $5 AND attempt_id = $6 AND event_id = $8 AND event = $11 \
+     AND event_digest = $12)) RETURNING 1) \
      SELECT 1 / (SELECT count(*)::int FROM moved)";
 /// One event row: (tenant, namespace, attempt, event id).
 pub const EVENT_ROW: &str = concat!(
@@ -112,7 +135,7 @@ pub const REPORT_EVENT_ROWS: &str = concat!(
      AND event_id = $4 UNION ALL SELECT ",
     event_columns!(),
     " FROM experience_events WHERE tenant_id = $1 AND namespace = $2 AND attempt_id = $3 \
-     AND event_id = (SELECT last_event_id FROM experience_attempts \
+     AND event_id = (SELECT last_event_id FROM experience_heads \
      WHERE tenant_id = $1 AND namespace = $2 AND id = $3)"
 );
 /// An attempt's event rows up to a revision: (tenant, namespace, attempt, revision).
@@ -160,7 +183,8 @@ pub const INSERT_WITHDRAWAL_ROW: &str = concat!(
 pub const ATTEMPT_ROWS_OF_TENANT: &str = concat!(
     "SELECT ",
     attempt_columns!(),
-    " FROM experience_attempts WHERE tenant_id = $1"
+    attempts_with_heads!(),
+    " WHERE a.tenant_id = $1"
 );
 /// Every event row of a tenant, for verification.
 pub const EVENT_ROWS_OF_TENANT: &str = concat!(
@@ -183,6 +207,7 @@ pub(crate) const ALL: &[&str] = &[
     REGISTRY_ROWS_OF_TENANT,
     ATTEMPT_ROW,
     INSERT_ATTEMPT_ROW,
+    INSERT_HEAD_ROW,
     ADVANCE_STATE,
     EVENT_ROW,
     EVENT_ROWS_UNTIL,

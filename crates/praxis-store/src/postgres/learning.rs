@@ -115,6 +115,22 @@ fn report_rows_of(
     ))
 }
 
+/// Attempts' heads in a narrow table of their own (schema version 7): a
+/// report rewrites only its attempt's head, not the wide attempt row.
+pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        revision BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        last_event_id TEXT,
+        PRIMARY KEY (tenant_id, namespace, id)
+    );
+    INSERT INTO experience_heads (tenant_id, namespace, id, revision, state, last_event_id)
+        SELECT tenant_id, namespace, id, revision, state, last_event_id FROM experience_attempts;
+    ALTER TABLE experience_attempts DROP COLUMN revision, DROP COLUMN state,
+        DROP COLUMN last_event_id;";
+
 /// The receipt columns that start at `at`.
 fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
     Ok(ReceiptCols {
@@ -262,15 +278,21 @@ impl LearningTx for PgTx<'_, '_> {
             Box::new(row.attempt.clone()),
             Box::new(row.attempt_digest.clone()),
             Box::new(row.depth),
-            Box::new(row.revision),
-            Box::new(row.state.clone()),
-            Box::new(row.last_event_id.clone()),
         ];
         self.defer(
             sql::INSERT_ATTEMPT_ROW,
             insert_params(tenant, head, &row.receipt),
         )
-        .await
+        .await?;
+        let params: Vec<Param> = vec![
+            Box::new(tenant.to_owned()),
+            Box::new(row.namespace.clone()),
+            Box::new(row.id.clone()),
+            Box::new(row.revision),
+            Box::new(row.state.clone()),
+            Box::new(row.last_event_id.clone()),
+        ];
+        self.defer(sql::INSERT_HEAD_ROW, params).await
     }
 
     async fn advance_state(
@@ -291,6 +313,13 @@ impl LearningTx for PgTx<'_, '_> {
             Box::new(to.base.last_event_id.clone()),
             Box::new(to.base.attempt.to_string()),
             Box::new(to.base.state.clone()),
+            Box::new(to.base.last_event.as_ref().map(|(body, _)| body.clone())),
+            Box::new(
+                to.base
+                    .last_event
+                    .as_ref()
+                    .map(|(_, digest)| digest.clone()),
+            ),
         ];
         // Pipelined: a row that moved on fails the statement, and so the
         // write, before its savepoint is released.

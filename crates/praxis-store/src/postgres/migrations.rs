@@ -11,11 +11,17 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (4, &[super::ledger::SCHEMA_V4]),
     (5, &[super::learning::SCHEMA_V5]),
     (6, &[super::learning::SCHEMA_V6]),
+    (7, &[super::learning::SCHEMA_V7]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer
 /// build. An advisory lock serializes concurrent first opens.
 pub(super) async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StoreError> {
+    migrate_to(client, SCHEMA_VERSION).await
+}
+
+/// Brings the store to `to`.
+async fn migrate_to(client: &mut deadpool_postgres::Object, to: i64) -> Result<(), StoreError> {
     let tx = client.transaction().await?;
     // Serializes concurrent first opens of the same database.
     tx.execute("SELECT pg_advisory_xact_lock(7072617869)", &[])
@@ -33,7 +39,7 @@ pub(super) async fn migrate(client: &mut deadpool_postgres::Object) -> Result<()
             supported: SCHEMA_VERSION,
         });
     }
-    for (version, tables) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+    for (version, tables) in MIGRATIONS.iter().filter(|(v, _)| *v > found && *v <= to) {
         for sql in *tables {
             tx.batch_execute(sql).await?;
         }
@@ -45,4 +51,63 @@ pub(super) async fn migrate(client: &mut deadpool_postgres::Object) -> Result<()
     }
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Version 7 moves every attempt's head out of its row, unchanged.
+    #[tokio::test]
+    async fn heads_move_to_their_own_table() {
+        let url = praxis_testkit::postgres_url();
+        let config: tokio_postgres::Config = url.parse().unwrap();
+        let manager = deadpool_postgres::Manager::new(config, tokio_postgres::NoTls);
+        let pool = deadpool_postgres::Pool::builder(manager).build().unwrap();
+        let mut client = pool.get().await.unwrap();
+        migrate_to(&mut client, 6).await.unwrap();
+        client
+            .batch_execute(
+                "INSERT INTO experience_attempts VALUES ('t', 'ns', 'a1', '{}', 'd', 1, 3, \
+                 '{\"revision\":3}', 'e2', 'c', 's', 1, 1, 'r'); \
+                 INSERT INTO experience_attempts VALUES ('t', 'ns', 'a2', '{}', 'd', 1, 1, \
+                 '{\"revision\":1}', NULL, 'c', 's', 2, 2, 'r');",
+            )
+            .await
+            .unwrap();
+        migrate(&mut client).await.unwrap();
+        let heads: Vec<(String, i64, String, Option<String>)> = client
+            .query(
+                "SELECT id, revision, state, last_event_id FROM experience_heads ORDER BY id",
+                &[],
+            )
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                (
+                    "a1".into(),
+                    3,
+                    r#"{"revision":3}"#.into(),
+                    Some("e2".into())
+                ),
+                ("a2".into(), 1, r#"{"revision":1}"#.into(), None),
+            ]
+        );
+        let columns: i64 = client
+            .query_one(
+                "SELECT count(*) FROM information_schema.columns \
+                 WHERE table_name = 'experience_attempts' \
+                 AND column_name IN ('revision', 'state', 'last_event_id')",
+                &[],
+            )
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(columns, 0);
+    }
 }

@@ -84,6 +84,25 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
         UNIQUE (tenant_id, namespace, attempt_id, event_id)
     ) STRICT, WITHOUT ROWID;";
 
+/// Attempts' heads in a narrow table of their own (schema version 7): a
+/// report rewrites only its attempt's head, so the rows a batch of reports
+/// rewrites share pages instead of each dirtying a page of wide attempt
+/// rows.
+pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        last_event_id TEXT,
+        PRIMARY KEY (tenant_id, namespace, id)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO experience_heads (tenant_id, namespace, id, revision, state, last_event_id)
+        SELECT tenant_id, namespace, id, revision, state, last_event_id FROM experience_attempts;
+    ALTER TABLE experience_attempts DROP COLUMN revision;
+    ALTER TABLE experience_attempts DROP COLUMN state;
+    ALTER TABLE experience_attempts DROP COLUMN last_event_id;";
+
 /// The receipt columns that start at `at`.
 fn receipt_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ReceiptCols> {
     Ok(ReceiptCols {
@@ -310,12 +329,20 @@ impl LearningTx for SqliteTx<'_> {
                 &row.attempt,
                 &row.attempt_digest,
                 &row.depth,
-                &row.revision,
-                &row.state,
-                &row.last_event_id,
             ],
             &row.receipt,
-        )
+        )?;
+        self.conn
+            .prepare_cached(sql::INSERT_HEAD_ROW)?
+            .execute(params![
+                tenant,
+                row.namespace,
+                row.id,
+                row.revision,
+                row.state,
+                row.last_event_id,
+            ])?;
+        Ok(())
     }
 
     async fn advance_state(
@@ -339,6 +366,8 @@ impl LearningTx for SqliteTx<'_> {
                 to.base.last_event_id,
                 &*to.base.attempt,
                 to.base.state,
+                to.base.last_event.as_ref().map(|(body, _)| body),
+                to.base.last_event.as_ref().map(|(_, digest)| digest),
             ])?;
         if moved == 1 {
             Ok(())

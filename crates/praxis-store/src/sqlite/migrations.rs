@@ -13,10 +13,16 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (4, &[super::ledger::SCHEMA_V4]),
     (5, &[super::learning::SCHEMA_V5]),
     (6, &[super::learning::SCHEMA_V6]),
+    (7, &[super::learning::SCHEMA_V7]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer build.
 pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    migrate_to(conn, SCHEMA_VERSION)
+}
+
+/// Brings the store to `to`.
+fn migrate_to(conn: &mut Connection, to: i64) -> Result<(), StoreError> {
     let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found > SCHEMA_VERSION {
         return Err(StoreError::SchemaTooNew {
@@ -25,7 +31,7 @@ pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         });
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    for (version, tables) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+    for (version, tables) in MIGRATIONS.iter().filter(|(v, _)| *v > found && *v <= to) {
         for sql in *tables {
             tx.execute_batch(sql)?;
         }
@@ -33,4 +39,53 @@ pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     }
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Version 7 moves every attempt's head out of its row, unchanged.
+    #[test]
+    fn heads_move_to_their_own_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("praxis.db")).unwrap();
+        migrate_to(&mut conn, 6).unwrap();
+        conn.execute_batch(
+            "INSERT INTO experience_attempts VALUES ('t', 'ns', 'a1', '{}', 'd', 1, 3, \
+             '{\"revision\":3}', 'e2', 'c', 's', 1, 1, 'r'); \
+             INSERT INTO experience_attempts VALUES ('t', 'ns', 'a2', '{}', 'd', 1, 1, \
+             '{\"revision\":1}', NULL, 'c', 's', 2, 2, 'r');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let heads: Vec<(String, i64, String, Option<String>)> = conn
+            .prepare("SELECT id, revision, state, last_event_id FROM experience_heads ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            heads,
+            [
+                (
+                    "a1".into(),
+                    3,
+                    r#"{"revision":3}"#.into(),
+                    Some("e2".into())
+                ),
+                ("a2".into(), 1, r#"{"revision":1}"#.into(), None),
+            ]
+        );
+        let columns: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('experience_attempts') \
+                 WHERE name IN ('revision', 'state', 'last_event_id')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(columns, 0);
+    }
 }

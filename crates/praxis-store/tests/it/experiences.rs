@@ -899,9 +899,9 @@ async fn altered_experience_rows_fail_reads_and_verification() {
         "UPDATE experience_events SET event = replace(event, '\"cost_units\":30', \
          '\"cost_units\":3') WHERE event_id = 'e3'",
         "UPDATE experience_events SET revision = revision + 10 WHERE event_id = 'e3'",
-        "UPDATE experience_attempts SET state = replace(state, '\"failed\"', '\"succeeded\"') \
+        "UPDATE experience_heads SET state = replace(state, '\"failed\"', '\"succeeded\"') \
          WHERE id = 'root'",
-        "UPDATE experience_attempts SET state = replace(state, '\"revision\":4', \
+        "UPDATE experience_heads SET state = replace(state, '\"revision\":4', \
          '\"revision\":5') WHERE id = 'root'",
         "UPDATE experience_withdrawals SET withdrawal = replace(withdrawal, 'misconfigured', \
          'fine')",
@@ -913,8 +913,12 @@ async fn altered_experience_rows_fail_reads_and_verification() {
             sql(backend, &loc.store, statement).await;
             let read = engine.learning().experience(T, &ns(), "root").await;
             assert_inconsistent(backend, &read);
-            // `experience_events` rows are reported as "experience event".
-            let table = statement.split(' ').nth(1).unwrap();
+            // `experience_events` rows are reported as "experience event",
+            // and a head as part of its attempt.
+            let table = match statement.split(' ').nth(1).unwrap() {
+                "experience_heads" => "experience_attempts",
+                table => table,
+            };
             let problem = format!("{} ", table.trim_end_matches('s').replace('_', " "));
             let problems = engine.verify().await.unwrap().problems;
             assert_eq!(problems.len(), 1, "{backend:?}: {statement}: {problems:?}");
@@ -978,7 +982,7 @@ async fn a_report_never_builds_on_an_altered_state() {
         sql(
             backend,
             &loc.store,
-            "UPDATE experience_attempts SET state = replace(state, '\"failed\"', '\"unknown\"') \
+            "UPDATE experience_heads SET state = replace(state, '\"failed\"', '\"unknown\"') \
              WHERE id = 'root'",
         )
         .await;

@@ -66,7 +66,7 @@ const ALTERATIONS: [Alteration; 3] = [
     },
     // Its current state says succeeded.
     Alteration {
-        statement: "UPDATE experience_attempts SET state = replace(state, '\"failed\"', '\"succeeded\"') \
+        statement: "UPDATE experience_heads SET state = replace(state, '\"failed\"', '\"succeeded\"') \
              WHERE id = 'dev-1'",
         problem: "experience attempt ",
         event: None,
