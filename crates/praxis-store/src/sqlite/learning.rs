@@ -87,7 +87,9 @@ pub(super) const SCHEMA_V6: &str = "CREATE TABLE experience_attempts (
 /// Attempts' heads in a narrow table of their own (schema version 7): a
 /// report rewrites only its attempt's head, so the rows a batch of reports
 /// rewrites share pages instead of each dirtying a page of wide attempt
-/// rows.
+/// rows. Events move into a rowid table with a unique index on their key:
+/// new rows are appended at the table's end and only the narrow index is
+/// written at a random place, where a clustered table split wide pages.
 pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
@@ -101,7 +103,31 @@ pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
         SELECT tenant_id, namespace, id, revision, state, last_event_id FROM experience_attempts;
     ALTER TABLE experience_attempts DROP COLUMN revision;
     ALTER TABLE experience_attempts DROP COLUMN state;
-    ALTER TABLE experience_attempts DROP COLUMN last_event_id;";
+    ALTER TABLE experience_attempts DROP COLUMN last_event_id;
+    CREATE TABLE experience_events_v7 (
+        tenant_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        attempt_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        event_digest TEXT NOT NULL,
+        actor_credential TEXT NOT NULL,
+        actor_subject TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        receipt_digest TEXT NOT NULL
+    ) STRICT;
+    INSERT INTO experience_events_v7 (tenant_id, namespace, attempt_id, event_id, revision,
+        event, event_digest, actor_credential, actor_subject, recorded_at, position,
+        receipt_digest)
+        SELECT tenant_id, namespace, attempt_id, event_id, revision, event, event_digest,
+            actor_credential, actor_subject, recorded_at, position, receipt_digest
+        FROM experience_events ORDER BY position;
+    DROP TABLE experience_events;
+    ALTER TABLE experience_events_v7 RENAME TO experience_events;
+    CREATE UNIQUE INDEX experience_events_by_id
+        ON experience_events (tenant_id, namespace, attempt_id, event_id);";
 
 /// The receipt columns that start at `at`.
 fn receipt_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ReceiptCols> {

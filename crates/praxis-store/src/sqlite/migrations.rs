@@ -55,7 +55,9 @@ mod tests {
             "INSERT INTO experience_attempts VALUES ('t', 'ns', 'a1', '{}', 'd', 1, 3, \
              '{\"revision\":3}', 'e2', 'c', 's', 1, 1, 'r'); \
              INSERT INTO experience_attempts VALUES ('t', 'ns', 'a2', '{}', 'd', 1, 1, \
-             '{\"revision\":1}', NULL, 'c', 's', 2, 2, 'r');",
+             '{\"revision\":1}', NULL, 'c', 's', 2, 2, 'r'); \
+             INSERT INTO experience_events VALUES ('t', 'ns', 'a1', 'e2', 3, '{}', 'd', \
+             'c', 's', 3, 3, 'r');",
         )
         .unwrap();
         migrate(&mut conn).unwrap();
@@ -87,5 +89,22 @@ mod tests {
             )
             .unwrap();
         assert_eq!(columns, 0);
+        // Events move into a rowid table whose unique index still refuses a
+        // second row under one event id.
+        let event: (i64, i64) = conn
+            .query_row(
+                "SELECT revision, position FROM experience_events WHERE attempt_id = 'a1' \
+                 AND event_id = 'e2'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(event, (3, 3));
+        let again = conn.execute(
+            "INSERT INTO experience_events VALUES ('t', 'ns', 'a1', 'e2', 4, '{}', 'd', \
+             'c', 's', 4, 4, 'r')",
+            [],
+        );
+        assert!(again.is_err(), "a duplicate event id must be refused");
     }
 }
