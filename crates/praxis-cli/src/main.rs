@@ -7,6 +7,7 @@ mod config;
 mod experiences;
 mod learning;
 mod records;
+mod sim;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -75,6 +76,11 @@ enum Cmd {
     Experiences {
         #[command(subcommand)]
         command: experiences::ExperiencesCmd,
+    },
+    /// Simulations of the learning authority's statistics.
+    Sim {
+        #[command(subcommand)]
+        command: sim::SimCmd,
     },
     /// Benchmarks (measurements, not tests).
     Bench {
@@ -162,6 +168,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Records { command } => records::run(command).await,
         Cmd::Learning { command } => learning::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
 }

@@ -12,7 +12,8 @@
 //! - `state`: an experience's state, the rules an event must pass, and the
 //!   fold a reader re-runs to verify a stored projection;
 //! - `export`: the summary of chosen observations;
-//! - `withdrawal`: withdrawing an observation.
+//! - `withdrawal`: withdrawing an observation;
+//! - `stats`: the qualification and drift rules' statistics.
 //!
 //! Digests named `digest` (`context_digest`, `event_digest`,
 //! `export_digest`) are domain-separated ([`crate::digest`]); fields named
@@ -24,6 +25,7 @@ pub(crate) mod export;
 pub(crate) mod policy;
 pub(crate) mod registry;
 pub(crate) mod state;
+pub mod stats;
 pub(crate) mod text;
 pub(crate) mod withdrawal;
 
