@@ -13,16 +13,20 @@
 //!   fold a reader re-runs to verify a stored projection;
 //! - `export`: the summary of chosen observations;
 //! - `withdrawal`: withdrawing an observation;
-//! - `stats`: the qualification and drift rules' statistics.
+//! - `stats`: the qualification and drift rules' statistics;
+//! - `evaluation`: held-out cases and the rules that admit them;
+//! - `procedure`: a procedure's lifecycle and statistics record.
 //!
 //! Digests named `digest` (`context_digest`, `event_digest`,
 //! `export_digest`) are domain-separated ([`crate::digest`]); fields named
 //! `sha256` are plain SHA-256 of external content, as elsewhere.
 
 pub(crate) mod context;
+pub(crate) mod evaluation;
 pub(crate) mod experience;
 pub(crate) mod export;
 pub(crate) mod policy;
+pub(crate) mod procedure;
 pub(crate) mod registry;
 pub(crate) mod state;
 pub mod stats;
@@ -30,6 +34,10 @@ pub(crate) mod text;
 pub(crate) mod withdrawal;
 
 pub use context::{CONTEXT_REGISTERED, Context, ContextRegistered, MAX_TOOLS, context_stream};
+pub use evaluation::{
+    Admission, AdmissionOutcome, AdmissionReason, EVALUATION_SUBMITTED, Evaluation,
+    EvaluationStatus, Phase, Standing, admit, is_development_evidence,
+};
 pub use experience::{
     Attempt, AttemptRequest, BoundParent, EVENT_REPORTED, EventReport, ExperienceOutcome,
     MAX_LINEAGE, ParentRef, RECORDED, experience_stream,
@@ -40,6 +48,9 @@ pub use export::{
 pub use policy::{
     Algorithm, MAX_TRIALS, MIN_TRIALS, Monitoring, MonitoringRule, POLICY_REGISTERED, Parameters,
     Policy, PolicyRegistered, policy_stream,
+};
+pub use procedure::{
+    Decision, DecisionReason, ProcedureRecord, ProcedureState, QualificationRule, RuleName,
 };
 pub use registry::{Registration, register};
 pub use state::{Acceptance, ExperienceState, FoldError, Reported, ReportedEvent, fold};
