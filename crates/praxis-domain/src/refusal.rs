@@ -131,6 +131,16 @@ pub enum Refusal {
     /// listed, pointed at `/reason`.
     #[error("the reason has {} finding(s)", .0.len())]
     ReasonInvalid(Vec<Finding>),
+    /// A strategy names an observation that does not exist, is another
+    /// than the one its digest pins, does not match the strategy's context
+    /// or accounting unit, or is withdrawn.
+    #[error("invalid observation {message}")]
+    InvalidObservation {
+        /// JSON pointer to the observation in the request.
+        pointer: String,
+        /// Which observation, and what is wrong with it.
+        message: String,
+    },
 }
 
 /// A problem with one record of an attempt import (or the only record of

@@ -365,6 +365,12 @@ impl From<Refusal> for ApiError {
                 e.to_string(),
             )
             .at("/experience/parent"),
+            Refusal::InvalidObservation { pointer, message } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_observation",
+                format!("invalid observation {message}"),
+            )
+            .at(pointer),
             Refusal::ReasonInvalid(findings) => ApiError::findings(
                 "invalid_field",
                 "the reason breaks a rule; nothing was written",

@@ -15,7 +15,9 @@
 //! - `withdrawal`: withdrawing an observation;
 //! - `stats`: the qualification and drift rules' statistics;
 //! - `evaluation`: held-out cases and the rules that admit them;
-//! - `procedure`: a procedure's lifecycle and statistics record.
+//! - `procedure`: a procedure's lifecycle and statistics record;
+//! - `proposal`: the guidance a procedure carries and its sources;
+//! - `strategy`: instructions bound to exact development observations.
 //!
 //! Digests named `digest` (`context_digest`, `event_digest`,
 //! `export_digest`) are domain-separated ([`crate::digest`]); fields named
@@ -27,9 +29,11 @@ pub(crate) mod experience;
 pub(crate) mod export;
 pub(crate) mod policy;
 pub(crate) mod procedure;
+pub(crate) mod proposal;
 pub(crate) mod registry;
 pub(crate) mod state;
 pub mod stats;
+pub(crate) mod strategy;
 pub(crate) mod text;
 pub(crate) mod withdrawal;
 
@@ -52,7 +56,15 @@ pub use policy::{
 pub use procedure::{
     Decision, DecisionReason, ProcedureRecord, ProcedureState, QualificationRule, RuleName,
 };
+pub use proposal::{
+    MAX_INSTRUCTIONS_BYTES, MAX_SOURCE_REFS, Origin, PROCEDURE_PROPOSED, Proposal, ProposalReceipt,
+    ProposalRequest, procedure_stream,
+};
 pub use registry::{Registration, register};
 pub use state::{Acceptance, ExperienceState, FoldError, Reported, ReportedEvent, fold};
+pub use strategy::{
+    Extractor, INSTRUCTIONS_FORMAT, MAX_CONDITION_BYTES, MAX_CONDITIONS, MAX_STRATEGY_EVENTS,
+    Resolved, STRATEGY_CREATED, STRATEGY_METHOD, Selection, StrategyReceipt, StrategyRequest,
+};
 pub use text::{ContentRef, MAX_TEXT_BYTES, check_exact, check_sha256, check_text};
 pub use withdrawal::{ObservationRef, WITHDRAWN, Withdrawal, Withdrawing};
