@@ -30,6 +30,10 @@ pub const EXPERIENCE_EVENT_KIND: &str = "praxis.experience-event.v1";
 pub const EXPERIENCE_EXPORT_KIND: &str = "praxis.experience-export.v1";
 /// Kind string of an experience withdrawal's digest.
 pub const EXPERIENCE_WITHDRAWAL_KIND: &str = "praxis.experience-withdrawal.v1";
+/// Kind string of the digest of a stored procedure receipt's bytes.
+pub const PROCEDURE_RECEIPT_KIND: &str = "praxis.procedure-receipt.v1";
+/// Kind string of the digest of a stored evaluation's bytes.
+pub const PROCEDURE_EVALUATION_KIND: &str = "praxis.procedure-evaluation.v1";
 
 /// A 32-byte SHA-256 digest.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -131,6 +131,9 @@ pub enum Refusal {
     /// listed, pointed at `/reason`.
     #[error("the reason has {} finding(s)", .0.len())]
     ReasonInvalid(Vec<Finding>),
+    /// Only the policy's evaluator subject may submit evaluations.
+    #[error("only the policy's evaluator may submit evaluations")]
+    NotEvaluator,
     /// A strategy names an observation that does not exist, is another
     /// than the one its digest pins, does not match the strategy's context
     /// or accounting unit, or is withdrawn.

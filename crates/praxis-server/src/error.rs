@@ -241,6 +241,24 @@ impl From<Missing> for ApiError {
                 "no such event of this attempt in this scope",
             )
             .at("/observation"),
+            Missing::Registered { what, pointer } => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unknown_reference",
+                format!("no {what} is registered under this id"),
+            )
+            .at(pointer),
+            Missing::Procedure => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "procedure_not_found",
+                "no such procedure in this scope",
+            )
+            .at("/procedure_id"),
+            Missing::Strategy => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "strategy_not_found",
+                "no such strategy in this scope",
+            )
+            .at("/strategy_id"),
         }
     }
 }
@@ -365,6 +383,9 @@ impl From<Refusal> for ApiError {
                 e.to_string(),
             )
             .at("/experience/parent"),
+            e @ Refusal::NotEvaluator => {
+                ApiError::new(StatusCode::FORBIDDEN, "not_evaluator", e.to_string())
+            }
             Refusal::InvalidObservation { pointer, message } => ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_observation",

@@ -15,6 +15,7 @@ use crate::attempts::{self, AttemptOverlay, AttemptTx};
 use crate::auth::{self, CredentialTx};
 use crate::command::{Applied, Command, Effect, Idempotency, Write, WriteOutcome};
 use crate::error::{Missing, StoreError};
+use crate::learning::procedures::ProcedureTx;
 use crate::learning::{self, LearningTx, PreparedReport};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::{Ctx, LedgerTx, StoredReceipt};
@@ -23,11 +24,14 @@ use crate::skills::{self, SkillTx};
 
 /// Everything a transaction must offer to apply any command.
 pub(crate) trait StoreTx:
-    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx
+    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx
 {
 }
 
-impl<T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx> StoreTx for T {}
+impl<T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx> StoreTx
+    for T
+{
+}
 
 /// State concepts keep across the writes of one transaction, undone with a
 /// write's savepoint and written once before commit.

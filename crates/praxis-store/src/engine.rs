@@ -7,6 +7,7 @@ use crate::auth::CredentialReads;
 use crate::command::{Write, WriteOutcome};
 use crate::error::StoreError;
 use crate::learning::LearningReads;
+use crate::learning::procedures::ProcedureReads;
 use crate::ledger::LedgerReads;
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -34,6 +35,8 @@ pub trait Engine: Send + Sync + 'static {
     fn skills(&self) -> &dyn SkillReads;
     /// Reads of the learning registry.
     fn learning(&self) -> &dyn LearningReads;
+    /// Reads of procedures, strategies and selection.
+    fn procedures(&self) -> &dyn ProcedureReads;
     /// Binds the store to a seal key: records `fingerprint` on first use,
     /// and refuses with [`StoreError::SealKeyMismatch`] a fingerprint other
     /// than the one recorded.

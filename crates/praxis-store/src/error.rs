@@ -85,6 +85,18 @@ pub enum Missing {
     Experience,
     /// An accepted event of an attempt, named as an observation.
     Observation,
+    /// A registered policy or context a procedure names, at a pointer into
+    /// the request.
+    Registered {
+        /// `policy` or `context`.
+        what: &'static str,
+        /// Where the request names it.
+        pointer: &'static str,
+    },
+    /// A procedure of the namespace.
+    Procedure,
+    /// A strategy of the namespace.
+    Strategy,
 }
 
 impl std::fmt::Display for Missing {
@@ -98,6 +110,9 @@ impl std::fmt::Display for Missing {
             Missing::Parent => "parent observation",
             Missing::Experience => "experience",
             Missing::Observation => "observation",
+            Missing::Registered { what, .. } => what,
+            Missing::Procedure => "procedure",
+            Missing::Strategy => "strategy",
         })
     }
 }

@@ -16,6 +16,7 @@ use crate::attempts::fold::AttemptFold;
 use crate::attempts::read::AttemptRead;
 use crate::auth::{CredentialFold, CredentialRead};
 use crate::error::StoreError;
+use crate::learning::procedures::ProcedureRead;
 use crate::learning::{LearningFold, LearningRead};
 use crate::ledger::LedgerRead;
 use crate::records::RecordRead;
@@ -27,12 +28,19 @@ const PAGE: usize = 2_000;
 
 /// Everything a reader must offer to verify every concept.
 pub(crate) trait StoreRead:
-    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead
+    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead + ProcedureRead
 {
 }
 
-impl<R: LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead> StoreRead
-    for R
+impl<
+    R: LedgerRead
+        + CredentialRead
+        + AttemptRead
+        + RecordRead
+        + SkillRead
+        + LearningRead
+        + ProcedureRead,
+> StoreRead for R
 {
 }
 

@@ -12,6 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::procedure::{Decision, ProcedureSummary};
 use super::text::{check_exact, check_text};
 use crate::error::DomainError;
 
@@ -196,6 +197,33 @@ pub struct Standing<'a> {
     pub evidence_used: bool,
     /// The procedure's development sources.
     pub sources: &'a [String],
+}
+
+/// What an evaluation is answered with, for good: a resubmission gets
+/// these bytes again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluationReceipt {
+    /// The outcome.
+    pub outcome: AdmissionOutcome,
+    /// Its reason.
+    pub reason: AdmissionReason,
+    /// The procedure right after the evaluation.
+    pub procedure: ProcedureSummary,
+}
+
+/// The payload of [`EVALUATION_SUBMITTED`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluationSubmitted {
+    /// The procedure evaluated.
+    pub procedure_id: String,
+    /// The evaluation as sent.
+    pub evaluation: Evaluation,
+    /// The answer.
+    pub receipt: EvaluationReceipt,
+    /// The transition it triggered, if any.
+    pub decision: Option<Decision>,
 }
 
 /// Decides whether `evaluation` may count toward the procedure.

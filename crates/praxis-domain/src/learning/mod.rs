@@ -40,7 +40,8 @@ pub(crate) mod withdrawal;
 pub use context::{CONTEXT_REGISTERED, Context, ContextRegistered, MAX_TOOLS, context_stream};
 pub use evaluation::{
     Admission, AdmissionOutcome, AdmissionReason, EVALUATION_SUBMITTED, Evaluation,
-    EvaluationStatus, Phase, Standing, admit, is_development_evidence,
+    EvaluationReceipt, EvaluationStatus, EvaluationSubmitted, Phase, Standing, admit,
+    is_development_evidence,
 };
 pub use experience::{
     Attempt, AttemptRequest, BoundParent, EVENT_REPORTED, EventReport, ExperienceOutcome,
@@ -54,7 +55,8 @@ pub use policy::{
     Policy, PolicyRegistered, policy_stream,
 };
 pub use procedure::{
-    Decision, DecisionReason, ProcedureRecord, ProcedureState, QualificationRule, RuleName,
+    Decision, DecisionReason, ProcedureRecord, ProcedureState, ProcedureSummary, QualificationRule,
+    RuleName,
 };
 pub use proposal::{
     MAX_INSTRUCTIONS_BYTES, MAX_SOURCE_REFS, Origin, PROCEDURE_PROPOSED, Proposal, ProposalReceipt,

@@ -148,6 +148,37 @@ pub struct ProcedureRecord {
     pub decisions: Vec<Decision>,
 }
 
+/// A procedure's standing as answered by `procedures/read` and inside an
+/// evaluation's receipt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProcedureSummary {
+    /// The procedure.
+    pub id: String,
+    /// Where it stands.
+    pub state: ProcedureState,
+    /// Accepted qualification trials.
+    pub trials: u64,
+    /// Mean paired difference over them.
+    pub mean_difference: Option<f64>,
+    /// Mean candidate utility over them.
+    pub mean_candidate_utility: Option<f64>,
+    /// Trials that broke the budget.
+    pub budget_violations: u64,
+    /// The current lower bound on the mean paired difference.
+    pub lower_bound: f64,
+    /// The current upper bound.
+    pub upper_bound: f64,
+    /// The share of δ the qualification spends.
+    pub delta: f64,
+    /// Its ordinal among its (policy, context)'s procedures.
+    pub candidate_index: u64,
+    /// Accepted monitoring trials.
+    pub monitoring_trials: u64,
+    /// Every transition, in order.
+    pub decisions: Vec<Decision>,
+}
+
 impl ProcedureRecord {
     /// A new candidate under `policy`, the `candidate_index`-th for its
     /// (policy, context) in its namespace.
@@ -196,6 +227,25 @@ impl ProcedureRecord {
         match &self.rule {
             QualificationRule::Fixed(t) => (t.lower(), t.upper()),
             QualificationRule::Anytime(t) => (t.lower(), t.upper()),
+        }
+    }
+
+    /// What a reader is shown of the record.
+    pub fn summary(&self, id: &str) -> ProcedureSummary {
+        let (lower_bound, upper_bound) = self.bounds();
+        ProcedureSummary {
+            id: id.to_owned(),
+            state: self.state,
+            trials: self.trials,
+            mean_difference: self.mean_difference(),
+            mean_candidate_utility: self.mean_candidate_utility(),
+            budget_violations: self.budget_violations,
+            lower_bound,
+            upper_bound,
+            delta: self.delta,
+            candidate_index: self.candidate_index,
+            monitoring_trials: self.monitoring.as_ref().map_or(0, DriftTest::trials),
+            decisions: self.decisions.clone(),
         }
     }
 

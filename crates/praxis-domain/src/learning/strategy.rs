@@ -381,13 +381,22 @@ mod tests {
         assert_eq!(pointer(withdrawn, &r), "/strategy/selection/events/0");
         let mut digest = r.clone();
         digest.selection.events[1].event_digest = Digest::sha256(b"invented");
-        assert_eq!(pointer(resolved(&pairs), &digest), "/strategy/selection/events/1");
+        assert_eq!(
+            pointer(resolved(&pairs), &digest),
+            "/strategy/selection/events/1"
+        );
         let mut unit = r.clone();
         unit.selection.accounting_unit = "usd".into();
-        assert_eq!(pointer(resolved(&pairs), &unit), "/strategy/selection/events/0");
+        assert_eq!(
+            pointer(resolved(&pairs), &unit),
+            "/strategy/selection/events/0"
+        );
         let mut context = r;
         context.selection.context_digest = Digest::sha256(b"other");
-        assert_eq!(pointer(resolved(&pairs), &context), "/strategy/selection/events/0");
+        assert_eq!(
+            pointer(resolved(&pairs), &context),
+            "/strategy/selection/events/0"
+        );
     }
 
     #[test]
@@ -396,9 +405,16 @@ mod tests {
         let refused = |f: fn(&mut StrategyRequest)| {
             let mut r = request(&pairs);
             f(&mut r);
-            r.validate("/strategy").unwrap_err().path().unwrap().to_owned()
+            r.validate("/strategy")
+                .unwrap_err()
+                .path()
+                .unwrap()
+                .to_owned()
         };
-        assert_eq!(refused(|r| r.preconditions.clear()), "/strategy/preconditions");
+        assert_eq!(
+            refused(|r| r.preconditions.clear()),
+            "/strategy/preconditions"
+        );
         assert_eq!(
             refused(|r| r.counterexamples = vec!["x".repeat(MAX_CONDITION_BYTES + 1)]),
             "/strategy/counterexamples/0"
@@ -407,7 +423,10 @@ mod tests {
             refused(|r| r.selection.events.push(r.selection.events[0].clone())),
             "/strategy/selection/events/1/attempt_id"
         );
-        assert_eq!(refused(|r| r.selection.events.clear()), "/strategy/selection/events");
+        assert_eq!(
+            refused(|r| r.selection.events.clear()),
+            "/strategy/selection/events"
+        );
     }
 
     #[test]
@@ -429,7 +448,10 @@ mod tests {
         assert_eq!(
             p.source_refs,
             vec![
-                format!("praxis:strategy-request:sha256:{}", r.request_sha256().to_hex()),
+                format!(
+                    "praxis:strategy-request:sha256:{}",
+                    r.request_sha256().to_hex()
+                ),
                 "trace://development/receipt-recovery".into(),
                 "trace://dev/dev-1".into(),
                 format!("sha256:{a}"),

@@ -17,6 +17,7 @@ use praxis_domain::learning::{
 use praxis_domain::ledger::NewEvent;
 
 use super::prepare::{Decision, PreparedReport, decide, head_of};
+use super::procedures::ProcedureTx;
 use super::read::{event_of, experience_of, state_after, withdrawal_of};
 use super::registry::Registrable;
 use super::rows::{AttemptRow, EventRow, ReceiptCols, WithdrawalRow, canonical_text};
@@ -257,10 +258,9 @@ async fn accept<T: LedgerTx + LearningTx>(
 /// stored under the key (answered with its receipt). Nothing is erased:
 /// the withdrawal is appended to the attempt's stream beside the event.
 ///
-/// Strategies bound to the observation (the next part of the learning
-/// authority) are to be suspended here, in this same transaction, keyed by
-/// the observation's digest.
-pub(crate) async fn withdraw<T: LedgerTx + LearningTx>(
+/// Every strategy bound to the observation is made ineligible for
+/// selection here, in this same transaction.
+pub(crate) async fn withdraw<T: LedgerTx + LearningTx + ProcedureTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     namespace: &Namespace,
@@ -315,6 +315,10 @@ pub(crate) async fn withdraw<T: LedgerTx + LearningTx>(
         payload(&withdrawal)?,
     );
     let recorded = Recorded::of(ctx.append(tx, new).await?);
+    // Every strategy bound to the observation leaves selection in this
+    // same transaction.
+    tx.mark_withdrawn(ctx.tenant, ns, &o.attempt_id, &o.event_id)
+        .await?;
     let stored = StoredWithdrawal {
         digest: withdrawal.digest(),
         withdrawal,

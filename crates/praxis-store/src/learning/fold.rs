@@ -10,13 +10,16 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use praxis_domain::auth::Namespace;
 use praxis_domain::learning::{
-    Attempt, CONTEXT_REGISTERED, EVENT_REPORTED, MAX_LINEAGE, POLICY_REGISTERED, RECORDED,
-    Reported, ReportedEvent, WITHDRAWN, Withdrawal, experience_stream,
+    Attempt, CONTEXT_REGISTERED, EVALUATION_SUBMITTED, EVENT_REPORTED, MAX_LINEAGE,
+    POLICY_REGISTERED, PROCEDURE_PROPOSED, RECORDED, Reported, ReportedEvent, STRATEGY_CREATED,
+    WITHDRAWN, Withdrawal, experience_stream,
 };
 use praxis_domain::ledger::Event;
 use serde::de::DeserializeOwned;
 
 use super::experiences::{attempt_row, event_row, withdrawal_row};
+use super::procedures::ProcedureRead;
+use super::procedures::fold::{Observed, ProcedureFold};
 use super::registry::RegistryFold;
 use super::rows::{AttemptRow, EventRow, WithdrawalRow};
 use super::{Experience, LearningRead, Recorded, StoredEvent, StoredWithdrawal};
@@ -38,6 +41,7 @@ pub(crate) struct LearningFold {
     withdrawals: BTreeMap<WithdrawalKey, StoredWithdrawal>,
     withdrawn: BTreeSet<EventKey>,
     last_events: BTreeMap<AttemptKey, String>,
+    procedures: ProcedureFold,
 }
 
 fn decode<T: DeserializeOwned>(kind: &str, event: &Event) -> Result<T, String> {
@@ -52,6 +56,17 @@ impl LearningFold {
             RECORDED => self.recorded(event),
             EVENT_REPORTED => self.reported(event),
             WITHDRAWN => self.withdrawn(event),
+            PROCEDURE_PROPOSED => self.procedures.proposed(event, &self.registry),
+            STRATEGY_CREATED => self.procedures.strategy_created(
+                event,
+                &self.registry,
+                &Observed {
+                    events: &self.events,
+                    attempts: &self.attempts,
+                    withdrawn: &self.withdrawn,
+                },
+            ),
+            EVALUATION_SUBMITTED => self.procedures.evaluated(event),
             _ => Ok(()),
         };
         result.err()
@@ -160,9 +175,10 @@ impl LearningFold {
             _ => return Err(format!("{what}: names no accepted event")),
         }
         let key = (ns, withdrawal.idempotency_key.clone());
-        if self.withdrawals.contains_key(&key) || !self.withdrawn.insert(observed) {
+        if self.withdrawals.contains_key(&key) || !self.withdrawn.insert(observed.clone()) {
             return Err(format!("{what}: withdraws twice or reuses its key"));
         }
+        self.procedures.withdrawn(&observed);
         self.withdrawals.insert(
             key,
             StoredWithdrawal {
@@ -175,7 +191,7 @@ impl LearningFold {
     }
 
     /// Compares the stored rows with the fold; one line per difference.
-    pub async fn compare<R: LearningRead>(
+    pub async fn compare<R: LearningRead + ProcedureRead>(
         self,
         read: &mut R,
         tenant: &str,
@@ -230,13 +246,14 @@ impl LearningFold {
             |r: &WithdrawalRow| (r.namespace.clone(), r.key.clone()),
             &mut problems,
         );
+        problems.extend(self.procedures.compare(read, tenant).await?);
         Ok(problems)
     }
 }
 
 /// Reports every stored row that differs from, or is missing from, the
 /// rows the fold expects, and every expected row that is not stored.
-fn compare_rows<K: Ord + std::fmt::Debug, R: PartialEq>(
+pub(crate) fn compare_rows<K: Ord + std::fmt::Debug, R: PartialEq>(
     what: &str,
     mut expected: BTreeMap<K, R>,
     stored: Vec<R>,

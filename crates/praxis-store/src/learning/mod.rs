@@ -13,11 +13,14 @@
 //!   the engine can (the writer then only compares and sets);
 //! - `read`: turning stored rows back into verified values, shared by both
 //!   engines, so every read re-checks digests and re-folds the state;
-//! - `fold`: the projections rebuilt from the log, for `verify`.
+//! - `fold`: the projections rebuilt from the log, for `verify`;
+//! - `procedures`: proposals, strategies, evaluations and selection (its
+//!   own tables, trait and reads).
 
 pub(crate) mod experiences;
 pub(crate) mod fold;
 pub(crate) mod prepare;
+pub mod procedures;
 pub(crate) mod read;
 pub(crate) mod registry;
 pub(crate) mod rows;
@@ -27,8 +30,9 @@ use async_trait::async_trait;
 use praxis_domain::auth::Namespace;
 use praxis_domain::digest::Digest;
 use praxis_domain::learning::{
-    Attempt, AttemptRequest, Context, EventReport, ExperienceState, MAX_LINEAGE, Policy,
-    ReportedEvent, Withdrawal,
+    Attempt, AttemptRequest, Context, Evaluation, EvaluationSubmitted, EventReport,
+    ExperienceState, MAX_LINEAGE, Policy, ProposalReceipt, ProposalRequest, ReportedEvent,
+    StrategyReceipt, StrategyRequest, Withdrawal,
 };
 use praxis_domain::ledger::{Actor, Event};
 use praxis_domain::time::Timestamp;
@@ -65,12 +69,36 @@ pub enum LearningCommand {
         /// The event as sent.
         event: EventReport,
     },
-    /// Withdraw an observation for good.
+    /// Withdraw an observation for good, and make every strategy bound to
+    /// it ineligible.
     Withdraw {
         /// The scope's namespace.
         namespace: Namespace,
         /// The withdrawal as sent.
         withdrawal: Withdrawal,
+    },
+    /// Register an ordinary proposal as a candidate procedure.
+    Propose {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The proposal as sent.
+        proposal: Box<ProposalRequest>,
+    },
+    /// Create a strategy bound to exact observations, and its candidate.
+    CreateStrategy {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The strategy as sent.
+        strategy: Box<StrategyRequest>,
+    },
+    /// Submit a held-out evaluation of a procedure (the evaluator only).
+    Evaluate {
+        /// The scope's namespace.
+        namespace: Namespace,
+        /// The procedure evaluated.
+        procedure_id: String,
+        /// The evaluation as sent.
+        evaluation: Box<Evaluation>,
     },
 }
 
@@ -214,6 +242,27 @@ pub enum LearningWrite {
         /// The withdrawal as stored.
         withdrawal: Box<StoredWithdrawal>,
         /// Whether this write withdrew it.
+        new: bool,
+    },
+    /// A procedure registered (`new`) or found registered identically.
+    Proposed {
+        /// Its receipt.
+        receipt: Box<ProposalReceipt>,
+        /// Whether this write registered it.
+        new: bool,
+    },
+    /// A strategy created (`new`) or found created identically.
+    StrategyCreated {
+        /// Its receipt, byte for byte the first answer.
+        receipt: Box<StrategyReceipt>,
+        /// Whether this write created it.
+        new: bool,
+    },
+    /// An evaluation submitted (`new`) or found submitted identically.
+    Evaluated {
+        /// What was submitted and answered.
+        submitted: Box<EvaluationSubmitted>,
+        /// Whether this write submitted it.
         new: bool,
     },
 }
@@ -394,7 +443,7 @@ pub trait LearningReads: Send + Sync {
 
 /// Applies a learning command, with the report decided ahead of the writer
 /// if there is one.
-pub(crate) async fn apply<T: LedgerTx + LearningTx>(
+pub(crate) async fn apply<T: LedgerTx + LearningTx + procedures::ProcedureTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     command: LearningCommand,
@@ -419,5 +468,18 @@ pub(crate) async fn apply<T: LedgerTx + LearningTx>(
             namespace,
             withdrawal,
         } => experiences::withdraw(tx, ctx, &namespace, withdrawal).await?,
+        LearningCommand::Propose {
+            namespace,
+            proposal,
+        } => procedures::write::propose(tx, ctx, &namespace, *proposal).await?,
+        LearningCommand::CreateStrategy {
+            namespace,
+            strategy,
+        } => procedures::write::create_strategy(tx, ctx, &namespace, *strategy).await?,
+        LearningCommand::Evaluate {
+            namespace,
+            procedure_id,
+            evaluation,
+        } => procedures::write::evaluate(tx, ctx, &namespace, &procedure_id, *evaluation).await?,
     })
 }

@@ -199,6 +199,13 @@ impl RegistryFold {
             .and_then(|row| row.digest.parse().ok())
     }
 
+    /// The payload registered under `id`, if it is.
+    pub fn payload<R: Registrable>(&self, id: &str) -> Option<R> {
+        self.rows
+            .get(&(R::KIND.to_owned(), id.to_owned()))
+            .and_then(|row| serde_json::from_str(&row.payload).ok())
+    }
+
     /// Compares the stored rows with the fold; one line per difference.
     pub async fn compare<R: LearningRead>(
         mut self,

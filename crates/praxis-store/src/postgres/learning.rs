@@ -132,7 +132,7 @@ pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
         DROP COLUMN last_event_id;";
 
 /// The receipt columns that start at `at`.
-fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
+pub(super) fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
     Ok(ReceiptCols {
         actor_credential: col(r, at)?,
         actor_subject: col(r, at + 1)?,
@@ -142,7 +142,7 @@ fn receipt_at(r: &Row, at: usize) -> Result<ReceiptCols, StoreError> {
     })
 }
 
-fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
+pub(super) fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
     Ok(AttemptRow {
         namespace: col(r, 0)?,
         id: col(r, 1)?,
@@ -156,7 +156,7 @@ fn attempt_at(r: &Row) -> Result<AttemptRow, StoreError> {
     })
 }
 
-fn event_at(r: &Row) -> Result<EventRow, StoreError> {
+pub(super) fn event_at(r: &Row) -> Result<EventRow, StoreError> {
     Ok(EventRow {
         namespace: col(r, 0)?,
         attempt_id: col(r, 1)?,
@@ -168,7 +168,7 @@ fn event_at(r: &Row) -> Result<EventRow, StoreError> {
     })
 }
 
-fn withdrawal_at(r: &Row) -> Result<WithdrawalRow, StoreError> {
+pub(super) fn withdrawal_at(r: &Row) -> Result<WithdrawalRow, StoreError> {
     Ok(WithdrawalRow {
         namespace: col(r, 0)?,
         key: col(r, 1)?,
@@ -182,7 +182,7 @@ fn withdrawal_at(r: &Row) -> Result<WithdrawalRow, StoreError> {
 
 /// The parameters of an insert: the tenant, the row's own columns, then
 /// its receipt columns.
-fn insert_params(tenant: &str, head: Vec<Param>, r: &ReceiptCols) -> Vec<Param> {
+pub(super) fn insert_params(tenant: &str, head: Vec<Param>, r: &ReceiptCols) -> Vec<Param> {
     let mut params: Vec<Param> = vec![Box::new(tenant.to_owned())];
     params.extend(head);
     params.extend::<[Param; 5]>([
@@ -197,7 +197,7 @@ fn insert_params(tenant: &str, head: Vec<Param>, r: &ReceiptCols) -> Vec<Param> 
 
 impl PgTx<'_, '_> {
     /// Rows of a query that sees this write's deferred statements.
-    async fn rows_now(
+    pub(super) async fn rows_now(
         &mut self,
         sql: &'static str,
         params: &[&(dyn ToSql + Sync)],
@@ -208,7 +208,7 @@ impl PgTx<'_, '_> {
     }
 }
 
-fn registry_at(r: &Row) -> Result<RegistryRow, StoreError> {
+pub(super) fn registry_at(r: &Row) -> Result<RegistryRow, StoreError> {
     Ok(RegistryRow {
         kind: col(r, 0)?,
         id: col(r, 1)?,

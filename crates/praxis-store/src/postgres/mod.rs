@@ -18,6 +18,7 @@ mod learning;
 mod ledger;
 mod migrations;
 mod pipeline;
+mod procedures;
 mod records;
 mod skills;
 mod writer;
@@ -37,6 +38,7 @@ use crate::engine::{Engine, Submit};
 use crate::error::{BackendError, BackendKind, StoreError};
 use crate::learning::Heads;
 use crate::learning::LearningReads;
+use crate::learning::procedures::ProcedureReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -166,6 +168,10 @@ impl Engine for PostgresEngine {
     }
 
     fn learning(&self) -> &dyn LearningReads {
+        self
+    }
+
+    fn procedures(&self) -> &dyn ProcedureReads {
         self
     }
 

@@ -130,7 +130,7 @@ pub(super) const SCHEMA_V7: &str = "CREATE TABLE experience_heads (
         ON experience_events (tenant_id, namespace, attempt_id, event_id);";
 
 /// The receipt columns that start at `at`.
-fn receipt_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ReceiptCols> {
+pub(super) fn receipt_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ReceiptCols> {
     Ok(ReceiptCols {
         actor_credential: r.get(at)?,
         actor_subject: r.get(at + 1)?,
@@ -179,7 +179,7 @@ fn withdrawal_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
 }
 
 /// Every row `sql` selects with `params`, mapped by `at`.
-fn rows<T>(
+pub(super) fn rows<T>(
     conn: &Connection,
     sql: &str,
     params: impl Params,
@@ -191,7 +191,7 @@ fn rows<T>(
 }
 
 /// Inserts a row whose receipt columns follow `head`.
-fn insert(
+pub(super) fn insert(
     conn: &Connection,
     sql: &str,
     head: &[&dyn rusqlite::ToSql],
@@ -253,7 +253,7 @@ fn report_rows(
 }
 
 /// Everything stored about an attempt, as raw rows.
-fn log_rows(
+pub(super) fn log_rows(
     conn: &Connection,
     tenant: &str,
     namespace: &str,
@@ -277,7 +277,7 @@ fn log_rows(
     Ok(Some((attempt, events, withdrawals)))
 }
 
-fn registry_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryRow> {
+pub(super) fn registry_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryRow> {
     Ok(RegistryRow {
         kind: r.get(0)?,
         id: r.get(1)?,
@@ -289,7 +289,7 @@ fn registry_at(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryRow> {
     })
 }
 
-fn query_row(
+pub(super) fn query_row(
     conn: &Connection,
     tenant: &str,
     kind: &str,

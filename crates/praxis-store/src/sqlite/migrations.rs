@@ -14,6 +14,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (5, &[super::learning::SCHEMA_V5]),
     (6, &[super::learning::SCHEMA_V6]),
     (7, &[super::learning::SCHEMA_V7]),
+    (8, &[super::procedures::SCHEMA_V8]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer build.

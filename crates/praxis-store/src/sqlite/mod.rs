@@ -15,6 +15,7 @@ mod auth;
 mod learning;
 mod ledger;
 mod migrations;
+mod procedures;
 mod records;
 mod skills;
 mod writer;
@@ -36,6 +37,7 @@ use crate::engine::{Engine, Submit};
 use crate::error::{BackendError, BackendKind, StoreError};
 use crate::learning::Heads;
 use crate::learning::LearningReads;
+use crate::learning::procedures::ProcedureReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
@@ -268,6 +270,10 @@ impl Engine for SqliteEngine {
     }
 
     fn learning(&self) -> &dyn LearningReads {
+        self
+    }
+
+    fn procedures(&self) -> &dyn ProcedureReads {
         self
     }
 

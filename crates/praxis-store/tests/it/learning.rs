@@ -16,7 +16,7 @@ use crate::contract::{engine, execute_concurrently, tenant};
 use crate::tamper::sql;
 
 /// The example policy.
-fn policy() -> Policy {
+pub(crate) fn policy() -> Policy {
     serde_json::from_value(json!({
         "id": "policy-v1", "algorithm": "anytime_v1",
         "parameters": {"evaluator_subject": "grader", "confidence_delta": 0.01,

@@ -5,5 +5,6 @@ mod contract;
 mod experiences;
 mod layout;
 mod learning;
+mod procedures;
 mod records;
 mod tamper;
