@@ -6,9 +6,11 @@
 
 pub mod examples;
 mod learning;
+mod procedures;
 mod records;
 
 pub use learning::*;
+pub use procedures::*;
 pub use records::*;
 
 use serde::{Deserialize, Serialize};

@@ -354,6 +354,9 @@ impl From<Refusal> for ApiError {
                 let field = match what {
                     "event" => "/event/event_id",
                     "withdrawal" => "/idempotency_key",
+                    "strategy" => "/strategy/id",
+                    "procedure" => "/proposal/id",
+                    "evaluation" => "/evaluation/case_id",
                     _ => "/experience/id",
                 };
                 ApiError::new(StatusCode::CONFLICT, "idempotency_conflict", e.to_string()).at(field)

@@ -211,6 +211,10 @@ const READ_ONLY_POSTS: &[&str] = &[
     "experience_lineage",
     "export_experiences",
     "inspect_withdrawal",
+    "read_strategy",
+    "inspect_strategy",
+    "read_procedure",
+    "select_procedure",
 ];
 
 impl Modify for KeyedWrites {
@@ -516,6 +520,13 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::learning::experiences::export,
         crate::learning::experiences::withdraw,
         crate::learning::experiences::inspect,
+        crate::learning::procedures::create_strategy,
+        crate::learning::procedures::read_strategy,
+        crate::learning::procedures::inspect_strategy,
+        crate::learning::procedures::propose,
+        crate::learning::procedures::evaluate,
+        crate::learning::procedures::read_procedure,
+        crate::learning::procedures::select,
         crate::ops::healthz,
         crate::ops::readyz,
         crate::ops::metrics,

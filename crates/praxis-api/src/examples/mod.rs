@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 pub mod learning;
+pub mod procedures;
 
 use crate::records::{
     PublishSkillRequest, RecordSettingsRequest, RecordSource, ReviewDecision, ReviewMode,
@@ -69,6 +70,13 @@ pub const ORDER: &[&str] = &[
     "experience_lineage",
     "export_experiences",
     "inspect_withdrawal",
+    "create_strategy",
+    "read_strategy",
+    "inspect_strategy",
+    "propose_procedure",
+    "submit_evaluation",
+    "read_procedure",
+    "select_procedure",
     "withdraw_observation",
 ];
 
@@ -265,6 +273,14 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "export_experiences" => value(serde_json::to_value(learning::export())),
         "inspect_withdrawal" => value(serde_json::to_value(learning::inspect())),
         "withdraw_observation" => value(serde_json::to_value(learning::withdraw())),
+        "create_strategy" => value(serde_json::to_value(procedures::create_strategy())),
+        "read_strategy" | "inspect_strategy" => {
+            value(serde_json::to_value(procedures::read_strategy()))
+        }
+        "propose_procedure" => value(serde_json::to_value(procedures::propose())),
+        "submit_evaluation" => value(serde_json::to_value(procedures::evaluate())),
+        "read_procedure" => value(serde_json::to_value(procedures::read_procedure())),
+        "select_procedure" => value(serde_json::to_value(procedures::select())),
         _ => return None,
     })
 }

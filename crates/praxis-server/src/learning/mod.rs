@@ -1,8 +1,10 @@
 //! Learning authority endpoints: the tenant-wide registry of policies and
-//! contexts (`registry`), and scoped development experiences with their
-//! events, reads, exports and withdrawals (`experiences`).
+//! contexts (`registry`), scoped development experiences with their
+//! events, reads, exports and withdrawals (`experiences`), and procedures:
+//! strategies, proposals, evaluations, reads and selection (`procedures`).
 
 pub(crate) mod experiences;
+pub(crate) mod procedures;
 pub(crate) mod registry;
 
 use axum::Router;
@@ -30,6 +32,19 @@ pub(crate) fn routes() -> Router<AppState> {
             "/experiences/withdrawals/inspect",
             post(experiences::inspect),
         )
+        .route("/learning/strategies", post(procedures::create_strategy))
+        .route("/learning/strategies/read", post(procedures::read_strategy))
+        .route(
+            "/learning/strategies/inspect",
+            post(procedures::inspect_strategy),
+        )
+        .route("/learning/proposals", post(procedures::propose))
+        .route("/learning/evaluations", post(procedures::evaluate))
+        .route(
+            "/learning/procedures/read",
+            post(procedures::read_procedure),
+        )
+        .route("/learning/select", post(procedures::select))
 }
 
 /// The status of a write that is answered the same whether it was made now

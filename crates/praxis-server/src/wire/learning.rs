@@ -6,13 +6,13 @@ use praxis_domain::DomainError;
 use praxis_domain::digest::Digest;
 use praxis_domain::learning::{
     Algorithm, AttemptRequest, BoundParent, ContentRef, Context, EventReport, ExperienceOutcome,
-    Export, Monitoring, MonitoringRule, ObservationRef, Parameters, ParentRef, Policy, Totals,
-    Withdrawal,
+    Export, Monitoring, MonitoringRule, ObservationRef, Parameters, ParentRef, Policy, Summary,
+    Totals, Withdrawal,
 };
 use praxis_domain::ledger::Actor;
 use praxis_store::learning::{Entry, Experience, StoredEvent, StoredWithdrawal};
 
-fn actor_to_wire(a: &Actor) -> api::Actor {
+pub(crate) fn actor_to_wire(a: &Actor) -> api::Actor {
     api::Actor {
         credential_id: a.credential_id.clone(),
         subject: a.subject.clone(),
@@ -311,7 +311,6 @@ fn totals_to_wire(t: &Totals) -> api::ConsumptionTotals {
 
 /// An export on the wire.
 pub(crate) fn export_to_wire(x: &Export) -> api::ExperienceExport {
-    let s = &x.summary;
     api::ExperienceExport {
         method_version: x.method_version.clone(),
         events: x
@@ -331,15 +330,20 @@ pub(crate) fn export_to_wire(x: &Export) -> api::ExperienceExport {
                 observed_latency_ms: e.observed_latency_ms,
             })
             .collect(),
-        summary: api::ExportSummary {
-            attempts: s.attempts,
-            succeeded: s.succeeded,
-            failed: s.failed,
-            cancelled: s.cancelled,
-            unknown: s.unknown,
-            cost_units: totals_to_wire(&s.cost_units),
-            latency_ms: totals_to_wire(&s.latency_ms),
-        },
+        summary: summary_to_wire(&x.summary),
         export_digest: x.export_digest.to_hex(),
+    }
+}
+
+/// An export's summary on the wire.
+pub(crate) fn summary_to_wire(s: &Summary) -> api::ExportSummary {
+    api::ExportSummary {
+        attempts: s.attempts,
+        succeeded: s.succeeded,
+        failed: s.failed,
+        cancelled: s.cancelled,
+        unknown: s.unknown,
+        cost_units: totals_to_wire(&s.cost_units),
+        latency_ms: totals_to_wire(&s.latency_ms),
     }
 }

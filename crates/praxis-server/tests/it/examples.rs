@@ -19,6 +19,8 @@ const WRITER: &[&str] = &[
     "experience_evidence_admin",
     "record_submit",
     "record_review",
+    "procedure_propose",
+    "memory_read",
 ];
 
 /// One operation of the document.
@@ -178,6 +180,14 @@ async fn every_example_request_succeeds_against_a_live_server() {
             vec![examples::scope()],
         )
         .await;
+        // The policy names its own evaluator, who alone may evaluate.
+        let (_, _, evaluator) = client_as(
+            &server,
+            examples::procedures::EVALUATOR,
+            &["procedure_evaluate"],
+            vec![examples::scope()],
+        )
+        .await;
         let by_id = |id: &str| {
             ops.iter()
                 .find(|o| o.op["operationId"] == id)
@@ -188,6 +198,8 @@ async fn every_example_request_succeeds_against_a_live_server() {
                 server.admin_token.clone()
             } else if op.path.ends_with("/review") || op.path.ends_with("/withdraw") {
                 reviewer.clone()
+            } else if op.path.ends_with("/learning/evaluations") {
+                evaluator.clone()
             } else {
                 writer.clone()
             }

@@ -24,6 +24,8 @@ const ALL: &[&str] = &[
     "experience_evidence_admin",
     "record_submit",
     "record_review",
+    "procedure_propose",
+    "memory_read",
 ];
 
 /// The scope the writes act in.
@@ -273,6 +275,71 @@ async fn learning_cases(server: &Server, token: &str, cases: &mut Vec<Case>) {
     withdraw["observation"]["attempt_id"] = json!("race-withdraw");
     withdraw["observation"]["event_digest"] = reported["event"]["event_digest"].clone();
     cases.push(case("/api/v1/experiences/withdrawals", withdraw));
+    procedure_cases(server, token, cases, &record, &report).await;
+}
+
+/// Procedures' keyed writes: a strategy bound to a set-up observation, an
+/// ordinary proposal, and an evaluation of that proposal by the policy's
+/// evaluator.
+async fn procedure_cases(
+    server: &Server,
+    token: &str,
+    cases: &mut Vec<Case>,
+    record: &dyn Fn(&str) -> Value,
+    report: &dyn Fn(&str) -> Value,
+) {
+    use praxis_api::examples::procedures as px;
+    setup(
+        server,
+        token,
+        "/api/v1/experiences",
+        &record("race-strategy"),
+    )
+    .await;
+    let reported = setup(
+        server,
+        token,
+        "/api/v1/experiences/events",
+        &report("race-strategy"),
+    )
+    .await;
+    let mut strategy = serde_json::to_value(px::create_strategy()).unwrap();
+    strategy["scope"] = json!(scope());
+    strategy["strategy"]["id"] = json!("race-strategy");
+    strategy["strategy"]["selection"]["events"] = json!([{
+        "attempt_id": "race-strategy", "event_id": reported["event"]["event_id"],
+        "event_digest": reported["event"]["event_digest"]}]);
+    let case = |token: &str, path: &str, body: Value| Case {
+        token: token.to_owned(),
+        path: path.into(),
+        body,
+        events: 1,
+    };
+    cases.push(case(token, "/api/v1/learning/strategies", strategy));
+    let proposal = |id: &str| {
+        let mut p = serde_json::to_value(px::propose()).unwrap();
+        p["scope"] = json!(scope());
+        p["proposal"]["id"] = json!(id);
+        p
+    };
+    // The policy is registered by its own case, which runs first; so is
+    // the proposal the evaluation names.
+    cases.push(case(
+        token,
+        "/api/v1/learning/proposals",
+        proposal("race-propose"),
+    ));
+    let (_, _, grader) = client_as(
+        server,
+        px::EVALUATOR,
+        &["procedure_evaluate"],
+        vec![serde_json::from_value(scope()).unwrap()],
+    )
+    .await;
+    let mut evaluation = serde_json::to_value(px::evaluate()).unwrap();
+    evaluation["scope"] = json!(scope());
+    evaluation["procedure_id"] = json!("race-propose");
+    cases.push(case(&grader, "/api/v1/learning/evaluations", evaluation));
 }
 
 /// Every POST operation of the served document that writes, so that a new

@@ -10,5 +10,6 @@ mod http;
 mod idempotency;
 mod learning;
 mod openapi;
+mod procedures;
 mod records;
 mod support;
