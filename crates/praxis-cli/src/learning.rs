@@ -1,5 +1,6 @@
 //! `praxis learning …`: the learning authority's tenant-wide registry of
-//! policies and evaluation contexts, over HTTP.
+//! policies and evaluation contexts, and procedures (`crate::procedures`),
+//! over HTTP; and the qualification simulation, offline.
 
 use std::path::PathBuf;
 
@@ -10,7 +11,9 @@ use praxis_api::{
     RegisterPolicyRequest,
 };
 
-use crate::attempts::{Remote, print_json, read_input};
+use crate::attempts::{Remote, ScopeArgs, print_json, read_input};
+use crate::procedures::{self, StrategyCmd};
+use crate::sim::QualificationArgs;
 
 /// `praxis learning` subcommands.
 #[derive(Subcommand)]
@@ -25,6 +28,64 @@ pub enum LearningCmd {
         #[command(subcommand)]
         command: ContextCmd,
     },
+    /// Strategies bound to exact development observations: create, read, inspect.
+    Strategy {
+        #[command(subcommand)]
+        command: StrategyCmd,
+    },
+    /// Register the ordinary proposal read as JSON from FILE (or - for
+    /// stdin): {"id","policy_id","context_id","instructions","source_refs":[…]}
+    /// (procedure_propose).
+    Propose {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// JSON file holding the proposal.
+        file: PathBuf,
+    },
+    /// Submit the held-out evaluation read as JSON from FILE (or - for
+    /// stdin) for a procedure; only the policy's evaluator may
+    /// (procedure_evaluate). Prints the outcome, its reason and the
+    /// procedure after it.
+    Evaluate {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The procedure evaluated.
+        #[arg(long)]
+        procedure: String,
+        /// JSON file holding the evaluation.
+        file: PathBuf,
+    },
+    /// Print a procedure's state, statistics, bounds and decisions (memory_read).
+    Procedure {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The procedure's id.
+        id: String,
+    },
+    /// Print the qualified procedure selection returns, or the baseline (memory_read).
+    Select {
+        #[command(flatten)]
+        remote: Remote,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// The policy.
+        #[arg(long)]
+        policy: String,
+        /// The context.
+        #[arg(long)]
+        context: String,
+        /// The most instruction bytes the caller can use.
+        #[arg(long, default_value_t = 16_384)]
+        max_bytes: u64,
+    },
+    /// The qualification rules on simulated paired tasks (as `praxis sim qualification`).
+    Sim(QualificationArgs),
 }
 
 /// `praxis learning policy` subcommands.
@@ -108,5 +169,28 @@ pub async fn run(cmd: LearningCmd) -> anyhow::Result<()> {
         LearningCmd::Context {
             command: ContextCmd::Show { remote, id },
         } => print_json(&remote.client()?.learning_context(&id).await?),
+        LearningCmd::Strategy { command } => procedures::strategy(command).await,
+        LearningCmd::Propose {
+            remote,
+            scope,
+            file,
+        } => procedures::propose(remote, scope, file).await,
+        LearningCmd::Evaluate {
+            remote,
+            scope,
+            procedure,
+            file,
+        } => procedures::evaluate(remote, scope, procedure, file).await,
+        LearningCmd::Procedure { remote, scope, id } => {
+            procedures::procedure(remote, scope, id).await
+        }
+        LearningCmd::Select {
+            remote,
+            scope,
+            policy,
+            context,
+            max_bytes,
+        } => procedures::select(remote, scope, policy, context, max_bytes).await,
+        LearningCmd::Sim(args) => crate::sim::qualification(&args),
     }
 }

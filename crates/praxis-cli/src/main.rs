@@ -6,6 +6,7 @@ mod bench;
 mod config;
 mod experiences;
 mod learning;
+mod procedures;
 mod records;
 mod sim;
 
@@ -67,7 +68,8 @@ enum Cmd {
         #[command(subcommand)]
         command: records::RecordsCmd,
     },
-    /// The learning authority's registry: register and show policies and evaluation contexts.
+    /// The learning authority: the registry of policies and contexts, strategies, proposals,
+    /// evaluations, procedures, selection, and the qualification simulation.
     Learning {
         #[command(subcommand)]
         command: learning::LearningCmd,

@@ -8,9 +8,11 @@
 //! server refuses any other with 400 `invalid_cursor`.
 //!
 //! The learning authority's calls (registry, development experiences) are
-//! in [`learning`].
+//! in [`learning`]; procedures (strategies, proposals, evaluations,
+//! selection) in [`procedures`].
 
 pub mod learning;
+pub mod procedures;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,

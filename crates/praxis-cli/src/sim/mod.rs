@@ -106,7 +106,8 @@ impl Row {
     }
 }
 
-fn qualification(args: &QualificationArgs) -> anyhow::Result<()> {
+/// Runs `praxis sim qualification`.
+pub fn qualification(args: &QualificationArgs) -> anyhow::Result<()> {
     let (m, delta) = (args.min_improvement, args.delta);
     let powered = PairedBernoulli::new(args.power_effect, args.correlation);
     let (n, power) = powered

@@ -76,8 +76,26 @@ impl Fixture {
             "--grant",
             &grant,
         ]);
+        let issue = |subject: &str, capabilities: &[&str]| {
+            let mut args = vec!["issue", "--tenant", "default", "--subject", subject];
+            for c in capabilities {
+                args.extend(["--capability", c]);
+            }
+            args.extend(["--grant", &grant]);
+            admin(&args)
+        };
+        let author_token = issue(
+            "author",
+            &["procedure_propose", "experience_read", "memory_read"],
+        );
+        let grader_token = issue(
+            praxis_api::examples::procedures::EVALUATOR,
+            &["procedure_evaluate"],
+        );
         std::fs::write(work.join("admin-token"), admin_token + "\n").unwrap();
         std::fs::write(work.join("bot-token"), bot_token + "\n").unwrap();
+        std::fs::write(work.join("author-token"), author_token + "\n").unwrap();
+        std::fs::write(work.join("grader-token"), grader_token + "\n").unwrap();
         let mut serve_args = store_args.clone();
         if backend == Backend::Postgres {
             // The seal key's directory.
@@ -461,11 +479,145 @@ fn experiences(f: &Fixture) {
     );
 }
 
+/// The learning flags of a procedure command: `learning SUB SCOPE… REST…`.
+fn learning<'a>(sub: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["learning"];
+    args.extend_from_slice(sub);
+    args.extend_from_slice(&SCOPE);
+    args.extend_from_slice(rest);
+    args
+}
+
+/// Procedures from the CLI: a strategy on a fresh observation (created,
+/// retried, read, inspected), one refused on the withdrawn one, an
+/// ordinary proposal evaluated by the grader to qualification, selected,
+/// and read.
+fn procedures(f: &Fixture) {
+    use praxis_api::examples::procedures as px;
+    let bot = "bot-token";
+    let record = scoped(
+        "record",
+        &[
+            "--id",
+            "dev-9",
+            "--context",
+            "context-v1",
+            "--reporter",
+            "triage-bot",
+            "--unit",
+            "tokens",
+            "--input-ref",
+            "trace://dev/9",
+            "--input-sha256",
+            INPUT_SHA256,
+        ],
+    );
+    f.ok(bot, &record);
+    let event = f.json(
+        bot,
+        &scoped(
+            "report",
+            &[
+                "--attempt",
+                "dev-9",
+                "--event",
+                "e1",
+                "--expected-revision",
+                "1",
+                "--outcome",
+                "succeeded",
+            ],
+        ),
+    );
+    let mut strategy = px::create_strategy().strategy;
+    strategy.selection.events[0].attempt_id = "dev-9".into();
+    event["event"]["event_digest"]
+        .as_str()
+        .unwrap()
+        .clone_into(&mut strategy.selection.events[0].event_digest);
+    f.write("strategy.json", &strategy);
+    let author = "author-token";
+    let created = f.ok(
+        author,
+        &learning(&["strategy", "create"], &["strategy.json"]),
+    );
+    let receipt: Value = serde_json::from_str(&created).unwrap();
+    assert_eq!(receipt["receipt"]["proposal"]["state"], "candidate");
+    assert_eq!(
+        f.ok(
+            author,
+            &learning(&["strategy", "create"], &["strategy.json"])
+        ),
+        created
+    );
+    let read = f.json(author, &learning(&["strategy", "read"], &[px::STRATEGY]));
+    assert_eq!(read, receipt);
+    let inspected = f.json(author, &learning(&["strategy", "inspect"], &[px::STRATEGY]));
+    assert_eq!(inspected["reason"], "not_qualified");
+    // The example observation was withdrawn by the walk above.
+    let mut late = px::create_strategy().strategy;
+    late.id = "late".into();
+    f.write("late.json", &late);
+    f.refused(
+        author,
+        &learning(&["strategy", "create"], &["late.json"]),
+        422,
+        "invalid_observation",
+    );
+
+    f.write("proposal.json", &px::propose().proposal);
+    f.json(author, &learning(&["propose"], &["proposal.json"]));
+    let grader = "grader-token";
+    let mut qualified = false;
+    for i in 0..300 {
+        let mut e = px::evaluate().evaluation;
+        e.case_id = format!("case-{i}");
+        e.evidence_ref = format!("eval://held-out/{i}");
+        e.baseline_utility = Some(0.2);
+        e.candidate_utility = Some(0.9);
+        f.write("evaluation.json", &e);
+        let answer = f.json(
+            grader,
+            &learning(
+                &["evaluate"],
+                &["--procedure", px::PROPOSAL, "evaluation.json"],
+            ),
+        );
+        assert_eq!(answer["receipt"]["outcome"], "accepted");
+        if answer["receipt"]["procedure"]["state"] == "qualified" {
+            qualified = true;
+            break;
+        }
+    }
+    assert!(qualified, "the proposal never qualified");
+    // The author is not the evaluator.
+    f.refused(
+        author,
+        &learning(
+            &["evaluate"],
+            &["--procedure", px::PROPOSAL, "evaluation.json"],
+        ),
+        403,
+        "missing_capability",
+    );
+    let selected = f.json(
+        author,
+        &learning(
+            &["select"],
+            &["--policy", "policy-v1", "--context", "context-v1"],
+        ),
+    );
+    assert_eq!(selected["selection"]["procedure_id"], px::PROPOSAL);
+    let procedure = f.json(author, &learning(&["procedure"], &[px::PROPOSAL]));
+    assert_eq!(procedure["procedure"]["state"], "qualified");
+}
+
 /// The whole walk on one store, then `praxis verify` on it.
 fn walk(backend: Backend) {
     let mut f = Fixture::start(backend);
     registry(&f);
     experiences(&f);
+    procedures(&f);
     let status = f.server.terminate();
     assert!(status.success(), "SIGTERM exit {status}");
     let args: Vec<&str> = f.store_args.iter().map(String::as_str).collect();
