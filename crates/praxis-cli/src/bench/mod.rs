@@ -9,6 +9,9 @@
 //! `bench experiences` measures event reports beside `bench ledger`'s
 //! appends, in alternating rounds, and experience reads as the store grows.
 //!
+//! `bench learning` measures selection as the procedures of one namespace
+//! grow, beside a registry read in the same store.
+//!
 //! `bench http` measures a write over loopback HTTP with and without an
 //! `Idempotency-Key`, beside the HTTP stack's own ceiling.
 //!
@@ -19,6 +22,7 @@
 mod attempts;
 mod experiences;
 mod http;
+mod learning;
 mod redaction;
 
 use std::sync::Arc;
@@ -47,6 +51,9 @@ pub enum BenchCmd {
     /// appends/s in alternating rounds, and experience read latency as the
     /// store grows.
     Experiences(experiences::ExperiencesArgs),
+    /// Selection latency as the procedures of one namespace grow, beside a
+    /// raw registry read in the same store.
+    Learning(learning::LearningArgs),
     /// Writes over loopback HTTP with and without an Idempotency-Key,
     /// beside the HTTP stack's own ceiling, in alternating rounds.
     Http(http::HttpArgs),
@@ -83,6 +90,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
         BenchCmd::Attempts(args) => attempts::run(args).await?,
         BenchCmd::Experiences(args) => experiences::run(args).await?,
         BenchCmd::Http(args) => http::run(args).await?,
+        BenchCmd::Learning(args) => learning::run(args).await?,
         BenchCmd::Redaction(args) => return redaction::run(&args),
     }
     Ok(std::process::ExitCode::SUCCESS)
