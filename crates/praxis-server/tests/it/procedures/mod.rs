@@ -403,3 +403,68 @@ async fn foreign_token(server: &Server, subject: &str, capabilities: &[&str]) ->
         .unwrap()
         .token
 }
+
+#[tokio::test]
+async fn an_altered_procedure_or_strategy_fails_closed() {
+    for backend in BACKENDS {
+        let b = Bench::start(backend).await;
+        let digest = b.lab.context["context"]["digest"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let o = b.observation().await;
+        let id = "receipt-recovery-v1";
+        b.as_author(STRATEGIES, &strategy_body(id, &digest, &[o]))
+            .await
+            .ok(201);
+        b.evaluate(&evaluation_body(id, 1, "qualification", 0.2, 0.9))
+            .await;
+        let store = b.lab.server.location.store.clone();
+        // A stored evaluation's utility, edited behind the server's back.
+        sql(
+            backend,
+            &store,
+            "UPDATE procedure_evaluations SET submitted = replace(submitted, '0.9', '0.99')",
+        )
+        .await;
+        for (path, body) in [
+            (READ_PROCEDURE, read_procedure_body(id)),
+            (READ_STRATEGY, read_strategy_body(id)),
+        ] {
+            let r = b.as_author(path, &body).await;
+            assert_eq!(
+                (r.status, r.code()),
+                (500, "storage_inconsistency"),
+                "{path}"
+            );
+        }
+        let report = b.lab.server.engine.verify().await.unwrap();
+        assert!(
+            report
+                .problems
+                .iter()
+                .any(|p| p.contains("procedure evaluation")),
+            "{backend:?}: {:?}",
+            report.problems
+        );
+        // A strategy's bound observation, edited: its export no longer
+        // holds.
+        sql(
+            backend,
+            &store,
+            "UPDATE procedure_evaluations SET submitted = replace(submitted, '0.99', '0.9')",
+        )
+        .await;
+        b.as_author(READ_STRATEGY, &read_strategy_body(id))
+            .await
+            .ok(200);
+        sql(
+            backend,
+            &store,
+            "UPDATE procedures SET strategy = replace(strategy, '\"failed\":1', '\"failed\":2')",
+        )
+        .await;
+        let r = b.as_author(READ_STRATEGY, &read_strategy_body(id)).await;
+        assert_eq!((r.status, r.code()), (500, "storage_inconsistency"));
+    }
+}
