@@ -433,12 +433,14 @@ pub struct SelectRequest {
     pub max_instruction_bytes: u64,
 }
 
-/// What selection chose.
+/// Selection's answer: a qualified procedure, or the context's baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Selection {
+pub enum SelectResponse {
     /// A qualified procedure.
     Procedure {
+        /// 1.
+        contract_version: u32,
         /// The procedure.
         procedure_id: String,
         /// Its exact instruction bytes.
@@ -450,18 +452,11 @@ pub enum Selection {
     },
     /// The context's baseline: no qualified compatible procedure.
     Baseline {
+        /// 1.
+        contract_version: u32,
         /// The baseline to run.
         baseline_revision: String,
         /// `no_qualified_compatible_procedure`.
         reason: String,
     },
-}
-
-/// Selection's answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct SelectResponse {
-    /// 1.
-    pub contract_version: u32,
-    /// What was chosen.
-    pub selection: Selection,
 }

@@ -607,7 +607,7 @@ fn procedures(f: &Fixture) {
             &["--policy", "policy-v1", "--context", "context-v1"],
         ),
     );
-    assert_eq!(selected["selection"]["procedure_id"], px::PROPOSAL);
+    assert_eq!(selected["procedure_id"], px::PROPOSAL);
     let procedure = f.json(author, &learning(&["procedure"], &[px::PROPOSAL]));
     assert_eq!(procedure["procedure"]["state"], "qualified");
 }

@@ -14,8 +14,7 @@ use axum::response::Response;
 use praxis_api::{
     CONTRACT_VERSION, CreateStrategyRequest, EligibilityReason, EvaluationResponse,
     ProcedureResponse, ProposalResponse, ProposeRequest, ReadProcedureRequest, ReadStrategyRequest,
-    SelectRequest, SelectResponse, Selection, StrategyInspection, StrategyResponse,
-    SubmitEvaluationRequest,
+    SelectRequest, SelectResponse, StrategyInspection, StrategyResponse, SubmitEvaluationRequest,
 };
 use praxis_domain::auth::{Capability, Namespace, Principal};
 use praxis_domain::learning::{ProcedureState, check_text};
@@ -358,23 +357,19 @@ pub(crate) async fn select(
             body.max_instruction_bytes,
         )
         .await?;
-    let selection = match found {
-        Some(s) => Selection::Procedure {
+    let answer = match found {
+        Some(s) => SelectResponse::Procedure {
+            contract_version: CONTRACT_VERSION,
             procedure_id: s.proposal.proposal.id.clone(),
             instructions: s.proposal.proposal.instructions.clone(),
             proposal_digest: s.proposal.proposal_digest.to_hex(),
             lower_bound: s.lower_bound,
         },
-        None => Selection::Baseline {
+        None => SelectResponse::Baseline {
+            contract_version: CONTRACT_VERSION,
             baseline_revision: context.payload.baseline_revision,
             reason: NO_PROCEDURE.to_owned(),
         },
     };
-    Ok(wire::json(
-        StatusCode::OK,
-        &SelectResponse {
-            contract_version: CONTRACT_VERSION,
-            selection,
-        },
-    ))
+    Ok(wire::json(StatusCode::OK, &answer))
 }

@@ -137,7 +137,10 @@ impl Bench {
     }
 
     async fn select(&self, max: u64) -> Value {
-        self.as_author(SELECT, &select_body(max)).await.ok(200)["selection"].clone()
+        self.as_author(SELECT, &select_body(max))
+            .await
+            .ok(200)
+            .clone()
     }
 }
 
