@@ -18,6 +18,7 @@ pub mod error;
 pub mod finding;
 pub mod learning;
 pub mod ledger;
+pub mod memory;
 pub mod records;
 pub mod refusal;
 pub mod review;

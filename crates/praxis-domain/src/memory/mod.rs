@@ -1,0 +1,15 @@
+//! Agent memory: items a scope keeps under a key, written by compare-and-set
+//! on an opaque revision (issue 13; the store and the server build on this).
+//!
+//! - `key`: the item's key;
+//! - `item`: what an item holds, validated and screened like record text;
+//! - `revision`: revisions bound to an item's generation, so no revision is
+//!   ever reused, even for a deleted and recreated key or an A→B→A edit.
+
+mod item;
+mod key;
+mod revision;
+
+pub use item::{MAX_BODY_BYTES, MAX_SUMMARY_CHARS, MAX_TAGS, MemoryDefinition, Priority};
+pub use key::{MAX_KEY_CHARS, MemoryKey};
+pub use revision::{MemoryRevision, REVISION_PREFIX, Stamp};
