@@ -4,12 +4,15 @@
 //! - `key`: the item's key;
 //! - `item`: what an item holds, validated and screened like record text;
 //! - `revision`: revisions bound to an item's generation, so no revision is
-//!   ever reused, even for a deleted and recreated key or an A→B→A edit.
+//!   ever reused, even for a deleted and recreated key or an A→B→A edit;
+//! - `write`: what a set or a delete does, from the key as it stands.
 
 mod item;
 mod key;
 mod revision;
+mod write;
 
 pub use item::{MAX_BODY_BYTES, MAX_SUMMARY_CHARS, MAX_TAGS, MemoryDefinition, Priority};
 pub use key::{MAX_KEY_CHARS, MemoryKey};
 pub use revision::{MemoryRevision, REVISION_PREFIX, Stamp};
+pub use write::{DeleteOutcome, KeyState, SetOutcome};
