@@ -6,10 +6,12 @@
 
 pub mod examples;
 mod learning;
+mod memory;
 mod procedures;
 mod records;
 
 pub use learning::*;
+pub use memory::*;
 pub use procedures::*;
 pub use records::*;
 
@@ -48,10 +50,22 @@ pub struct Problem {
     /// (imports, record findings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<ProblemItem>,
-    /// The current revision, when a compare-and-set (`revision_conflict`)
-    /// found another than the one expected.
+    /// The current revision, when a compare-and-set found another than
+    /// the one expected: a number for records and experiences
+    /// (`revision_conflict`), an opaque `mrev_…` string for memory
+    /// (`memory_changed`, `expected_revision_required`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_revision: Option<u64>,
+    pub current_revision: Option<CurrentRevision>,
+}
+
+/// A current revision: a counter or an opaque string, by concept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum CurrentRevision {
+    /// A record's or an experience's revision number.
+    Number(u64),
+    /// A memory item's `mrev_…` revision.
+    Text(String),
 }
 
 /// Visibility of a scope.

@@ -94,7 +94,8 @@ pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:7878].
     #[arg(long, env = "PRAXIS_LISTEN")]
     pub listen: Option<String>,
-    /// Optional TOML file with keys data_dir, store, listen, tenant, log_format.
+    /// Optional TOML file with keys data_dir, store, listen, tenant, log_format,
+    /// seal_key_file, memory_max_per_scope, memory_max_per_tenant.
     /// Flags and environment variables take precedence over it.
     #[arg(long, env = "PRAXIS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -109,6 +110,13 @@ pub struct ServeArgs {
     /// server of one store must use the same key [default: DATA_DIR/seal-key].
     #[arg(long, env = "PRAXIS_SEAL_KEY_FILE")]
     pub seal_key_file: Option<PathBuf>,
+    /// Most live memory items in one scope; a create past it is 507
+    /// memory_full and nothing is evicted [default: 10000].
+    #[arg(long, env = "PRAXIS_MEMORY_MAX_PER_SCOPE")]
+    pub memory_max_per_scope: Option<u64>,
+    /// Most live memory items in the whole tenant [default: 100000].
+    #[arg(long, env = "PRAXIS_MEMORY_MAX_PER_TENANT")]
+    pub memory_max_per_tenant: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -120,6 +128,8 @@ struct FileConfig {
     tenant: Option<String>,
     log_format: Option<String>,
     seal_key_file: Option<PathBuf>,
+    memory_max_per_scope: Option<u64>,
+    memory_max_per_tenant: Option<u64>,
 }
 
 /// Resolved settings of `praxis serve`.
@@ -130,6 +140,7 @@ pub struct Settings {
     pub tenant: String,
     pub log_format: String,
     pub seal_key_file: PathBuf,
+    pub memory: praxis_store::memory::MemoryLimits,
 }
 
 impl Settings {
@@ -170,7 +181,19 @@ impl ServeArgs {
         if log_format != "text" && log_format != "json" {
             anyhow::bail!("log_format must be text or json, not {log_format:?}");
         }
+        let defaults = praxis_store::memory::MemoryLimits::default();
+        let memory = praxis_store::memory::MemoryLimits {
+            per_scope: self
+                .memory_max_per_scope
+                .or(file.memory_max_per_scope)
+                .unwrap_or(defaults.per_scope),
+            per_tenant: self
+                .memory_max_per_tenant
+                .or(file.memory_max_per_tenant)
+                .unwrap_or(defaults.per_tenant),
+        };
         Ok(Settings {
+            memory,
             store,
             listen: self
                 .listen
@@ -221,7 +244,11 @@ mod tests {
     fn flags_override_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.toml");
-        std::fs::write(&path, "listen = \"127.0.0.1:1\"\ndata_dir = \"/x\"\n").unwrap();
+        std::fs::write(
+            &path,
+            "listen = \"127.0.0.1:1\"\ndata_dir = \"/x\"\nmemory_max_per_scope = 7\n",
+        )
+        .unwrap();
         let args = ServeArgs {
             store: StoreArgs {
                 data_dir: None,
@@ -232,6 +259,8 @@ mod tests {
             tenant: None,
             log_format: None,
             seal_key_file: None,
+            memory_max_per_scope: None,
+            memory_max_per_tenant: Some(9),
         };
         let s = args.resolve().unwrap();
         assert_eq!(s.listen, "127.0.0.1:2");
@@ -239,5 +268,6 @@ mod tests {
         assert_eq!(s.store, "/x");
         assert_eq!(s.tenant, "default");
         assert_eq!(s.seal_key_file, PathBuf::from("/x/seal-key"));
+        assert_eq!((s.memory.per_scope, s.memory.per_tenant), (7, 9));
     }
 }

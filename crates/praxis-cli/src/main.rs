@@ -227,7 +227,15 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         "praxis listening on http://{addr} ({} store)",
         engine.kind()
     );
-    praxis_server::serve(listener, engine, seal, praxis_server::shutdown_signal()).await?;
+    let state = praxis_server::AppState::new(engine, seal).with_settings(praxis_server::Settings {
+        memory: settings.memory,
+    });
+    praxis_server::serve_router(
+        listener,
+        praxis_server::router(state),
+        praxis_server::shutdown_signal(),
+    )
+    .await?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -144,6 +144,29 @@ pub enum Refusal {
         /// Which observation, and what is wrong with it.
         message: String,
     },
+    /// A memory item breaks a bound or screening; every finding is listed.
+    #[error("the memory item has {} finding(s)", .0.len())]
+    MemoryInvalid(Vec<Finding>),
+    /// A create-only memory write found the key holding another item.
+    #[error("the key holds another item at {current}; name it as expected_revision")]
+    MemoryRevisionRequired {
+        /// The item's revision.
+        current: String,
+    },
+    /// A memory write or delete named a revision other than the item's.
+    #[error("the item changed: its revision is {current}")]
+    MemoryChanged {
+        /// The item's revision.
+        current: String,
+    },
+    /// A create would pass a memory capacity limit; nothing is evicted.
+    #[error("memory is full: the {limit} holds its limit of {max} items")]
+    MemoryFull {
+        /// `scope` or `tenant`.
+        limit: &'static str,
+        /// The limit.
+        max: u64,
+    },
 }
 
 /// A problem with one record of an attempt import (or the only record of

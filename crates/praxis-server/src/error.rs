@@ -23,7 +23,7 @@ pub struct ApiError {
     /// Every problem, when several are reported at once.
     pub errors: Vec<praxis_api::ProblemItem>,
     /// The current revision, when a compare-and-set found another.
-    pub current_revision: Option<u64>,
+    pub current_revision: Option<praxis_api::CurrentRevision>,
 }
 
 impl ApiError {
@@ -202,6 +202,20 @@ impl From<StoreError> for ApiError {
     }
 }
 
+/// 409 carrying the item's current revision, pointed at `/expected_revision`.
+fn memory_conflict(refusal: &Refusal, code: &'static str) -> ApiError {
+    let current = match refusal {
+        Refusal::MemoryRevisionRequired { current } | Refusal::MemoryChanged { current } => {
+            Some(praxis_api::CurrentRevision::Text(current.clone()))
+        }
+        _ => None,
+    };
+    ApiError {
+        current_revision: current,
+        ..ApiError::new(StatusCode::CONFLICT, code, refusal.to_string()).at("/expected_revision")
+    }
+}
+
 impl From<Missing> for ApiError {
     fn from(missing: Missing) -> Self {
         match missing {
@@ -259,6 +273,12 @@ impl From<Missing> for ApiError {
                 "no such strategy in this scope",
             )
             .at("/strategy_id"),
+            Missing::Memory => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "memory_not_found",
+                "no live item under this key in this scope",
+            )
+            .at("/key"),
         }
     }
 }
@@ -328,7 +348,7 @@ impl From<Refusal> for ApiError {
                 "a submitter cannot review their own record",
             ),
             e @ Refusal::RevisionConflict { current, .. } => ApiError {
-                current_revision: Some(current),
+                current_revision: Some(praxis_api::CurrentRevision::Number(current)),
                 ..ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())
                     .at("/expected_revision")
             },
@@ -395,6 +415,19 @@ impl From<Refusal> for ApiError {
                 format!("invalid observation {message}"),
             )
             .at(pointer),
+            Refusal::MemoryInvalid(findings) => ApiError::findings(
+                "memory_invalid",
+                format!("the item breaks {} rule(s); nothing was written", findings.len()),
+                "",
+                findings,
+            ),
+            e @ Refusal::MemoryRevisionRequired { .. } => {
+                memory_conflict(&e, "expected_revision_required")
+            }
+            e @ Refusal::MemoryChanged { .. } => memory_conflict(&e, "memory_changed"),
+            e @ Refusal::MemoryFull { .. } => {
+                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, "memory_full", e.to_string())
+            }
             Refusal::ReasonInvalid(findings) => ApiError::findings(
                 "invalid_field",
                 "the reason breaks a rule; nothing was written",
@@ -416,7 +449,7 @@ impl ApiError {
             code: self.code.to_owned(),
             field: self.field.clone(),
             errors: self.errors.clone(),
-            current_revision: self.current_revision,
+            current_revision: self.current_revision.clone(),
         };
         serde_json::to_vec(&problem).expect("problems serialize")
     }

@@ -14,6 +14,7 @@ mod extract;
 mod head;
 mod idempotency;
 mod learning;
+mod memory;
 mod metrics;
 pub mod openapi;
 mod ops;
@@ -66,16 +67,33 @@ pub struct AppState {
     pub engine: Arc<dyn Engine>,
     seal: Arc<seal::SealKey>,
     metrics: Arc<metrics::HttpMetrics>,
+    settings: Arc<Settings>,
+}
+
+/// What the server's own configuration decides, never a request.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Memory capacity limits.
+    pub memory: praxis_store::memory::MemoryLimits,
 }
 
 impl AppState {
-    /// State over an opened engine, sealing receipts with `seal`.
+    /// State over an opened engine, sealing receipts with `seal`, with
+    /// default settings.
     pub fn new(engine: Arc<dyn Engine>, seal: seal::SealKey) -> Self {
         AppState {
             engine,
             seal: Arc::new(seal),
             metrics: Arc::new(metrics::HttpMetrics::default()),
+            settings: Arc::new(Settings::default()),
         }
+    }
+
+    /// This state with `settings`.
+    #[must_use]
+    pub fn with_settings(mut self, settings: Settings) -> Self {
+        self.settings = Arc::new(settings);
+        self
     }
 }
 
@@ -100,6 +118,7 @@ pub fn router(state: AppState) -> Router {
         .merge(records::routes())
         .merge(skills::routes())
         .merge(learning::routes())
+        .merge(memory::routes())
         .layer(bounded(BODY_LIMIT))
         .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
         .layer(SetResponseHeaderLayer::overriding(

@@ -215,6 +215,9 @@ const READ_ONLY_POSTS: &[&str] = &[
     "inspect_strategy",
     "read_procedure",
     "select_procedure",
+    "get_memory",
+    "search_memory",
+    "memory_history",
 ];
 
 impl Modify for KeyedWrites {
@@ -527,6 +530,11 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::learning::procedures::evaluate,
         crate::learning::procedures::read_procedure,
         crate::learning::procedures::select,
+        crate::memory::set,
+        crate::memory::get,
+        crate::memory::search,
+        crate::memory::history,
+        crate::memory::delete,
         crate::ops::healthz,
         crate::ops::readyz,
         crate::ops::metrics,

@@ -19,17 +19,19 @@ use crate::learning::procedures::ProcedureTx;
 use crate::learning::{self, LearningTx, PreparedReport};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::{Ctx, LedgerTx, StoredReceipt};
+use crate::memory::{self, MemoryTx};
 use crate::records::{self, RecordTx};
 use crate::skills::{self, SkillTx};
 
 /// Everything a transaction must offer to apply any command.
 pub(crate) trait StoreTx:
-    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx
+    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx + MemoryTx
 {
 }
 
-impl<T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx> StoreTx
-    for T
+impl<
+    T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx + MemoryTx,
+> StoreTx for T
 {
 }
 
@@ -266,6 +268,7 @@ async fn dispatch<T: StoreTx>(
         Command::Records(c) => Effect::Records(records::apply(tx, ctx, c).await?),
         Command::Skills(c) => Effect::Skill(skills::apply(tx, ctx, c).await?),
         Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c, prepared).await?),
+        Command::Memory(c) => Effect::Memory(memory::apply(tx, ctx, c).await?),
         Command::Append(events) => {
             for new in events {
                 ctx.append(tx, new).await?;

@@ -12,6 +12,7 @@ use praxis_domain::ledger::{Actor, Event, NewEvent};
 use crate::attempts::{AttemptCommand, AttemptWrite};
 use crate::auth::{AuthCommand, Authority};
 use crate::learning::{LearningCommand, LearningWrite, PreparedReport};
+use crate::memory::{MemoryCommand, MemoryWrite};
 use crate::records::{RecordCommand, RecordWrite};
 use crate::skills::{SkillCommand, SkillWrite};
 
@@ -37,6 +38,8 @@ pub enum Command {
     Skills(SkillCommand),
     /// The learning registry.
     Learning(LearningCommand),
+    /// Agent memory.
+    Memory(MemoryCommand),
     /// Append events with no projection of their own (benchmarks).
     Append(Vec<NewEvent>),
 }
@@ -69,6 +72,12 @@ impl From<RecordCommand> for Command {
 impl From<SkillCommand> for Command {
     fn from(c: SkillCommand) -> Self {
         Command::Skills(c)
+    }
+}
+
+impl From<MemoryCommand> for Command {
+    fn from(c: MemoryCommand) -> Self {
+        Command::Memory(c)
     }
 }
 
@@ -171,6 +180,8 @@ pub enum Effect {
     Skill(SkillWrite),
     /// The registry entry under the id, and whether it is new.
     Learning(LearningWrite),
+    /// The memory item or delete.
+    Memory(MemoryWrite),
 }
 
 impl Applied {
@@ -218,6 +229,14 @@ impl Applied {
     pub fn learning(&self) -> Option<&LearningWrite> {
         match &self.effect {
             Effect::Learning(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The result of a memory command, if it was one, borrowed.
+    pub fn memory(&self) -> Option<&MemoryWrite> {
+        match &self.effect {
+            Effect::Memory(m) => Some(m),
             _ => None,
         }
     }

@@ -9,6 +9,7 @@ use crate::error::StoreError;
 use crate::learning::LearningReads;
 use crate::learning::procedures::ProcedureReads;
 use crate::ledger::LedgerReads;
+use crate::memory::MemoryReads;
 use crate::metrics::StoreMetrics;
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
@@ -37,6 +38,8 @@ pub trait Engine: Send + Sync + 'static {
     fn learning(&self) -> &dyn LearningReads;
     /// Reads of procedures, strategies and selection.
     fn procedures(&self) -> &dyn ProcedureReads;
+    /// Reads of agent memory.
+    fn memory(&self) -> &dyn MemoryReads;
     /// Binds the store to a seal key: records `fingerprint` on first use,
     /// and refuses with [`StoreError::SealKeyMismatch`] a fingerprint other
     /// than the one recorded.

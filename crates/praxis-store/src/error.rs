@@ -97,6 +97,8 @@ pub enum Missing {
     Procedure,
     /// A strategy of the namespace.
     Strategy,
+    /// A live memory item of the namespace.
+    Memory,
 }
 
 impl std::fmt::Display for Missing {
@@ -113,6 +115,7 @@ impl std::fmt::Display for Missing {
             Missing::Registered { what, .. } => what,
             Missing::Procedure => "procedure",
             Missing::Strategy => "strategy",
+            Missing::Memory => "memory item",
         })
     }
 }

@@ -7,8 +7,8 @@
 //! by the same contract tests and by [`Engine::verify`].
 //!
 //! The crate is laid out by concept: `ledger` (positions, chains, seals,
-//! receipts) and then `auth`, `attempts`, `records`, `skills` and
-//! `learning`, each with its commands, its transactional and read traits,
+//! receipts) and then `auth`, `attempts`, `records`, `skills`,
+//! `learning` and `memory`, each with its commands, its transactional and read traits,
 //! its rows, its SQL and its verification fold. `sqlite` and `postgres` implement those traits,
 //! one file per concept.
 
@@ -22,6 +22,7 @@ mod engine;
 mod error;
 pub mod learning;
 mod ledger;
+pub mod memory;
 pub mod metrics;
 mod postgres;
 mod prepare;
@@ -41,12 +42,13 @@ pub use engine::Engine;
 pub use error::{BackendError, Missing, StoreError};
 pub use learning::{LearningCommand, LearningReads};
 pub use ledger::LedgerReads;
+pub use memory::{MemoryCommand, MemoryReads};
 pub use records::{RecordCommand, RecordReads};
 pub use skills::{SkillCommand, SkillReads};
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {

@@ -19,6 +19,8 @@ use crate::error::StoreError;
 use crate::learning::procedures::ProcedureRead;
 use crate::learning::{LearningFold, LearningRead};
 use crate::ledger::LedgerRead;
+use crate::memory::MemoryRead;
+use crate::memory::fold::MemoryFold;
 use crate::records::RecordRead;
 use crate::records::fold::RecordFold;
 use crate::skills::{SkillFold, SkillRead};
@@ -28,7 +30,14 @@ const PAGE: usize = 2_000;
 
 /// Everything a reader must offer to verify every concept.
 pub(crate) trait StoreRead:
-    LedgerRead + CredentialRead + AttemptRead + RecordRead + SkillRead + LearningRead + ProcedureRead
+    LedgerRead
+    + CredentialRead
+    + AttemptRead
+    + RecordRead
+    + SkillRead
+    + LearningRead
+    + ProcedureRead
+    + MemoryRead
 {
 }
 
@@ -39,7 +48,8 @@ impl<
         + RecordRead
         + SkillRead
         + LearningRead
-        + ProcedureRead,
+        + ProcedureRead
+        + MemoryRead,
 > StoreRead for R
 {
 }
@@ -76,6 +86,7 @@ struct Folds {
     records: RecordFold,
     skills: SkillFold,
     learning: LearningFold,
+    memory: MemoryFold,
 }
 
 impl Folds {
@@ -86,6 +97,7 @@ impl Folds {
             self.records.fold(event),
             self.skills.fold(event),
             self.learning.fold(event),
+            self.memory.fold(event),
         ]
         .into_iter()
         .flatten()
@@ -104,6 +116,7 @@ impl Folds {
         problems.extend(self.records.compare(read, tenant).await?);
         problems.extend(self.skills.compare(read, tenant).await?);
         problems.extend(self.learning.compare(read, tenant).await?);
+        problems.extend(self.memory.compare(read, tenant).await?);
         Ok(problems)
     }
 }

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 pub mod learning;
+pub mod memory;
 pub mod procedures;
 
 use crate::records::{
@@ -78,6 +79,11 @@ pub const ORDER: &[&str] = &[
     "read_procedure",
     "select_procedure",
     "withdraw_observation",
+    "set_memory",
+    "get_memory",
+    "search_memory",
+    "memory_history",
+    "delete_memory",
 ];
 
 /// `POST /api/v1/credentials`: an agent that records and reads attempts.
@@ -281,6 +287,11 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "submit_evaluation" => value(serde_json::to_value(procedures::evaluate())),
         "read_procedure" => value(serde_json::to_value(procedures::read_procedure())),
         "select_procedure" => value(serde_json::to_value(procedures::select())),
+        "set_memory" => value(serde_json::to_value(memory::set())),
+        "get_memory" => value(serde_json::to_value(memory::get())),
+        "search_memory" => value(serde_json::to_value(memory::search())),
+        "memory_history" => value(serde_json::to_value(memory::history())),
+        "delete_memory" => value(serde_json::to_value(memory::delete())),
         _ => return None,
     })
 }

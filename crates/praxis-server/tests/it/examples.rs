@@ -21,6 +21,7 @@ const WRITER: &[&str] = &[
     "record_review",
     "procedure_propose",
     "memory_read",
+    "memory_write",
 ];
 
 /// One operation of the document.

@@ -26,6 +26,7 @@ const ALL: &[&str] = &[
     "record_review",
     "procedure_propose",
     "memory_read",
+    "memory_write",
 ];
 
 /// The scope the writes act in.
@@ -223,7 +224,36 @@ async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
         events: 1,
     });
     learning_cases(server, token, &mut cases).await;
+    memory_cases(server, token, &mut cases).await;
     cases
+}
+
+/// Memory's keyed writes: a create, and a delete of a set-up item.
+async fn memory_cases(server: &Server, token: &str, cases: &mut Vec<Case>) {
+    use praxis_api::examples::memory as mx;
+    let set = |key: &str| {
+        let mut body = serde_json::to_value(mx::set()).unwrap();
+        body["scope"] = json!(scope());
+        body["key"] = json!(key);
+        body
+    };
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/memory/set".into(),
+        body: set("race-set"),
+        events: 1,
+    });
+    let made = setup(server, token, "/api/v1/memory/set", &set("race-delete")).await;
+    let mut delete = serde_json::to_value(mx::delete()).unwrap();
+    delete["scope"] = json!(scope());
+    delete["key"] = json!("race-delete");
+    delete["expected_revision"] = made["memory"]["revision"].clone();
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/memory/delete".into(),
+        body: delete,
+        events: 1,
+    });
 }
 
 /// The learning authority's keyed writes: registrations, an attempt, an

@@ -9,6 +9,7 @@ mod head;
 mod http;
 mod idempotency;
 mod learning;
+mod memory;
 mod openapi;
 mod procedures;
 mod records;

@@ -106,6 +106,19 @@ impl Server {
         .await
     }
 
+    /// Starts a server as [`Server::start`] does, with `settings`.
+    pub async fn start_with(backend: Backend, settings: praxis_server::Settings) -> Server {
+        let location = StoreLocation::new(backend);
+        let engine = praxis_store::open(&location.store)
+            .await
+            .expect("open store");
+        let (_, token) = praxis_server::admin::bootstrap_tenant(&*engine, "t1", "admin")
+            .await
+            .expect("bootstrap");
+        let seal = praxis_server::seal::SealKey::generate();
+        Server::serve_with(engine, location, token.render(), seal, settings).await
+    }
+
     /// Serves an opened engine.
     pub async fn serve(
         engine: Arc<dyn Engine>,
@@ -113,15 +126,28 @@ impl Server {
         admin_token: String,
         seal: praxis_server::seal::SealKey,
     ) -> Server {
+        let settings = praxis_server::Settings::default();
+        Server::serve_with(engine, location, admin_token, seal, settings).await
+    }
+
+    /// Serves an opened engine with `settings`.
+    pub async fn serve_with(
+        engine: Arc<dyn Engine>,
+        location: StoreLocation,
+        admin_token: String,
+        seal: praxis_server::seal::SealKey,
+        settings: praxis_server::Settings,
+    ) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = oneshot::channel::<()>();
         let found = Found::default();
-        let app = praxis_server::router(praxis_server::AppState::new(engine.clone(), seal.clone()))
-            .layer(axum::middleware::from_fn_with_state(
-                found.clone(),
-                check_answer,
-            ));
+        let state =
+            praxis_server::AppState::new(engine.clone(), seal.clone()).with_settings(settings);
+        let app = praxis_server::router(state).layer(axum::middleware::from_fn_with_state(
+            found.clone(),
+            check_answer,
+        ));
         let task = tokio::spawn(praxis_server::serve_router(listener, app, async move {
             let _ = stopped.await;
         }));

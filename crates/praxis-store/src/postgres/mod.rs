@@ -16,6 +16,7 @@ mod attempts;
 mod auth;
 mod learning;
 mod ledger;
+mod memory;
 mod migrations;
 mod pipeline;
 mod procedures;
@@ -172,6 +173,10 @@ impl Engine for PostgresEngine {
     }
 
     fn procedures(&self) -> &dyn ProcedureReads {
+        self
+    }
+
+    fn memory(&self) -> &dyn crate::memory::MemoryReads {
         self
     }
 

@@ -14,6 +14,7 @@ mod attempts;
 mod auth;
 mod learning;
 mod ledger;
+mod memory;
 mod migrations;
 mod procedures;
 mod records;
@@ -277,6 +278,10 @@ impl Engine for SqliteEngine {
         self
     }
 
+    fn memory(&self) -> &dyn crate::memory::MemoryReads {
+        self
+    }
+
     async fn verify(&self) -> Result<VerifyReport, StoreError> {
         self.read(|c| {
             // One read transaction gives verification a single consistent snapshot.
@@ -337,6 +342,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let mut conn = open_connection(&dir.join(DB_FILE)).unwrap();
         migrations::migrate(&mut conn).unwrap();
+        let memory: Vec<String> = crate::memory::sql::all();
+        let memory_sql: Vec<&str> = memory.iter().map(String::as_str).collect();
         let all = [
             crate::ledger::sql::ALL,
             crate::auth::sql::ALL,
@@ -344,6 +351,7 @@ mod tests {
             crate::records::sql::ALL,
             crate::skills::sql::ALL,
             crate::learning::sql::ALL,
+            &memory_sql,
         ];
         for statement in all.concat() {
             let stmt = conn.prepare(statement).unwrap();

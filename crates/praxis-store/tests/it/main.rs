@@ -5,6 +5,7 @@ mod contract;
 mod experiences;
 mod layout;
 mod learning;
+mod memory;
 mod procedures;
 mod records;
 mod tamper;
