@@ -6,6 +6,9 @@
 //! release can only be withdrawn, which is recorded and never erases it.
 //! A record relating to a release names all three of name, version and
 //! digest, so a relation can never silently follow a changed artifact.
+//!
+//! [`project`] holds the rules of a project's own skill files, which share
+//! the registry's name rule.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +17,8 @@ use serde_json::{Value, json};
 
 use crate::finding::Finding;
 use crate::screen;
+
+pub mod project;
 
 /// Longest release summary.
 pub const MAX_SUMMARY_CHARS: usize = 1000;
@@ -90,6 +95,13 @@ fn is_slug(s: &str) -> bool {
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
+}
+
+/// Whether `name` is a valid skill name: 1-100 lowercase letters and
+/// digits in hyphen-separated words, the rule [`SkillRelease::problems`]
+/// applies, shared so a project's skill folders follow it too.
+pub fn is_skill_name(name: &str) -> bool {
+    is_slug(name) && name.len() <= 100
 }
 
 fn is_semver(s: &str) -> bool {
