@@ -2,6 +2,7 @@
 //! events of the namespace's `skills` stream, projected into
 //! `skill_releases`.
 
+pub mod project;
 pub(crate) mod rows;
 pub(crate) mod sql;
 

@@ -7,5 +7,6 @@ mod layout;
 mod learning;
 mod memory;
 mod procedures;
+mod project_skills;
 mod records;
 mod tamper;
