@@ -5,11 +5,13 @@
 //! domain may change shape freely. Request types reject unknown fields.
 
 pub mod examples;
+mod guidance;
 mod learning;
 mod memory;
 mod procedures;
 mod records;
 
+pub use guidance::*;
 pub use learning::*;
 pub use memory::*;
 pub use procedures::*;

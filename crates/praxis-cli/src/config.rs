@@ -95,7 +95,8 @@ pub struct ServeArgs {
     #[arg(long, env = "PRAXIS_LISTEN")]
     pub listen: Option<String>,
     /// Optional TOML file with keys data_dir, store, listen, tenant, log_format,
-    /// seal_key_file, memory_max_per_scope, memory_max_per_tenant.
+    /// seal_key_file, memory_max_per_scope, memory_max_per_tenant,
+    /// max_open_proposals and projects (a table of ID = "DIR").
     /// Flags and environment variables take precedence over it.
     #[arg(long, env = "PRAXIS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -117,6 +118,13 @@ pub struct ServeArgs {
     /// Most live memory items in the whole tenant [default: 100000].
     #[arg(long, env = "PRAXIS_MEMORY_MAX_PER_TENANT")]
     pub memory_max_per_tenant: Option<u64>,
+    /// A project root skills are promoted into, as ID=DIR (repeatable).
+    /// Only this configuration maps projects, never a request.
+    #[arg(long = "project", value_name = "ID=DIR")]
+    pub projects: Vec<String>,
+    /// Most open proposals one scope may hold [default: 1024].
+    #[arg(long, env = "PRAXIS_MAX_OPEN_PROPOSALS")]
+    pub max_open_proposals: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -130,6 +138,9 @@ struct FileConfig {
     seal_key_file: Option<PathBuf>,
     memory_max_per_scope: Option<u64>,
     memory_max_per_tenant: Option<u64>,
+    #[serde(default)]
+    projects: std::collections::BTreeMap<String, PathBuf>,
+    max_open_proposals: Option<u64>,
 }
 
 /// Resolved settings of `praxis serve`.
@@ -141,6 +152,9 @@ pub struct Settings {
     pub log_format: String,
     pub seal_key_file: PathBuf,
     pub memory: praxis_store::memory::MemoryLimits,
+    /// Project roots by id: the file's, then the flags' (a flag wins).
+    pub projects: Vec<(String, PathBuf)>,
+    pub max_open_proposals: u64,
 }
 
 impl Settings {
@@ -192,8 +206,20 @@ impl ServeArgs {
                 .or(file.memory_max_per_tenant)
                 .unwrap_or(defaults.per_tenant),
         };
+        let mut projects = file.projects.clone();
+        for p in &self.projects {
+            let (id, dir) = p
+                .split_once('=')
+                .with_context(|| format!("--project takes ID=DIR, not {p:?}"))?;
+            projects.insert(id.to_owned(), PathBuf::from(dir));
+        }
         Ok(Settings {
             memory,
+            projects: projects.into_iter().collect(),
+            max_open_proposals: self
+                .max_open_proposals
+                .or(file.max_open_proposals)
+                .unwrap_or(praxis_server::DEFAULT_MAX_OPEN_PROPOSALS),
             store,
             listen: self
                 .listen
@@ -261,6 +287,8 @@ mod tests {
             seal_key_file: None,
             memory_max_per_scope: None,
             memory_max_per_tenant: Some(9),
+            projects: vec!["web=/srv/web".into()],
+            max_open_proposals: None,
         };
         let s = args.resolve().unwrap();
         assert_eq!(s.listen, "127.0.0.1:2");
@@ -269,5 +297,7 @@ mod tests {
         assert_eq!(s.tenant, "default");
         assert_eq!(s.seal_key_file, PathBuf::from("/x/seal-key"));
         assert_eq!((s.memory.per_scope, s.memory.per_tenant), (7, 9));
+        assert_eq!(s.projects, [("web".to_owned(), PathBuf::from("/srv/web"))]);
+        assert_eq!(s.max_open_proposals, 1024);
     }
 }

@@ -227,8 +227,12 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         "praxis listening on http://{addr} ({} store)",
         engine.kind()
     );
+    let projects = praxis_store::skills::project::ProjectRoots::new(settings.projects.clone())
+        .context("configuring the project roots")?;
     let state = praxis_server::AppState::new(engine, seal).with_settings(praxis_server::Settings {
         memory: settings.memory,
+        projects: std::sync::Arc::new(projects),
+        max_open_proposals: settings.max_open_proposals,
     });
     praxis_server::serve_router(
         listener,

@@ -19,6 +19,7 @@ pub mod finding;
 pub mod learning;
 pub mod ledger;
 pub mod memory;
+pub mod proposals;
 pub mod records;
 pub mod refusal;
 pub mod review;

@@ -167,6 +167,60 @@ pub enum Refusal {
         /// The limit.
         max: u64,
     },
+    /// A proposal's candidate breaks a bound, a form or screening.
+    #[error("the candidate has {} finding(s)", .0.len())]
+    ProposalInvalid(Vec<Finding>),
+    /// The scope holds its limit of open proposals.
+    #[error("the scope holds its limit of {max} open proposals")]
+    ProposalsFull {
+        /// The limit.
+        max: u64,
+    },
+    /// A proposal is not in a state that allows the command.
+    #[error("the proposal is {state}")]
+    ProposalNotOpen {
+        /// Its state.
+        state: &'static str,
+    },
+    /// The version hash is not the proposal's.
+    #[error("the version hash is not the proposal's; review it again")]
+    VersionMismatch,
+    /// A source no longer hashes to what the candidate pinned.
+    #[error("source {index} is {status}; nothing was applied")]
+    SourceChanged {
+        /// Its index in the candidate.
+        index: usize,
+        /// `changed` or `missing`.
+        status: &'static str,
+    },
+    /// The destination is not in the state reviewed or expected.
+    #[error("the destination changed ({what}); nothing was applied")]
+    DestinationChanged {
+        /// What differs.
+        what: String,
+    },
+    /// The approver proposed it, and the scope does not allow self-approval.
+    #[error("the proposer cannot approve their own proposal in this scope")]
+    SelfApproval,
+    /// A skill promotion's outcome is unknown: the marker is durable and
+    /// no receipt is. It must be resolved by an operator, never retried.
+    #[error(
+        "promotion outcome unknown: inspect {path} (expected sha256 {expected}, or {new} if          the write landed), then run `praxis proposals resolve` with --applied or --not-applied"
+    )]
+    PromotionUnresolved {
+        /// The project file to inspect.
+        path: String,
+        /// Its hash before the write (`none` when it did not exist).
+        expected: String,
+        /// Its hash had the write landed.
+        new: String,
+    },
+    /// Another approval of the proposal is carrying its promotion now.
+    #[error("another approval is promoting this proposal now")]
+    PromotionInProgress,
+    /// A resolution the file contradicts.
+    #[error("the file contradicts the resolution: {0}")]
+    ResolutionContradicted(String),
 }
 
 /// A problem with one record of an attempt import (or the only record of

@@ -216,6 +216,40 @@ fn memory_conflict(refusal: &Refusal, code: &'static str) -> ApiError {
     }
 }
 
+impl From<praxis_store::skills::project::ProjectError> for ApiError {
+    fn from(e: praxis_store::skills::project::ProjectError) -> Self {
+        use praxis_store::skills::project::ProjectError as P;
+        let detail = e.to_string();
+        match e {
+            P::UnknownProject(_) => {
+                ApiError::new(StatusCode::NOT_FOUND, "project_not_found", detail)
+            }
+            P::InvalidPath { .. } | P::Symlink { .. } | P::NotText { .. } | P::TooLarge => {
+                ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_path", detail)
+            }
+            P::NotFound => ApiError::new(StatusCode::NOT_FOUND, "file_not_found", detail),
+            P::Exists { .. } | P::Changed { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "destination_changed", detail)
+                    .at("/destination_hash")
+            }
+            P::Invalid(findings) => ApiError::findings(
+                "proposal_invalid",
+                "the skill document breaks a rule; nothing was written",
+                "/candidate",
+                findings,
+            ),
+            P::Config(_) | P::Io(_) => {
+                tracing::error!(error = %detail, "project file");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "project_io",
+                    "a project file could not be read or written",
+                )
+            }
+        }
+    }
+}
+
 impl From<Missing> for ApiError {
     fn from(missing: Missing) -> Self {
         match missing {
@@ -273,6 +307,11 @@ impl From<Missing> for ApiError {
                 "no such strategy in this scope",
             )
             .at("/strategy_id"),
+            Missing::Proposal => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "proposal_not_found",
+                "no such proposal in this scope",
+            ),
             Missing::Memory => ApiError::new(
                 StatusCode::NOT_FOUND,
                 "memory_not_found",
@@ -427,6 +466,45 @@ impl From<Refusal> for ApiError {
             e @ Refusal::MemoryChanged { .. } => memory_conflict(&e, "memory_changed"),
             e @ Refusal::MemoryFull { .. } => {
                 ApiError::new(StatusCode::INSUFFICIENT_STORAGE, "memory_full", e.to_string())
+            }
+            Refusal::ProposalInvalid(findings) => ApiError::findings(
+                "proposal_invalid",
+                format!("the candidate breaks {} rule(s); nothing was written", findings.len()),
+                "/candidate",
+                findings,
+            ),
+            e @ Refusal::ProposalsFull { .. } => {
+                ApiError::new(StatusCode::INSUFFICIENT_STORAGE, "proposals_full", e.to_string())
+            }
+            e @ Refusal::ProposalNotOpen { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "proposal_not_open", e.to_string())
+            }
+            e @ Refusal::VersionMismatch => {
+                ApiError::new(StatusCode::CONFLICT, "version_mismatch", e.to_string())
+                    .at("/version_hash")
+            }
+            e @ Refusal::SourceChanged { index, .. } => {
+                ApiError::new(StatusCode::CONFLICT, "source_changed", e.to_string())
+                    .at(format!("/candidate/sources/{index}"))
+            }
+            e @ Refusal::DestinationChanged { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "destination_changed", e.to_string())
+                    .at("/destination_hash")
+            }
+            e @ Refusal::SelfApproval => {
+                ApiError::new(StatusCode::FORBIDDEN, "self_approval", e.to_string())
+            }
+            e @ Refusal::PromotionUnresolved { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "promotion_outcome_unresolved_do_not_retry",
+                e.to_string(),
+            ),
+            e @ Refusal::PromotionInProgress => {
+                ApiError::new(StatusCode::CONFLICT, "promotion_in_progress", e.to_string())
+            }
+            e @ Refusal::ResolutionContradicted(_) => {
+                ApiError::new(StatusCode::CONFLICT, "resolution_contradicted", e.to_string())
+                    .at("/applied")
             }
             Refusal::ReasonInvalid(findings) => ApiError::findings(
                 "invalid_field",

@@ -18,6 +18,8 @@ mod memory;
 mod metrics;
 pub mod openapi;
 mod ops;
+mod projects;
+mod proposals;
 mod records;
 mod request;
 pub mod seal;
@@ -68,13 +70,31 @@ pub struct AppState {
     seal: Arc<seal::SealKey>,
     metrics: Arc<metrics::HttpMetrics>,
     settings: Arc<Settings>,
+    promotions: proposals::InFlight,
 }
 
 /// What the server's own configuration decides, never a request.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Memory capacity limits.
     pub memory: praxis_store::memory::MemoryLimits,
+    /// Project roots, by id (`--project ID=DIR`).
+    pub projects: Arc<praxis_store::skills::project::ProjectRoots>,
+    /// Most open proposals one scope may hold.
+    pub max_open_proposals: u64,
+}
+
+/// Open proposals a scope may hold unless configured otherwise.
+pub const DEFAULT_MAX_OPEN_PROPOSALS: u64 = 1_024;
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            memory: praxis_store::memory::MemoryLimits::default(),
+            projects: Arc::default(),
+            max_open_proposals: DEFAULT_MAX_OPEN_PROPOSALS,
+        }
+    }
 }
 
 impl AppState {
@@ -86,6 +106,7 @@ impl AppState {
             seal: Arc::new(seal),
             metrics: Arc::new(metrics::HttpMetrics::default()),
             settings: Arc::new(Settings::default()),
+            promotions: proposals::InFlight::default(),
         }
     }
 
@@ -119,6 +140,8 @@ pub fn router(state: AppState) -> Router {
         .merge(skills::routes())
         .merge(learning::routes())
         .merge(memory::routes())
+        .merge(projects::routes())
+        .merge(proposals::routes())
         .layer(bounded(BODY_LIMIT))
         .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
         .layer(SetResponseHeaderLayer::overriding(

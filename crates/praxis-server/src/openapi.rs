@@ -218,7 +218,14 @@ const READ_ONLY_POSTS: &[&str] = &[
     "get_memory",
     "search_memory",
     "memory_history",
+    "review_proposal",
+    "describe_source",
 ];
+
+/// POST operations that write but take no `Idempotency-Key`: they are
+/// idempotent by the proposal's state (a duplicate approval answers with
+/// the saved receipt and writes nothing; a resolution holds once).
+const STATE_IDEMPOTENT_POSTS: &[&str] = &["approve_proposal", "resolve_proposal"];
 
 impl Modify for KeyedWrites {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -226,10 +233,9 @@ impl Modify for KeyedWrites {
             let Some(op) = item.post.as_mut() else {
                 continue;
             };
-            let read_only = op
-                .operation_id
-                .as_deref()
-                .is_some_and(|id| READ_ONLY_POSTS.contains(&id));
+            let read_only = op.operation_id.as_deref().is_some_and(|id| {
+                READ_ONLY_POSTS.contains(&id) || STATE_IDEMPOTENT_POSTS.contains(&id)
+            });
             if path.starts_with("/api/") && !read_only {
                 keyed_write(op);
             }
@@ -535,6 +541,17 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::memory::search,
         crate::memory::history,
         crate::memory::delete,
+        crate::projects::list,
+        crate::projects::read,
+        crate::proposals::propose,
+        crate::proposals::list,
+        crate::proposals::read,
+        crate::proposals::withdraw,
+        crate::proposals::settings,
+        crate::proposals::describe_source,
+        crate::proposals::promote::review,
+        crate::proposals::promote::approve,
+        crate::proposals::promote::resolve,
         crate::ops::healthz,
         crate::ops::readyz,
         crate::ops::metrics,

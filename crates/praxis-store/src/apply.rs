@@ -20,17 +20,34 @@ use crate::learning::{self, LearningTx, PreparedReport};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::{Ctx, LedgerTx, StoredReceipt};
 use crate::memory::{self, MemoryTx};
+use crate::proposals::{self, ProposalTx};
 use crate::records::{self, RecordTx};
 use crate::skills::{self, SkillTx};
 
 /// Everything a transaction must offer to apply any command.
 pub(crate) trait StoreTx:
-    LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx + MemoryTx
+    LedgerTx
+    + CredentialTx
+    + AttemptTx
+    + RecordTx
+    + SkillTx
+    + LearningTx
+    + ProcedureTx
+    + MemoryTx
+    + ProposalTx
 {
 }
 
 impl<
-    T: LedgerTx + CredentialTx + AttemptTx + RecordTx + SkillTx + LearningTx + ProcedureTx + MemoryTx,
+    T: LedgerTx
+        + CredentialTx
+        + AttemptTx
+        + RecordTx
+        + SkillTx
+        + LearningTx
+        + ProcedureTx
+        + MemoryTx
+        + ProposalTx,
 > StoreTx for T
 {
 }
@@ -269,6 +286,7 @@ async fn dispatch<T: StoreTx>(
         Command::Skills(c) => Effect::Skill(skills::apply(tx, ctx, c).await?),
         Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c, prepared).await?),
         Command::Memory(c) => Effect::Memory(memory::apply(tx, ctx, c).await?),
+        Command::Proposals(c) => Effect::Proposals(proposals::apply(tx, ctx, c).await?),
         Command::Append(events) => {
             for new in events {
                 ctx.append(tx, new).await?;

@@ -13,6 +13,7 @@ use crate::attempts::{AttemptCommand, AttemptWrite};
 use crate::auth::{AuthCommand, Authority};
 use crate::learning::{LearningCommand, LearningWrite, PreparedReport};
 use crate::memory::{MemoryCommand, MemoryWrite};
+use crate::proposals::{ProposalCommand, ProposalWrite};
 use crate::records::{RecordCommand, RecordWrite};
 use crate::skills::{SkillCommand, SkillWrite};
 
@@ -40,6 +41,8 @@ pub enum Command {
     Learning(LearningCommand),
     /// Agent memory.
     Memory(MemoryCommand),
+    /// Proposals and their promotion.
+    Proposals(ProposalCommand),
     /// Append events with no projection of their own (benchmarks).
     Append(Vec<NewEvent>),
 }
@@ -78,6 +81,12 @@ impl From<SkillCommand> for Command {
 impl From<MemoryCommand> for Command {
     fn from(c: MemoryCommand) -> Self {
         Command::Memory(c)
+    }
+}
+
+impl From<ProposalCommand> for Command {
+    fn from(c: ProposalCommand) -> Self {
+        Command::Proposals(c)
     }
 }
 
@@ -182,6 +191,8 @@ pub enum Effect {
     Learning(LearningWrite),
     /// The memory item or delete.
     Memory(MemoryWrite),
+    /// The proposal, source hash or setting.
+    Proposals(ProposalWrite),
 }
 
 impl Applied {
@@ -237,6 +248,14 @@ impl Applied {
     pub fn memory(&self) -> Option<&MemoryWrite> {
         match &self.effect {
             Effect::Memory(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The result of a proposal command, if it was one, borrowed.
+    pub fn proposals(&self) -> Option<&ProposalWrite> {
+        match &self.effect {
+            Effect::Proposals(p) => Some(p),
             _ => None,
         }
     }

@@ -11,6 +11,7 @@ use crate::learning::procedures::ProcedureReads;
 use crate::ledger::LedgerReads;
 use crate::memory::MemoryReads;
 use crate::metrics::StoreMetrics;
+use crate::proposals::ProposalReads;
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
 use crate::verify::VerifyReport;
@@ -40,6 +41,8 @@ pub trait Engine: Send + Sync + 'static {
     fn procedures(&self) -> &dyn ProcedureReads;
     /// Reads of agent memory.
     fn memory(&self) -> &dyn MemoryReads;
+    /// Reads of proposals.
+    fn proposals(&self) -> &dyn ProposalReads;
     /// Binds the store to a seal key: records `fingerprint` on first use,
     /// and refuses with [`StoreError::SealKeyMismatch`] a fingerprint other
     /// than the one recorded.

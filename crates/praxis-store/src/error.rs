@@ -99,6 +99,8 @@ pub enum Missing {
     Strategy,
     /// A live memory item of the namespace.
     Memory,
+    /// A proposal of the namespace.
+    Proposal,
 }
 
 impl std::fmt::Display for Missing {
@@ -116,6 +118,7 @@ impl std::fmt::Display for Missing {
             Missing::Procedure => "procedure",
             Missing::Strategy => "strategy",
             Missing::Memory => "memory item",
+            Missing::Proposal => "proposal",
         })
     }
 }

@@ -8,7 +8,8 @@
 //!
 //! The crate is laid out by concept: `ledger` (positions, chains, seals,
 //! receipts) and then `auth`, `attempts`, `records`, `skills`,
-//! `learning` and `memory`, each with its commands, its transactional and read traits,
+//! `learning`, `memory`
+//! and `proposals`, each with its commands, its transactional and read traits,
 //! its rows, its SQL and its verification fold. `sqlite` and `postgres` implement those traits,
 //! one file per concept.
 
@@ -26,6 +27,7 @@ pub mod memory;
 pub mod metrics;
 mod postgres;
 mod prepare;
+pub mod proposals;
 pub mod records;
 pub mod skills;
 mod sqlite;
@@ -43,12 +45,13 @@ pub use error::{BackendError, Missing, StoreError};
 pub use learning::{LearningCommand, LearningReads};
 pub use ledger::LedgerReads;
 pub use memory::{MemoryCommand, MemoryReads};
+pub use proposals::{ProposalCommand, ProposalReads};
 pub use records::{RecordCommand, RecordReads};
 pub use skills::{SkillCommand, SkillReads};
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {

@@ -21,6 +21,8 @@ use crate::learning::{LearningFold, LearningRead};
 use crate::ledger::LedgerRead;
 use crate::memory::MemoryRead;
 use crate::memory::fold::MemoryFold;
+use crate::proposals::ProposalRead;
+use crate::proposals::fold::ProposalFold;
 use crate::records::RecordRead;
 use crate::records::fold::RecordFold;
 use crate::skills::{SkillFold, SkillRead};
@@ -38,6 +40,7 @@ pub(crate) trait StoreRead:
     + LearningRead
     + ProcedureRead
     + MemoryRead
+    + ProposalRead
 {
 }
 
@@ -49,7 +52,8 @@ impl<
         + SkillRead
         + LearningRead
         + ProcedureRead
-        + MemoryRead,
+        + MemoryRead
+        + ProposalRead,
 > StoreRead for R
 {
 }
@@ -87,6 +91,7 @@ struct Folds {
     skills: SkillFold,
     learning: LearningFold,
     memory: MemoryFold,
+    proposals: ProposalFold,
 }
 
 impl Folds {
@@ -98,6 +103,7 @@ impl Folds {
             self.skills.fold(event),
             self.learning.fold(event),
             self.memory.fold(event),
+            self.proposals.fold(event),
         ]
         .into_iter()
         .flatten()
@@ -117,6 +123,7 @@ impl Folds {
         problems.extend(self.skills.compare(read, tenant).await?);
         problems.extend(self.learning.compare(read, tenant).await?);
         problems.extend(self.memory.compare(read, tenant).await?);
+        problems.extend(self.proposals.compare(read, tenant).await?);
         Ok(problems)
     }
 }

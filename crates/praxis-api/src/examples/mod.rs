@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+pub mod guidance;
 pub mod learning;
 pub mod memory;
 pub mod procedures;
@@ -84,6 +85,13 @@ pub const ORDER: &[&str] = &[
     "search_memory",
     "memory_history",
     "delete_memory",
+    "proposal_settings",
+    "describe_source",
+    "create_proposal",
+    "review_proposal",
+    "approve_proposal",
+    "resolve_proposal",
+    "withdraw_proposal",
 ];
 
 /// `POST /api/v1/credentials`: an agent that records and reads attempts.
@@ -292,6 +300,13 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "search_memory" => value(serde_json::to_value(memory::search())),
         "memory_history" => value(serde_json::to_value(memory::history())),
         "delete_memory" => value(serde_json::to_value(memory::delete())),
+        "proposal_settings" => value(serde_json::to_value(guidance::settings())),
+        "describe_source" => value(serde_json::to_value(guidance::describe_source())),
+        "create_proposal" => value(serde_json::to_value(guidance::create())),
+        "review_proposal" => value(serde_json::to_value(guidance::review())),
+        "approve_proposal" => value(serde_json::to_value(guidance::approve())),
+        "resolve_proposal" => value(serde_json::to_value(guidance::resolve())),
+        "withdraw_proposal" => value(serde_json::to_value(guidance::withdraw())),
         _ => return None,
     })
 }
@@ -306,6 +321,8 @@ pub fn parameter(path: &str, name: &str) -> Option<Value> {
         }
         "id" if path.starts_with("/api/v1/learning/policies") => json!(learning::POLICY),
         "id" if path.starts_with("/api/v1/learning/contexts") => json!(learning::CONTEXT),
+        "id" if path.starts_with("/api/v1/proposals") => json!(guidance::PROPOSAL_ID),
+        "id" if path.starts_with("/api/v1/projects") => json!(scope.project_id),
         "project_id" => json!(scope.project_id),
         "agent_id" => json!(scope.agent_id),
         "visibility" => json!("shared"),

@@ -7,6 +7,7 @@ pub(crate) mod attempts;
 pub(crate) mod learning;
 pub(crate) mod memory;
 pub(crate) mod procedures;
+pub(crate) mod proposals;
 pub(crate) mod records;
 pub(crate) mod skills;
 

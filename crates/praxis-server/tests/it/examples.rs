@@ -22,6 +22,7 @@ const WRITER: &[&str] = &[
     "procedure_propose",
     "memory_read",
     "memory_write",
+    "proposal_create",
 ];
 
 /// One operation of the document.
@@ -133,7 +134,7 @@ async fn document(server: &Server) -> Value {
 /// The URL of an operation: path parameters from their examples (or from
 /// `ids`, for what only exists once created), query parameters that have
 /// an example.
-fn url(server: &Server, op: &Operation, credential_id: &str) -> String {
+fn url(server: &Server, op: &Operation, ids: &Ids) -> String {
     let mut path = op.path.clone();
     let mut query = Vec::new();
     for p in op.op["parameters"].as_array().into_iter().flatten() {
@@ -147,7 +148,10 @@ fn url(server: &Server, op: &Operation, credential_id: &str) -> String {
         };
         match p["in"].as_str().unwrap() {
             "path" if op.path.starts_with("/api/v1/credentials") => {
-                path = path.replace(&format!("{{{name}}}"), credential_id);
+                path = path.replace(&format!("{{{name}}}"), &ids.credential);
+            }
+            "path" if op.path.starts_with("/api/v1/proposals/") && !ids.proposal.is_empty() => {
+                path = path.replace(&format!("{{{name}}}"), &ids.proposal);
             }
             "path" => path = path.replace(&format!("{{{name}}}"), &text),
             "query" => query.push((name.to_owned(), text)),
@@ -161,10 +165,41 @@ fn url(server: &Server, op: &Operation, credential_id: &str) -> String {
     url.to_string()
 }
 
+/// What only exists once created: the issued credential, the proposal,
+/// and the hashes its review showed.
+#[derive(Default)]
+struct Ids {
+    credential: String,
+    proposal: String,
+    review: Value,
+}
+
+/// A server whose example project holds the example skill file.
+async fn example_server(backend: praxis_testkit::Backend) -> (Server, tempfile::TempDir) {
+    let root = tempfile::tempdir().unwrap();
+    let skill = root.path().join(".agents/skills").join(examples::SKILL);
+    std::fs::create_dir_all(&skill).unwrap();
+    let doc = format!(
+        "---\nname: {}\ndescription: Recover a CI database cluster.\n---\nSteps.\n",
+        examples::SKILL
+    );
+    std::fs::write(skill.join("SKILL.md"), doc).unwrap();
+    let projects = praxis_store::skills::project::ProjectRoots::new([(
+        examples::scope().project_id,
+        root.path().to_owned(),
+    )])
+    .unwrap();
+    let settings = praxis_server::Settings {
+        projects: std::sync::Arc::new(projects),
+        ..praxis_server::Settings::default()
+    };
+    (Server::start_with(backend, settings).await, root)
+}
+
 #[tokio::test]
 async fn every_example_request_succeeds_against_a_live_server() {
     for backend in BACKENDS {
-        let server = Server::start(backend).await;
+        let (server, _root) = example_server(backend).await;
         let doc = document(&server).await;
         let ops = operations(&doc);
         let (_, _, writer) = client_as(
@@ -177,7 +212,7 @@ async fn every_example_request_succeeds_against_a_live_server() {
         let (_, _, reviewer) = client_as(
             &server,
             "reviewer",
-            &["record_review"],
+            &["record_review", "proposal_approve"],
             vec![examples::scope()],
         )
         .await;
@@ -197,7 +232,11 @@ async fn every_example_request_succeeds_against_a_live_server() {
         let token_for = |op: &Operation| {
             if op.path.starts_with("/api/v1/credentials") {
                 server.admin_token.clone()
-            } else if op.path.ends_with("/review") || op.path.ends_with("/withdraw") {
+            } else if op.path.ends_with("/review")
+                || op.path.ends_with("/withdraw")
+                || op.path.ends_with("/approve")
+                || op.path.ends_with("/resolve")
+            {
                 reviewer.clone()
             } else if op.path.ends_with("/learning/evaluations") {
                 evaluator.clone()
@@ -214,32 +253,72 @@ async fn every_example_request_succeeds_against_a_live_server() {
         posts.sort_unstable();
         ordered.sort_unstable();
         assert_eq!(posts, ordered, "examples::ORDER names every POST operation");
-        let mut credential_id = String::new();
+        let mut ids = Ids::default();
         for id in examples::ORDER {
             let op = by_id(id);
-            let body = op.op["requestBody"]["content"]["application/json"]["example"].clone();
+            let mut body = op.op["requestBody"]["content"]["application/json"]["example"].clone();
+            if *id == "approve_proposal" {
+                body["version_hash"] = ids.review["version_hash"].clone();
+                body["destination_hash"] = ids.review["destination_hash"].clone();
+            }
+            if *id == "withdraw_proposal" {
+                // The approved proposal is promoted; withdraw a fresh one.
+                let create = by_id("create_proposal");
+                let made = raw(
+                    Method::POST,
+                    &url(&server, create, &ids),
+                    Some(&writer),
+                    &[("content-type", "application/json")],
+                    Some(
+                        serde_json::to_vec(
+                            &create.op["requestBody"]["content"]["application/json"]["example"],
+                        )
+                        .unwrap(),
+                    ),
+                )
+                .await;
+                let made: Value = serde_json::from_slice(&made.2).unwrap();
+                ids.proposal = made["proposal"]["id"].as_str().unwrap().to_owned();
+            }
             let (status, _, answer) = raw(
                 Method::POST,
-                &url(&server, op, &credential_id),
+                &url(&server, op, &ids),
                 Some(&token_for(op)),
                 &[("content-type", "application/json")],
                 Some(serde_json::to_vec(&body).unwrap()),
             )
             .await;
+            // Resolution needs a promotion whose outcome is unknown, which
+            // only a killed server leaves (tests/it/proposals); here the
+            // example is checked to be well formed and refused as such.
+            if *id == "resolve_proposal" {
+                let (code, _) = crate::support::problem(&answer);
+                assert_eq!(
+                    (status, code.as_str()),
+                    (409, "proposal_not_open"),
+                    "{backend:?}"
+                );
+                continue;
+            }
             assert!(
                 (200..300).contains(&status),
                 "{backend:?} {id}: {status} {}",
                 String::from_utf8_lossy(&answer)
             );
-            if *id == "issue" {
-                let issued: praxis_api::TokenResponse = serde_json::from_slice(&answer).unwrap();
-                credential_id = issued.credential.id;
+            let answer: Value = serde_json::from_slice(&answer).unwrap();
+            match *id {
+                "issue" => ids.credential = answer["credential"]["id"].as_str().unwrap().to_owned(),
+                "create_proposal" => {
+                    ids.proposal = answer["proposal"]["id"].as_str().unwrap().to_owned();
+                }
+                "review_proposal" => ids.review = answer,
+                _ => {}
             }
         }
         for op in ops.iter().filter(|o| o.method == Method::GET) {
             let (status, _, answer) = raw(
                 Method::GET,
-                &url(&server, op, &credential_id),
+                &url(&server, op, &ids),
                 Some(&token_for(op)),
                 &[],
                 None,

@@ -27,6 +27,8 @@ const ALL: &[&str] = &[
     "procedure_propose",
     "memory_read",
     "memory_write",
+    "proposal_create",
+    "proposal_approve",
 ];
 
 /// The scope the writes act in.
@@ -225,7 +227,32 @@ async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
     });
     learning_cases(server, token, &mut cases).await;
     memory_cases(server, token, &mut cases).await;
+    proposal_cases(server, token, &mut cases).await;
     cases
+}
+
+/// Proposals' keyed writes: a proposal, a withdrawal of a set-up one, and
+/// the scope's setting.
+async fn proposal_cases(server: &Server, token: &str, cases: &mut Vec<Case>) {
+    use praxis_api::examples::guidance as gx;
+    let mut create = serde_json::to_value(gx::create()).unwrap();
+    create["scope"] = json!(scope());
+    let case = |path: String, body: Value| Case {
+        token: token.to_owned(),
+        path,
+        body,
+        events: 1,
+    };
+    cases.push(case("/api/v1/proposals".into(), create.clone()));
+    let made = setup(server, token, "/api/v1/proposals", &create).await;
+    let id = made["proposal"]["id"].as_str().unwrap();
+    let mut withdraw = serde_json::to_value(gx::withdraw()).unwrap();
+    withdraw["scope"] = json!(scope());
+    cases.push(case(format!("/api/v1/proposals/{id}/withdraw"), withdraw));
+    let mut settings = serde_json::to_value(gx::settings()).unwrap();
+    settings["scope"] = json!(scope());
+    settings["self_approval"] = json!(true);
+    cases.push(case("/api/v1/proposals/settings".into(), settings));
 }
 
 /// Memory's keyed writes: a create, and a delete of a set-up item.

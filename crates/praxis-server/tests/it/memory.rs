@@ -211,6 +211,7 @@ async fn capacity_fails_closed_with_507_and_nothing_is_evicted() {
                 per_scope: 2,
                 per_tenant: 10,
             },
+            ..praxis_server::Settings::default()
         };
         let server = Server::start_with(backend, settings).await;
         let t = writer(&server).await;

@@ -149,6 +149,11 @@ impl<'a> Ctx<'a> {
         self.now
     }
 
+    /// The position of the last event appended (the tenant's head).
+    pub(crate) fn head(&self) -> u64 {
+        self.head
+    }
+
     /// The tenant's head position and the events this write appended.
     pub(crate) fn finish(self) -> (u64, Vec<Event>) {
         (self.head, self.events)

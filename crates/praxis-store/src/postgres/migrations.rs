@@ -14,6 +14,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (7, &[super::learning::SCHEMA_V7]),
     (8, &[super::procedures::SCHEMA_V8]),
     (9, &[super::memory::SCHEMA_V9]),
+    (10, &[super::proposals::SCHEMA_V10]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer

@@ -20,6 +20,7 @@ mod memory;
 mod migrations;
 mod pipeline;
 mod procedures;
+mod proposals;
 mod records;
 mod skills;
 mod writer;
@@ -177,6 +178,10 @@ impl Engine for PostgresEngine {
     }
 
     fn memory(&self) -> &dyn crate::memory::MemoryReads {
+        self
+    }
+
+    fn proposals(&self) -> &dyn crate::proposals::ProposalReads {
         self
     }
 

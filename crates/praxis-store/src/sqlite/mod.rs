@@ -17,6 +17,7 @@ mod ledger;
 mod memory;
 mod migrations;
 mod procedures;
+mod proposals;
 mod records;
 mod skills;
 mod writer;
@@ -282,6 +283,10 @@ impl Engine for SqliteEngine {
         self
     }
 
+    fn proposals(&self) -> &dyn crate::proposals::ProposalReads {
+        self
+    }
+
     async fn verify(&self) -> Result<VerifyReport, StoreError> {
         self.read(|c| {
             // One read transaction gives verification a single consistent snapshot.
@@ -352,6 +357,7 @@ mod tests {
             crate::skills::sql::ALL,
             crate::learning::sql::ALL,
             &memory_sql,
+            crate::proposals::sql::ALL,
         ];
         for statement in all.concat() {
             let stmt = conn.prepare(statement).unwrap();
