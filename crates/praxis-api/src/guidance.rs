@@ -252,9 +252,13 @@ pub enum SourceStatus {
 /// A source with its live status.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ReviewedSource {
-    /// The source as pinned.
-    #[serde(flatten)]
-    pub source: Source,
+    /// What it is.
+    pub kind: SourceKind,
+    /// Which one.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The SHA-256 the candidate pinned.
+    pub sha256: String,
     /// Its status now.
     pub status: SourceStatus,
 }

@@ -492,7 +492,7 @@ impl From<Refusal> for ApiError {
                     .at("/destination_hash")
             }
             e @ Refusal::SelfApproval => {
-                ApiError::new(StatusCode::FORBIDDEN, "self_approval", e.to_string())
+                ApiError::new(StatusCode::FORBIDDEN, "self_approval_refused", e.to_string())
             }
             e @ Refusal::PromotionUnresolved { .. } => ApiError::new(
                 StatusCode::CONFLICT,

@@ -171,7 +171,8 @@ fn expected_of(d: &Destination) -> Option<String> {
     responses(
         (status = 200, description = "The exact rendered body, the destination and its state, every source's live status, and the version and destination hashes to approve with", body = ProposalReview),
         (status = 403, description = "Missing proposal_create and proposal_approve (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such proposal in this scope (`proposal_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such proposal in this scope (`proposal_not_found`), or its project is no longer configured (`project_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A link, or something other than a directory, on the way to a skill destination (`invalid_path`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -206,9 +207,14 @@ pub(crate) async fn review(
             .sources
             .iter()
             .zip(statuses)
-            .map(|(s, status)| ReviewedSource {
-                source: wp::source_to_wire(s),
-                status: wp::status_to_wire(status),
+            .map(|(s, status)| {
+                let wire = wp::source_to_wire(s);
+                ReviewedSource {
+                    kind: wire.kind,
+                    reference: wire.reference,
+                    sha256: wire.sha256,
+                    status: wp::status_to_wire(status),
+                }
             })
             .collect(),
         version_hash: view.proposal.version_hash.clone(),
@@ -253,10 +259,10 @@ async fn run(
     request_body = ApproveProposalRequest,
     responses(
         (status = 200, description = "Promoted, or already promoted (a duplicate approval answers with the saved receipt and writes nothing; one whose note was missing completes the note only)", body = PromotionResponse),
-        (status = 403, description = "Missing proposal_approve (`missing_capability`), the scope grant (`missing_grant`), or the approver proposed it and the scope does not allow self-approval (`self_approval`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such proposal in this scope (`proposal_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Missing proposal_approve (`missing_capability`), the scope grant (`missing_grant`), or the approver proposed it and the scope does not allow self-approval (`self_approval_refused`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such proposal in this scope (`proposal_not_found`), or its project is no longer configured (`project_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Nothing was applied: the version hash is not the proposal's (`version_mismatch`); a source changed or is gone (`source_changed`, `field` naming which); the destination is not as expected or reviewed (`destination_changed`); it is withdrawn (`proposal_not_open`); another approval is promoting it (`promotion_in_progress`); or an earlier promotion's outcome is unknown (`promotion_outcome_unresolved_do_not_retry`, naming the file and its possible hashes)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The promoted memory item breaks a rule (`memory_invalid`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The promoted memory item breaks a rule (`memory_invalid`), or a link is on the way to a skill destination (`invalid_path`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 507, description = "Memory is full (`memory_full`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))

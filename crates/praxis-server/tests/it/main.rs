@@ -12,5 +12,6 @@ mod learning;
 mod memory;
 mod openapi;
 mod procedures;
+mod proposals;
 mod records;
 mod support;
