@@ -9,20 +9,21 @@
 //!
 //! The learning authority's calls (registry, development experiences) are
 //! in [`learning`]; procedures (strategies, proposals, evaluations,
-//! selection) in [`procedures`].
+//! selection) in [`procedures`]; agent memory in [`memory`].
 
 pub mod learning;
+pub mod memory;
 pub mod procedures;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
-    CredentialResponse, EmptyRequest, Health, HistoryResponse, IDEMPOTENCY_KEY, ImportRequest,
-    ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest, ObserveResponse, Platform,
-    PolicyResponse, Problem, PublishSkillRequest, RecordHistoryResponse, RecordLifecycle,
-    RecordPage, RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordWriteResponse,
-    ReviewRecordRequest, Scope, SetPolicyRequest, SkillResponse, SkillsResponse,
-    SubmitRecordRequest, TokenResponse, VerificationLevel, Visibility, WithdrawRecordRequest,
-    WithdrawSkillRequest, WriteEffect,
+    CredentialResponse, CurrentRevision, EmptyRequest, Health, HistoryResponse, IDEMPOTENCY_KEY,
+    ImportRequest, ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest,
+    ObserveResponse, Platform, PolicyResponse, Problem, PublishSkillRequest, RecordHistoryResponse,
+    RecordLifecycle, RecordPage, RecordResponse, RecordSettingsRequest, RecordSettingsResponse,
+    RecordWriteResponse, ReviewRecordRequest, Scope, SetPolicyRequest, SkillResponse,
+    SkillsResponse, SubmitRecordRequest, TokenResponse, VerificationLevel, Visibility,
+    WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
 };
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
@@ -61,6 +62,13 @@ impl ClientError {
             ClientError::Problem(p) => Some(p),
             _ => None,
         }
+    }
+
+    /// The current revision a compare-and-set refusal carries (409
+    /// `revision_conflict`, `memory_changed`, `expected_revision_required`):
+    /// what to expect when retrying.
+    pub fn current_revision(&self) -> Option<&CurrentRevision> {
+        self.problem()?.current_revision.as_ref()
     }
 }
 
