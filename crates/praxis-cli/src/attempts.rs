@@ -13,15 +13,20 @@ use praxis_api::{
 use praxis_client::Client;
 use praxis_domain::Refusal;
 use praxis_store::AttemptLedger;
+use serde::Deserialize;
 
+use crate::client_config::{ClientConfig, read_token_file};
 use crate::config::OfflineStore;
+
+/// The server a remote command calls unless told otherwise.
+pub const DEFAULT_URL: &str = "http://127.0.0.1:7878";
 
 /// Where the server is and who calls it.
 #[derive(Args)]
 pub struct Remote {
-    /// Base URL of the Praxis server.
-    #[arg(long, env = "PRAXIS_URL", default_value = "http://127.0.0.1:7878")]
-    url: String,
+    /// Base URL of the Praxis server [default: http://127.0.0.1:7878].
+    #[arg(long, env = "PRAXIS_URL")]
+    url: Option<String>,
     /// Bearer token (`prx_…`); prefer PRAXIS_TOKEN or --token-file over the flag.
     #[arg(
         long,
@@ -30,37 +35,83 @@ pub struct Remote {
         conflicts_with = "token_file"
     )]
     token: Option<String>,
-    /// File holding the token, for example DATA_DIR/admin-token.
+    /// File holding the token, for example DATA_DIR/admin-token; refused
+    /// unless only its owner may access it (chmod 600).
     #[arg(long, env = "PRAXIS_TOKEN_FILE")]
     token_file: Option<PathBuf>,
 }
 
+/// Where a remote command's token comes from.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum TokenSource {
+    /// Given as it is (`--token`, `PRAXIS_TOKEN`).
+    Given(String),
+    /// Read from a file, checked first.
+    File(PathBuf),
+}
+
 impl Remote {
+    /// Remote flags as if given on the command line (for tests).
+    #[cfg(test)]
+    pub(crate) fn given(
+        url: Option<&str>,
+        token: Option<&str>,
+        token_file: Option<&str>,
+    ) -> Remote {
+        Remote {
+            url: url.map(str::to_owned),
+            token: token.map(str::to_owned),
+            token_file: token_file.map(PathBuf::from),
+        }
+    }
+
     /// A client for the server, authenticating with the token given.
     pub(crate) fn client(&self) -> anyhow::Result<Client> {
-        let token = match (&self.token, &self.token_file) {
-            (Some(t), _) => t.clone(),
-            (None, Some(f)) => std::fs::read_to_string(f)
-                .with_context(|| format!("reading {}", f.display()))?
-                .trim()
-                .to_owned(),
-            (None, None) => {
+        self.client_with(&ClientConfig::default())
+    }
+
+    /// As [`Remote::client`], with the client config file's `url` and
+    /// `token_file` where no flag or environment variable gives one.
+    pub(crate) fn client_with(&self, config: &ClientConfig) -> anyhow::Result<Client> {
+        let (url, source) = self.resolve(config)?;
+        let token = match source {
+            TokenSource::Given(token) => token,
+            TokenSource::File(path) => read_token_file(&path)?,
+        };
+        Ok(Client::new(url).with_token(token))
+    }
+
+    /// The URL and the token's source: flags and environment over the
+    /// config file over the default; a token given outright over a token file.
+    pub(crate) fn resolve(&self, config: &ClientConfig) -> anyhow::Result<(String, TokenSource)> {
+        let url = self
+            .url
+            .clone()
+            .or_else(|| config.url.clone())
+            .unwrap_or_else(|| DEFAULT_URL.to_owned());
+        let source = match (&self.token, &self.token_file, &config.token_file) {
+            (Some(t), _, _) => TokenSource::Given(t.clone()),
+            (None, Some(f), _) | (None, None, Some(f)) => TokenSource::File(f.clone()),
+            (None, None, None) => {
                 anyhow::bail!("give a token with PRAXIS_TOKEN, --token or --token-file")
             }
         };
-        Ok(Client::new(&self.url).with_token(token))
+        Ok((url, source))
     }
 }
 
 /// `shared` or `private`.
-#[derive(Clone, Copy, ValueEnum)]
-enum VisibilityArg {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VisibilityArg {
+    /// Visible to every subject with the grant.
     Shared,
+    /// Visible only to the writing subject.
     Private,
 }
 
 /// The exact scope to act in.
-#[derive(Args)]
+#[derive(Args, Debug)]
 pub struct ScopeArgs {
     /// Project id.
     #[arg(long)]
@@ -77,6 +128,21 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
+    /// The scope of these ids.
+    pub(crate) fn new(
+        project: String,
+        mission: Option<String>,
+        agent: String,
+        visibility: VisibilityArg,
+    ) -> ScopeArgs {
+        ScopeArgs {
+            project,
+            mission,
+            agent,
+            visibility,
+        }
+    }
+
     /// The scope as the API spells it.
     pub(crate) fn wire(&self) -> Scope {
         Scope {

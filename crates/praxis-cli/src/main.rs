@@ -3,9 +3,11 @@
 
 mod attempts;
 mod bench;
+mod client_config;
 mod config;
 mod experiences;
 mod learning;
+mod memory;
 mod procedures;
 mod records;
 mod sim;
@@ -78,6 +80,12 @@ enum Cmd {
     Experiences {
         #[command(subcommand)]
         command: experiences::ExperiencesCmd,
+    },
+    /// Agent memory: set, get, search, history, delete; the server, token file
+    /// and scope may come from a client config file.
+    Memory {
+        #[command(subcommand)]
+        command: memory::MemoryCmd,
     },
     /// Simulations of the learning authority's statistics.
     Sim {
@@ -170,6 +178,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Records { command } => records::run(command).await,
         Cmd::Learning { command } => learning::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }

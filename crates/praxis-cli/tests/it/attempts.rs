@@ -1,6 +1,7 @@
 //! `praxis attempts …` run as a real process: over HTTP against `praxis
 //! serve`, and offline on a store for imports and exports.
 
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -136,6 +137,8 @@ impl Fixture {
             .to_owned();
         let token_file = work.join("token");
         std::fs::write(&token_file, format!("{token}\n")).unwrap();
+        // Private, as the CLI demands of a token file.
+        std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
         let server = Server::start(&["--data-dir", d]);
         Fixture {
             _tmp: tmp,

@@ -2,6 +2,7 @@
 //! against `praxis serve` on each store, through the checking proxy: the
 //! README's worked example command for command, with its refusals.
 
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
@@ -92,10 +93,17 @@ impl Fixture {
             praxis_api::examples::procedures::EVALUATOR,
             &["procedure_evaluate"],
         );
-        std::fs::write(work.join("admin-token"), admin_token + "\n").unwrap();
-        std::fs::write(work.join("bot-token"), bot_token + "\n").unwrap();
-        std::fs::write(work.join("author-token"), author_token + "\n").unwrap();
-        std::fs::write(work.join("grader-token"), grader_token + "\n").unwrap();
+        for (name, token) in [
+            ("admin-token", admin_token),
+            ("bot-token", bot_token),
+            ("author-token", author_token),
+            ("grader-token", grader_token),
+        ] {
+            // Private, as the CLI demands of a token file.
+            let path = work.join(name);
+            std::fs::write(&path, token + "\n").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
         let mut serve_args = store_args.clone();
         if backend == Backend::Postgres {
             // The seal key's directory.

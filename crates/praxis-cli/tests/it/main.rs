@@ -8,6 +8,7 @@ mod cli;
 mod contract;
 mod kill;
 mod learning;
+mod memory;
 mod proxy;
 mod records;
 mod support;

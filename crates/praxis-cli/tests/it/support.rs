@@ -31,6 +31,7 @@ pub fn praxis() -> Command {
         "PRAXIS_CONFIG",
         "PRAXIS_TENANT",
         "PRAXIS_LOG_FORMAT",
+        "PRAXIS_CLIENT_CONFIG",
     ] {
         cmd.env_remove(var);
     }
