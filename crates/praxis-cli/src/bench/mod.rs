@@ -23,6 +23,7 @@ mod attempts;
 mod experiences;
 mod http;
 mod learning;
+mod proposals;
 mod redaction;
 
 use std::sync::Arc;
@@ -54,6 +55,9 @@ pub enum BenchCmd {
     /// Selection latency as the procedures of one namespace grow, beside a
     /// raw registry read in the same store.
     Learning(learning::LearningArgs),
+    /// Approve-to-memory promotions/s beside plain memory creates, and
+    /// memory search latency beside a point read as the items grow.
+    Proposals(proposals::ProposalsArgs),
     /// Writes over loopback HTTP with and without an Idempotency-Key,
     /// beside the HTTP stack's own ceiling, in alternating rounds.
     Http(http::HttpArgs),
@@ -91,6 +95,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
         BenchCmd::Experiences(args) => experiences::run(args).await?,
         BenchCmd::Http(args) => http::run(args).await?,
         BenchCmd::Learning(args) => learning::run(args).await?,
+        BenchCmd::Proposals(args) => proposals::run(args).await?,
         BenchCmd::Redaction(args) => return redaction::run(&args),
     }
     Ok(std::process::ExitCode::SUCCESS)

@@ -27,7 +27,7 @@ fn scoped(mut v: Value) -> Value {
 }
 
 /// A memory candidate for `key`, expecting `expected`, citing `sources`.
-fn memory_candidate(key: &str, expected: Option<&str>, sources: Vec<Value>) -> Value {
+fn memory_candidate(key: &str, expected: Option<&str>, sources: &[Value]) -> Value {
     json!({
         "schema": "praxis.experience-proposal.v1",
         "summary": "Follow continuation cursors",
@@ -192,7 +192,7 @@ async fn a_reviewed_proposal_is_promoted_into_memory_once() {
             "a source never exports its body"
         );
         let id = d
-            .proposed(memory_candidate("follow-cursors", None, vec![file, item]))
+            .proposed(memory_candidate("follow-cursors", None, &[file, item]))
             .await;
         assert_eq!(d.state(&id).await, "open");
         let review = d.review(&id).await;
@@ -242,7 +242,7 @@ async fn a_reviewed_proposal_is_promoted_into_memory_once() {
 async fn racing_approvals_have_exactly_one_effect() {
     for backend in BACKENDS {
         let d = Arc::new(Desk::start(backend).await);
-        let id = d.proposed(memory_candidate("raced", None, vec![])).await;
+        let id = d.proposed(memory_candidate("raced", None, &[])).await;
         let review = d.review(&id).await;
         let before = event_count(&d.server).await;
         let mut tasks = Vec::new();
@@ -283,8 +283,8 @@ async fn racing_approvals_have_exactly_one_effect() {
 async fn proposals_are_listed_withdrawn_and_scoped() {
     for backend in BACKENDS {
         let d = Desk::start(backend).await;
-        let a = d.proposed(memory_candidate("a", None, vec![])).await;
-        let b = d.proposed(memory_candidate("b", None, vec![])).await;
+        let a = d.proposed(memory_candidate("a", None, &[])).await;
+        let b = d.proposed(memory_candidate("b", None, &[])).await;
         let path = format!("{PROPOSALS}/{b}/withdraw");
         let body = scoped(json!({"reason": "Superseded by a narrower proposal."}));
         let w = post(d.base(), &d.proposer, &path, &body).await;
@@ -378,7 +378,7 @@ async fn sources_of_every_kind_hash_their_documented_fields() {
         let r1 = d.set_memory("k", "one", None).await;
         let pinned = d.source("memory_revision", &format!("k {r1}")).await;
         let id = d
-            .proposed(memory_candidate("dest", None, vec![pinned, attempt]))
+            .proposed(memory_candidate("dest", None, &[pinned, attempt]))
             .await;
         d.set_memory("k", "two", Some(&r1)).await;
         let review = d.review(&id).await;
@@ -411,7 +411,7 @@ async fn self_approval_needs_the_scope_setting() {
         let d = Desk::start(backend).await;
         let both = ["proposal_create", "proposal_approve", "policy_admin"];
         let (_, _, solo) = client_as(&d.server, "solo", &both, vec![scope()]).await;
-        let body = scoped(json!({"candidate": memory_candidate("mine", None, vec![])}));
+        let body = scoped(json!({"candidate": memory_candidate("mine", None, &[])}));
         let made = post(d.base(), &solo, PROPOSALS, &body).await;
         let id = made.ok(201)["proposal"]["id"].as_str().unwrap().to_owned();
         let r = d.review(&id).await;

@@ -8,9 +8,7 @@ async fn approvals_that_do_not_match_what_was_reviewed_apply_nothing() {
         let d = Desk::start(backend).await;
         write_file(&d.file("docs/a.md"), "first\n");
         let file = d.source("file", "billing-service:docs/a.md").await;
-        let id = d
-            .proposed(memory_candidate("target", None, vec![file]))
-            .await;
+        let id = d.proposed(memory_candidate("target", None, &[file])).await;
         let r = d.review(&id).await;
         let before = event_count(&d.server).await;
         let zero = json!("0".repeat(64));
@@ -61,9 +59,7 @@ async fn a_praxis_source_changed_after_review_refuses_in_the_same_transaction() 
         let d = Desk::start(backend).await;
         let r1 = d.set_memory("cited", "v1", None).await;
         let pinned = d.source("memory_revision", &format!("cited {r1}")).await;
-        let id = d
-            .proposed(memory_candidate("dest", None, vec![pinned]))
-            .await;
+        let id = d.proposed(memory_candidate("dest", None, &[pinned])).await;
         let r = d.review(&id).await;
         assert_eq!(r["sources"][0]["status"], "fresh");
         d.set_memory("cited", "v2", Some(&r1)).await;
@@ -81,24 +77,24 @@ async fn a_praxis_source_changed_after_review_refuses_in_the_same_transaction() 
 async fn candidates_are_bounded_screened_and_capped() {
     for backend in BACKENDS {
         let d = Desk::start_with(backend, 1).await;
-        let mut big = memory_candidate("k", None, vec![]);
+        let mut big = memory_candidate("k", None, &[]);
         big["content"] = json!("x".repeat(4097));
         let r = d.propose(big).await;
         assert_eq!((r.status, r.code()), (422, "proposal_invalid"), "{r:?}");
         assert_eq!(r.json["field"], "/candidate/content");
-        let mut secret = memory_candidate("k", None, vec![]);
+        let mut secret = memory_candidate("k", None, &[]);
         secret["conditions"] = json!(["token ghp_abcdefghijklmnopqrstuvwxyz0123456789 is set"]);
         let r = d.propose(secret).await;
         assert_eq!((r.status, r.code()), (422, "proposal_invalid"));
         assert!(!String::from_utf8_lossy(&r.body).contains("ghp_"));
-        let mut many = memory_candidate("k", None, vec![]);
+        let mut many = memory_candidate("k", None, &[]);
         many["conditions"] = json!((0..9).map(|i| format!("c{i}")).collect::<Vec<_>>());
         let r = d.propose(many).await;
         assert_eq!(r.json["field"], "/candidate/conditions");
         let r = d.propose(skill_candidate("x", None, "b")).await;
         assert_eq!((r.status, r.code()), (201, ""), "{r:?}");
         // The cap counts open proposals only, and fails closed.
-        let r = d.propose(memory_candidate("k", None, vec![])).await;
+        let r = d.propose(memory_candidate("k", None, &[])).await;
         assert_eq!((r.status, r.code()), (507, "proposals_full"));
         // A project that is not the scope's.
         let mut other = skill_candidate("y", None, "b");
