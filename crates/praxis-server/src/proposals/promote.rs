@@ -227,7 +227,10 @@ pub(crate) async fn review(
     Ok(wire::json(StatusCode::OK, &review))
 }
 
-fn receipt_answer(view: &ProposalView) -> Result<Response, ApiError> {
+/// The receipt of a promoted proposal; `applied_now` when this request
+/// applied the effect (not when it found it applied, or only completed
+/// the note).
+fn receipt_answer(view: &ProposalView, applied_now: bool) -> Result<Response, ApiError> {
     let receipt = view
         .proposal
         .receipt
@@ -238,7 +241,7 @@ fn receipt_answer(view: &ProposalView) -> Result<Response, ApiError> {
         &PromotionResponse {
             contract_version: CONTRACT_VERSION,
             receipt: wp::receipt_to_wire(receipt),
-            applied_now: view.changed && view.proposal.state == ProposalState::Promoted,
+            applied_now,
         },
     ))
 }
@@ -284,19 +287,19 @@ pub(crate) async fn approve(
         skill: None,
         limits: state.settings.memory,
     };
+    let was_open = proposal.state == ProposalState::Open;
     let Destination::Skill { project, path, .. } = proposal.candidate.destination.clone() else {
-        if proposal.state == ProposalState::Open {
+        if was_open {
             check_files(&state, &proposal).await?;
         }
-        return receipt_answer(
-            &run(&state, &p, ProposalCommand::Approve(Box::new(approval))).await?,
-        );
+        let view = run(&state, &p, ProposalCommand::Approve(Box::new(approval))).await?;
+        return receipt_answer(&view, was_open && view.changed);
     };
     // One request of this server carries a skill promotion at a time.
     let Some(_carrying) = state.promotions.take(&p.tenant_id, &ns, &id) else {
         return Err(Refusal::PromotionInProgress.into());
     };
-    if proposal.state == ProposalState::Open {
+    if was_open {
         check_files(&state, &proposal).await?;
         let rendered = proposal.candidate.rendered();
         approval.skill = Some(SkillFileState {
@@ -307,7 +310,7 @@ pub(crate) async fn approve(
     let view = run(&state, &p, ProposalCommand::Approve(Box::new(approval))).await?;
     if view.proposal.state != ProposalState::Promoting {
         // Already promoted, or its note just completed: nothing is written.
-        return receipt_answer(&view);
+        return receipt_answer(&view, false);
     }
     failpoint("proposal-after-marker");
     let marker = view
@@ -356,7 +359,7 @@ pub(crate) async fn approve(
     run(&state, &p, finish).await?;
     failpoint("proposal-after-receipt");
     let view = run(&state, &p, ProposalCommand::Note { namespace: ns, id }).await?;
-    receipt_answer(&view)
+    receipt_answer(&view, true)
 }
 
 /// Refuses when a file source no longer hashes as pinned. Files are read

@@ -217,6 +217,15 @@ pub trait MemoryReads: Send + Sync {
     ) -> Result<Vec<MemoryChange>, StoreError>;
 }
 
+/// A query's terms, rarest first by their capped counts: the first drives
+/// the search, so a common word never makes it scan the whole scope.
+pub(crate) fn rarest_first(terms: &[String], counts: &[i64]) -> Vec<String> {
+    let mut paired: Vec<(i64, &String)> = counts.iter().copied().zip(terms).collect();
+    // Stable: equal counts keep the query's order.
+    paired.sort_by_key(|(count, _)| *count);
+    paired.into_iter().map(|(_, t)| t.clone()).collect()
+}
+
 /// Applies a memory command.
 pub(crate) async fn apply<T: LedgerTx + MemoryTx>(
     tx: &mut T,

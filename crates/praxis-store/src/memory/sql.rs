@@ -56,6 +56,12 @@ pub const INSERT_TERM: &str =
 /// Drops one term of an item: (tenant, namespace, term, key).
 pub const DELETE_TERM: &str = "DELETE FROM memory_terms WHERE tenant_id = $1 AND \
      namespace = $2 AND term = $3 AND key = $4";
+/// How many items hold a term, counted up to a cap: (tenant, namespace,
+/// term, cap). Enough to pick the rarest word of a query to drive it.
+pub const TERM_COUNT: &str = "SELECT count(*) FROM (SELECT 1 FROM memory_terms \
+     WHERE tenant_id = $1 AND namespace = $2 AND term = $3 LIMIT $4) AS capped";
+/// The cap of [`TERM_COUNT`].
+pub const TERM_COUNT_CAP: i64 = 1_000;
 /// Live items by key, after a key: (tenant, namespace, after key, limit).
 pub const LIVE_ITEMS: &str = concat!(
     "SELECT ",
@@ -120,6 +126,7 @@ pub(crate) fn all() -> Vec<String> {
         BUMP_USAGE,
         INSERT_TERM,
         DELETE_TERM,
+        TERM_COUNT,
         LIVE_ITEMS,
         MEMORY_OF_TENANT,
         HISTORY_OF_TENANT,

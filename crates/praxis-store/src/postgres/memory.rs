@@ -14,7 +14,7 @@ use crate::ledger::rows::to_i64;
 use crate::memory::rows::{
     ChangeColumns, MemoryColumns, MemoryRow, json_text, kind_text, priority_text,
 };
-use crate::memory::{MemoryRead, MemoryReads, MemoryTx, sql};
+use crate::memory::{MemoryRead, MemoryReads, MemoryTx, rarest_first, sql};
 
 /// Memory's tables (schema version 9).
 pub(super) const SCHEMA_V9: &str = "CREATE TABLE memory_items (
@@ -271,6 +271,21 @@ impl MemoryReads for PostgresEngine {
         let after = after.map_or("", MemoryKey::as_str);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let ns = namespace.as_str();
+        let ordered;
+        let terms = if terms.len() > 1 {
+            let stmt = client.prepare_cached(sql::TERM_COUNT).await?;
+            let mut counts = Vec::with_capacity(terms.len());
+            for t in terms {
+                let row = client
+                    .query_one(&stmt, &[&tenant, &ns, t, &sql::TERM_COUNT_CAP])
+                    .await?;
+                counts.push(col::<i64>(&row, 0)?);
+            }
+            ordered = rarest_first(terms, &counts);
+            &ordered[..]
+        } else {
+            terms
+        };
         let rows = if let Some((first, rest)) = terms.split_first() {
             let stmt = client.prepare_cached(&sql::search(terms.len())).await?;
             let mut params: Vec<&(dyn ToSql + Sync)> = vec![&tenant, &ns, first, &after];

@@ -579,7 +579,21 @@ async fn approve<T: ProposalsTx>(
             append(tx, ctx, ns, &mut p, PROMOTION_STARTED, marker).await?;
         }
     }
-    view(tx, ctx.tenant, ns, p, true).await
+    // What was checked is what holds: the sources were re-hashed above in
+    // this transaction, so the answer does not read them again.
+    let memory_current = match &p.receipt {
+        Some(Receipt {
+            promoted: Promoted::Memory { revision, .. },
+            ..
+        }) => Some(Some(revision.clone())),
+        _ => checked.memory_current.clone(),
+    };
+    Ok(ProposalWrite::Proposal(Box::new(ProposalView {
+        proposal: p,
+        sources: checked.sources.clone(),
+        memory_current,
+        changed: true,
+    })))
 }
 
 fn approval_payload(a: &Approve) -> Value {

@@ -12,7 +12,7 @@ use crate::ledger::rows::to_i64;
 use crate::memory::rows::{
     ChangeColumns, MemoryColumns, MemoryRow, json_text, kind_text, priority_text,
 };
-use crate::memory::{MemoryRead, MemoryReads, MemoryTx, sql};
+use crate::memory::{MemoryRead, MemoryReads, MemoryTx, rarest_first, sql};
 
 /// Memory's tables (schema version 9). Items are a rowid table: a body of
 /// up to 8 KiB is too large a row for a clustered key.
@@ -298,6 +298,20 @@ impl MemoryReads for SqliteEngine {
         let terms = terms.to_vec();
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.read(move |c| {
+            let terms = if terms.len() > 1 {
+                let mut counts = Vec::with_capacity(terms.len());
+                let mut stmt = c.prepare_cached(sql::TERM_COUNT)?;
+                for t in &terms {
+                    let n: i64 = stmt
+                        .query_row(params![tenant, namespace, t, sql::TERM_COUNT_CAP], |r| {
+                            r.get(0)
+                        })?;
+                    counts.push(n);
+                }
+                rarest_first(&terms, &counts)
+            } else {
+                terms
+            };
             let rows = if let Some((first, rest)) = terms.split_first() {
                 let mut values: Vec<rusqlite::types::Value> = vec![
                     tenant.into(),

@@ -8,5 +8,6 @@ mod learning;
 mod memory;
 mod procedures;
 mod project_skills;
+mod proposals;
 mod records;
 mod tamper;

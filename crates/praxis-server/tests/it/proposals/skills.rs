@@ -130,3 +130,41 @@ async fn no_link_on_the_way_to_a_skill_is_followed() {
         assert_eq!(d.state(&id).await, "open");
     }
 }
+
+#[tokio::test]
+async fn racing_skill_approvals_write_the_file_once() {
+    for backend in BACKENDS {
+        let d = Arc::new(Desk::start(backend).await);
+        let id = d.proposed(skill_candidate("raced", None, "Once.")).await;
+        let review = d.review(&id).await;
+        let before = event_count(&d.server).await;
+        let mut tasks = Vec::new();
+        for _ in 0..8 {
+            let (d, id, review) = (d.clone(), id.clone(), review.clone());
+            tasks.push(tokio::spawn(async move {
+                let token = d.approver.clone();
+                d.approve_with(
+                    &token,
+                    &id,
+                    &review["version_hash"],
+                    &review["destination_hash"],
+                )
+                .await
+            }));
+        }
+        let mut applied = 0;
+        for t in tasks {
+            let r = t.await.unwrap();
+            match (r.status, r.code()) {
+                (200, _) => applied += usize::from(r.json["applied_now"] == true),
+                (409, "promotion_in_progress") => {}
+                other => panic!("{other:?}: {r:?}"),
+            }
+        }
+        assert_eq!(applied, 1);
+        // Approval, marker, receipt and note.
+        assert_eq!(event_count(&d.server).await - before, 4);
+        assert_eq!(d.state(&id).await, "promoted");
+        d.clean().await;
+    }
+}
