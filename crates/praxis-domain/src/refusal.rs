@@ -205,7 +205,7 @@ pub enum Refusal {
     /// A skill promotion's outcome is unknown: the marker is durable and
     /// no receipt is. It must be resolved by an operator, never retried.
     #[error(
-        "promotion outcome unknown: inspect {path} (expected sha256 {expected}, or {new} if          the write landed), then run `praxis proposals resolve` with --applied or --not-applied"
+        "promotion outcome unknown: inspect {path} (expected sha256 {expected}, or {new} if the write landed), then run `praxis proposals resolve` with --applied or --not-applied"
     )]
     PromotionUnresolved {
         /// The project file to inspect.
