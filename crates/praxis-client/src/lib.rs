@@ -9,11 +9,13 @@
 //!
 //! The learning authority's calls (registry, development experiences) are
 //! in [`learning`]; procedures (strategies, proposals, evaluations,
-//! selection) in [`procedures`]; agent memory in [`memory`].
+//! selection) in [`procedures`]; agent memory in [`memory`]; experience
+//! proposals and project skills in [`proposals`].
 
 pub mod learning;
 pub mod memory;
 pub mod procedures;
+pub mod proposals;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
@@ -197,6 +199,16 @@ impl Client {
     /// POSTs a read (a body carrying a scope): it writes nothing, so it
     /// sends no `Idempotency-Key`.
     async fn read<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        Self::send(self.request(Method::POST, path).json(body)).await
+    }
+
+    /// POSTs a write that is idempotent by the state it acts on (a
+    /// proposal's approve and resolve): it sends no `Idempotency-Key`.
+    async fn unkeyed<B: Serialize, T: DeserializeOwned>(
         &self,
         path: &str,
         body: &B,
