@@ -1,7 +1,8 @@
 //! The client config file, and the credential files the CLI reads.
 //!
 //! A client config file pins the server, the credential file and the
-//! default scope of remote commands that take it (`praxis memory …`):
+//! default scope of remote commands that take it (`praxis memory …`,
+//! `praxis proposals …`):
 //!
 //! ```toml
 //! url = "http://127.0.0.1:7878"

@@ -9,6 +9,7 @@ mod experiences;
 mod learning;
 mod memory;
 mod procedures;
+mod proposals;
 mod records;
 mod sim;
 
@@ -86,6 +87,13 @@ enum Cmd {
     Memory {
         #[command(subcommand)]
         command: memory::MemoryCmd,
+    },
+    /// Experience proposals: source, propose, review, approve, status, resolve,
+    /// list, withdraw, settings, and the project's skills; the server, token
+    /// file and scope may come from a client config file.
+    Proposals {
+        #[command(subcommand)]
+        command: proposals::ProposalsCmd,
     },
     /// Simulations of the learning authority's statistics.
     Sim {
@@ -179,6 +187,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Learning { command } => learning::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Proposals { command } => proposals::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
