@@ -9,6 +9,7 @@ mod contract;
 mod kill;
 mod learning;
 mod memory;
+mod proposals;
 mod proxy;
 mod records;
 mod support;

@@ -203,8 +203,26 @@ impl Server {
 
     /// As [`Server::try_start`], with `RUST_LOG` set to `filter`.
     pub fn try_start_logging(args: &[&str], filter: &str) -> Result<Server, StartFailure> {
+        Server::try_start_env(args, filter, &[])
+    }
+
+    /// Starts a server that must come up, with `env` added to its
+    /// environment (a failpoint, for one); panics with its output otherwise.
+    pub fn start_env(args: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::try_start_env(args, "warn", env)
+            .unwrap_or_else(|f| panic!("praxis serve {args:?} did not start: {f:#?}"))
+    }
+
+    /// As [`Server::try_start_logging`], with `env` added to the server's
+    /// environment.
+    fn try_start_env(
+        args: &[&str],
+        filter: &str,
+        env: &[(&str, &str)],
+    ) -> Result<Server, StartFailure> {
         let mut child = praxis()
             .env("RUST_LOG", filter)
+            .envs(env.iter().copied())
             .arg("serve")
             .args(args)
             .args(["--listen", "127.0.0.1:0"])
@@ -302,6 +320,21 @@ impl Server {
             "the server was not ended by SIGKILL ({status}); stderr:\n{}",
             self.stderr()
         );
+        self.proxy.assert_matched();
+        status
+    }
+
+    /// Waits for a server that stops on its own (at a failpoint, for one)
+    /// to exit, and returns its status. Panics if it is still running after
+    /// [`STOP_TIMEOUT`], and if any answer through the proxy did not match
+    /// the document.
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let status = exit_within(&mut self.child, STOP_TIMEOUT).unwrap_or_else(|| {
+            panic!(
+                "the server is still running {STOP_TIMEOUT:?} later; stderr:\n{}",
+                self.stderr()
+            )
+        });
         self.proxy.assert_matched();
         status
     }
