@@ -85,6 +85,18 @@ impl MemoryDefinition {
                 break;
             }
         }
+        for (pointer, text) in [("/summary", &self.summary), ("/body", &self.body)] {
+            if text
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t')
+            {
+                found.push(Finding::new(
+                    pointer,
+                    "memory.control_character",
+                    "text holds no control characters but newline and tab",
+                ));
+            }
+        }
         let tags: Vec<&String> = self.tags.iter().collect();
         found.extend(screen::findings(&json!({
             "summary": self.summary,
@@ -141,6 +153,11 @@ mod tests {
             rules(|d| d.tags = ["a b".to_owned()].into()),
             one("/tags", "memory.tag_form")
         );
+        assert_eq!(
+            rules(|d| d.body = "bell \u{7}".into()),
+            one("/body", "memory.control_character")
+        );
+        assert!(rules(|d| d.body = "a\n\tb".into()).is_empty());
         // The summary may be exactly at its bound, counted in characters.
         assert!(rules(|d| d.summary = "é".repeat(MAX_SUMMARY_CHARS)).is_empty());
     }

@@ -147,6 +147,23 @@ impl Candidate {
                 );
             }
         }
+        let texts = std::iter::once(("/summary".to_owned(), &self.summary))
+            .chain(std::iter::once(("/content".to_owned(), &self.content)))
+            .chain(
+                self.conditions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (format!("/conditions/{i}"), c)),
+            );
+        for (pointer, text) in texts {
+            if has_control(text) {
+                push(
+                    &pointer,
+                    "proposal.control_character",
+                    "text holds no control characters but newline and tab".into(),
+                );
+            }
+        }
         if self.sources.len() > MAX_SOURCES {
             push(
                 "/sources",
@@ -217,6 +234,13 @@ impl Candidate {
         }
         found
     }
+}
+
+/// Whether `text` holds a control character other than newline and tab:
+/// guidance ends up in memory and in files people read in a terminal.
+pub(crate) fn has_control(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
 }
 
 fn id_char(c: char) -> bool {
@@ -319,6 +343,21 @@ mod tests {
                 .any(|(p, r)| p == "/content" && r == "skill.frontmatter_order"),
             "{:?}",
             rules(&c)
+        );
+    }
+
+    #[test]
+    fn control_characters_are_refused_but_newlines_and_tabs_pass() {
+        let mut c = memory();
+        c.content = "line one\n\tline two".into();
+        assert!(rules(&c).is_empty());
+        c.content = "red \u{1b}[31m text".into();
+        assert_eq!(
+            rules(&c),
+            [(
+                "/content".to_owned(),
+                "proposal.control_character".to_owned()
+            )]
         );
     }
 
