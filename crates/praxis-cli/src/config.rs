@@ -118,8 +118,10 @@ pub struct ServeArgs {
     /// Most live memory items in the whole tenant [default: 100000].
     #[arg(long, env = "PRAXIS_MEMORY_MAX_PER_TENANT")]
     pub memory_max_per_tenant: Option<u64>,
-    /// A project root skills are promoted into, as ID=DIR (repeatable).
-    /// Only this configuration maps projects, never a request.
+    /// A project root skills are promoted into, as [TENANT/]ID=DIR
+    /// (repeatable; without TENANT/, the tenant this server bootstraps).
+    /// Only this configuration maps projects, never a request, and a
+    /// tenant reaches only its own.
     #[arg(long = "project", value_name = "ID=DIR")]
     pub projects: Vec<String>,
     /// Most open proposals one scope may hold [default: 1024].

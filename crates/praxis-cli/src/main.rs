@@ -245,8 +245,16 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         "praxis listening on http://{addr} ({} store)",
         engine.kind()
     );
-    let projects = praxis_store::skills::project::ProjectRoots::new(settings.projects.clone())
-        .context("configuring the project roots")?;
+    // A root named without a tenant belongs to the tenant this server
+    // bootstraps; `TENANT/ID` binds it to another.
+    let roots = settings.projects.iter().map(|(key, dir)| {
+        let (tenant, id) = key
+            .split_once('/')
+            .unwrap_or((settings.tenant.as_str(), key.as_str()));
+        (tenant.to_owned(), id.to_owned(), dir.clone())
+    });
+    let projects =
+        praxis_server::projects::Projects::new(roots).context("configuring the project roots")?;
     let state = praxis_server::AppState::new(engine, seal).with_settings(praxis_server::Settings {
         memory: settings.memory,
         projects: std::sync::Arc::new(projects),

@@ -18,7 +18,7 @@ mod memory;
 mod metrics;
 pub mod openapi;
 mod ops;
-mod projects;
+pub mod projects;
 mod proposals;
 mod records;
 mod request;
@@ -78,8 +78,8 @@ pub struct AppState {
 pub struct Settings {
     /// Memory capacity limits.
     pub memory: praxis_store::memory::MemoryLimits,
-    /// Project roots, by id (`--project ID=DIR`).
-    pub projects: Arc<praxis_store::skills::project::ProjectRoots>,
+    /// Project roots, by tenant and id (`--project [TENANT/]ID=DIR`).
+    pub projects: Arc<projects::Projects>,
     /// Most open proposals one scope may hold.
     pub max_open_proposals: u64,
 }

@@ -5,6 +5,10 @@
 //! that project: the scope's `project_id` must be the path's project, so
 //! a grant for one project never reaches another's files.
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use axum::Router;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -13,13 +17,49 @@ use axum::response::Response;
 use axum::routing::get;
 use praxis_api::{CONTRACT_VERSION, ProjectSkill, ProjectSkillsResponse};
 use praxis_domain::auth::{Capability, Principal};
-use praxis_store::skills::project::{ProjectError, SkillFile};
+use praxis_store::skills::project::{ProjectError, ProjectRoots, SkillFile};
 
 use crate::AppState;
 use crate::error::ApiError;
 use crate::extract::Auth;
 use crate::request::{ScopeQuery, namespace_of, path, query};
 use crate::wire;
+
+/// The configured project roots, by tenant: a tenant reaches only the
+/// projects configured for it, so two tenants never share files.
+#[derive(Debug, Default)]
+pub struct Projects {
+    by_tenant: BTreeMap<String, Arc<ProjectRoots>>,
+    none: Arc<ProjectRoots>,
+}
+
+impl Projects {
+    /// The roots of `(tenant, project id, directory)` triples.
+    pub fn new(
+        roots: impl IntoIterator<Item = (String, String, PathBuf)>,
+    ) -> Result<Projects, ProjectError> {
+        let mut grouped: BTreeMap<String, Vec<(String, PathBuf)>> = BTreeMap::new();
+        for (tenant, id, dir) in roots {
+            grouped.entry(tenant).or_default().push((id, dir));
+        }
+        let mut by_tenant = BTreeMap::new();
+        for (tenant, roots) in grouped {
+            by_tenant.insert(tenant, Arc::new(ProjectRoots::new(roots)?));
+        }
+        Ok(Projects {
+            by_tenant,
+            none: Arc::default(),
+        })
+    }
+
+    /// The roots a tenant may reach (none when it has no project).
+    pub fn of(&self, tenant: &str) -> Arc<ProjectRoots> {
+        self.by_tenant
+            .get(tenant)
+            .cloned()
+            .unwrap_or_else(|| self.none.clone())
+    }
+}
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
@@ -80,7 +120,7 @@ pub(crate) async fn list(
 ) -> Result<Response, ApiError> {
     let id = path(id)?;
     project_access(&p, Capability::MemoryRead, query(q)?.scope(), &id)?;
-    let projects = state.settings.projects.clone();
+    let projects = state.settings.projects.of(&p.tenant_id);
     let skills = blocking(move || projects.get(&id)?.list_skills()).await?;
     Ok(wire::json(
         StatusCode::OK,
@@ -114,7 +154,7 @@ pub(crate) async fn read(
 ) -> Result<Response, ApiError> {
     let (id, name) = path(params)?;
     project_access(&p, Capability::MemoryRead, query(q)?.scope(), &id)?;
-    let projects = state.settings.projects.clone();
+    let projects = state.settings.projects.of(&p.tenant_id);
     let skill = blocking(move || projects.get(&id)?.read_skill(&name)).await?;
     Ok(wire::json(StatusCode::OK, &skill_to_wire(skill)))
 }

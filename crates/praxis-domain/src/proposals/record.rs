@@ -173,7 +173,7 @@ impl Proposal {
             )
         };
         match (event.kind.as_str(), self.state) {
-            (PROPOSAL_APPROVED, Open) => {
+            (PROPOSAL_APPROVED, Open) if self.approval.is_none() => {
                 self.approval = Some(Approval {
                     position: event.position,
                     approver: event.actor.clone(),
@@ -192,8 +192,28 @@ impl Proposal {
                 });
                 self.state = Promoting;
             }
+            // A memory promotion's receipt follows its approval in the same
+            // transaction; a skill promotion's follows its marker.
             (PROMOTION_RECEIPT, Open | Promoting) if self.approval.is_some() => {
-                self.receipt = Some(decode(p, "receipt")?);
+                let receipt: Receipt = decode(p, "receipt")?;
+                let expected_kind = match (&receipt.promoted, &self.marker, self.state) {
+                    (self::Promoted::Memory { .. }, None, Open) => true,
+                    (self::Promoted::Skill { sha256, .. }, Some(m), Promoting) => {
+                        *sha256 == m.new_sha256
+                    }
+                    _ => false,
+                };
+                if !expected_kind
+                    || Some(&receipt.approval) != self.approval.as_ref()
+                    || receipt.version_hash != self.version_hash
+                    || receipt.proposal_id != self.id
+                {
+                    return Err(format!(
+                        "{} does not match the proposal's approval and promotion",
+                        event.kind
+                    ));
+                }
+                self.receipt = Some(receipt);
                 self.state = ReceiptSaved;
             }
             (PROMOTION_FAILED, Promoting) => {

@@ -155,6 +155,7 @@ pub(crate) async fn load(
 /// reads another's files.
 fn check_projects(
     state: &AppState,
+    tenant: &str,
     scope_project: &str,
     candidate: &Candidate,
 ) -> Result<(), ApiError> {
@@ -166,8 +167,9 @@ fn check_projects(
         )
         .at(pointer)
     };
-    let known =
-        |project: &str| project == scope_project && state.settings.projects.get(project).is_ok();
+    let known = |project: &str| {
+        project == scope_project && state.settings.projects.of(tenant).get(project).is_ok()
+    };
     if let Destination::Skill { project, .. } = &candidate.destination
         && !known(project)
     {
@@ -205,7 +207,7 @@ pub(crate) async fn propose(
     if !findings.is_empty() {
         return Err(Refusal::ProposalInvalid(findings).into());
     }
-    check_projects(&state, &scope_project, &candidate)?;
+    check_projects(&state, &p.tenant_id, &scope_project, &candidate)?;
     let id = format!("prop_{}", uuid::Uuid::now_v7().simple());
     let command = Command::Proposals(ProposalCommand::Propose {
         namespace,
@@ -459,7 +461,8 @@ pub(crate) async fn describe_source(
     }
     let sha256 = if source.kind == SourceKind::File {
         let (project, file) = source.file().unwrap_or_default();
-        if project != scope_project || state.settings.projects.get(project).is_err() {
+        let projects = state.settings.projects.of(&p.tenant_id);
+        if project != scope_project || projects.get(project).is_err() {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "unknown_reference",
@@ -467,11 +470,7 @@ pub(crate) async fn describe_source(
             )
             .at("/ref"));
         }
-        let (projects, project, file) = (
-            state.settings.projects.clone(),
-            project.to_owned(),
-            file.to_owned(),
-        );
+        let (project, file) = (project.to_owned(), file.to_owned());
         blocking(move || projects.get(&project)?.read_file(&file))
             .await?
             .1

@@ -63,11 +63,12 @@ fn failpoint(name: &str) {
 /// The current SHA-256 of a skill destination's file (None: absent).
 async fn skill_current(
     state: &AppState,
+    tenant: &str,
     project: &str,
     path: &str,
 ) -> Result<Option<String>, ApiError> {
     let name = skill_name(path)?;
-    let (projects, project) = (state.settings.projects.clone(), project.to_owned());
+    let (projects, project) = (state.settings.projects.of(tenant), project.to_owned());
     blocking(move || projects.get(&project)?.current_sha256(&name)).await
 }
 
@@ -86,6 +87,7 @@ fn skill_name(path: &str) -> Result<String, ApiError> {
 /// store found.
 async fn with_files(
     state: &AppState,
+    tenant: &str,
     proposal: &Proposal,
     store: &[Option<SourceStatus>],
 ) -> Result<Vec<SourceStatus>, ApiError> {
@@ -95,7 +97,7 @@ async fn with_files(
             (SourceKind::File, _) => {
                 let (project, file) = source.file().unwrap_or_default();
                 let (projects, project, file) = (
-                    state.settings.projects.clone(),
+                    state.settings.projects.of(tenant),
                     project.to_owned(),
                     file.to_owned(),
                 );
@@ -141,6 +143,7 @@ async fn inspect(
 /// the skill file's hash.
 async fn destination_now(
     state: &AppState,
+    tenant: &str,
     view: &ProposalView,
 ) -> Result<Option<String>, ApiError> {
     match &view.proposal.candidate.destination {
@@ -149,7 +152,9 @@ async fn destination_now(
             .clone()
             .flatten()
             .map(|r| r.as_str().to_owned())),
-        Destination::Skill { project, path, .. } => skill_current(state, project, path).await,
+        Destination::Skill { project, path, .. } => {
+            skill_current(state, tenant, project, path).await
+        }
     }
 }
 
@@ -191,8 +196,8 @@ pub(crate) async fn review(
     )?;
     checked_id(&id)?;
     let view = inspect(&state, &p, &ns, &id, capability).await?;
-    let statuses = with_files(&state, &view.proposal, &view.sources).await?;
-    let current = destination_now(&state, &view).await?;
+    let statuses = with_files(&state, &p.tenant_id, &view.proposal, &view.sources).await?;
+    let current = destination_now(&state, &p.tenant_id, &view).await?;
     let candidate = &view.proposal.candidate;
     let carried = state.promotions.holds(&p.tenant_id, &ns, &id);
     let review = ProposalReview {
@@ -279,7 +284,7 @@ pub(crate) async fn approve(
     let id = path(id)?;
     let ns = namespace_of(&p, Capability::ProposalApprove, body.scope)?;
     let proposal = load(&state, &p, &ns, &id).await?;
-    let mut approval = Approve {
+    let approval = Approve {
         namespace: ns.clone(),
         id: id.clone(),
         version_hash: body.version_hash,
@@ -290,89 +295,145 @@ pub(crate) async fn approve(
     let was_open = proposal.state == ProposalState::Open;
     let Destination::Skill { project, path, .. } = proposal.candidate.destination.clone() else {
         if was_open {
-            check_files(&state, &proposal).await?;
+            check_files(&state, &p.tenant_id, &proposal).await?;
         }
         let view = run(&state, &p, ProposalCommand::Approve(Box::new(approval))).await?;
         return receipt_answer(&view, was_open && view.changed);
     };
     // One request of this server carries a skill promotion at a time.
-    let Some(_carrying) = state.promotions.take(&p.tenant_id, &ns, &id) else {
+    let Some(carrying) = state.promotions.take(&p.tenant_id, &ns, &id) else {
         return Err(Refusal::PromotionInProgress.into());
     };
-    if was_open {
-        check_files(&state, &proposal).await?;
-        let rendered = proposal.candidate.rendered();
-        approval.skill = Some(SkillFileState {
-            current_sha256: skill_current(&state, &project, &path).await?,
-            new_sha256: Digest::sha256(rendered.as_bytes()).to_hex(),
-        });
-    }
-    let view = run(&state, &p, ProposalCommand::Approve(Box::new(approval))).await?;
-    if view.proposal.state != ProposalState::Promoting {
-        // Already promoted, or its note just completed: nothing is written.
-        return receipt_answer(&view, false);
-    }
-    failpoint("proposal-after-marker");
-    let marker = view
-        .proposal
-        .marker
-        .clone()
-        .ok_or_else(|| StoreError::inconsistent("a promoting proposal has no marker"))?;
-    let (projects, name, content) = (
-        state.settings.projects.clone(),
-        skill_name(&path)?,
-        view.proposal.candidate.rendered(),
-    );
-    let expected = marker.expected_sha256.clone();
-    let written = tokio::task::spawn_blocking(move || {
-        projects
-            .get(&project)?
-            .write_skill(&name, &content, expected.as_deref())
-    })
-    .await
-    .map_err(|e| ProjectError::Io(e.to_string()))?;
-    let outcome = match written {
-        Ok(_) => Finish::Applied,
-        // Refused before anything was written: known not applied.
-        Err(e @ (ProjectError::Exists { .. } | ProjectError::Changed { .. })) => {
-            let reason = e.to_string();
-            let finish = ProposalCommand::Finish {
-                namespace: ns,
-                id,
-                outcome: Finish::NotApplied { reason },
-            };
-            run(&state, &p, finish).await?;
-            return Err(Refusal::DestinationChanged {
-                what: "the file changed before it was written".into(),
-            }
-            .into());
+    // The promotion runs in a task of its own, which holds the promotion
+    // until its journal is written: a client that disconnects mid-write
+    // cannot release it while the file write is still running.
+    let skill = SkillPromotion {
+        state,
+        p,
+        ns,
+        id,
+        project,
+        path,
+        approval,
+        carrying,
+    };
+    tokio::spawn(skill.run())
+        .await
+        .map_err(|e| StoreError::inconsistent(format!("a promotion task failed: {e}")))?
+}
+
+/// One skill promotion, carried by this server from its approval to its
+/// note.
+struct SkillPromotion {
+    state: AppState,
+    p: Principal,
+    ns: Namespace,
+    id: String,
+    project: String,
+    path: String,
+    approval: Approve,
+    carrying: super::Carrying,
+}
+
+impl SkillPromotion {
+    async fn run(mut self) -> Result<Response, ApiError> {
+        let (state, p) = (&self.state, &self.p);
+        // Read again now that it is held: another request may have ended
+        // a promotion since the first read.
+        let proposal = load(state, p, &self.ns, &self.id).await?;
+        if proposal.state == ProposalState::Open {
+            check_files(state, &p.tenant_id, &proposal).await?;
+            let rendered = proposal.candidate.rendered();
+            self.approval.skill = Some(SkillFileState {
+                current_sha256: skill_current(state, &p.tenant_id, &self.project, &self.path)
+                    .await?,
+                new_sha256: Digest::sha256(rendered.as_bytes()).to_hex(),
+            });
         }
-        // Anything else may or may not have landed: the marker stays, and
-        // the outcome is for an operator to resolve.
-        Err(e) => return Err(e.into()),
-    };
-    let finish = ProposalCommand::Finish {
-        namespace: ns.clone(),
-        id: id.clone(),
-        outcome,
-    };
-    run(&state, &p, finish).await?;
-    failpoint("proposal-after-receipt");
-    let view = run(&state, &p, ProposalCommand::Note { namespace: ns, id }).await?;
-    receipt_answer(&view, true)
+        let approve = ProposalCommand::Approve(Box::new(self.approval.clone()));
+        let view = run(state, p, approve).await?;
+        if view.proposal.state != ProposalState::Promoting {
+            // Already promoted, or its note just completed: nothing is written.
+            return receipt_answer(&view, false);
+        }
+        failpoint("proposal-after-marker");
+        let marker = view
+            .proposal
+            .marker
+            .clone()
+            .ok_or_else(|| StoreError::inconsistent("a promoting proposal has no marker"))?;
+        let (projects, project, name, content) = (
+            state.settings.projects.of(&p.tenant_id),
+            self.project.clone(),
+            skill_name(&self.path)?,
+            view.proposal.candidate.rendered(),
+        );
+        let expected = marker.expected_sha256.clone();
+        let written = tokio::task::spawn_blocking(move || {
+            projects
+                .get(&project)?
+                .write_skill(&name, &content, expected.as_deref())
+        })
+        .await
+        .map_err(|e| ProjectError::Io(e.to_string()))?;
+        let outcome = match written {
+            Ok(_) => Finish::Applied,
+            // Anything but an IO failure is refused before the file is
+            // touched: known not applied, and the proposal is open again.
+            Err(e @ ProjectError::Io(_)) => {
+                // It may or may not have landed: the marker stays, and the
+                // outcome is for an operator to resolve.
+                tracing::error!(proposal = %self.id, "skill write failed; outcome unknown");
+                return Err(e.into());
+            }
+            Err(e) => {
+                let finish = ProposalCommand::Finish {
+                    namespace: self.ns.clone(),
+                    id: self.id.clone(),
+                    outcome: Finish::NotApplied {
+                        reason: e.to_string(),
+                    },
+                };
+                run(state, p, finish).await?;
+                return Err(match e {
+                    ProjectError::Exists { .. } | ProjectError::Changed { .. } => {
+                        Refusal::DestinationChanged {
+                            what: "the file changed before it was written".into(),
+                        }
+                        .into()
+                    }
+                    other => other.into(),
+                });
+            }
+        };
+        let finish = ProposalCommand::Finish {
+            namespace: self.ns.clone(),
+            id: self.id.clone(),
+            outcome,
+        };
+        run(state, p, finish).await?;
+        failpoint("proposal-after-receipt");
+        let note = ProposalCommand::Note {
+            namespace: self.ns.clone(),
+            id: self.id.clone(),
+        };
+        let view = run(state, p, note).await?;
+        drop(self.carrying);
+        receipt_answer(&view, true)
+    }
 }
 
 /// Refuses when a file source no longer hashes as pinned. Files are read
 /// just before the store's transaction, which re-hashes every Praxis
 /// source inside it.
-async fn check_files(state: &AppState, proposal: &Proposal) -> Result<(), ApiError> {
+async fn check_files(state: &AppState, tenant: &str, proposal: &Proposal) -> Result<(), ApiError> {
     let praxis: Vec<Option<SourceStatus>> = proposal
         .candidate
         .sources
         .iter()
         .map(|_| Some(SourceStatus::Fresh))
         .collect();
-    let statuses = with_files(state, proposal, &praxis).await?;
+    let statuses = with_files(state, tenant, proposal, &praxis).await?;
     for (index, status) in statuses.into_iter().enumerate() {
         let status = match status {
             SourceStatus::Fresh => continue,
@@ -391,7 +452,8 @@ async fn check_files(state: &AppState, proposal: &Proposal) -> Result<(), ApiErr
     responses(
         (status = 200, description = "Resolved: applied (the receipt and note are saved) or not applied (the proposal is open again)", body = ExperienceProposalResponse),
         (status = 403, description = "Missing proposal_approve (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such proposal in this scope (`proposal_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such proposal in this scope (`proposal_not_found`), or its project is no longer configured (`project_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A link, or something other than a directory, on the way to the file (`invalid_path`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Its outcome is not unresolved (`proposal_not_open`), a request is promoting it now (`promotion_in_progress`), or the file contradicts the resolution (`resolution_contradicted`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -414,7 +476,7 @@ pub(crate) async fn resolve(
         }
         .into());
     };
-    let current = skill_current(&state, &marker.project, &marker.path).await?;
+    let current = skill_current(&state, &p.tenant_id, &marker.project, &marker.path).await?;
     let outcome = if body.applied {
         if current.as_deref() != Some(marker.new_sha256.as_str()) {
             return Err(Refusal::ResolutionContradicted(

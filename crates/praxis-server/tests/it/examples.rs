@@ -184,7 +184,8 @@ async fn example_server(backend: praxis_testkit::Backend) -> (Server, tempfile::
         examples::SKILL
     );
     std::fs::write(skill.join("SKILL.md"), doc).unwrap();
-    let projects = praxis_store::skills::project::ProjectRoots::new([(
+    let projects = praxis_server::projects::Projects::new([(
+        "t1".to_owned(),
         examples::scope().project_id,
         root.path().to_owned(),
     )])

@@ -26,7 +26,13 @@ impl MemoryFold {
     pub fn fold(&mut self, event: &Event) -> Option<String> {
         let ns = event.namespace.0.clone();
         match event.kind.as_str() {
+            MEMORY_SET | MEMORY_DELETED if !event.stream.starts_with("memory/") => {
+                Some(format!("{} outside a memory stream", event.kind))
+            }
             MEMORY_SET => match serde_json::from_value::<SetPayload>(event.payload.clone()) {
+                Ok(p) if event.stream != super::stream(&p.key) => {
+                    Some("a memory set in another key's stream".into())
+                }
                 Ok(p) => {
                     let stamp = Stamp {
                         generation: p.generation,
@@ -50,6 +56,9 @@ impl MemoryFold {
             },
             MEMORY_DELETED => {
                 match serde_json::from_value::<DeletePayload>(event.payload.clone()) {
+                    Ok(p) if event.stream != super::stream(&p.key) => {
+                        Some("a memory delete in another key's stream".into())
+                    }
                     Ok(p) => {
                         let stamp = Stamp {
                             generation: p.generation,
@@ -84,6 +93,15 @@ impl MemoryFold {
         change: MemoryChange,
     ) -> Option<String> {
         let id = (ns.clone(), key.as_str().to_owned());
+        // A revision is cut from its key's stamp; any other was forged.
+        let minted = praxis_domain::memory::MemoryRevision::of(&ns, &key, change.stamp);
+        if change.kind == ChangeKind::Set && change.revision != minted {
+            return Some(format!(
+                "memory {} at position {} holds a revision its stamp does not make",
+                key.as_str(),
+                change.position
+            ));
+        }
         let before = self.rows.get(&id).map(|r| &r.state);
         // Each change must be the one the rules allow from the state before it.
         let problem = match (change.kind, before) {

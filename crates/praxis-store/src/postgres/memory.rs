@@ -16,11 +16,12 @@ use crate::memory::rows::{
 };
 use crate::memory::{MemoryRead, MemoryReads, MemoryTx, rarest_first, sql};
 
-/// Memory's tables (schema version 9).
+/// Memory's tables (schema version 9). Keys compare bytewise (`C`), as
+/// on SQLite, so both stores page search results in the same order.
 pub(super) const SCHEMA_V9: &str = "CREATE TABLE memory_items (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
-        key TEXT NOT NULL,
+        key TEXT COLLATE \"C\" NOT NULL,
         generation BIGINT NOT NULL,
         write_no BIGINT NOT NULL,
         revision TEXT,
@@ -49,7 +50,7 @@ pub(super) const SCHEMA_V9: &str = "CREATE TABLE memory_items (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
         term TEXT NOT NULL,
-        key TEXT NOT NULL,
+        key TEXT COLLATE \"C\" NOT NULL,
         PRIMARY KEY (tenant_id, namespace, term, key)
     );
     CREATE TABLE memory_usage (

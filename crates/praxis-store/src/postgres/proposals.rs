@@ -16,7 +16,7 @@ use crate::proposals::{ProposalRead, ProposalReads, ProposalTx, sql};
 pub(super) const SCHEMA_V10: &str = "CREATE TABLE proposals (
         tenant_id TEXT NOT NULL,
         namespace TEXT NOT NULL,
-        id TEXT NOT NULL,
+        id TEXT COLLATE \"C\" NOT NULL,
         state TEXT NOT NULL,
         proposal TEXT NOT NULL,
         position BIGINT NOT NULL,

@@ -543,10 +543,18 @@ async fn approve<T: ProposalsTx>(
                 a.limits,
             )
             .await?;
-            let MemoryWrite::Set { item, .. } = written else {
+            let MemoryWrite::Set { item, changed } = written else {
                 return Err(StoreError::inconsistent("a set answered a delete"));
             };
-            let position = ctx.head();
+            // The receipt names the write that holds the item: this one, or,
+            // when the item already held exactly this text, the earlier one.
+            let position = if changed {
+                ctx.head()
+            } else {
+                tx.memory_row(ctx.tenant, ns, &memory_key)
+                    .await?
+                    .map_or_else(|| ctx.head(), |row| row.position)
+            };
             let promoted = Promoted::Memory {
                 memory_key,
                 revision: item.revision,
@@ -560,10 +568,15 @@ async fn approve<T: ProposalsTx>(
             path,
             expected_sha256,
         } => {
+            // The caller read the file for an open proposal; one that reopened
+            // after that read is reviewed again, never approved blind.
             let file = a
                 .skill
                 .as_ref()
-                .ok_or_else(|| StoreError::inconsistent("a skill approval without its file"))?;
+                .ok_or_else(|| Refusal::DestinationChanged {
+                    what: "the proposal reopened while it was being approved; review it again"
+                        .into(),
+                })?;
             check_destination(
                 expected_sha256.as_deref(),
                 file.current_sha256.as_deref(),

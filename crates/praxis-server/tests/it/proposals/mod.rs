@@ -67,7 +67,8 @@ impl Desk {
 
     async fn start_with(backend: Backend, max_open: u64) -> Desk {
         let root = tempfile::tempdir().unwrap();
-        let projects = praxis_store::skills::project::ProjectRoots::new([(
+        let projects = praxis_server::projects::Projects::new([(
+            "t1".to_owned(),
             "billing-service".to_owned(),
             root.path().to_owned(),
         )])

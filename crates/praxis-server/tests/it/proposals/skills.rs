@@ -168,3 +168,50 @@ async fn racing_skill_approvals_write_the_file_once() {
         d.clean().await;
     }
 }
+
+#[tokio::test]
+async fn another_tenant_never_reaches_the_project() {
+    for backend in BACKENDS {
+        let d = Desk::start(backend).await;
+        write_file(&d.file("docs/a.md"), "secret notes\n");
+        let (_, admin2) = praxis_server::admin::bootstrap_tenant(&*d.server.engine, "t2", "admin")
+            .await
+            .unwrap();
+        let caps = ["proposal_create", "proposal_approve", "memory_read"];
+        let foreign = d
+            .server
+            .anonymous
+            .with_token(admin2.render())
+            .issue_credential(
+                &crate::support::issue_request("agent", &caps, vec![scope()]),
+                None,
+            )
+            .await
+            .unwrap()
+            .token;
+        let url = format!("/api/v1/projects/billing-service/skills?{SCOPE_QUERY}");
+        get(d.base(), &foreign, &url)
+            .await
+            .refused(404, "project_not_found", None);
+        let body = scoped(json!({"kind": "file", "ref": "billing-service:docs/a.md"}));
+        post(d.base(), &foreign, SOURCES, &body).await.refused(
+            422,
+            "unknown_reference",
+            Some("/ref"),
+        );
+        let candidate = skill_candidate("intruder", None, "x");
+        let r = post(
+            d.base(),
+            &foreign,
+            PROPOSALS,
+            &scoped(json!({ "candidate": candidate })),
+        )
+        .await;
+        r.refused(
+            422,
+            "unknown_reference",
+            Some("/candidate/destination/project"),
+        );
+        assert!(!d.file(".agents/skills/intruder").exists());
+    }
+}

@@ -199,7 +199,9 @@ impl Dir {
     /// creating it if missing; the lock holds until the file is dropped.
     /// The in-process mutex does not reach other processes; this does.
     pub(super) fn lock(&self, name: &str) -> Result<File, ProjectError> {
-        let flags = OFlags::RDONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        // Non-blocking, so a FIFO planted at the name cannot hang the open.
+        let flags =
+            OFlags::RDONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
         let fd = rfs::openat(&self.fd, name, flags, Mode::from_raw_mode(FILE_MODE))
             .map_err(|e| self.error(name, "opening the lock", e))?;
         let st = rfs::fstat(&fd).map_err(|e| self.error(name, "inspecting", e))?;
