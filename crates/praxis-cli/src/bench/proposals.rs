@@ -27,14 +27,13 @@ use praxis_domain::auth::Namespace;
 use praxis_domain::ledger::Actor;
 use praxis_domain::memory::{MemoryDefinition, MemoryKey, MemoryRevision, Priority};
 use praxis_domain::proposals::{
-    Candidate, Destination, SCHEMA, SourceKind, SourceRef, destination_hash, object_sha256, render,
+    Candidate, Destination, SCHEMA, SourceKind, SourceRef, destination_hash, render,
 };
 use praxis_store::memory::{MemoryCommand, MemoryLimits, MemoryWrite};
 use praxis_store::proposals::{Approve, ProposalCommand, ProposalWrite, destination_value};
 use praxis_store::{Command, Engine, Write};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use serde_json::json;
 
 use super::attempts::pct;
 
@@ -277,12 +276,16 @@ async fn propose_round(
             .await?
             .ok_or_else(|| anyhow::anyhow!("{cited} is loaded"))?;
         let mut c = candidate(round, i, &cited, &item.revision);
-        let d = &item.definition;
-        c.sources[0].sha256 = object_sha256(&json!({
-            "kind": "memory_revision", "key": cited, "revision": item.revision.as_str(),
-            "summary": d.summary, "body": d.body, "tags": d.tags, "priority": d.priority,
-            "bootstrap": d.bootstrap,
-        }));
+        // The store hashes the source as approval will, from its own
+        // documented fields.
+        let describe = Command::Proposals(ProposalCommand::Describe {
+            namespace: ns.clone(),
+            source: c.sources[0].clone(),
+        });
+        c.sources[0].sha256 = match run_write(engine, "proposer", describe).await?.proposals() {
+            Some(ProposalWrite::Source(Some(sha))) => sha.clone(),
+            _ => anyhow::bail!("{cited} is not current"),
+        };
         let destination = destination_hash(&destination_value(&c.destination), None);
         let id = format!("prop_{:032x}", (round << 32) | i);
         let command = Command::Proposals(ProposalCommand::Propose {
