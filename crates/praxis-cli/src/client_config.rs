@@ -31,7 +31,7 @@ use clap::Args;
 use praxis_client::Client;
 use serde::Deserialize;
 
-use crate::attempts::{Remote, ScopeArgs, VisibilityArg};
+use crate::attempts::{Remote, ScopeArgs, TokenSource, VisibilityArg};
 
 /// The environment variable naming the client config file.
 pub const CLIENT_CONFIG_ENV: &str = "PRAXIS_CLIENT_CONFIG";
@@ -159,6 +159,18 @@ impl ConfiguredRemote {
         let config = ClientConfig::load(self.client_config.as_deref())?;
         let scope = flags.resolve(&config)?;
         Ok((self.remote.client_with(&config)?, scope.wire()))
+    }
+
+    /// Loads the client config, and returns the server's URL and the token,
+    /// for callers that speak HTTP themselves.
+    pub(crate) fn endpoint(&self) -> anyhow::Result<(String, String)> {
+        let config = ClientConfig::load(self.client_config.as_deref())?;
+        let (url, source) = self.remote.resolve(&config)?;
+        let token = match source {
+            TokenSource::Given(token) => token,
+            TokenSource::File(path) => read_token_file(&path)?,
+        };
+        Ok((url, token))
     }
 }
 

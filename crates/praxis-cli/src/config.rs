@@ -96,7 +96,7 @@ pub struct ServeArgs {
     pub listen: Option<String>,
     /// Optional TOML file with keys data_dir, store, listen, tenant, log_format,
     /// seal_key_file, memory_max_per_scope, memory_max_per_tenant,
-    /// max_open_proposals and projects (a table of ID = "DIR").
+    /// max_open_proposals, mcp_allowed_origins and projects (a table of ID = "DIR").
     /// Flags and environment variables take precedence over it.
     #[arg(long, env = "PRAXIS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -127,6 +127,10 @@ pub struct ServeArgs {
     /// Most open proposals one scope may hold [default: 1024].
     #[arg(long, env = "PRAXIS_MAX_OPEN_PROPOSALS")]
     pub max_open_proposals: Option<u64>,
+    /// A browser origin (scheme://host[:port]) allowed to call /mcp besides
+    /// loopback ones (repeatable); requests without an Origin header pass.
+    #[arg(long = "mcp-allow-origin", value_name = "ORIGIN")]
+    pub mcp_allowed_origins: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -143,6 +147,8 @@ struct FileConfig {
     #[serde(default)]
     projects: std::collections::BTreeMap<String, PathBuf>,
     max_open_proposals: Option<u64>,
+    #[serde(default)]
+    mcp_allowed_origins: Vec<String>,
 }
 
 /// Resolved settings of `praxis serve`.
@@ -157,6 +163,8 @@ pub struct Settings {
     /// Project roots by id: the file's, then the flags' (a flag wins).
     pub projects: Vec<(String, PathBuf)>,
     pub max_open_proposals: u64,
+    /// Origins allowed to call /mcp: the file's and the flags'.
+    pub mcp_allowed_origins: Vec<String>,
 }
 
 impl Settings {
@@ -215,8 +223,11 @@ impl ServeArgs {
                 .with_context(|| format!("--project takes ID=DIR, not {p:?}"))?;
             projects.insert(id.to_owned(), PathBuf::from(dir));
         }
+        let mut mcp_allowed_origins = file.mcp_allowed_origins.clone();
+        mcp_allowed_origins.extend(self.mcp_allowed_origins);
         Ok(Settings {
             memory,
+            mcp_allowed_origins,
             projects: projects.into_iter().collect(),
             max_open_proposals: self
                 .max_open_proposals
@@ -291,6 +302,7 @@ mod tests {
             memory_max_per_tenant: Some(9),
             projects: vec!["web=/srv/web".into()],
             max_open_proposals: None,
+            mcp_allowed_origins: vec!["https://b.example".into()],
         };
         let s = args.resolve().unwrap();
         assert_eq!(s.listen, "127.0.0.1:2");
@@ -301,5 +313,6 @@ mod tests {
         assert_eq!((s.memory.per_scope, s.memory.per_tenant), (7, 9));
         assert_eq!(s.projects, [("web".to_owned(), PathBuf::from("/srv/web"))]);
         assert_eq!(s.max_open_proposals, 1024);
+        assert_eq!(s.mcp_allowed_origins, ["https://b.example"]);
     }
 }

@@ -7,6 +7,7 @@ mod client_config;
 mod config;
 mod experiences;
 mod learning;
+mod mcp;
 mod memory;
 mod procedures;
 mod proposals;
@@ -95,6 +96,9 @@ enum Cmd {
         #[command(subcommand)]
         command: proposals::ProposalsCmd,
     },
+    /// Serve MCP on stdin and stdout, calling a running server over HTTP with
+    /// one credential: what a desktop agent host starts.
+    Mcp(mcp::McpArgs),
     /// Simulations of the learning authority's statistics.
     Sim {
         #[command(subcommand)]
@@ -188,6 +192,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Proposals { command } => proposals::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
@@ -259,6 +264,9 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         memory: settings.memory,
         projects: std::sync::Arc::new(projects),
         max_open_proposals: settings.max_open_proposals,
+        mcp: praxis_server::mcp::McpSettings {
+            allowed_origins: settings.mcp_allowed_origins,
+        },
     });
     praxis_server::serve_router(
         listener,

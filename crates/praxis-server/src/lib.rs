@@ -14,6 +14,7 @@ mod extract;
 mod head;
 mod idempotency;
 mod learning;
+pub mod mcp;
 mod memory;
 mod metrics;
 pub mod openapi;
@@ -82,6 +83,8 @@ pub struct Settings {
     pub projects: Arc<projects::Projects>,
     /// Most open proposals one scope may hold.
     pub max_open_proposals: u64,
+    /// Who may call `/mcp` from a browser.
+    pub mcp: mcp::McpSettings,
 }
 
 /// Open proposals a scope may hold unless configured otherwise.
@@ -93,6 +96,7 @@ impl Default for Settings {
             memory: praxis_store::memory::MemoryLimits::default(),
             projects: Arc::default(),
             max_open_proposals: DEFAULT_MAX_OPEN_PROPOSALS,
+            mcp: mcp::McpSettings::default(),
         }
     }
 }
@@ -129,9 +133,16 @@ impl MakeRequestId for UuidRequestId {
     }
 }
 
-/// Builds the application router.
+/// Builds the application router: the REST API, and `/mcp`, whose tools
+/// call that same REST API in process.
 pub fn router(state: AppState) -> Router {
-    let request_id = HeaderName::from_static("x-request-id");
+    let rest = layered(rest_routes(), state.clone());
+    let mcp = mcp::routes(rest, state.clone());
+    layered(rest_routes().merge(mcp), state)
+}
+
+/// The REST API's routes and the router's own answers, before the layers.
+fn rest_routes() -> Router<AppState> {
     let bounded =
         |limit: usize| axum::middleware::from_fn_with_state(limit, extract::limit_declared_length);
     let api = credentials::routes()
@@ -154,12 +165,23 @@ pub fn router(state: AppState) -> Router {
         // The router's own answers are problem documents like every other.
         .fallback(error::no_route)
         .method_not_allowed_fallback(error::method_not_allowed)
+}
+
+/// `routes` inside the layers every answer passes through.
+fn layered(routes: Router<AppState>, state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let bounded =
+        |limit: usize| axum::middleware::from_fn_with_state(limit, extract::limit_declared_length);
+    routes
         // Inside the metrics, request id and trace layers, so a panic's 500
         // is counted and carries the request id.
         .layer(error::catch_panics())
         // Inside the metrics, request id and trace layers like any refusal.
         .layer(axum::middleware::from_fn(head::limit_head))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), metrics::track))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
         // No route accepts more; each group above refuses past its own limit.
         .layer(bounded(RECORD_BODY_LIMIT))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

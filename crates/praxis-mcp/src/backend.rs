@@ -1,0 +1,83 @@
+//! Where a tool's REST request goes: the server's own router, in process,
+//! for `/mcp`; a running server over HTTP for the stdio proxy.
+
+use std::time::Duration;
+
+use http::HeaderValue;
+
+use crate::error::Error;
+use crate::operation::{Method, RestCall};
+
+/// The REST API's answer to one call.
+#[derive(Clone, Debug)]
+pub struct RestAnswer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// Sends a tool's REST request with a credential.
+#[async_trait::async_trait]
+pub trait Backend: Send + Sync + 'static {
+    /// Sends `call`. `credential` is the `Authorization` header of the MCP
+    /// request that carried the tool call, when it came over HTTP; a
+    /// backend with a credential of its own ignores it.
+    async fn send(
+        &self,
+        call: RestCall,
+        credential: Option<&HeaderValue>,
+    ) -> Result<RestAnswer, Error>;
+}
+
+/// A running Praxis server, called over HTTP with one bearer token: what
+/// `praxis mcp` proxies stdio to.
+pub struct HttpBackend {
+    client: reqwest::Client,
+    base: String,
+    authorization: String,
+}
+
+impl HttpBackend {
+    /// A backend for the server at `base` (`http://host:port`) calling with `token`.
+    pub fn new(base: &str, token: &str) -> Result<HttpBackend, Error> {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_mins(1))
+            .build()
+            .map_err(|e| Error::Unreachable(e.to_string()))?;
+        Ok(HttpBackend {
+            client,
+            base: base.trim_end_matches('/').to_owned(),
+            authorization: format!("Bearer {}", token.trim()),
+        })
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for HttpBackend {
+    async fn send(&self, call: RestCall, _: Option<&HeaderValue>) -> Result<RestAnswer, Error> {
+        let url = format!("{}{}", self.base, call.path_and_query);
+        let request = match call.method {
+            Method::Get => self.client.get(url),
+            Method::Post => self
+                .client
+                .post(url)
+                .header(http::header::CONTENT_TYPE, "application/json")
+                .body(call.body.unwrap_or_default()),
+        };
+        let answer = request
+            .header(http::header::AUTHORIZATION, &self.authorization)
+            .send()
+            .await
+            .map_err(|e| Error::Unreachable(e.without_url().to_string()))?;
+        let status = answer.status().as_u16();
+        let body = answer
+            .bytes()
+            .await
+            .map_err(|e| Error::Unreachable(e.without_url().to_string()))?;
+        Ok(RestAnswer {
+            status,
+            body: body.to_vec(),
+        })
+    }
+}

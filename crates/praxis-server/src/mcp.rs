@@ -1,0 +1,176 @@
+//! `/mcp`: the MCP server over streamable HTTP.
+//!
+//! Every request to `/mcp` has its `Origin` checked (DNS rebinding) and its
+//! bearer token authenticated exactly as a REST request's is, before the
+//! MCP layer reads it. A tool call is then one request to the REST router,
+//! in process, carrying the same `Authorization` header: capabilities,
+//! grants, tenants, validation and idempotency are the REST API's own, so
+//! MCP can grant nothing REST would refuse.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{FromRequestParts as _, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse as _, Response};
+use praxis_mcp::operation::{Method, RestCall};
+use praxis_mcp::{Backend, PraxisMcp, RestAnswer};
+use tower::ServiceExt as _;
+
+use crate::AppState;
+use crate::error::ApiError;
+use crate::extract::Auth;
+
+/// Largest REST answer a tool passes on: the largest page any list answers.
+const ANSWER_LIMIT: usize = 16 * 1024 * 1024;
+
+/// Who may call `/mcp` from a browser.
+#[derive(Clone, Debug, Default)]
+pub struct McpSettings {
+    /// Origins (`scheme://host[:port]`) allowed besides loopback ones.
+    pub allowed_origins: Vec<String>,
+}
+
+/// The REST router, called in process with the MCP request's credential.
+struct RouterBackend {
+    rest: Router,
+}
+
+#[async_trait::async_trait]
+impl Backend for RouterBackend {
+    async fn send(
+        &self,
+        call: RestCall,
+        credential: Option<&HeaderValue>,
+    ) -> Result<RestAnswer, praxis_mcp::Error> {
+        let credential = credential.ok_or(praxis_mcp::Error::NoCredential)?;
+        let request = axum::http::Request::builder()
+            .uri(&call.path_and_query)
+            .header(header::AUTHORIZATION, credential);
+        let request = match call.method {
+            Method::Get => request.method("GET").body(Body::empty()),
+            Method::Post => request
+                .method("POST")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(call.body.unwrap_or_default())),
+        }
+        .map_err(|e| praxis_mcp::Error::Unreachable(e.to_string()))?;
+        let response = self
+            .rest
+            .clone()
+            .oneshot(request)
+            .await
+            .unwrap_or_else(|never| match never {});
+        let status = response.status().as_u16();
+        let body = axum::body::to_bytes(response.into_body(), ANSWER_LIMIT)
+            .await
+            .map_err(|e| praxis_mcp::Error::Unreachable(e.to_string()))?;
+        Ok(RestAnswer {
+            status,
+            body: body.to_vec(),
+        })
+    }
+}
+
+/// The `/mcp` route over the REST application `rest`, guarded by `state`'s
+/// credentials and origin settings.
+pub fn routes(rest: Router, state: AppState) -> Router<AppState> {
+    let mcp = PraxisMcp::new(
+        &crate::openapi::document(),
+        Arc::new(RouterBackend { rest }),
+    )
+    .expect("every MCP tool names an operation of the OpenAPI document");
+    Router::new()
+        .route_service("/mcp", praxis_mcp::http_service(mcp))
+        .layer(axum::middleware::from_fn_with_state(state, guard))
+}
+
+/// Refuses a foreign `Origin` (403) and an unusable credential (401) in the
+/// REST API's problem format before the MCP layer sees the request.
+async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Some(origin) = request.headers().get(header::ORIGIN)
+        && !origin_allowed(origin, &state.settings.mcp.allowed_origins)
+    {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "origin_not_allowed",
+            "this Origin may not call /mcp; allow it with --mcp-allow-origin",
+        )
+        .at("Origin")
+        .into_response();
+    }
+    let (mut parts, body) = request.into_parts();
+    if let Err(refused) = Auth::from_request_parts(&mut parts, &state).await {
+        return refused.into_response();
+    }
+    next.run(Request::from_parts(parts, body)).await
+}
+
+/// Loopback origins on any port, and exactly the configured others.
+fn origin_allowed(origin: &HeaderValue, allowed: &[String]) -> bool {
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+    if allowed
+        .iter()
+        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(&origin))
+    {
+        return true;
+    }
+    let Some(rest) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        v6.split_once(']').map_or("", |(h, _)| h)
+    } else {
+        rest.split(':').next().unwrap_or_default()
+    };
+    let port_ok = match rest.rsplit_once(':') {
+        Some((_, port)) if !rest.ends_with(']') => port.parse::<u16>().is_ok(),
+        _ => true,
+    };
+    port_ok && matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_and_configured_origins_pass() {
+        let allowed = vec!["https://console.example.com".to_owned()];
+        for ok in [
+            "http://localhost:3000",
+            "http://127.0.0.1",
+            "https://[::1]:8443",
+            "HTTP://LOCALHOST:1",
+            "https://console.example.com",
+            "https://console.example.com/",
+        ] {
+            assert!(
+                origin_allowed(&HeaderValue::from_static(ok), &allowed),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "null",
+            "http://evil.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example:80",
+            "http://localhost:notaport",
+            "https://console.example.com:8443",
+            "file://localhost",
+        ] {
+            assert!(
+                !origin_allowed(&HeaderValue::from_static(bad), &allowed),
+                "{bad}"
+            );
+        }
+    }
+}
