@@ -233,6 +233,12 @@ impl Operation {
             }
         }
         let body = if self.body {
+            if args.contains_key(CONTRACT_VERSION) {
+                return Err(ArgumentError::new(
+                    "/contract_version",
+                    "is not an argument: the tool states the contract version",
+                ));
+            }
             args.insert(CONTRACT_VERSION.into(), 1.into());
             Some(serde_json::to_vec(&Value::Object(args)).expect("JSON serializes"))
         } else {
@@ -389,13 +395,26 @@ fn output(op: &Value, schemas: &Map<String, Value>) -> Result<Option<Map<String,
     let Some(root) = resolve(schema, schemas) else {
         return Ok(None);
     };
-    if root.get("type").and_then(Value::as_str) != Some("object") {
+    let is_object = |schema: &Value| {
+        resolve(schema, schemas)
+            .and_then(|s| s.get("type"))
+            .and_then(Value::as_str)
+            == Some("object")
+    };
+    // MCP wants an object at the root; a union of objects is one.
+    let union_of_objects = ["oneOf", "anyOf"].iter().any(|key| {
+        root.get(*key)
+            .and_then(Value::as_array)
+            .is_some_and(|variants| variants.iter().all(is_object))
+    });
+    if !is_object(root) && !union_of_objects {
         return Ok(None);
     }
     let mut defs = BTreeMap::new();
     let Value::Object(mut out) = rewrite(root, schemas, &mut defs)? else {
         return Ok(None);
     };
+    out.insert("type".into(), "object".into());
     if !defs.is_empty() {
         out.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
     }
@@ -516,6 +535,11 @@ mod tests {
             .unwrap();
         let body: Value = serde_json::from_slice(&call.body.unwrap()).unwrap();
         assert_eq!(body, json!({"name": "n", "contract_version": 1}));
+        let versioned = json!({"name": "n", "contract_version": 2});
+        let err = op
+            .request(versioned.as_object().unwrap().clone())
+            .unwrap_err();
+        assert_eq!(err.field, "/contract_version");
         // A recursive answer schema terminates and keeps its object root.
         let output = op.output_schema.unwrap();
         assert_eq!(output["type"], "object");

@@ -9,6 +9,7 @@ mod head;
 mod http;
 mod idempotency;
 mod learning;
+mod mcp;
 mod memory;
 mod openapi;
 mod procedures;
