@@ -138,7 +138,7 @@ class Prepared:
     call: Call
     method: str
     url: str
-    params: list[tuple[str, str]]
+    params: httpx.QueryParams
     headers: dict[str, str]
     content: bytes | None
 
@@ -160,7 +160,7 @@ class _TransportBase:
         path = call.path
         for name, value in call.path_params.items():
             path = path.replace("{" + name + "}", quote(str(value), safe=""))
-        params = [(k, _query_value(v)) for k, v in call.query.items() if v is not None]
+        params = httpx.QueryParams({k: _query_value(v) for k, v in call.query.items() if v is not None})
         headers = {"Accept": "application/json, application/problem+json;q=0.9, */*;q=0.1"}
         headers.update(self._headers)
         if self._token:
@@ -233,7 +233,7 @@ class SyncTransport(_TransportBase):
                 response = self.client.request(
                     prepared.method,
                     prepared.url,
-                    params=httpx.QueryParams(prepared.params),
+                    params=prepared.params,
                     headers=prepared.headers,
                     content=prepared.content,
                 )
@@ -280,7 +280,7 @@ class AsyncTransport(_TransportBase):
                 response = await self.client.request(
                     prepared.method,
                     prepared.url,
-                    params=httpx.QueryParams(prepared.params),
+                    params=prepared.params,
                     headers=prepared.headers,
                     content=prepared.content,
                 )
