@@ -23,6 +23,7 @@ mod attempts;
 mod experiences;
 mod http;
 mod learning;
+mod mcp;
 mod proposals;
 mod redaction;
 
@@ -61,6 +62,9 @@ pub enum BenchCmd {
     /// Writes over loopback HTTP with and without an Idempotency-Key,
     /// beside the HTTP stack's own ceiling, in alternating rounds.
     Http(http::HttpArgs),
+    /// `attempts_assess` over MCP (streamable HTTP) beside the same
+    /// assessment over REST, in alternating rounds, as the store grows.
+    Mcp(mcp::McpArgs),
     /// Recall, false positives and throughput of the screening engine on its
     /// labelled corpus; exits non-zero if any rule, or all of them
     /// together, falls below 99% recall or above 1% false positives.
@@ -94,6 +98,7 @@ pub async fn run(cmd: BenchCmd) -> anyhow::Result<std::process::ExitCode> {
         BenchCmd::Attempts(args) => attempts::run(args).await?,
         BenchCmd::Experiences(args) => experiences::run(args).await?,
         BenchCmd::Http(args) => http::run(args).await?,
+        BenchCmd::Mcp(args) => mcp::run(args).await?,
         BenchCmd::Learning(args) => learning::run(args).await?,
         BenchCmd::Proposals(args) => proposals::run(args).await?,
         BenchCmd::Redaction(args) => return redaction::run(&args),
@@ -237,9 +242,19 @@ impl Serving {
         capability: &str,
         grant: Scope,
     ) -> anyhow::Result<Serving> {
+        Serving::start_holding(engine, subject, &[capability], grant).await
+    }
+
+    /// As [`Serving::start`], the token holding every one of `capabilities`.
+    async fn start_holding(
+        engine: &Arc<dyn Engine>,
+        subject: &str,
+        capabilities: &[&str],
+        grant: Scope,
+    ) -> anyhow::Result<Serving> {
         let request = praxis_domain::credentials::IssueRequest::new(
             subject.into(),
-            vec![capability.into()],
+            capabilities.iter().map(|c| (*c).to_owned()).collect(),
             vec![grant],
             None,
             praxis_server::admin::now(),
