@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use http::HeaderValue;
-
 use crate::error::Error;
 use crate::operation::{Method, RestCall};
 
@@ -20,13 +18,14 @@ pub struct RestAnswer {
 /// Sends a tool's REST request with a credential.
 #[async_trait::async_trait]
 pub trait Backend: Send + Sync + 'static {
-    /// Sends `call`. `credential` is the `Authorization` header of the MCP
-    /// request that carried the tool call, when it came over HTTP; a
-    /// backend with a credential of its own ignores it.
+    /// Sends `call`. `carrier` is the head of the MCP HTTP request that
+    /// carried the tool call (its credential, and what the server learned
+    /// of it), when it came over HTTP; a backend with a credential of its
+    /// own ignores it.
     async fn send(
         &self,
         call: RestCall,
-        credential: Option<&HeaderValue>,
+        carrier: Option<&http::request::Parts>,
     ) -> Result<RestAnswer, Error>;
 }
 
@@ -55,7 +54,11 @@ impl HttpBackend {
 
 #[async_trait::async_trait]
 impl Backend for HttpBackend {
-    async fn send(&self, call: RestCall, _: Option<&HeaderValue>) -> Result<RestAnswer, Error> {
+    async fn send(
+        &self,
+        call: RestCall,
+        _: Option<&http::request::Parts>,
+    ) -> Result<RestAnswer, Error> {
         let url = format!("{}{}", self.base, call.path_and_query);
         let request = match call.method {
             Method::Get => self.client.get(url),

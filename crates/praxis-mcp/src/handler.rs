@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use http::HeaderValue;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData, Implementation,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -82,17 +81,14 @@ impl PraxisMcp {
         &self.inner.tools
     }
 
-    /// Sends `call` with the credential of the MCP request, if it came over HTTP.
+    /// Sends `call` on behalf of the MCP request, if it came over HTTP.
     async fn send(
         &self,
         call: RestCall,
         context: &RequestContext<RoleServer>,
     ) -> Result<RestAnswer, Error> {
-        let credential: Option<HeaderValue> = context
-            .extensions
-            .get::<http::request::Parts>()
-            .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION).cloned());
-        self.inner.backend.send(call, credential.as_ref()).await
+        let carrier = context.extensions.get::<http::request::Parts>();
+        self.inner.backend.send(call, carrier).await
     }
 
     /// Calls the tool `name` with `arguments`: its answer as structured

@@ -182,10 +182,19 @@ impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
 /// The authenticated caller.
 pub struct Auth(pub Principal);
 
+/// A caller authenticated by this server earlier in the same request: a
+/// tool call `/mcp` already authenticated, made in process. Only this
+/// crate can make one, and request extensions never come off the wire.
+#[derive(Clone)]
+pub(crate) struct Authenticated(pub(crate) Principal);
+
 impl FromRequestParts<AppState> for Auth {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Some(Authenticated(principal)) = parts.extensions.get::<Authenticated>() {
+            return Ok(Auth(principal.clone()));
+        }
         let header = parts
             .headers
             .get(header::AUTHORIZATION)

@@ -136,7 +136,11 @@ impl MakeRequestId for UuidRequestId {
 /// Builds the application router: the REST API, and `/mcp`, whose tools
 /// call that same REST API in process.
 pub fn router(state: AppState) -> Router {
-    let rest = layered(rest_routes(), state.clone());
+    // Tool calls enter the REST routes below the layers: the `/mcp`
+    // request that carries them was already measured, traced and counted.
+    let rest = rest_routes()
+        .layer(error::catch_panics())
+        .with_state(state.clone());
     let mcp = mcp::routes(rest, state.clone());
     layered(rest_routes().merge(mcp), state)
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{FromRequestParts as _, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{self as http, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 use praxis_mcp::operation::{Method, RestCall};
@@ -21,7 +21,7 @@ use tower::ServiceExt as _;
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::extract::Auth;
+use crate::extract::{Auth, Authenticated};
 
 /// Largest REST answer a tool passes on: the largest page any list answers.
 const ANSWER_LIMIT: usize = 16 * 1024 * 1024;
@@ -43,12 +43,23 @@ impl Backend for RouterBackend {
     async fn send(
         &self,
         call: RestCall,
-        credential: Option<&HeaderValue>,
+        carrier: Option<&http::request::Parts>,
     ) -> Result<RestAnswer, praxis_mcp::Error> {
-        let credential = credential.ok_or(praxis_mcp::Error::NoCredential)?;
-        let request = axum::http::Request::builder()
+        let carrier = carrier.ok_or(praxis_mcp::Error::NoCredential)?;
+        let credential = carrier
+            .headers
+            .get(header::AUTHORIZATION)
+            .ok_or(praxis_mcp::Error::NoCredential)?;
+        let mut request = axum::http::Request::builder()
             .uri(&call.path_and_query)
             .header(header::AUTHORIZATION, credential);
+        // The guard authenticated this very request: the REST handler need
+        // not read the credential again.
+        if let Some(authenticated) = carrier.extensions.get::<Authenticated>()
+            && let Some(extensions) = request.extensions_mut()
+        {
+            extensions.insert(authenticated.clone());
+        }
         let request = match call.method {
             Method::Get => request.method("GET").body(Body::empty()),
             Method::Post => request
@@ -102,8 +113,11 @@ async fn guard(State(state): State<AppState>, request: Request, next: Next) -> R
         .into_response();
     }
     let (mut parts, body) = request.into_parts();
-    if let Err(refused) = Auth::from_request_parts(&mut parts, &state).await {
-        return refused.into_response();
+    match Auth::from_request_parts(&mut parts, &state).await {
+        Ok(Auth(principal)) => {
+            parts.extensions.insert(Authenticated(principal));
+        }
+        Err(refused) => return refused.into_response(),
     }
     next.run(Request::from_parts(parts, body)).await
 }

@@ -50,6 +50,11 @@ pub struct McpArgs {
 enum Via {
     Rest,
     Mcp,
+    /// An MCP `ping`: authentication and the MCP transport, no REST call.
+    Ping,
+    /// `GET /api/v1/capabilities`: authentication and HTTP, no store work
+    /// beyond the credential: the floor under every authenticated call.
+    Floor,
 }
 
 /// The candidates every request assesses on `host-17`.
@@ -61,9 +66,9 @@ fn actions() -> Value {
 pub async fn run(args: McpArgs) -> anyhow::Result<()> {
     let tmp = super::tempfile_dir(args.dir.as_deref())?;
     println!(
-        "| store | observations | REST p50 | REST p99 | MCP p50 | MCP p99 | MCP p50 / REST p50 | requests (each) |"
+        "| store | observations | REST p50 | REST p99 | MCP p50 | MCP p99 | MCP p50 / REST p50 | MCP ping p50 | floor p50 (capabilities) | requests (each) |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for backend in &args.backends {
         let engine = super::bench_store(backend, &tmp, "mcp", args.postgres.as_deref()).await?;
         let grant = praxis_server::admin::scope_from_wire(praxis_api::examples::scope());
@@ -78,12 +83,14 @@ pub async fn run(args: McpArgs) -> anyhow::Result<()> {
             loaded = loaded.max(size);
             let row = measure(&http, &serving, &args).await?;
             println!(
-                "| {backend} | {loaded} | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} ms | {:.2} | {} |",
+                "| {backend} | {loaded} | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} ms | {:.2} | {:.3} ms | {:.3} ms | {} |",
                 row.rest.0,
                 row.rest.1,
                 row.mcp.0,
                 row.mcp.1,
                 row.mcp.0 / row.rest.0,
+                row.ping,
+                row.floor,
                 row.count
             );
         }
@@ -96,6 +103,8 @@ pub async fn run(args: McpArgs) -> anyhow::Result<()> {
 struct Row {
     rest: (f64, f64),
     mcp: (f64, f64),
+    ping: f64,
+    floor: f64,
     count: usize,
 }
 
@@ -155,20 +164,23 @@ async fn measure(
 ) -> anyhow::Result<Row> {
     let mut rest = Vec::new();
     let mut mcp = Vec::new();
+    let mut ping = Vec::new();
+    let mut floor = Vec::new();
     for round in 0..args.rounds {
-        for via in [Via::Rest, Via::Mcp] {
+        for via in [Via::Rest, Via::Mcp, Via::Ping, Via::Floor] {
             let mut latencies = run_workload(http, serving, via, args).await?;
             let p50 = super::attempts::pct(sorted(&mut latencies), 0.5);
-            let name = if via == Via::Rest { "rest" } else { "mcp" };
+            let (name, all) = match via {
+                Via::Rest => ("rest", &mut rest),
+                Via::Mcp => ("mcp", &mut mcp),
+                Via::Ping => ("mcp ping", &mut ping),
+                Via::Floor => ("capabilities", &mut floor),
+            };
             eprintln!(
                 "round {round}: {name} p50 {p50} µs over {} calls",
                 latencies.len()
             );
-            if via == Via::Rest {
-                rest.append(&mut latencies);
-            } else {
-                mcp.append(&mut latencies);
-            }
+            all.append(&mut latencies);
         }
     }
     let ms = |v: &mut Vec<u64>, p: f64| super::attempts::pct(sorted(v), p) as f64 / 1000.0;
@@ -176,6 +188,8 @@ async fn measure(
         count: rest.len().min(mcp.len()),
         rest: (ms(&mut rest, 0.5), ms(&mut rest, 0.99)),
         mcp: (ms(&mut mcp, 0.5), ms(&mut mcp, 0.99)),
+        ping: ms(&mut ping, 0.5),
+        floor: ms(&mut floor, 0.5),
     })
 }
 
@@ -231,6 +245,31 @@ async fn send(http: &reqwest::Client, base: &str, token: &str, via: Via) -> anyh
                 .await?
                 .json()
                 .await?
+        }
+        Via::Floor => {
+            let status = http
+                .get(format!("{base}/api/v1/capabilities"))
+                .bearer_auth(token)
+                .send()
+                .await?
+                .status();
+            anyhow::ensure!(status.is_success(), "capabilities answered {status}");
+            return Ok(());
+        }
+        Via::Ping => {
+            let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+            let reply: Value = http
+                .post(format!("{base}/mcp"))
+                .bearer_auth(token)
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18")
+                .json(&ping)
+                .send()
+                .await?
+                .json()
+                .await?;
+            anyhow::ensure!(reply["result"].is_object(), "ping answered {reply}");
+            return Ok(());
         }
         Via::Mcp => {
             let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
