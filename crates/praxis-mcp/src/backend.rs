@@ -68,6 +68,10 @@ impl Backend for HttpBackend {
                 .header(http::header::CONTENT_TYPE, "application/json")
                 .body(call.body.unwrap_or_default()),
         };
+        let request = match &call.idempotency_key {
+            Some(key) => request.header("idempotency-key", key),
+            None => request,
+        };
         let answer = request
             .header(http::header::AUTHORIZATION, &self.authorization)
             .send()

@@ -133,6 +133,7 @@ impl PraxisMcp {
                     method: Method::Get,
                     path_and_query: "/api/v1/records/schema".into(),
                     body: None,
+                    idempotency_key: None,
                 },
                 "application/schema+json",
             ),

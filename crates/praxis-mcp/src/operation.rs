@@ -29,6 +29,9 @@ const SCOPE_PARAMS: [&str; 4] = ["project_id", "mission_id", "agent_id", "visibi
 /// contract version is the server's to state.
 const CONTRACT_VERSION: &str = "contract_version";
 
+/// The argument a keyed write takes for its `Idempotency-Key` header.
+const IDEMPOTENCY_KEY: &str = "idempotency_key";
+
 /// How an operation is called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -47,6 +50,8 @@ pub struct RestCall {
     pub path_and_query: String,
     /// The JSON body of a `POST`.
     pub body: Option<Vec<u8>>,
+    /// The `Idempotency-Key` header of a keyed write.
+    pub idempotency_key: Option<String>,
 }
 
 /// Arguments a tool was given that do not fit its operation.
@@ -79,6 +84,7 @@ pub struct Operation {
     query_params: Vec<String>,
     scoped_query: bool,
     body: bool,
+    keyed: bool,
     /// The JSON Schema of the tool's arguments.
     pub input_schema: Map<String, Value>,
     /// The JSON Schema of a successful answer, when it is an object.
@@ -100,6 +106,7 @@ impl Operation {
         let mut path_params = Vec::new();
         let mut query_params = Vec::new();
         let mut scope_seen = Vec::new();
+        let mut keyed = false;
         for param in op
             .get("parameters")
             .and_then(Value::as_array)
@@ -112,6 +119,10 @@ impl Operation {
             let place = param["in"].as_str().unwrap_or_default();
             if place == "query" && SCOPE_PARAMS.contains(&name) {
                 scope_seen.push(name);
+                continue;
+            }
+            if place == "header" && name.eq_ignore_ascii_case("Idempotency-Key") {
+                keyed = true;
                 continue;
             }
             if place != "path" && place != "query" {
@@ -173,6 +184,16 @@ impl Operation {
                 }
             }
         }
+        if keyed {
+            if properties.contains_key(IDEMPOTENCY_KEY) {
+                return Err(bad("the body has a member named idempotency_key"));
+            }
+            let key = json!({
+                "type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$",
+                "description": "Optional. Any unique string of 16 to 255 visible ASCII characters (a UUID works): a retry of this call with the same key and arguments replays the first answer instead of writing twice."
+            });
+            properties.insert(IDEMPOTENCY_KEY.into(), key);
+        }
         let mut input = Map::new();
         input.insert("type".into(), "object".into());
         input.insert("properties".into(), Value::Object(properties));
@@ -189,6 +210,7 @@ impl Operation {
             query_params,
             scoped_query,
             body: body_ref.is_some(),
+            keyed,
             path,
             input_schema: input,
             output_schema,
@@ -211,6 +233,17 @@ impl Operation {
             let escaped = utf8_percent_encode(&text, COMPONENT).to_string();
             path = path.replace(&format!("{{{name}}}"), &escaped);
         }
+        let idempotency_key = if self.keyed {
+            match args.remove(IDEMPOTENCY_KEY) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(key)) => Some(key),
+                Some(_) => {
+                    return Err(ArgumentError::new("/idempotency_key", "must be a string"));
+                }
+            }
+        } else {
+            None
+        };
         let mut query = Vec::new();
         if self.scoped_query {
             let scope = args
@@ -267,6 +300,7 @@ impl Operation {
             method: self.method,
             path_and_query: path,
             body,
+            idempotency_key,
         })
     }
 }
@@ -442,6 +476,7 @@ mod tests {
                 }},
                 "/api/v1/things": {"post": {
                     "operationId": "make_thing",
+                    "parameters": [{"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}],
                     "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/MakeThing"}}}},
                     "responses": {"201": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}}
                 }}
@@ -535,6 +570,15 @@ mod tests {
             .unwrap();
         let body: Value = serde_json::from_slice(&call.body.unwrap()).unwrap();
         assert_eq!(body, json!({"name": "n", "contract_version": 1}));
+        assert_eq!(call.idempotency_key, None);
+        let keyed = json!({"name": "n", "idempotency_key": "key-0123456789abcdef"});
+        let call = op.request(keyed.as_object().unwrap().clone()).unwrap();
+        assert_eq!(
+            call.idempotency_key.as_deref(),
+            Some("key-0123456789abcdef")
+        );
+        let body: Value = serde_json::from_slice(&call.body.unwrap()).unwrap();
+        assert!(body.get("idempotency_key").is_none());
         let versioned = json!({"name": "n", "contract_version": 2});
         let err = op
             .request(versioned.as_object().unwrap().clone())

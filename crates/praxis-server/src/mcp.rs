@@ -53,6 +53,9 @@ impl Backend for RouterBackend {
         let mut request = axum::http::Request::builder()
             .uri(&call.path_and_query)
             .header(header::AUTHORIZATION, credential);
+        if let Some(key) = &call.idempotency_key {
+            request = request.header("idempotency-key", key);
+        }
         // The guard authenticated this very request: the REST handler need
         // not read the credential again.
         if let Some(authenticated) = carrier.extensions.get::<Authenticated>()

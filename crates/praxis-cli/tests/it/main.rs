@@ -8,6 +8,7 @@ mod cli;
 mod contract;
 mod kill;
 mod learning;
+mod mcp;
 mod memory;
 mod proposals;
 mod proxy;

@@ -229,6 +229,14 @@ async fn every_tool_answers_as_its_rest_counterpart() {
             .ok("proposals_propose", arguments("create_proposal"))
             .await;
         let proposal_id = proposal["proposal"]["id"].as_str().unwrap();
+        // A keyed write retried with its key is applied once.
+        let mut keyed = arguments("create_proposal");
+        keyed["candidate"]["destination"]["memory_key"] = json!("keyed-proposal");
+        keyed["idempotency_key"] = json!("mcp-retry-0123456789");
+        let first = mcp.ok("proposals_propose", keyed.clone()).await;
+        let again = mcp.ok("proposals_propose", keyed).await;
+        assert_eq!(first, again, "the retry replays the first answer");
+        assert_ne!(first["proposal"]["id"], proposal_id);
         let status = mcp
             .ok(
                 "proposals_status",
