@@ -2,15 +2,23 @@
 """Generate the typed parts of ``praxis_client`` from the server's OpenAPI document.
 
 Reads ``crates/praxis-server/openapi.json`` (or ``--openapi FILE``) and writes
+two packages, each split by the operations' tags (``attempts``, ``records``, …):
 
-- ``src/praxis_client/models.py``: one pydantic v2 model per object schema,
+- ``src/praxis_client/models/``: one pydantic v2 model per object schema,
   ``Literal`` aliases for string enums, unions for ``oneOf`` (discriminated
-  when every variant carries a one-value tag property);
-- ``src/praxis_client/_operations.py``: one method per ``operationId`` on a
-  sync and an async mixin, which ``Client`` and ``AsyncClient`` inherit.
+  when every variant carries a one-value tag property). A schema goes to the
+  module of the one tag whose operations use it, ``common.py`` holds those
+  several tags (or none) use, and ``__init__.py`` re-exports every name;
+- ``src/praxis_client/_operations/``: one module per tag with one method per
+  ``operationId`` on a sync and an async mixin; ``__init__.py`` composes them
+  into the mixins ``Client`` and ``AsyncClient`` inherit, and holds
+  ``OPERATIONS``.
 
-``--check`` writes nothing and exits 1 when a committed file differs from
-what would be generated. The generator uses only the standard library.
+The two packages belong to the generator: a file in them it does not write is
+removed. ``--check`` writes nothing and exits 1 when a committed file differs
+from what would be generated, is missing, or should not be there. No generated
+file may reach ``MAX_LINES`` lines. The generator uses only the standard
+library.
 """
 
 from __future__ import annotations
@@ -27,6 +35,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "src" / "praxis_client"
+# The directories the generator owns, and the single files they replaced.
+GENERATED_DIRS = (PACKAGE / "models", PACKAGE / "_operations")
+LEGACY_FILES = (PACKAGE / "models.py", PACKAGE / "_operations.py")
+# The project's limit on a source file's length.
+MAX_LINES = 1000
+METHODS = ("get", "post", "put", "patch", "delete")
+# The models module of schemas several tags (or none) use.
+COMMON = "common"
 DEFAULT_OPENAPI = HERE.parents[2] / "crates" / "praxis-server" / "openapi.json"
 
 HEADER = (
@@ -125,6 +141,38 @@ class Generator:
         self.adapters: set[str] = set()
         self.response_schemas = self._reachable(self._roots(response=True))
         self.current_response = True
+        # The models module of every defined name, and of the schema being defined.
+        self.schema_modules = self._schema_modules()
+        self.module_of: dict[str, str] = {}
+        self.current_module = COMMON
+
+    # -- modules: which tag's operations use a schema ------------------------
+
+    def _schema_modules(self) -> dict[str, str]:
+        """The models module of each component schema.
+
+        That of the one tag whose operations reach it, else ``common`` (several
+        tags, or none). What a ``common`` schema refers to is then ``common``
+        too, and a tag's module needs only itself and ``common``.
+        """
+        tags: dict[str, set[str]] = {}
+        for item in self.doc["paths"].values():
+            for method, op in item.items():
+                if method not in METHODS:
+                    continue
+                roots: set[str] = set()
+                self._refs([op.get("parameters"), op.get("requestBody"), op.get("responses")], roots)
+                for name in self._reachable(roots):
+                    tags.setdefault(name, set()).add(tag_module(op))
+        modules: dict[str, str] = {}
+        for name in self.schemas:
+            users = tags.get(name, set())
+            modules[name] = next(iter(users)) if len(users) == 1 else COMMON
+        return modules
+
+    def note(self, name: str) -> None:
+        """Records the module of a name being defined (the first definition wins)."""
+        self.module_of.setdefault(name, self.current_module)
 
     # -- reachability: which schemas appear in answers -----------------------
 
@@ -171,7 +219,11 @@ class Generator:
     def run(self) -> None:
         for name in sorted(self.schemas):
             self.current_response = name in self.response_schemas
+            self.current_module = self.schema_modules[name]
             self.define(name, self.schemas[name])
+        # Types the operations' parameters and bodies define inline go to
+        # their tag's module.
+        self.ops = self.operations()
 
     def define(self, name: str, schema: dict[str, Any]) -> str:
         """Defines a named type for ``schema`` and returns its annotation."""
@@ -179,12 +231,14 @@ class Generator:
             return self.union(name, schema)
         if "enum" in schema:
             literal = self.literal(schema["enum"])
+            self.note(name)
             self.enums[name] = AliasDef(name, literal, doc_text(schema.get("description")))
             return name
         kind = schema.get("type")
         if kind == "object" and "properties" in schema:
             return self.model(name, schema)
         annotation = self.annotation(schema, name)
+        self.note(name)
         self.enums[name] = AliasDef(name, annotation, doc_text(schema.get("description")))
         return name
 
@@ -197,6 +251,7 @@ class Generator:
         required = set(schema.get("required", []))
         definition = ModelDef(name, doc_text(schema.get("description")), [], self.current_response)
         self.models[name] = definition
+        self.note(name)
         for wire, prop in schema["properties"].items():
             const = None
             if isinstance(prop, dict) and isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
@@ -249,6 +304,7 @@ class Generator:
             annotation = f'Annotated[{inner}, Field(discriminator="{tag}")]'
         else:
             annotation = inner
+        self.note(name)
         self.unions[name] = AliasDef(name, annotation, doc_text(schema.get("description")), deps)
         return name
 
@@ -332,34 +388,85 @@ class Generator:
             return f"dict[{key}, {value}]"
         return "Any"
 
-    # -- output: models.py ---------------------------------------------------
+    # -- output: models/ ------------------------------------------------------
 
-    def models_source(self) -> str:
-        out: list[str] = [HEADER, '"""Typed models of the Praxis API, generated from its OpenAPI document."""\n']
-        out.append("from __future__ import annotations\n")
-        out.append("from typing import Annotated, Any, Literal, TypeAlias\n")
-        out.append("from pydantic import Field\n")
-        out.append("from ._base import RequestModel, ResponseModel\n\n")
-        for alias in sorted(self.enums.values(), key=lambda a: a.name):
-            out.append(f"{alias.name}: TypeAlias = {alias.annotation}\n")
+    def model_modules(self) -> list[str]:
+        """The models modules, ``common`` first (the others import from it)."""
+        tags = sorted(set(self.module_of.values()) - {COMMON})
+        return [COMMON, *tags]
+
+    def models_sources(self) -> dict[str, str]:
+        """Each models module's source by file name, ``__init__.py`` included."""
+        modules = self.model_modules()
+        sources = {f"{module}.py": self.models_module_source(module) for module in modules}
+        out: list[str] = [HEADER, '"""Typed models of the Praxis API, generated from its OpenAPI document.\n\n']
+        out.append(
+            "One module per tag of the operations that use a model; ``common`` holds\n"
+            "the models several tags share. Every name is re-exported here.\n"
+            '"""\n\n'
+        )
+        for module in modules:
+            names = self.module_names(module)
+            if names:
+                out.append(f"from .{module} import (\n")
+                out.extend(f"    {name},\n" for name in names)
+                out.append(")\n")
+        out.append(all_list(sorted(self.module_of)))
+        sources["__init__.py"] = "".join(out)
+        return sources
+
+    def module_names(self, module: str) -> list[str]:
+        return sorted(name for name, where in self.module_of.items() if where == module)
+
+    def models_module_source(self, module: str) -> str:
+        enums = sorted((a for a in self.enums.values() if self.module_of[a.name] == module), key=lambda a: a.name)
+        models = sorted((m for m in self.models.values() if self.module_of[m.name] == module), key=lambda m: m.name)
+        unions = [a for a in self.ordered_unions() if self.module_of[a.name] == module]
+        body: list[str] = []
+        for alias in enums:
+            body.append(f"{alias.name}: TypeAlias = {alias.annotation}\n")
             if alias.description:
-                out.append(docstring(alias.description, 0))
-            out.append("\n")
-        for model in sorted(self.models.values(), key=lambda m: m.name):
-            out.append("\n" + self.model_source(model))
-        for alias in self.ordered_unions():
-            out.append(f"\n{alias.name}: TypeAlias = {alias.annotation}\n")
+                body.append(docstring(alias.description, 0))
+            body.append("\n")
+        for model in models:
+            body.append("\n" + self.model_source(model))
+        for alias in unions:
+            body.append(f"\n{alias.name}: TypeAlias = {alias.annotation}\n")
             if alias.description:
-                out.append(docstring(alias.description, 0))
-        out.append("\n\n__all__ = [\n")
-        for name in sorted([*self.enums, *self.models, *self.unions]):
-            out.append(f'    "{name}",\n')
-        out.append("]\n\n")
-        out.append("for _model in (\n")
-        for model in sorted(self.models):
-            out.append(f"    {model},\n")
-        out.append("):\n    _model.model_rebuild()\n")
-        return "".join(out)
+                body.append(docstring(alias.description, 0))
+        body.append("\n\n" + all_list(self.module_names(module)))
+        if models:
+            body.append("\nfor _model in (\n")
+            body.extend(f"    {model.name},\n" for model in models)
+            body.append("):\n    _model.model_rebuild()\n")
+        text = "".join(body)
+        # What the module refers to: its own names, typing's, and ``common``'s.
+        used = code_names(text)
+        own = set(self.module_names(module))
+        foreign = sorted(n for n in used & set(self.module_of) if n not in own)
+        for name in foreign:
+            if self.module_of[name] != COMMON:
+                raise SystemExit(f"models module {module} refers to {name} of {self.module_of[name]}")
+        if module == COMMON:
+            title = "Models of the Praxis API that the operations of several tags share"
+        else:
+            title = f"Models of the Praxis API that only the operations tagged ``{module}`` use"
+        out: list[str] = [HEADER, f'"""{title}, generated from its OpenAPI document."""\n\n']
+        out.append("from __future__ import annotations\n\n")
+        typing_names = sorted(used & {"Annotated", "Any", "Literal", "TypeAlias"})
+        if typing_names:
+            out.append(f"from typing import {', '.join(typing_names)}\n\n")
+        if "Field" in used:
+            out.append("from pydantic import Field\n\n")
+        bases = sorted(used & {"RequestModel", "ResponseModel"})
+        if bases:
+            out.append(f"from .._base import {', '.join(bases)}\n")
+        if foreign:
+            out.append(f"from .{COMMON} import (\n")
+            out.extend(f"    {name},\n" for name in foreign)
+            out.append(")\n")
+        out.append("\n")
+        return "".join(out) + text
 
     def ordered_unions(self) -> list[AliasDef]:
         done: set[str] = set()
@@ -426,47 +533,104 @@ class Generator:
         ops: list[Operation] = []
         for path, item in self.doc["paths"].items():
             for method, op in item.items():
-                if method not in ("get", "post", "put", "patch", "delete"):
+                if method not in METHODS:
                     continue
+                self.current_module = tag_module(op)
                 ops.append(Operation.parse(self, path, method, op))
         ops.sort(key=lambda o: o.method_name)
         return ops
 
-    def operations_source(self) -> str:
-        ops = self.operations()
-        names: set[str] = set()
-        for op in ops:
-            for t in op.type_names():
-                names.add(t)
-        out: list[str] = [HEADER, '"""One method per API operation, generated from the OpenAPI document."""\n']
+    def operations_sources(self) -> dict[str, str]:
+        """Each operations module's source by file name, ``__init__.py`` included."""
+        modules = sorted({op.module for op in self.ops})
+        sources = {f"{module}.py": self.operations_module_source(module) for module in modules}
+        out: list[str] = [HEADER, '"""One method per API operation, generated from the OpenAPI document.\n\n']
+        out.append(
+            "One module per tag holds a sync and an async mixin of its operations;\n"
+            "the mixins here compose them for ``Client`` and ``AsyncClient``.\n"
+            '"""\n\n'
+        )
         out.append("from __future__ import annotations\n\n")
-        out.append("from collections.abc import Mapping\n")
-        out.append("from typing import Any\n\n")
-        out.append("from pydantic import TypeAdapter\n\n")
-        out.append("from ._transport import AsyncTransport, Call, SyncTransport\n")
-        if names:
-            out.append("from .models import (\n")
-            for n in sorted(names):
-                out.append(f"    {n},\n")
-            out.append(")\n")
-        adapters = sorted({op.response for op in ops if op.response in self.unions})
-        out.append("\n")
-        for name in adapters:
-            out.append(f"_{name}_adapter: TypeAdapter[{name}] = TypeAdapter({name})\n")
-        out.append("\n\nOPERATIONS: dict[str, tuple[str, str, str]] = {\n")
+        out.append("from .._transport import AsyncTransport, SyncTransport\n")
+        for module in modules:
+            out.append(f"from .{module} import {mixin('async', module)}, {mixin('sync', module)}\n")
+        out.append("\nOPERATIONS: dict[str, tuple[str, str, str]] = {\n")
         out.append("    # operationId: (method, path, retry class)\n")
-        for op in ops:
+        for op in self.ops:
             out.append(f'    "{op.operation_id}": ("{op.method.upper()}", "{op.path}", "{op.retry}"),\n')
         out.append("}\n")
         for flavour in ("sync", "async"):
             cls = "_SyncOperations" if flavour == "sync" else "_AsyncOperations"
             transport = "SyncTransport" if flavour == "sync" else "AsyncTransport"
-            out.append(f"\n\nclass {cls}:\n")
+            out.append(f"\n\nclass {cls}(\n")
+            out.extend(f"    {mixin(flavour, module)},\n" for module in modules)
+            out.append("):\n")
             out.append(f'    """Every operation of the Praxis API ({flavour})."""\n\n')
             out.append(f"    _transport: {transport}\n")
+        sources["__init__.py"] = "".join(out)
+        return sources
+
+    def operations_module_source(self, module: str) -> str:
+        ops = [op for op in self.ops if op.module == module]
+        names: set[str] = set()
+        for op in ops:
+            names |= op.type_names()
+        adapters = sorted({op.response for op in ops if op.response in self.unions})
+        body: list[str] = []
+        for flavour in ("sync", "async"):
+            transport = "SyncTransport" if flavour == "sync" else "AsyncTransport"
+            body.append(f"\n\nclass {mixin(flavour, module)}:\n")
+            body.append(f'    """The operations tagged ``{module}`` ({flavour})."""\n\n')
+            body.append(f"    _transport: {transport}\n")
             for op in ops:
-                out.append("\n" + op.source(flavour, self))
-        return "".join(out)
+                body.append("\n" + op.source(flavour, self))
+        text = "".join(body)
+        used = code_names(text)
+        title = f"The operations tagged ``{module}`` of the Praxis API"
+        out: list[str] = [HEADER, f'"""{title}, generated from its OpenAPI document."""\n\n']
+        out.append("from __future__ import annotations\n\n")
+        if "Mapping" in used:
+            out.append("from collections.abc import Mapping\n")
+        if "Any" in used:
+            out.append("from typing import Any\n")
+        if "Mapping" in used or "Any" in used:
+            out.append("\n")
+        if adapters:
+            out.append("from pydantic import TypeAdapter\n\n")
+        out.append("from .._transport import AsyncTransport, Call, SyncTransport\n")
+        if names:
+            out.append("from ..models import (\n")
+            out.extend(f"    {n},\n" for n in sorted(names))
+            out.append(")\n")
+        if adapters:
+            out.append("\n")
+            for name in adapters:
+                out.append(f"_{name}_adapter: TypeAdapter[{name}] = TypeAdapter({name})\n")
+        return "".join(out) + text
+
+
+def tag_module(op: dict[str, Any]) -> str:
+    """The module of an operation's first tag (``untagged`` without one)."""
+    tags = op.get("tags") or ["untagged"]
+    module = snake(str(tags[0]))
+    if module in (COMMON, "__init__") or not module.isidentifier() or keyword.iskeyword(module):
+        raise SystemExit(f"tag {tags[0]!r} cannot name a module")
+    return module
+
+
+def mixin(flavour: str, module: str) -> str:
+    return f"{'Sync' if flavour == 'sync' else 'Async'}{camel(module)}Operations"
+
+
+def code_names(text: str) -> set[str]:
+    """The identifiers of Python source outside its strings."""
+    text = re.sub(r'"""(?:[^"\\]|\\.|"(?!""))*"""', "", text)
+    text = re.sub(r'"(?:[^"\\\n]|\\.)*"', "", text)
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+
+
+def all_list(names: list[str]) -> str:
+    return "__all__ = [\n" + "".join(f'    "{name}",\n' for name in names) + "]\n"
 
 
 def docstring(text: str, indent: int) -> str:
@@ -503,6 +667,7 @@ class Operation:
     description: str
     answers: list[str]
     tag: str
+    module: str
     path_params: list[Param]
     query_params: list[Param]
     keyed: bool
@@ -592,6 +757,7 @@ class Operation:
             description=doc_text(op.get("description")),
             answers=answers,
             tag=", ".join(op.get("tags", [])),
+            module=tag_module(op),
             path_params=path_params,
             query_params=query_params,
             keyed=keyed,
@@ -687,33 +853,63 @@ class Operation:
 
 
 def generate(openapi: Path) -> dict[Path, str]:
+    """Every generated file's path and text."""
     doc = json.loads(openapi.read_text(encoding="utf-8"))
     gen = Generator(doc)
     gen.run()
-    operations = gen.operations_source()
-    models = gen.models_source()
-    return {PACKAGE / "models.py": models, PACKAGE / "_operations.py": operations}
+    outputs: dict[Path, str] = {}
+    for name, text in sorted(gen.models_sources().items()):
+        outputs[PACKAGE / "models" / name] = text
+    for name, text in sorted(gen.operations_sources().items()):
+        outputs[PACKAGE / "_operations" / name] = text
+    for path, text in outputs.items():
+        lines = text.count("\n")
+        if lines >= MAX_LINES:
+            raise SystemExit(f"{path.relative_to(PACKAGE)} would have {lines} lines (the limit is {MAX_LINES})")
+    return outputs
+
+
+def extra_files(outputs: dict[Path, str]) -> list[Path]:
+    """Files in the generated packages (or the files they replaced) the generator does not write."""
+    extra = [path for path in LEGACY_FILES if path.exists()]
+    for directory in GENERATED_DIRS:
+        if directory.is_dir():
+            extra.extend(
+                path for path in sorted(directory.iterdir()) if path.name != "__pycache__" and path not in outputs
+            )
+    return extra
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--openapi", type=Path, default=DEFAULT_OPENAPI, help="the OpenAPI document to read")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a generated file is stale, missing or extra"
+    )
     args = parser.parse_args(argv)
     outputs = generate(args.openapi)
-    stale: list[Path] = []
+    problems: list[str] = []
     for path, text in outputs.items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
             continue
         if args.check:
-            stale.append(path)
+            problems.append(f"{'stale' if current is not None else 'missing'}: {path}")
         else:
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
-    if stale:
-        for path in stale:
-            print(f"stale: {path} (run clients/python/tools/generate.py)", file=sys.stderr)
+    for path in extra_files(outputs):
+        if args.check:
+            problems.append(f"extra: {path}")
+        elif path.is_dir():
+            problems.append(f"extra: {path} (a directory: remove it by hand)")
+        else:
+            path.unlink()
+            print(f"removed {path}")
+    if problems:
+        for problem in problems:
+            print(f"{problem} (run clients/python/tools/generate.py)", file=sys.stderr)
         return 1
     return 0
 
