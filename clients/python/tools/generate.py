@@ -527,7 +527,7 @@ class Generator:
             lines.append(f"\n    _praxis_always = frozenset({{{names}}})\n")
         return "".join(lines)
 
-    # -- output: _operations.py ----------------------------------------------
+    # -- output: _operations/ -------------------------------------------------
 
     def operations(self) -> list[Operation]:
         ops: list[Operation] = []
