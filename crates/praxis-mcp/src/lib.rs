@@ -26,11 +26,15 @@ pub use error::Error;
 pub use handler::PraxisMcp;
 
 /// The streamable HTTP service for `mcp`: stateless, every POST answered
-/// with one JSON body, no sessions to keep or to lose on a restart. Host
-/// and Origin checks are left to the caller, which answers them in the
-/// REST API's own problem format.
-pub fn http_service(mcp: PraxisMcp) -> StreamableHttpService<PraxisMcp, NeverSessionManager> {
+/// with one JSON body of at most `max_body` bytes read, no sessions to keep
+/// or to lose on a restart. Host and Origin checks are left to the caller,
+/// which answers them in the REST API's own problem format.
+pub fn http_service(
+    mcp: PraxisMcp,
+    max_body: usize,
+) -> StreamableHttpService<PraxisMcp, NeverSessionManager> {
     let config = StreamableHttpServerConfig::default()
+        .with_max_request_body_bytes(max_body)
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_sse_keep_alive(None)

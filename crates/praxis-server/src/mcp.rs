@@ -97,7 +97,11 @@ pub fn routes(rest: Router, state: AppState) -> Router<AppState> {
     )
     .expect("every MCP tool names an operation of the OpenAPI document");
     Router::new()
-        .route_service("/mcp", praxis_mcp::http_service(mcp))
+        // No tool carries more than the largest REST body, a record's.
+        .route_service(
+            "/mcp",
+            praxis_mcp::http_service(mcp, crate::RECORD_BODY_LIMIT),
+        )
         .layer(axum::middleware::from_fn_with_state(state, guard))
 }
 

@@ -257,33 +257,14 @@ async fn send(http: &reqwest::Client, base: &str, token: &str, via: Via) -> anyh
             return Ok(());
         }
         Via::Ping => {
-            let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
-            let reply: Value = http
-                .post(format!("{base}/mcp"))
-                .bearer_auth(token)
-                .header("accept", "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2025-06-18")
-                .json(&ping)
-                .send()
-                .await?
-                .json()
-                .await?;
+            let reply = rpc(http, base, token, &json!({"method": "ping"})).await?;
             anyhow::ensure!(reply["result"].is_object(), "ping answered {reply}");
             return Ok(());
         }
         Via::Mcp => {
-            let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            let call = json!({"method": "tools/call",
                 "params": {"name": "attempts_assess", "arguments": arguments}});
-            let reply: Value = http
-                .post(format!("{base}/mcp"))
-                .bearer_auth(token)
-                .header("accept", "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2025-06-18")
-                .json(&call)
-                .send()
-                .await?
-                .json()
-                .await?;
+            let reply = rpc(http, base, token, &call).await?;
             anyhow::ensure!(reply["result"]["isError"] == false, "mcp answered {reply}");
             reply["result"]["structuredContent"].clone()
         }
@@ -291,4 +272,27 @@ async fn send(http: &reqwest::Client, base: &str, token: &str, via: Via) -> anyh
     let count = answer["assessments"].as_array().map_or(0, Vec::len);
     anyhow::ensure!(count == 4, "the assessment answered {answer}");
     Ok(())
+}
+
+/// One JSON-RPC request (`method` and `params` of `message`) to `/mcp`.
+async fn rpc(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    message: &Value,
+) -> anyhow::Result<Value> {
+    let mut request = json!({"jsonrpc": "2.0", "id": 1});
+    for (key, value) in message.as_object().into_iter().flatten() {
+        request[key] = value.clone();
+    }
+    Ok(http
+        .post(format!("{base}/mcp"))
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .json(&request)
+        .send()
+        .await?
+        .json()
+        .await?)
 }
