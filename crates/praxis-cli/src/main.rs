@@ -264,9 +264,8 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         memory: settings.memory,
         projects: std::sync::Arc::new(projects),
         max_open_proposals: settings.max_open_proposals,
-        mcp: praxis_server::mcp::McpSettings {
-            allowed_origins: settings.mcp_allowed_origins,
-        },
+        mcp: praxis_server::mcp::McpSettings::allowing(settings.mcp_allowed_origins)
+            .map_err(|e| anyhow::anyhow!("--mcp-allow-origin: {e}"))?,
     });
     praxis_server::serve_router(
         listener,

@@ -6,6 +6,9 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::operation::{Method, RestCall};
 
+/// Largest REST answer passed on: more than any page the API gives.
+pub const ANSWER_LIMIT: usize = 16 * 1024 * 1024;
+
 /// The REST API's answer to one call.
 #[derive(Clone, Debug)]
 pub struct RestAnswer {
@@ -42,6 +45,8 @@ impl HttpBackend {
     pub fn new(base: &str, token: &str) -> Result<HttpBackend, Error> {
         let client = reqwest::Client::builder()
             .timeout(Duration::from_mins(1))
+            // A redirect would resend a POST as a GET, or elsewhere.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| Error::Unreachable(e.to_string()))?;
         Ok(HttpBackend {
@@ -68,23 +73,41 @@ impl Backend for HttpBackend {
                 .header(http::header::CONTENT_TYPE, "application/json")
                 .body(call.body.unwrap_or_default()),
         };
-        let request = match &call.idempotency_key {
+        // A keyed write always carries a key here: if its answer is lost on
+        // the way back, the caller is told the key to call again with.
+        let key = match (call.keyed, call.idempotency_key) {
+            (true, None) => Some(format!("mcp-{}", uuid::Uuid::new_v4())),
+            (_, key) => key,
+        };
+        let request = match &key {
             Some(key) => request.header("idempotency-key", key),
             None => request,
         };
-        let answer = request
+        let lost = |e: reqwest::Error| {
+            if e.is_connect() {
+                Error::Unreachable(e.without_url().to_string())
+            } else {
+                Error::OutcomeUnknown {
+                    reason: e.without_url().to_string(),
+                    idempotency_key: key.clone(),
+                }
+            }
+        };
+        let mut answer = request
             .header(http::header::AUTHORIZATION, &self.authorization)
             .send()
             .await
-            .map_err(|e| Error::Unreachable(e.without_url().to_string()))?;
+            .map_err(lost)?;
         let status = answer.status().as_u16();
-        let body = answer
-            .bytes()
-            .await
-            .map_err(|e| Error::Unreachable(e.without_url().to_string()))?;
-        Ok(RestAnswer {
-            status,
-            body: body.to_vec(),
-        })
+        let mut body = Vec::new();
+        while let Some(chunk) = answer.chunk().await.map_err(lost)? {
+            if body.len() + chunk.len() > ANSWER_LIMIT {
+                return Err(Error::Unreachable(format!(
+                    "the answer is over {ANSWER_LIMIT} bytes"
+                )));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(RestAnswer { status, body })
     }
 }

@@ -52,6 +52,8 @@ pub struct RestCall {
     pub body: Option<Vec<u8>>,
     /// The `Idempotency-Key` header of a keyed write.
     pub idempotency_key: Option<String>,
+    /// Whether the operation takes an `Idempotency-Key` at all.
+    pub keyed: bool,
 }
 
 /// Arguments a tool was given that do not fit its operation.
@@ -230,6 +232,13 @@ impl Operation {
                 .ok_or_else(|| ArgumentError::new(format!("/{name}"), "is required"))?;
             let text = scalar(&value)
                 .ok_or_else(|| ArgumentError::new(format!("/{name}"), "must be a string"))?;
+            // URL parsers fold `.` and `..` segments away, escaped or not.
+            if text.is_empty() || text == "." || text == ".." {
+                return Err(ArgumentError::new(
+                    format!("/{name}"),
+                    "must not be empty, `.` or `..`",
+                ));
+            }
             let escaped = utf8_percent_encode(&text, COMPONENT).to_string();
             path = path.replace(&format!("{{{name}}}"), &escaped);
         }
@@ -301,6 +310,7 @@ impl Operation {
             path_and_query: path,
             body,
             idempotency_key,
+            keyed: self.keyed,
         })
     }
 }
@@ -539,6 +549,9 @@ mod tests {
                 "/scope/agent_id",
             ),
             (json!({"id": "t", "scope": scope, "limit": [1]}), "/limit"),
+            (json!({"id": "..", "scope": scope}), "/id"),
+            (json!({"id": ".", "scope": scope}), "/id"),
+            (json!({"id": "", "scope": scope}), "/id"),
         ];
         for (args, field) in cases {
             let err = op.request(args.as_object().unwrap().clone()).unwrap_err();

@@ -78,6 +78,14 @@ impl StdioSession {
     }
 }
 
+/// The problem document of a tool error: its one text block, as JSON.
+fn problem(call: &Value) -> Value {
+    assert_eq!(call["result"]["isError"], true, "{call}");
+    assert!(call["result"].get("structuredContent").is_none(), "{call}");
+    let text = call["result"]["content"][0]["text"].as_str().unwrap();
+    serde_json::from_str(text).unwrap()
+}
+
 #[test]
 fn the_stdio_server_proxies_with_the_token_files_credential() {
     let dir = tempfile::tempdir().unwrap();
@@ -94,11 +102,7 @@ fn the_stdio_server_proxies_with_the_token_files_credential() {
         "tools/call",
         &json!({"name": "attempts_assess", "arguments": {"scope": scope, "subject": "s", "actions": ["x"]}}),
     );
-    assert_eq!(call["result"]["isError"], true, "{call}");
-    assert_eq!(
-        call["result"]["structuredContent"]["code"], "missing_capability",
-        "{call}"
-    );
+    assert_eq!(problem(&call)["code"], "missing_capability", "{call}");
     mcp.finish();
 }
 
@@ -116,11 +120,8 @@ fn a_server_that_does_not_answer_is_a_tool_error() {
         "tools/call",
         &json!({"name": "memory_get", "arguments": {"scope": {}, "key": "k"}}),
     );
-    assert_eq!(call["result"]["isError"], true, "{call}");
-    assert_eq!(
-        call["result"]["structuredContent"]["code"], "server_unreachable",
-        "{call}"
-    );
-    assert_eq!(call["result"]["structuredContent"]["status"], 503, "{call}");
+    let problem = problem(&call);
+    assert_eq!(problem["code"], "server_unreachable", "{call}");
+    assert_eq!(problem["status"], 503, "{call}");
     mcp.finish();
 }

@@ -27,6 +27,7 @@ const AGENT: &[&str] = &[
 struct Mcp {
     url: String,
     token: String,
+    schemas: std::collections::HashMap<String, Value>,
 }
 
 impl Mcp {
@@ -34,6 +35,7 @@ impl Mcp {
         Mcp {
             url: format!("{}/mcp", server.base),
             token: token.to_owned(),
+            schemas: std::collections::HashMap::new(),
         }
     }
 
@@ -67,22 +69,51 @@ impl Mcp {
         answer["result"].clone()
     }
 
-    /// Calls a tool: (is_error, structured content), after checking that
-    /// the only content block is the structured content as JSON text.
+    /// Calls a tool: (is_error, its JSON). A success is structured content
+    /// that fits the tool's output schema, with one text block holding the
+    /// same JSON; an error is one text block holding the problem document
+    /// and no structured content (hosts check that against the schema).
     async fn tool(&self, name: &str, arguments: Value) -> (bool, Value) {
         let result = self
             .rpc("tools/call", json!({"name": name, "arguments": arguments}))
             .await;
-        let structured = result["structuredContent"].clone();
         let content = result["content"].as_array().expect("content blocks");
         assert_eq!(content.len(), 1, "{name}: {result}");
         assert_eq!(content[0]["type"], "text");
         let text: Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
+        if result["isError"] == true {
+            assert!(
+                result.get("structuredContent").is_none(),
+                "{name}: {result}"
+            );
+            return (true, text);
+        }
+        let structured = result["structuredContent"].clone();
         assert_eq!(
             text, structured,
             "{name}: the text block is the structured content"
         );
-        (result["isError"] == true, structured)
+        if let Some(schema) = self.schemas.get(name) {
+            let validator = jsonschema::validator_for(schema).unwrap();
+            let errors: Vec<String> = validator
+                .iter_errors(&structured)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{name}: the answer does not fit the output schema: {errors:?}"
+            );
+        }
+        (false, structured)
+    }
+
+    /// Loads every tool's output schema, so that `tool` checks answers against it.
+    async fn load_schemas(&mut self) {
+        let tools = self.rpc("tools/list", json!({})).await;
+        for tool in tools["tools"].as_array().unwrap() {
+            let name = tool["name"].as_str().unwrap().to_owned();
+            self.schemas.insert(name, tool["outputSchema"].clone());
+        }
     }
 
     /// A tool call that must succeed.
@@ -121,7 +152,8 @@ async fn every_tool_answers_as_its_rest_counterpart() {
     for backend in BACKENDS {
         let server = Server::start(backend).await;
         let (_, _, token) = client_as(&server, "triage-bot", AGENT, vec![examples::scope()]).await;
-        let mcp = Mcp::new(&server, &token);
+        let mut mcp = Mcp::new(&server, &token);
+        mcp.load_schemas().await;
         let init = mcp
             .rpc(
                 "initialize",
@@ -288,6 +320,7 @@ async fn authority_is_the_rest_apis_and_checked_on_every_request() {
         let nobody = Mcp {
             url: mcp.url.clone(),
             token: "prx_not-a-credential".into(),
+            schemas: std::collections::HashMap::new(),
         };
         let (status, answer) = nobody.send("tools/list", &json!({}), &[]).await;
         assert_eq!(
@@ -395,6 +428,91 @@ async fn authority_is_the_rest_apis_and_checked_on_every_request() {
             (401, Some("credential_revoked")),
             "{answer}"
         );
+        server.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn tenants_never_see_each_other_and_browsers_get_cors_only_where_allowed() {
+    for backend in BACKENDS {
+        let server = Server::start(backend).await;
+        let (_, _, token) = client_as(&server, "triage-bot", AGENT, vec![examples::scope()]).await;
+        let mcp = Mcp::new(&server, &token);
+        let id = mcp.ok("records_submit", arguments("submit")).await["record"]["experience_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let set = examples::request_body("set_memory").unwrap();
+        post(&server.base, &token, "/api/v1/memory/set", &set)
+            .await
+            .ok(201);
+
+        // Tenant t2, the same subject and scope names: nothing of t1 is there.
+        let (_, admin2) = praxis_server::admin::bootstrap_tenant(&*server.engine, "t2", "admin")
+            .await
+            .unwrap();
+        let issued = server
+            .anonymous
+            .with_token(admin2.render())
+            .issue_credential(
+                &crate::support::issue_request("triage-bot", AGENT, vec![examples::scope()]),
+                None,
+            )
+            .await
+            .unwrap();
+        let other = Mcp::new(&server, &issued.token);
+        let read = json!({"id": id, "scope": scope()});
+        other
+            .refused("records_get", read, 404, "record_not_found")
+            .await;
+        other
+            .refused(
+                "memory_get",
+                arguments("get_memory"),
+                404,
+                "memory_not_found",
+            )
+            .await;
+        let found = other.ok("memory_search", arguments("search_memory")).await;
+        assert_eq!(found["results"], json!([]), "{found}");
+        let uri = praxis_mcp::resources::record_uri(&scope(), &id);
+        let (_, answer) = other
+            .send("resources/read", &json!({"uri": uri}), &[])
+            .await;
+        assert_eq!(answer["error"]["code"], -32002, "{answer}");
+
+        // A browser's preflight carries no credential: an allowed origin
+        // is answered with CORS headers, a foreign one with none.
+        let preflight = |origin: &'static str| {
+            let url = mcp.url.clone();
+            async move {
+                raw(
+                    Method::OPTIONS,
+                    &url,
+                    None,
+                    &[
+                        ("origin", origin),
+                        ("access-control-request-method", "POST"),
+                        (
+                            "access-control-request-headers",
+                            "authorization,content-type",
+                        ),
+                    ],
+                    None,
+                )
+                .await
+            }
+        };
+        let (status, headers, _) = preflight("http://localhost:5173").await;
+        assert!(status < 300, "{status}");
+        assert_eq!(
+            headers["access-control-allow-origin"],
+            "http://localhost:5173"
+        );
+        let allowed = headers["access-control-allow-headers"].to_str().unwrap();
+        assert!(allowed.contains("authorization"), "{allowed}");
+        let (_, headers, _) = preflight("https://evil.example").await;
+        assert!(headers.get("access-control-allow-origin").is_none());
         server.stop().await;
     }
 }

@@ -12,26 +12,20 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{FromRequestParts as _, Request, State};
-use axum::http::{self as http, HeaderValue, StatusCode, header};
+use axum::http::{self as http, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 use praxis_mcp::operation::{Method, RestCall};
 use praxis_mcp::{Backend, PraxisMcp, RestAnswer};
 use tower::ServiceExt as _;
 
+mod origin;
+
+pub use origin::McpSettings;
+
 use crate::AppState;
 use crate::error::ApiError;
 use crate::extract::{Auth, Authenticated};
-
-/// Largest REST answer a tool passes on: the largest page any list answers.
-const ANSWER_LIMIT: usize = 16 * 1024 * 1024;
-
-/// Who may call `/mcp` from a browser.
-#[derive(Clone, Debug, Default)]
-pub struct McpSettings {
-    /// Origins (`scheme://host[:port]`) allowed besides loopback ones.
-    pub allowed_origins: Vec<String>,
-}
 
 /// The REST router, called in process with the MCP request's credential.
 struct RouterBackend {
@@ -78,7 +72,7 @@ impl Backend for RouterBackend {
             .await
             .unwrap_or_else(|never| match never {});
         let status = response.status().as_u16();
-        let body = axum::body::to_bytes(response.into_body(), ANSWER_LIMIT)
+        let body = axum::body::to_bytes(response.into_body(), praxis_mcp::backend::ANSWER_LIMIT)
             .await
             .map_err(|e| praxis_mcp::Error::Unreachable(e.to_string()))?;
         Ok(RestAnswer {
@@ -96,6 +90,7 @@ pub fn routes(rest: Router, state: AppState) -> Router<AppState> {
         Arc::new(RouterBackend { rest }),
     )
     .expect("every MCP tool names an operation of the OpenAPI document");
+    let cors = state.settings.mcp.cors();
     Router::new()
         // No tool carries more than the largest REST body, a record's.
         .route_service(
@@ -103,13 +98,15 @@ pub fn routes(rest: Router, state: AppState) -> Router<AppState> {
             praxis_mcp::http_service(mcp, crate::RECORD_BODY_LIMIT),
         )
         .layer(axum::middleware::from_fn_with_state(state, guard))
+        // Outside the guard: a preflight carries no credential.
+        .layer(cors)
 }
 
 /// Refuses a foreign `Origin` (403) and an unusable credential (401) in the
 /// REST API's problem format before the MCP layer sees the request.
 async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if let Some(origin) = request.headers().get(header::ORIGIN)
-        && !origin_allowed(origin, &state.settings.mcp.allowed_origins)
+        && !state.settings.mcp.allows(origin)
     {
         return ApiError::new(
             StatusCode::FORBIDDEN,
@@ -127,71 +124,4 @@ async fn guard(State(state): State<AppState>, request: Request, next: Next) -> R
         Err(refused) => return refused.into_response(),
     }
     next.run(Request::from_parts(parts, body)).await
-}
-
-/// Loopback origins on any port, and exactly the configured others.
-fn origin_allowed(origin: &HeaderValue, allowed: &[String]) -> bool {
-    let Ok(origin) = origin.to_str() else {
-        return false;
-    };
-    let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-    if allowed
-        .iter()
-        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(&origin))
-    {
-        return true;
-    }
-    let Some(rest) = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-    else {
-        return false;
-    };
-    let host = if let Some(v6) = rest.strip_prefix('[') {
-        v6.split_once(']').map_or("", |(h, _)| h)
-    } else {
-        rest.split(':').next().unwrap_or_default()
-    };
-    let port_ok = match rest.rsplit_once(':') {
-        Some((_, port)) if !rest.ends_with(']') => port.parse::<u16>().is_ok(),
-        _ => true,
-    };
-    port_ok && matches!(host, "localhost" | "127.0.0.1" | "::1")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_loopback_and_configured_origins_pass() {
-        let allowed = vec!["https://console.example.com".to_owned()];
-        for ok in [
-            "http://localhost:3000",
-            "http://127.0.0.1",
-            "https://[::1]:8443",
-            "HTTP://LOCALHOST:1",
-            "https://console.example.com",
-            "https://console.example.com/",
-        ] {
-            assert!(
-                origin_allowed(&HeaderValue::from_static(ok), &allowed),
-                "{ok}"
-            );
-        }
-        for bad in [
-            "null",
-            "http://evil.example",
-            "http://localhost.evil.example",
-            "http://127.0.0.1.evil.example:80",
-            "http://localhost:notaport",
-            "https://console.example.com:8443",
-            "file://localhost",
-        ] {
-            assert!(
-                !origin_allowed(&HeaderValue::from_static(bad), &allowed),
-                "{bad}"
-            );
-        }
-    }
 }
