@@ -1,19 +1,32 @@
 #!/usr/bin/env python3
 """Talk to Praxis as an agent host does: through MCP, with the official `mcp` package.
 
+Use an agent's own credential, not the admin token. It needs the
+capabilities `experience_write` (for `attempts_observe`) and
+`experience_read` (for `attempts_assess` and `records_search`) and a grant
+for the scope given with `--project` and `--agent` (shared visibility, null
+mission); for the defaults, issued offline before `praxis serve`:
+
+    praxis admin issue --tenant default --subject triage-bot \
+        --capability experience_write --capability experience_read \
+        --grant '{"project_id":"billing-service","mission_id":null,"agent_id":"triage-bot","visibility":"shared"}' \
+        | tail -1 > bot-token
+    chmod 600 bot-token
+
 Over streamable HTTP (the server's own `/mcp` endpoint):
 
-    python examples/mcp_client.py --url http://127.0.0.1:7878 --token-file praxis-data/admin-token
+    python examples/mcp_client.py --url http://127.0.0.1:7878 --token-file bot-token
 
 Over stdio (`praxis mcp` started as a subprocess, proxying to the server):
 
     python examples/mcp_client.py --stdio --praxis target/debug/praxis \
-        --url http://127.0.0.1:7878 --token-file praxis-data/admin-token
+        --url http://127.0.0.1:7878 --token-file bot-token
+
+The token file is refused, as the `praxis` CLI and `praxis_client` refuse
+it, when group or others may access it (`chmod 600` it).
 
 It lists the tools, records a verified negative with `attempts_observe`,
 asks `attempts_assess` about the action, and searches experience records.
-The credential needs `experience_read` and `experience_write` and a grant
-for the scope given with `--project` and `--agent`.
 """
 
 from __future__ import annotations
@@ -21,6 +34,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import stat
 import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -81,9 +96,25 @@ async def run(session: ClientSession, args: argparse.Namespace) -> None:
     print("records found:", len(found["records"]))
 
 
+def read_token_file(path: Path) -> str:
+    """The token in ``path``, refused when group or others may access the file.
+
+    The rule of the `praxis` CLI's `--token-file` and of
+    `praxis_client.read_token_file`, inline so that this example needs only `mcp`.
+    """
+    if os.name == "posix":
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise SystemExit(f"token file {path} may be accessed by group or others (mode {mode:o}); chmod 600 it")
+    token = path.read_text(encoding="utf-8").strip()
+    if not token:
+        raise SystemExit(f"token file {path} is empty")
+    return token
+
+
 async def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    token = args.token_file.read_text().strip()
+    token = read_token_file(args.token_file)
     async with AsyncExitStack() as stack:
         if args.stdio:
             server = StdioServerParameters(

@@ -243,10 +243,18 @@ def test_stored_instructions_come_back_only_inside_their_json_field(
     asyncio.run(containment(server, token_file, transport))
 
 
+@pytest.fixture()
+def bot_token_file(server: PraxisServer, tmp_path: Path) -> Path:
+    """A non-admin credential with only what the example's docstring says it needs."""
+    with Client(server.url, token_file=server.admin_token_file) as admin:
+        token = issue_token(admin, "triage-bot", ["experience_write", "experience_read"])
+    return write_token(tmp_path / "bot-token", token)
+
+
 @pytest.mark.parametrize("transport", ["http", "stdio"])
-def test_the_mcp_example_runs(server: PraxisServer, token_file: Path, transport: str) -> None:
+def test_the_mcp_example_runs(server: PraxisServer, bot_token_file: Path, transport: str) -> None:
     command = [sys.executable, str(REPO / "examples" / "mcp_client.py"), "--url", server.url]
-    command += ["--token-file", str(token_file)]
+    command += ["--token-file", str(bot_token_file)]
     if transport == "stdio":
         command += ["--stdio", "--praxis", str(server.binary)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
@@ -256,3 +264,15 @@ def test_the_mcp_example_runs(server: PraxisServer, token_file: Path, transport:
     assert "observed: inserted" in lines
     assert "assess restart-service: continue" in lines
     assert any(line.startswith("records found: ") for line in lines)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+@pytest.mark.parametrize("mode", [0o640, 0o604, 0o660])
+def test_the_mcp_example_refuses_a_shared_token_file(tmp_path: Path, mode: int) -> None:
+    token = write_token(tmp_path / "bot-token", "prx_never_sent")
+    token.chmod(mode)
+    command = [sys.executable, str(REPO / "examples" / "mcp_client.py"), "--url", "http://127.0.0.1:9"]
+    command += ["--token-file", str(token)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode != 0
+    assert "may be accessed by group or others" in run.stderr and "chmod 600" in run.stderr

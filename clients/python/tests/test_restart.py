@@ -7,6 +7,10 @@ connection failures; keyed writes reuse their Idempotency-Key, so a write
 the server applied before it went away is answered from its stored receipt
 instead of being applied again. Afterwards the list endpoints show each
 write exactly once.
+
+Whether a restart falls between a commit and its answer is left to timing
+here; ``test_lost_answer.py`` loses a committed write's answer
+deterministically.
 """
 
 from __future__ import annotations

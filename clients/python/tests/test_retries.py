@@ -15,6 +15,7 @@ from praxis_client import (
     BadRequest,
     Client,
     Conflict,
+    NO_RETRY,
     PraxisConnectionError,
     RetryPolicy,
     ServerError,
@@ -172,3 +173,119 @@ def test_async_client_retries_the_same_way() -> None:
     assert asyncio.run(run()).memory.key == "k"
     keys = script.keys()
     assert len(keys) == 3 and keys[0] and len(set(keys)) == 1
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        lambda r: httpx.ReadTimeout("slow answer", request=r),
+        lambda r: httpx.WriteTimeout("slow send", request=r),
+        lambda r: httpx.PoolTimeout("no free connection", request=r),
+        lambda r: httpx.ConnectTimeout("slow connect", request=r),
+        lambda r: httpx.WriteError("broken pipe", request=r),
+    ],
+)
+def test_timeouts_are_retried_with_the_same_key(failure: Callable[[httpx.Request], Exception]) -> None:
+    request = httpx.Request("POST", "http://praxis.test")
+    script = Script(failure(request), failure(request), httpx.Response(201, json=ITEM))
+    assert client(script).set_memory(MEMORY).state_changed
+    keys = script.keys()
+    assert len(keys) == 3 and keys[0] and len(set(keys)) == 1
+
+
+def test_exhausted_timeouts_raise_a_connection_error_with_the_key() -> None:
+    request = httpx.Request("POST", "http://praxis.test")
+    script = Script(*[httpx.ReadTimeout("slow answer", request=request)] * 4)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).set_memory(MEMORY, idempotency_key="caller-key-0123456789")
+    error = caught.value
+    assert isinstance(error.__cause__, httpx.ReadTimeout)
+    assert error.attempts == 4 and error.operation_id == "set_memory"
+    assert error.idempotency_key == "caller-key-0123456789" and error.may_have_applied
+    assert "idempotency_key='caller-key-0123456789'" in str(error)
+    # The generated key is reported too: the one every attempt carried.
+    script = Script(*[httpx.ReadTimeout("slow answer", request=request)] * 4)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).set_memory(MEMORY)
+    assert caught.value.idempotency_key is not None
+    assert script.keys() == [caught.value.idempotency_key] * 4
+
+
+def test_may_have_applied_is_false_only_when_no_attempt_connected() -> None:
+    request = httpx.Request("POST", "http://praxis.test")
+    refused = httpx.ConnectError("refused", request=request)
+    slow_connect = httpx.ConnectTimeout("slow connect", request=request)
+    script = Script(refused, slow_connect, refused, slow_connect)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).set_memory(MEMORY)
+    assert not caught.value.may_have_applied and caught.value.idempotency_key is not None
+    # One attempt that may have reached the server is enough.
+    script = Script(refused, httpx.ReadError("reset", request=request), refused, refused)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).set_memory(MEMORY)
+    assert caught.value.may_have_applied
+    # So is an attempt the server answered (here with a 503).
+    script = Script(problem(503, "unavailable"), refused, refused, refused)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).set_memory(MEMORY)
+    assert caught.value.may_have_applied
+
+
+def test_unkeyed_calls_report_no_key() -> None:
+    request = httpx.Request("GET", "http://praxis.test")
+    script = Script(*[httpx.ReadTimeout("slow answer", request=request)] * 4)
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script).healthz()
+    assert caught.value.idempotency_key is None and caught.value.may_have_applied
+    assert caught.value.attempts == 4 and script.keys() == [None] * 4
+
+
+def test_any_transport_error_is_wrapped() -> None:
+    request = httpx.Request("POST", "http://praxis.test")
+    # Not retryable: raised at once, still as a PraxisConnectionError.
+    for failure in [
+        httpx.ProxyError("proxy refused", request=request),
+        httpx.LocalProtocolError("bad header", request=request),
+        httpx.UnsupportedProtocol("no such scheme", request=request),
+    ]:
+        script = Script(failure, httpx.Response(201, json=ITEM))
+        with pytest.raises(PraxisConnectionError) as caught:
+            client(script).set_memory(MEMORY)
+        assert caught.value.__cause__ is failure and caught.value.attempts == 1
+        assert len(script.requests) == 1
+    # NO_RETRY sends once and wraps a retryable failure too.
+    script = Script(httpx.ReadTimeout("slow answer", request=request))
+    with pytest.raises(PraxisConnectionError) as caught:
+        client(script, NO_RETRY).set_memory(MEMORY)
+    assert caught.value.attempts == 1 and caught.value.may_have_applied
+
+
+def test_async_client_wraps_timeouts_the_same_way() -> None:
+    request = httpx.Request("POST", "http://praxis.test")
+    script = Script(httpx.ReadTimeout("slow", request=request), httpx.WriteTimeout("slow", request=request), httpx.Response(201, json=ITEM))
+    exhausted = Script(*[httpx.PoolTimeout("busy", request=request)] * 4)
+
+    async def run(steps: Script) -> m.SetMemoryResponse:
+        async with AsyncClient("http://praxis.test", "prx_t", transport=httpx.MockTransport(steps), retry=FAST) as praxis:
+            return await praxis.set_memory(MEMORY, idempotency_key="async-key-0123456789")
+
+    assert asyncio.run(run(script)).memory.key == "k"
+    assert script.keys() == ["async-key-0123456789"] * 3
+    with pytest.raises(PraxisConnectionError) as caught:
+        asyncio.run(run(exhausted))
+    assert caught.value.idempotency_key == "async-key-0123456789" and caught.value.may_have_applied
+    assert caught.value.attempts == 4 and isinstance(caught.value.__cause__, httpx.PoolTimeout)
+
+
+@pytest.mark.parametrize("statuses", [{429}, {503, 409}, {200}, {600}])
+def test_retry_statuses_must_be_5xx(statuses: set[int]) -> None:
+    with pytest.raises(ValueError, match="5xx"):
+        RetryPolicy(retry_statuses=frozenset(statuses))
+
+
+def test_retry_statuses_may_name_other_5xx() -> None:
+    policy = RetryPolicy(retry_statuses=frozenset({502, 503, 504}))
+    assert policy.retry_statuses == {502, 503, 504}
+    script = Script(problem(502, "bad_gateway"), httpx.Response(201, json=ITEM))
+    assert client(script, RetryPolicy(max_attempts=3, initial_backoff=0.001, retry_statuses=frozenset({502}))).set_memory(MEMORY)
+    assert len(script.requests) == 2

@@ -18,11 +18,21 @@ generator:
 ``never``
     Sent once (no operation of the current document is in this class).
 
-A retryable request is retried on 503 and on connection failures (refused,
-reset, read or write error, a broken response), with exponential backoff and
-full jitter, bounded by :attr:`RetryPolicy.max_attempts` and
-:attr:`RetryPolicy.max_elapsed`; ``Retry-After`` is honoured. No 4xx and no
-other 5xx is ever retried.
+A retryable request is retried on 503 and on transport failures (refused,
+reset, read or write error, a broken response, a connect, read, write or
+pool timeout), with exponential backoff and full jitter, bounded by
+:attr:`RetryPolicy.max_attempts` and :attr:`RetryPolicy.max_elapsed`;
+``Retry-After`` is honoured. No 4xx and no other 5xx is ever retried.
+
+Retrying a read or write timeout is safe: a keyed write is sent again with
+the same ``Idempotency-Key`` (applied at most once, the stored answer
+replayed), and the other retryable calls only read or are idempotent by the
+state they act on.
+
+When retrying does not help (attempts or time exhausted, or the call is not
+retryable), every ``httpx.TransportError`` is raised as a
+:class:`~praxis_client.errors.PraxisConnectionError` carrying the
+``idempotency_key`` the call used and ``may_have_applied``.
 """
 
 from __future__ import annotations
@@ -51,8 +61,15 @@ RETRYABLE_ERRORS: tuple[type[Exception], ...] = (
     httpx.ConnectTimeout,
     httpx.ReadError,
     httpx.WriteError,
+    httpx.ReadTimeout,
+    httpx.WriteTimeout,
+    httpx.PoolTimeout,
     httpx.RemoteProtocolError,
 )
+
+#: Transport failures that prove the request was not sent: no connection
+#: was made, so the server cannot have applied it.
+NOT_SENT_ERRORS: tuple[type[Exception], ...] = (httpx.ConnectError, httpx.ConnectTimeout)
 
 USER_AGENT = "praxis-client-python/0.1"
 
@@ -63,9 +80,13 @@ class RetryPolicy:
 
     The n-th retry waits a uniformly random time in
     ``[0, min(max_backoff, initial_backoff * 2**(n-1))]`` (full jitter), or
-    exactly what ``Retry-After`` asks when the server sends it. Retrying stops after ``max_attempts`` sends in all, or
-    when the next wait would end later than ``max_elapsed`` seconds after the
-    first send.
+    exactly what ``Retry-After`` asks when the server sends it. Retrying
+    stops after ``max_attempts`` sends in all, or when the next wait would
+    end later than ``max_elapsed`` seconds after the first send.
+
+    ``retry_statuses`` are the answers retried (503 by default); they must
+    be 5xx statuses (a :class:`ValueError` otherwise), since a 4xx is a
+    refusal that sending the same request again cannot change.
     """
 
     max_attempts: int = 5
@@ -73,6 +94,14 @@ class RetryPolicy:
     max_backoff: float = 5.0
     max_elapsed: float = 30.0
     retry_statuses: frozenset[int] = field(default_factory=lambda: frozenset({503}))
+
+    def __post_init__(self) -> None:
+        # A 4xx is a refusal: sending the same request again cannot help, and
+        # other 2xx-4xx codes are not failures at all. Only 5xx may be retried.
+        bad = sorted((s for s in self.retry_statuses if not (isinstance(s, int) and 500 <= s <= 599)), key=str)
+        if bad:
+            raise ValueError(f"retry_statuses may hold only 5xx statuses, not {bad}")
+        object.__setattr__(self, "retry_statuses", frozenset(self.retry_statuses))
 
     def backoff(self, retry: int, rng: random.Random) -> float:
         """The jittered wait before the ``retry``-th retry (1-based)."""
@@ -197,12 +226,30 @@ class _TransportBase:
             return {}
         return response.json()
 
-    def give_up(self, prepared: Prepared, attempts: int, exc: Exception) -> PraxisConnectionError:
-        return PraxisConnectionError(
+    def retryable(self, exc: httpx.TransportError) -> bool:
+        """Whether a transport failure may be followed by another send."""
+        return isinstance(exc, RETRYABLE_ERRORS)
+
+    def give_up(
+        self, prepared: Prepared, attempts: int, exc: httpx.TransportError, may_have_applied: bool
+    ) -> PraxisConnectionError:
+        key = prepared.headers.get("Idempotency-Key")
+        message = (
             f"{prepared.call.operation_id}: {prepared.method} {prepared.url} failed after "
-            f"{attempts} attempt(s): {type(exc).__name__}: {exc}",
+            f"{attempts} attempt(s): {type(exc).__name__}: {exc}"
+        )
+        if may_have_applied and key is not None:
+            message += f" (it may have been applied; send it again with idempotency_key={key!r})"
+        elif may_have_applied:
+            message += " (it may have reached the server)"
+        else:
+            message += " (it never reached the server)"
+        return PraxisConnectionError(
+            message,
             operation_id=prepared.call.operation_id,
             attempts=attempts,
+            idempotency_key=key,
+            may_have_applied=may_have_applied,
         )
 
 
@@ -227,6 +274,8 @@ class SyncTransport(_TransportBase):
         prepared = self.prepare(call)
         started = time.monotonic()
         attempt = 0
+        # False while every attempt failed before a connection was made.
+        may_have_applied = False
         while True:
             attempt += 1
             try:
@@ -237,12 +286,15 @@ class SyncTransport(_TransportBase):
                     headers=prepared.headers,
                     content=prepared.content,
                 )
-            except RETRYABLE_ERRORS as exc:
-                delay = self.wait_before_retry(call, attempt, started, None)
+            except httpx.TransportError as exc:
+                if not isinstance(exc, NOT_SENT_ERRORS):
+                    may_have_applied = True
+                delay = self.wait_before_retry(call, attempt, started, None) if self.retryable(exc) else None
                 if delay is None:
-                    raise self.give_up(prepared, attempt, exc) from exc
+                    raise self.give_up(prepared, attempt, exc, may_have_applied) from exc
                 self._sleep(delay)
                 continue
+            may_have_applied = True
             if response.status_code in self.retry.retry_statuses:
                 retry_after = retry_after_seconds(response.headers.get("retry-after"))
                 delay = self.wait_before_retry(call, attempt, started, retry_after)
@@ -274,6 +326,8 @@ class AsyncTransport(_TransportBase):
         prepared = self.prepare(call)
         started = time.monotonic()
         attempt = 0
+        # False while every attempt failed before a connection was made.
+        may_have_applied = False
         while True:
             attempt += 1
             try:
@@ -284,12 +338,15 @@ class AsyncTransport(_TransportBase):
                     headers=prepared.headers,
                     content=prepared.content,
                 )
-            except RETRYABLE_ERRORS as exc:
-                delay = self.wait_before_retry(call, attempt, started, None)
+            except httpx.TransportError as exc:
+                if not isinstance(exc, NOT_SENT_ERRORS):
+                    may_have_applied = True
+                delay = self.wait_before_retry(call, attempt, started, None) if self.retryable(exc) else None
                 if delay is None:
-                    raise self.give_up(prepared, attempt, exc) from exc
+                    raise self.give_up(prepared, attempt, exc, may_have_applied) from exc
                 await self._sleep(delay)
                 continue
+            may_have_applied = True
             if response.status_code in self.retry.retry_statuses:
                 retry_after = retry_after_seconds(response.headers.get("retry-after"))
                 delay = self.wait_before_retry(call, attempt, started, retry_after)

@@ -21,16 +21,42 @@ class PraxisClientError(Exception):
 
 
 class PraxisConnectionError(PraxisClientError):
-    """The server could not be reached, and retrying did not help.
+    """No answer came back: the transport failed, and retrying did not help.
 
-    The underlying ``httpx`` error is the ``__cause__``; ``attempts`` says
-    how many times the request was sent.
+    Raised for every ``httpx.TransportError`` (refused, reset, a connect,
+    read, write or pool timeout, a broken response…) once the retries are
+    exhausted, or at once for a call that is not retried. The underlying
+    ``httpx`` error is the ``__cause__``.
+
+    ``attempts``
+        How many times the request was sent (or tried to be).
+    ``idempotency_key``
+        The ``Idempotency-Key`` the call sent on every attempt (the caller's
+        or the one the client generated), or ``None`` for a call that sends
+        none (reads and the other unkeyed calls).
+    ``may_have_applied``
+        ``False`` only when every attempt failed to connect (a connect error
+        or connect timeout), so the server never saw the request; otherwise
+        ``True``: the server may have applied the write and lost the answer.
+        To find out, send the same call again with
+        ``idempotency_key=error.idempotency_key``: the server applies it at
+        most once and replays the stored answer if it already did.
     """
 
-    def __init__(self, message: str, *, operation_id: str, attempts: int) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        operation_id: str,
+        attempts: int,
+        idempotency_key: str | None = None,
+        may_have_applied: bool = True,
+    ) -> None:
         super().__init__(message)
         self.operation_id = operation_id
         self.attempts = attempts
+        self.idempotency_key = idempotency_key
+        self.may_have_applied = may_have_applied
 
 
 class PraxisError(PraxisClientError):
