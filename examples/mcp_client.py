@@ -60,12 +60,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def call(session: ClientSession, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Calls a tool; its result is the structured JSON, or its problem document on a refusal."""
+    """Calls a tool: its structured JSON result. A refusal is a tool error
+    whose one text block is the REST API's problem document, as JSON."""
     result = await session.call_tool(tool, arguments)
-    content = result.structured_content or {}
     if result.is_error:
-        raise RuntimeError(f"{tool}: {content.get('status')} {content.get('code')}: {content.get('detail')}")
-    return content
+        text = result.content[0].text if result.content and result.content[0].type == "text" else "{}"
+        problem = json.loads(text)
+        raise RuntimeError(f"{tool}: {problem.get('status')} {problem.get('code')}: {problem.get('detail')}")
+    return dict(result.structured_content or {})
 
 
 async def run(session: ClientSession, args: argparse.Namespace) -> None:

@@ -103,6 +103,17 @@ async def call(mcp: ClientSession, tool: str, arguments: dict[str, Any]) -> dict
     return dict(result.structured_content)
 
 
+def refusal(result: Any) -> dict[str, Any]:
+    """A tool error's problem document: its one text block, as JSON, and no
+    structured content (that is the answer's, checked against the tool's
+    output schema)."""
+    assert result.is_error
+    assert result.structured_content is None
+    assert [b.type for b in result.content] == ["text"]
+    problem: dict[str, Any] = json.loads(result.content[0].text)
+    return problem
+
+
 def rest_setup(server: PraxisServer, token_file: Path) -> None:
     """What the tools read but do not write: the learning registry and a memory item."""
     token = token_file.read_text(encoding="utf-8").strip()
@@ -166,16 +177,13 @@ async def refusals(server: PraxisServer, transport: str, tmp_path: Path) -> None
     with Client(server.url, token_file=server.admin_token_file) as admin:
         reader = write_token(tmp_path / f"reader-{transport}", issue_token(admin, "reader", ["experience_read"]))
     async with session(server, reader, transport) as mcp:
-        result = await mcp.call_tool("attempts_observe", example("observe"))
-        assert result.is_error
-        assert result.structured_content is not None
-        assert result.structured_content["code"] == "missing_capability"
-        assert result.structured_content["status"] == 403
+        problem = refusal(await mcp.call_tool("attempts_observe", example("observe")))
+        assert problem["code"] == "missing_capability"
+        assert problem["status"] == 403
         elsewhere = example("assess")
         elsewhere["scope"] = dict(EXAMPLE_SCOPE, project_id="another-project")
-        result = await mcp.call_tool("attempts_assess", elsewhere)
-        assert result.is_error and result.structured_content is not None
-        assert result.structured_content["code"] == "missing_grant"
+        problem = refusal(await mcp.call_tool("attempts_assess", elsewhere))
+        assert problem["code"] == "missing_grant"
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
@@ -218,10 +226,9 @@ async def containment(server: PraxisServer, token_file: Path, transport: str) ->
         # screen refuses it, and the refusal is a tool error with its code.
         submit = example("submit")
         submit["record"]["title"] = INJECTION
-        refused = await mcp.call_tool("records_submit", submit)
-        assert refused.is_error and refused.structured_content is not None
-        assert refused.structured_content["code"] == "record_rejected"
-        assert refused.structured_content["field"] == "/record/title"
+        problem = refusal(await mcp.call_tool("records_submit", submit))
+        assert problem["code"] == "record_rejected"
+        assert problem["field"] == "/record/title"
         # Text the ledger does keep comes back only inside its own field:
         # a verifier's rationale saying it ...
         observe = example("observe")
