@@ -167,6 +167,7 @@ enum AdminCmd {
 }
 
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -179,6 +180,25 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A reader that stops early (`praxis … | head`) closes stdout, and the next
+/// `println!` panics on the broken pipe: end quietly instead, as any Unix
+/// tool does, rather than print a panic and a stack trace. Every other
+/// panic goes to the hook that was there before.
+fn quiet_on_broken_pipe() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map_or("", String::as_str);
+        // EPIPE is 32 on Linux, whatever the locale's words for it.
+        if message.starts_with("failed printing to stdout") && message.ends_with("(os error 32)") {
+            std::process::exit(0);
+        }
+        previous(info);
+    }));
 }
 
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {

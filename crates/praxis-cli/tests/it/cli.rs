@@ -59,6 +59,41 @@ fn help_lists_every_command() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    // Stdout is a pipe whose reader is gone before the first line is printed.
+    let mut child = praxis()
+        .args([
+            "admin",
+            "create-tenant",
+            "--data-dir",
+            s(&dir),
+            "--tenant",
+            "t",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn logs_written_to_a_file_carry_no_colour_codes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::try_start_logging(&["--data-dir", s(&tmp.path().join("data"))], "info")
+        .unwrap_or_else(|f| panic!("praxis serve did not start: {f:#?}"));
+    let logged = server.stderr();
+    assert!(logged.contains("praxis listening"), "{logged}");
+    assert!(!logged.contains('\u{1b}'), "{logged:?}");
+}
+
+#[test]
 fn serve_bootstraps_an_empty_store_once() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
