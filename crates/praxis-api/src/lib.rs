@@ -534,7 +534,9 @@ pub enum Recommendation {
 pub struct Assessment {
     /// The action.
     pub action_id: String,
-    /// The revision assessed, for revision-keyed policies.
+    /// The candidate's revision as the request gave it, whatever the
+    /// policy's streak key (absent when the candidate named none); under a
+    /// revision-keyed policy, the revision whose streak was assessed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action_revision: Option<String>,
     /// The recommendation.

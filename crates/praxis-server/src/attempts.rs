@@ -148,7 +148,7 @@ pub(crate) async fn assess(
             action_revision,
         });
     }
-    let (policy, assessments) = state
+    let (_, assessments) = state
         .engine
         .attempts()
         .assess(
@@ -159,11 +159,10 @@ pub(crate) async fn assess(
             now(),
         )
         .await?;
-    let by_revision = policy.streak_key == domain::StreakKey::ActionRevision;
     let assessments = actions
         .into_iter()
         .zip(assessments)
-        .map(|(a, s)| wa::assessment_to_wire(a, by_revision, s))
+        .map(|(a, s)| wa::assessment_to_wire(a, s))
         .collect();
     Ok(wire::json(
         StatusCode::OK,

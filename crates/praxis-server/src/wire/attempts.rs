@@ -169,18 +169,13 @@ pub(crate) fn policy_to_wire(p: &domain::Policy) -> api::PolicyResponse {
     }
 }
 
-pub(crate) fn assessment_to_wire(
-    action: ActionRef,
-    by_revision: bool,
-    a: domain::Assessment,
-) -> api::Assessment {
+/// An assessment with the candidate it answers, revision included whatever
+/// the policy's streak key, so candidates that differ only by revision can
+/// be told apart.
+pub(crate) fn assessment_to_wire(action: ActionRef, a: domain::Assessment) -> api::Assessment {
     api::Assessment {
         action_id: action.action_id,
-        action_revision: if by_revision {
-            action.action_revision
-        } else {
-            None
-        },
+        action_revision: action.action_revision,
         recommendation: match a.recommendation {
             domain::Recommendation::Suppress => api::Recommendation::Suppress,
             domain::Recommendation::Explore => api::Recommendation::Explore,

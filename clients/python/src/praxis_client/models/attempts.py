@@ -51,7 +51,7 @@ class AssessResponse(ResponseModel):
 class Assessment(ResponseModel):
     """The assessment of one action."""
     action_id: str = Field(description="The action.")
-    action_revision: str | None = Field(default=None, description="The revision assessed, for revision-keyed policies.")
+    action_revision: str | None = Field(default=None, description="The candidate's revision as the request gave it, whatever the policy's streak key (absent when the candidate named none); under a revision-keyed policy, the revision whose streak was assessed.")
     completed_attempts: int = Field(description="Completed attempts counted.")
     consecutive_failures: int = Field(description="Consecutive verified negatives.")
     last_disposition: Disposition | None = Field(default=None)

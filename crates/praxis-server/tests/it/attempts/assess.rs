@@ -102,8 +102,10 @@ async fn assess_follows_the_policy_in_request_order_and_writes_nothing() {
             probe.last_disposition,
             Some(Disposition::VerificationRejected)
         );
-        // A streak keyed per action reports no revision.
-        assert_eq!(answer.assessments[2].action_revision, None);
+        // Each answer names its candidate's revision, as given, even when
+        // the streak is keyed per action; a candidate without one has none.
+        assert_eq!(answer.assessments[2].action_revision.as_deref(), Some("v2"));
+        assert_eq!(answer.assessments[1].action_revision, None);
 
         // Nothing an assessment decides is written back.
         let before = event_count(&server).await;
