@@ -399,6 +399,10 @@ pub struct AttemptRecord {
     pub disposition: Disposition,
     /// Hex SHA-256 of the sealed ledger event.
     pub digest: String,
+    /// When the server recorded it (RFC 3339, UTC).
+    pub recorded_at: String,
+    /// The subject whose credential wrote it (`system` for an offline import).
+    pub recorded_by: String,
 }
 
 /// Whether an observation was new.

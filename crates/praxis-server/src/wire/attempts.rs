@@ -133,6 +133,8 @@ pub(crate) fn record_to_wire(r: &AttemptRecord) -> api::AttemptRecord {
         outcome: outcome_to_wire(&r.observation.outcome),
         disposition: disposition_to_wire(r.observation.disposition),
         digest: r.digest.to_hex(),
+        recorded_at: r.recorded_at.to_string(),
+        recorded_by: r.recorded_by.clone(),
     }
 }
 

@@ -50,6 +50,8 @@ pub struct AttemptRecord {
     pub digest: Digest,
     /// When the server recorded it.
     pub recorded_at: Timestamp,
+    /// The subject whose credential wrote it (`system` for offline imports).
+    pub recorded_by: String,
 }
 
 impl AttemptRecord {
@@ -73,6 +75,7 @@ impl AttemptRecord {
             observation,
             digest: event.digest,
             recorded_at: event.recorded_at,
+            recorded_by: event.actor.subject.clone(),
         })
     }
 }

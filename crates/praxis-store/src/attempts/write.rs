@@ -294,6 +294,7 @@ pub(crate) async fn observe<T: LedgerTx + AttemptTx>(
             observation,
             digest: event.digest,
             recorded_at: event.recorded_at,
+            recorded_by: event.actor.subject.clone(),
         },
     })
 }

@@ -66,6 +66,8 @@ class AttemptRecord(ResponseModel):
     digest: str = Field(description="Hex SHA-256 of the sealed ledger event.")
     disposition: Disposition = Field(description="Its disposition.")
     outcome: Outcome = Field(description="The outcome as recorded.")
+    recorded_at: str = Field(description="When the server recorded it (RFC 3339, UTC).")
+    recorded_by: str = Field(description="The subject whose credential wrote it (`system` for an offline import).")
     sequence: int = Field(description="Ledger position; monotonic within the namespace, not dense.")
 
 class CandidateRevision(RequestModel):

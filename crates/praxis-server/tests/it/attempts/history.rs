@@ -67,6 +67,16 @@ async fn history_pages_and_counts_over_http() {
         }
         assert_eq!(seen, of_a, "{backend:?}");
         assert!(seen.windows(2).all(|w| w[0].sequence < w[1].sequence));
+        // Each record says who wrote it and when the server recorded it.
+        assert!(seen.iter().all(|r| r.recorded_by == "agent"), "{seen:?}");
+        let times: Vec<praxis_domain::time::Timestamp> = seen
+            .iter()
+            .map(|r| {
+                praxis_domain::time::Timestamp::parse_rfc3339(&r.recorded_at)
+                    .expect("an RFC 3339 time")
+            })
+            .collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
         let unique: BTreeSet<u64> = seen.iter().map(|r| r.sequence).collect();
         assert_eq!(unique.len(), seen.len());
 
