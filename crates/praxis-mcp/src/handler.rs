@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 use crate::backend::{Backend, RestAnswer};
 use crate::catalog::TOOLS;
 use crate::error::Error;
-use crate::operation::{ArgumentError, Method, Operation, RestCall};
+use crate::operation::{ArgumentError, Operation, RestCall};
 use crate::resources::{self, MEMORY_TEMPLATE, RECORD_SCHEMA_URI, RECORD_TEMPLATE, Target};
 
 /// What the server tells a client about itself: results are data.
@@ -42,6 +42,7 @@ struct Inner {
     operations: HashMap<&'static str, Operation>,
     read_record: Operation,
     get_memory: Operation,
+    record_schema: Operation,
     backend: Arc<dyn Backend>,
 }
 
@@ -75,6 +76,7 @@ impl PraxisMcp {
                 operations,
                 read_record: Operation::from_document(&doc, "read_record")?,
                 get_memory: Operation::from_document(&doc, "get_memory")?,
+                record_schema: Operation::from_document(&doc, "record_schema")?,
                 backend,
             }),
         })
@@ -133,13 +135,10 @@ impl PraxisMcp {
         };
         let (call, mime) = match resources::parse(uri).map_err(|e| refused(&e))? {
             Target::RecordSchema => (
-                RestCall {
-                    method: Method::Get,
-                    path_and_query: "/api/v1/records/schema".into(),
-                    body: None,
-                    idempotency_key: None,
-                    keyed: false,
-                },
+                self.inner
+                    .record_schema
+                    .request(Map::new())
+                    .map_err(|e| refused(&e))?,
                 "application/schema+json",
             ),
             Target::Record(args) => (
