@@ -159,6 +159,7 @@ pub(crate) async fn assess(
             now(),
         )
         .await?;
+    state.metrics.domain.assessed(&assessments);
     let assessments = actions
         .into_iter()
         .zip(assessments)

@@ -536,7 +536,7 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = self.problem_body();
-        (
+        let mut response = (
             self.status,
             [
                 (header::CONTENT_TYPE, PROBLEM_JSON),
@@ -544,7 +544,12 @@ impl IntoResponse for ApiError {
             ],
             body,
         )
-            .into_response()
+            .into_response();
+        // For the metrics layer, which counts refusals by code.
+        response
+            .extensions_mut()
+            .insert(crate::metrics::ProblemCode(self.code.into()));
+        response
     }
 }
 

@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::metrics::{Counted, ProblemCode};
 
 /// A complete answer, as sent and as kept in a receipt.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,12 +96,21 @@ impl Answer {
         } else {
             "application/json"
         };
+        // The code the problem was rendered with: one of the server's
+        // constants, whether the answer is fresh or replayed.
+        let code = self
+            .problem
+            .then(|| serde_json::from_slice::<Coded>(&self.body).ok())
+            .flatten();
         let mut response = (
             self.status,
             [(header::CONTENT_TYPE, HeaderValue::from_static(media))],
             self.body,
         )
             .into_response();
+        if let Some(Coded { code }) = code {
+            response.extensions_mut().insert(ProblemCode(code.into()));
+        }
         if self.problem {
             response
                 .headers_mut()
@@ -113,6 +123,12 @@ impl Answer {
         }
         response
     }
+}
+
+/// The stable code of a problem body.
+#[derive(serde::Deserialize)]
+struct Coded {
+    code: String,
 }
 
 /// Renders a write's answer from what it applied.
@@ -158,8 +174,11 @@ pub(crate) async fn answer(
     write: Write,
     render: Render,
 ) -> Result<Response, StoreError> {
+    // Counted once committed: a refused or failed write counts nothing.
+    let counted = Counted::of(&write.command);
     let Some(raw) = retry.key else {
         let applied = state.engine.execute(write).await?.applied()?;
+        state.metrics.domain.acknowledged(counted, &applied);
         return Ok(render(&applied)?.into_response(false));
     };
     let storage_key = state.seal.storage_key(&p.tenant_id, &p.subject, &raw);
@@ -192,14 +211,20 @@ pub(crate) async fn answer(
     let (bytes, replayed) = match state.engine.execute(write).await? {
         WriteOutcome::Committed {
             receipt: Some(bytes),
-            ..
-        } => (bytes, false),
+            applied,
+        } => {
+            state.metrics.domain.acknowledged(counted, &applied);
+            (bytes, false)
+        }
         WriteOutcome::Committed { receipt: None, .. } => {
             return Err(StoreError::inconsistent(
                 "a keyed write committed without its receipt",
             ));
         }
-        WriteOutcome::Replayed { receipt } => (receipt, true),
+        WriteOutcome::Replayed { receipt } => {
+            state.metrics.domain.replayed();
+            (receipt, true)
+        }
     };
     let bytes = if retry.sealed {
         state

@@ -69,7 +69,7 @@ pub struct AppState {
     /// The store.
     pub engine: Arc<dyn Engine>,
     seal: Arc<seal::SealKey>,
-    metrics: Arc<metrics::HttpMetrics>,
+    metrics: Arc<metrics::Metrics>,
     settings: Arc<Settings>,
     promotions: proposals::InFlight,
 }
@@ -108,7 +108,7 @@ impl AppState {
         AppState {
             engine,
             seal: Arc::new(seal),
-            metrics: Arc::new(metrics::HttpMetrics::default()),
+            metrics: Arc::default(),
             settings: Arc::new(Settings::default()),
             promotions: proposals::InFlight::default(),
         }

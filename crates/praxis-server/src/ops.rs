@@ -54,10 +54,15 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> Response {
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text exposition", content_type = "text/plain")))]
 pub(crate) async fn metrics(State(state): State<AppState>) -> Response {
-    let mut out = String::new();
-    state.metrics.render(&mut out);
-    state.engine.metrics().render(&mut out);
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], out).into_response()
+    let out = state.metrics.render(state.engine.as_ref());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        out,
+    )
+        .into_response()
 }
 
 /// The OpenAPI 3.1 document of this API.

@@ -258,6 +258,10 @@ async fn run(
 ) -> Result<ProposalView, ApiError> {
     let write = write_as(p, Capability::ProposalApprove, Command::Proposals(command));
     let applied = state.engine.execute(write).await?.applied()?;
+    state
+        .metrics
+        .domain
+        .acknowledged(crate::metrics::Counted::Other, &applied);
     Ok(view_of(&applied)?.clone())
 }
 

@@ -263,12 +263,12 @@ async fn probes_and_metrics_are_public() {
         assert_eq!(status, 200);
         let text = String::from_utf8(body).unwrap();
         assert!(
-            text.contains(r#"praxis_http_requests_total{method="GET",route="/api/v1/credentials",status="200"} 1"#),
+            text.contains(r#"praxis_http_requests_total{method="GET",route="/api/v1/credentials",status_class="2xx"} 1"#),
             "{text}"
         );
-        assert!(text.contains("praxis_http_request_duration_microseconds_bucket"));
+        assert!(text.contains("praxis_http_request_duration_seconds_bucket"));
         assert!(text.contains("praxis_commit_batch_size_count"));
-        assert!(text.contains("praxis_commit_sync_microseconds_sum"));
+        assert!(text.contains("praxis_commit_duration_seconds_sum"));
         assert!(!text.contains("prx_"), "no secrets in metrics");
     }
 }

@@ -11,6 +11,7 @@ mod idempotency;
 mod learning;
 mod mcp;
 mod memory;
+mod metrics;
 mod openapi;
 mod procedures;
 mod proposals;

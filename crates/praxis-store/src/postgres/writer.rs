@@ -70,6 +70,7 @@ async fn commit_group(
                 // Nothing of a failed group is durable, so nothing it cached may survive.
                 cache.clear();
                 if !(e.is_retryable() && attempt < RETRIES) {
+                    metrics.failed();
                     return Err(e);
                 }
             }

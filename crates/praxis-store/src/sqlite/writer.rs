@@ -184,6 +184,7 @@ fn commit_batch(
         }
     };
     if result.is_err() {
+        metrics.failed();
         // Nothing of this batch is durable, so nothing it cached may survive.
         cache.clear();
     }
