@@ -2,17 +2,25 @@
 //! verify a store, and benchmark the ledger.
 
 mod attempts;
+mod attempts_import;
 mod bench;
 mod client_config;
 mod config;
+mod credentials;
 mod experiences;
 mod learning;
 mod mcp;
 mod memory;
+#[cfg(test)]
+mod operations;
+mod output;
 mod procedures;
 mod proposals;
 mod records;
+mod records_http;
+mod server;
 mod sim;
+mod skills;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -42,6 +50,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Parser)]
 #[command(name = "praxis", version, about, long_about = None)]
 struct Cli {
+    /// Print the machine-readable answer (the API's JSON) instead of text
+    /// for a person; a refusal prints its problem document on stdout.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Cmd,
 }
@@ -67,7 +79,9 @@ enum Cmd {
         #[command(subcommand)]
         command: attempts::AttemptsCmd,
     },
-    /// Experience records (protocol v0.1): validate, import and export a repository layout.
+    /// Experience records (protocol v0.1): submit, review, search, read, history, withdraw
+    /// and intake over HTTP, with the schema, settings and skill registry; and validate,
+    /// import and export a repository layout offline.
     Records {
         #[command(subcommand)]
         command: records::RecordsCmd,
@@ -95,6 +109,17 @@ enum Cmd {
     Proposals {
         #[command(subcommand)]
         command: proposals::ProposalsCmd,
+    },
+    /// Credentials over HTTP: issue, list, show, revoke, rotate, and the
+    /// capabilities there are (credential_admin, except capabilities).
+    Credentials {
+        #[command(subcommand)]
+        command: credentials::CredentialsCmd,
+    },
+    /// A running server's liveness, readiness, metrics and OpenAPI document.
+    Server {
+        #[command(subcommand)]
+        command: server::ServerCmd,
     },
     /// Serve MCP on stdin and stdout, calling a running server over HTTP with
     /// one credential: what a desktop agent host starts.
@@ -169,17 +194,12 @@ enum AdminCmd {
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
+    output::set_json(cli.json);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("tokio runtime");
-    match runtime.block_on(run(cli)) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("praxis: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    output::finish(runtime.block_on(run(cli)))
 }
 
 /// A reader that stops early (`praxis … | head`) closes stdout, and the next
@@ -212,6 +232,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Proposals { command } => proposals::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Credentials { command } => credentials::run(command).await,
+        Cmd::Server { command } => server::run(command).await,
         Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,

@@ -1,4 +1,5 @@
-//! `praxis records`: experience records in a protocol repository layout.
+//! `praxis records`: experience records in a protocol repository layout,
+//! offline; the HTTP commands are in [`crate::records_http`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,6 +84,8 @@ pub enum RecordsCmd {
         #[command(flatten)]
         target: Target,
     },
+    #[command(flatten)]
+    Http(crate::records_http::RecordsHttpCmd),
 }
 
 /// Runs a `praxis records` subcommand.
@@ -96,6 +99,9 @@ pub async fn run(command: RecordsCmd) -> anyhow::Result<ExitCode> {
             replace,
             target,
         } => export(&dir, candidates, replace, &target).await,
+        RecordsCmd::Http(command) => crate::records_http::run(command)
+            .await
+            .map(|()| ExitCode::SUCCESS),
     }
 }
 
