@@ -89,12 +89,13 @@ fn chunks(
 /// of the whole store, not of the chunk.
 fn in_store(mut problem: Problem, offset: usize) -> Problem {
     let shift = |field: &str| -> String {
-        let Some(rest) = field.strip_prefix("/records/") else {
-            return field.to_owned();
+        let (head, rest) = match field.find("/records/") {
+            Some(at) => field.split_at(at + "/records/".len()),
+            None => return field.to_owned(),
         };
         let (index, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
         match index.parse::<usize>() {
-            Ok(i) => format!("/records/{}{tail}", i + offset),
+            Ok(i) => format!("{head}{}{tail}", i + offset),
             Err(_) => field.to_owned(),
         }
     };
@@ -246,11 +247,15 @@ mod tests {
     fn a_chunk_problem_names_records_of_the_whole_store() {
         let problem: Problem = serde_json::from_value(json!({
             "type": "t", "title": "t", "status": 409, "detail": "d", "code": "identity_conflict",
-            "errors": [{"index": 2, "field": "/records/2/outcome", "code": "c", "detail": "d"}]
+            "errors": [
+                {"index": 2, "field": "/store/records/2/outcome", "code": "c", "detail": "d"},
+                {"field": "/store/next_sequence", "code": "c", "detail": "d"}
+            ]
         }))
         .unwrap();
         let shifted = in_store(problem, 100);
         assert_eq!(shifted.errors[0].index, Some(102));
-        assert_eq!(shifted.errors[0].field, "/records/102/outcome");
+        assert_eq!(shifted.errors[0].field, "/store/records/102/outcome");
+        assert_eq!(shifted.errors[1].field, "/store/next_sequence");
     }
 }

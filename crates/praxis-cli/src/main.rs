@@ -335,7 +335,11 @@ fn load_seal_key(path: &Path) -> anyhow::Result<SealKey> {
 
 /// Writes a secret file atomically with mode 0600, whatever was there before.
 fn write_secret(path: &Path, secret: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    // A bare file name's parent is the empty path: the current directory.
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = path.with_extension("tmp");
     // A fresh file, so the mode applies: an existing file would keep its own.
