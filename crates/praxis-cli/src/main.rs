@@ -364,11 +364,16 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
         } => {
             let engine = store.open().await?;
             let (credential, token) = admin::bootstrap_tenant(&*engine, &tenant, &subject).await?;
-            println!(
-                "tenant {tenant:?} created; admin credential {}",
-                credential.id
-            );
-            println!("{}", token.render());
+            let answer = serde_json::json!({
+                "tenant": tenant, "credential_id": credential.id, "token": token.render(),
+            });
+            output::emit(&answer, |_| {
+                format!(
+                    "tenant {tenant:?} created; admin credential {}\n{}",
+                    credential.id,
+                    token.render()
+                )
+            })?;
         }
         AdminCmd::Issue {
             store,
@@ -391,8 +396,11 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
                 IssueRequest::new(subject, capabilities, grants, expires_at, admin::now())?;
             let (credential, token) =
                 admin::issue(&*engine, &tenant, Actor::system(), request).await?;
-            println!("credential {} issued", credential.id);
-            println!("{}", token.render());
+            let answer =
+                serde_json::json!({ "credential_id": credential.id, "token": token.render() });
+            output::emit(&answer, |_| {
+                format!("credential {} issued\n{}", credential.id, token.render())
+            })?;
         }
         AdminCmd::Revoke {
             store,
@@ -406,7 +414,8 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             engine
                 .execute(Write::new(&tenant, Actor::system(), cmd))
                 .await?;
-            println!("credential {credential} revoked");
+            let answer = serde_json::json!({ "credential_id": credential, "status": "revoked" });
+            output::emit(&answer, |_| format!("credential {credential} revoked"))?;
         }
         AdminCmd::List { store, tenant } => {
             let engine = store.open().await?;
@@ -419,13 +428,25 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
                     .await?;
                 for c in &page {
                     let caps: BTreeSet<&str> = c.capabilities.iter().map(|c| c.as_str()).collect();
-                    println!(
-                        "{}\t{}\t{:?}\t{}",
-                        c.id,
-                        c.subject,
-                        c.status(now),
-                        caps.into_iter().collect::<Vec<_>>().join(",")
-                    );
+                    let caps = caps.into_iter().collect::<Vec<_>>();
+                    // One JSON document per line with --json, as it pages.
+                    let line = if output::json() {
+                        serde_json::json!({
+                            "id": c.id, "subject": c.subject,
+                            "status": format!("{:?}", c.status(now)).to_lowercase(),
+                            "capabilities": caps,
+                        })
+                        .to_string()
+                    } else {
+                        format!(
+                            "{}\t{}\t{:?}\t{}",
+                            c.id,
+                            c.subject,
+                            c.status(now),
+                            caps.join(",")
+                        )
+                    };
+                    println!("{line}");
                 }
                 match page.last() {
                     Some(c) if page.len() == 500 => after = Some(c.id.clone()),
@@ -440,6 +461,20 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
 async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
     let engine = store.open().await?;
     let report = engine.verify().await?;
+    if output::json() {
+        let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+        let answer = serde_json::json!({
+            "tenants": report.tenants, "events": report.events, "streams": report.streams,
+            "credentials": report.credentials, "receipts": report.receipts,
+            "problems": problems,
+        });
+        output::emit(&answer, |_| String::new())?;
+        return Ok(if report.is_clean() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     println!(
         "checked {} tenants, {} events in {} streams, {} credentials, {} receipts",
         report.tenants, report.events, report.streams, report.credentials, report.receipts
