@@ -7,8 +7,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use praxis_api::{
     AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition,
-    ImportRequest, LegacyStore, ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest,
-    StreakKey, Visibility,
+    ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest, StreakKey, Visibility,
 };
 use praxis_client::Client;
 use praxis_domain::Refusal;
@@ -17,6 +16,7 @@ use serde::Deserialize;
 
 use crate::client_config::{ClientConfig, read_token_file};
 use crate::config::OfflineStore;
+use crate::output::usage;
 
 /// The server a remote command calls unless told otherwise.
 pub const DEFAULT_URL: &str = "http://127.0.0.1:7878";
@@ -93,7 +93,9 @@ impl Remote {
             (Some(t), _, _) => TokenSource::Given(t.clone()),
             (None, Some(f), _) | (None, None, Some(f)) => TokenSource::File(f.clone()),
             (None, None, None) => {
-                anyhow::bail!("give a token with PRAXIS_TOKEN, --token or --token-file")
+                return Err(usage(
+                    "give a token with PRAXIS_TOKEN, --token or --token-file",
+                ));
             }
         };
         Ok((url, source))
@@ -238,7 +240,9 @@ pub enum AttemptsCmd {
         #[arg(long, requires = "limit")]
         reexplore_after_observations: Option<u64>,
     },
-    /// Print the records of a subject (or of a subject and action) as JSON lines.
+    /// Print the records of a subject (or of a subject and action), one a
+    /// line: sequence, recorded_at, recorded_by, case, action, stage,
+    /// status and disposition; with --json, each record's JSON.
     History {
         #[command(flatten)]
         remote: Remote,
@@ -264,7 +268,11 @@ pub enum AttemptsCmd {
         #[arg(long, requires = "subject")]
         action: Option<String>,
     },
-    /// Import a legacy store file, all or nothing.
+    /// Import a legacy store file. Offline, all or nothing. Over HTTP, the
+    /// whole file is checked first, then sent in requests under the
+    /// server's body limit, with a progress bar: each request is all or
+    /// nothing, and running the import again after a refusal answers the
+    /// records already imported unchanged.
     Import {
         #[command(flatten)]
         remote: Remote,
@@ -298,10 +306,31 @@ pub(crate) fn read_input(file: &PathBuf) -> anyhow::Result<String> {
     }
 }
 
-/// Prints an answer as pretty JSON on stdout.
+/// Prints an answer: its JSON with `--json`, else indented lines for a
+/// person (see [`crate::output`]).
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
+    crate::output::emit_any(value)
+}
+
+/// One attempt record: its JSON with `--json` (one document per line),
+/// else the fields a person scans for, tab-separated.
+fn history_line(record: &praxis_api::AttemptRecord) -> anyhow::Result<String> {
+    if crate::output::json() {
+        return Ok(serde_json::to_string(record)?);
+    }
+    let outcome = serde_json::to_value(&record.outcome)?;
+    let field = |name: &str| outcome[name].as_str().unwrap_or("-").to_owned();
+    Ok(format!(
+        "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+        record.sequence,
+        record.recorded_at,
+        record.recorded_by,
+        field("case_id"),
+        field("action_id"),
+        field("stage"),
+        field("status"),
+        crate::records_http::name_of(&record.disposition)
+    ))
 }
 
 /// Runs one subcommand.
@@ -406,7 +435,7 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                     .attempt_history(&scope, &subject, action.as_deref(), after.as_deref(), 500)
                     .await?;
                 for r in &page.records {
-                    println!("{}", serde_json::to_string(r)?);
+                    println!("{}", history_line(r)?);
                 }
                 match page.next_cursor {
                     Some(next) => after = Some(next),
@@ -453,37 +482,13 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
                     .iter()
                     .filter(|w| w.write == praxis_store::attempts::WriteKind::Inserted)
                     .count();
-                println!(
-                    "imported {inserted} records ({} unchanged)",
-                    written.len() - inserted
+                return crate::attempts_import::report(
+                    inserted as u64,
+                    (written.len() - inserted) as u64,
+                    1,
                 );
-                return Ok(());
             }
-            let store: LegacyStore = serde_json::from_str(&text).context("parsing the store")?;
-            let answer = remote
-                .client()?
-                .import_attempts(&ImportRequest {
-                    contract_version: CONTRACT_VERSION,
-                    scope: scope.wire(),
-                    store,
-                })
-                .await;
-            match answer {
-                Ok(a) => {
-                    println!(
-                        "imported {} records ({} unchanged)",
-                        a.inserted, a.unchanged
-                    );
-                    Ok(())
-                }
-                Err(praxis_client::ClientError::Problem(p)) => {
-                    for e in &p.errors {
-                        eprintln!("{} {}: {}", e.field, e.code, e.detail);
-                    }
-                    anyhow::bail!("{}: {}", p.code, p.detail)
-                }
-                Err(e) => Err(e.into()),
-            }
+            crate::attempts_import::over_http(&remote.client()?, scope.wire(), &text).await
         }
         AttemptsCmd::Export {
             remote,

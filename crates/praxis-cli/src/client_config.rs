@@ -32,6 +32,7 @@ use praxis_client::Client;
 use serde::Deserialize;
 
 use crate::attempts::{Remote, ScopeArgs, TokenSource, VisibilityArg};
+use crate::output::usage;
 
 /// The environment variable naming the client config file.
 pub const CLIENT_CONFIG_ENV: &str = "PRAXIS_CLIENT_CONFIG";
@@ -161,6 +162,13 @@ impl ConfiguredRemote {
         Ok((self.remote.client_with(&config)?, scope.wire()))
     }
 
+    /// Loads the client config, and returns a client for the server, for
+    /// calls that name no scope.
+    pub(crate) fn client(&self) -> anyhow::Result<Client> {
+        let config = ClientConfig::load(self.client_config.as_deref())?;
+        self.remote.client_with(&config)
+    }
+
     /// Loads the client config, and returns the server's URL and the token,
     /// for callers that speak HTTP themselves.
     pub(crate) fn endpoint(&self) -> anyhow::Result<(String, String)> {
@@ -203,12 +211,14 @@ impl ScopeFlags {
             .project
             .clone()
             .or_else(|| config.project.clone())
-            .context("give the project with --project or `project` in the client config")?;
+            .ok_or_else(|| {
+                usage("give the project with --project or `project` in the client config")
+            })?;
         let agent = self
             .agent
             .clone()
             .or_else(|| config.agent.clone())
-            .context("give the agent with --agent or `agent` in the client config")?;
+            .ok_or_else(|| usage("give the agent with --agent or `agent` in the client config"))?;
         let mission = if self.no_mission {
             None
         } else {

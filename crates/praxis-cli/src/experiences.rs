@@ -88,6 +88,23 @@ impl EventArgs {
     }
 }
 
+/// One event: its JSON with `--json` (one document per line), else its
+/// revision, id, outcome and consumption (`-` where unknown), tab-separated.
+fn event_line(event: &praxis_api::ExperienceEvent) -> anyhow::Result<String> {
+    if crate::output::json() {
+        return Ok(serde_json::to_string(event)?);
+    }
+    let known = |n: Option<u64>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
+    Ok(format!(
+        "revision {}\t{}\t{}\tcost {}\tlatency_ms {}",
+        event.revision,
+        crate::output::shown(&event.event_id),
+        crate::records_http::name_of(&event.outcome),
+        known(event.cost_units),
+        known(event.latency_ms)
+    ))
+}
+
 /// `praxis experiences` subcommands.
 #[derive(Subcommand)]
 pub enum ExperiencesCmd {
@@ -150,7 +167,8 @@ pub enum ExperiencesCmd {
         #[arg(long)]
         event: Option<String>,
     },
-    /// Print an attempt's events in revision order as JSON lines (experience_read).
+    /// Print an attempt's events in revision order, one a line; with --json,
+    /// each event's JSON (experience_read).
     History {
         #[command(flatten)]
         remote: Remote,
@@ -338,7 +356,7 @@ pub async fn run(cmd: ExperiencesCmd) -> anyhow::Result<()> {
             loop {
                 let page = client.experience_history(&request).await?;
                 for e in &page.events {
-                    println!("{}", serde_json::to_string(e)?);
+                    println!("{}", event_line(e)?);
                 }
                 match page.next_cursor {
                     Some(next) => request.after = Some(next),

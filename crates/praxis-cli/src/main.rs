@@ -2,17 +2,25 @@
 //! verify a store, and benchmark the ledger.
 
 mod attempts;
+mod attempts_import;
 mod bench;
 mod client_config;
 mod config;
+mod credentials;
 mod experiences;
 mod learning;
 mod mcp;
 mod memory;
+#[cfg(test)]
+mod operations;
+mod output;
 mod procedures;
 mod proposals;
 mod records;
+mod records_http;
+mod server;
 mod sim;
+mod skills;
 
 use std::collections::BTreeSet;
 use std::io::Write as _;
@@ -42,6 +50,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Parser)]
 #[command(name = "praxis", version, about, long_about = None)]
 struct Cli {
+    /// Print the machine-readable answer (the API's JSON) instead of text
+    /// for a person; a refusal prints its problem document on stdout.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Cmd,
 }
@@ -67,7 +79,9 @@ enum Cmd {
         #[command(subcommand)]
         command: attempts::AttemptsCmd,
     },
-    /// Experience records (protocol v0.1): validate, import and export a repository layout.
+    /// Experience records (protocol v0.1): submit, review, search, read, history, withdraw
+    /// and intake over HTTP, with the schema, settings and skill registry; and validate,
+    /// import and export a repository layout offline.
     Records {
         #[command(subcommand)]
         command: records::RecordsCmd,
@@ -95,6 +109,17 @@ enum Cmd {
     Proposals {
         #[command(subcommand)]
         command: proposals::ProposalsCmd,
+    },
+    /// Credentials over HTTP: issue, list, show, revoke, rotate, and the
+    /// capabilities there are (credential_admin, except capabilities).
+    Credentials {
+        #[command(subcommand)]
+        command: credentials::CredentialsCmd,
+    },
+    /// A running server's liveness, readiness, metrics and OpenAPI document.
+    Server {
+        #[command(subcommand)]
+        command: server::ServerCmd,
     },
     /// Serve MCP on stdin and stdout, calling a running server over HTTP with
     /// one credential: what a desktop agent host starts.
@@ -169,17 +194,12 @@ enum AdminCmd {
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
+    output::set_json(cli.json);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("tokio runtime");
-    match runtime.block_on(run(cli)) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("praxis: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    output::finish(runtime.block_on(run(cli)))
 }
 
 /// A reader that stops early (`praxis … | head`) closes stdout, and the next
@@ -212,6 +232,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Proposals { command } => proposals::run(command).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Credentials { command } => credentials::run(command).await,
+        Cmd::Server { command } => server::run(command).await,
         Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
@@ -313,7 +335,11 @@ fn load_seal_key(path: &Path) -> anyhow::Result<SealKey> {
 
 /// Writes a secret file atomically with mode 0600, whatever was there before.
 fn write_secret(path: &Path, secret: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    // A bare file name's parent is the empty path: the current directory.
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = path.with_extension("tmp");
     // A fresh file, so the mode applies: an existing file would keep its own.
@@ -338,11 +364,16 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
         } => {
             let engine = store.open().await?;
             let (credential, token) = admin::bootstrap_tenant(&*engine, &tenant, &subject).await?;
-            println!(
-                "tenant {tenant:?} created; admin credential {}",
-                credential.id
-            );
-            println!("{}", token.render());
+            let answer = serde_json::json!({
+                "tenant": tenant, "credential_id": credential.id, "token": token.render(),
+            });
+            output::emit(&answer, |_| {
+                format!(
+                    "tenant {tenant:?} created; admin credential {}\n{}",
+                    credential.id,
+                    token.render()
+                )
+            })?;
         }
         AdminCmd::Issue {
             store,
@@ -365,8 +396,11 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
                 IssueRequest::new(subject, capabilities, grants, expires_at, admin::now())?;
             let (credential, token) =
                 admin::issue(&*engine, &tenant, Actor::system(), request).await?;
-            println!("credential {} issued", credential.id);
-            println!("{}", token.render());
+            let answer =
+                serde_json::json!({ "credential_id": credential.id, "token": token.render() });
+            output::emit(&answer, |_| {
+                format!("credential {} issued\n{}", credential.id, token.render())
+            })?;
         }
         AdminCmd::Revoke {
             store,
@@ -380,7 +414,8 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             engine
                 .execute(Write::new(&tenant, Actor::system(), cmd))
                 .await?;
-            println!("credential {credential} revoked");
+            let answer = serde_json::json!({ "credential_id": credential, "status": "revoked" });
+            output::emit(&answer, |_| format!("credential {credential} revoked"))?;
         }
         AdminCmd::List { store, tenant } => {
             let engine = store.open().await?;
@@ -393,13 +428,25 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
                     .await?;
                 for c in &page {
                     let caps: BTreeSet<&str> = c.capabilities.iter().map(|c| c.as_str()).collect();
-                    println!(
-                        "{}\t{}\t{:?}\t{}",
-                        c.id,
-                        c.subject,
-                        c.status(now),
-                        caps.into_iter().collect::<Vec<_>>().join(",")
-                    );
+                    let caps = caps.into_iter().collect::<Vec<_>>();
+                    // One JSON document per line with --json, as it pages.
+                    let line = if output::json() {
+                        serde_json::json!({
+                            "id": c.id, "subject": c.subject,
+                            "status": format!("{:?}", c.status(now)).to_lowercase(),
+                            "capabilities": caps,
+                        })
+                        .to_string()
+                    } else {
+                        format!(
+                            "{}\t{}\t{:?}\t{}",
+                            c.id,
+                            c.subject,
+                            c.status(now),
+                            caps.join(",")
+                        )
+                    };
+                    println!("{line}");
                 }
                 match page.last() {
                     Some(c) if page.len() == 500 => after = Some(c.id.clone()),
@@ -414,6 +461,20 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
 async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
     let engine = store.open().await?;
     let report = engine.verify().await?;
+    if output::json() {
+        let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
+        let answer = serde_json::json!({
+            "tenants": report.tenants, "events": report.events, "streams": report.streams,
+            "credentials": report.credentials, "receipts": report.receipts,
+            "problems": problems,
+        });
+        output::emit(&answer, |_| String::new())?;
+        return Ok(if report.is_clean() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     println!(
         "checked {} tenants, {} events in {} streams, {} credentials, {} receipts",
         report.tenants, report.events, report.streams, report.credentials, report.receipts

@@ -3,10 +3,11 @@
 //!
 //! The server, the token file and the scope's ids may come from the client
 //! config file (see [`crate::client_config`]); flags and environment
-//! variables override it. Each command prints the answer as JSON. A
-//! refusal prints `praxis: <status> <code>: <detail>` on stderr and exits
-//! 2; a 409 adds the item's `current_revision` to retry with, and a 422
-//! every finding.
+//! variables override it. Each command prints the answer for a person, or
+//! its JSON with `--json`. A refusal prints `praxis: <status> <code>:
+//! <detail>` on stderr and exits 1; a 409 adds the item's
+//! `current_revision` to retry with, and a 422 every finding (see
+//! [`crate::output`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -179,24 +180,18 @@ fn revision_text(revision: &CurrentRevision) -> String {
     }
 }
 
-/// A refusal as the CLI prints it: the problem's status, code and detail;
-/// then each finding; then, on a conflict, the current revision to retry
-/// with.
+/// A refusal as the CLI prints it: the problem's status, code, detail and
+/// field; then each finding; then, on a conflict, the current revision to
+/// retry with.
 fn refusal(error: ClientError) -> anyhow::Error {
     let ClientError::Problem(problem) = &error else {
         return error.into();
     };
-    let mut text = error.to_string();
-    for item in &problem.errors {
-        let _ = write!(text, "\n  {} {}: {}", item.field, item.code, item.detail);
-    }
+    let mut advice = crate::output::findings(problem);
     if let Some(revision) = error.current_revision().map(revision_text) {
-        let _ = write!(
-            text,
-            "\ncurrent_revision: {revision}\nretry with --expected-revision {revision}"
-        );
+        let _ = write!(advice, "\nretry with --expected-revision {revision}");
     }
-    anyhow::Error::msg(text)
+    crate::output::refused(problem.clone(), advice)
 }
 
 /// Runs one subcommand.

@@ -8,8 +8,9 @@
 //! config file (see [`crate::client_config`]); flags and environment
 //! variables override it. Each command prints the answer as JSON on
 //! stdout; `review` also prints the rendered body readably on stderr. A
-//! refusal prints `praxis: <status> <code>: <detail>` on stderr, then the
-//! field and findings it names and what to do next, and exits 2.
+//! refusal prints `praxis: <status> <code>: <detail> (field <field>)` on
+//! stderr, then the findings it names and what to do next, and exits 1
+//! (see [`crate::output`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -376,8 +377,8 @@ fn next_step(code: &str, id: Option<&str>) -> Option<String> {
     })
 }
 
-/// A refusal as the CLI prints it: the problem's status, code and detail;
-/// then the field it names and each finding; then what to do next. A
+/// A refusal as the CLI prints it: the problem's status, code, detail and
+/// field; then each finding; then what to do next. A
 /// transport failure of a call that may have changed the proposal says to
 /// read its status before anything else.
 fn refusal(error: &ClientError, id: Option<&str>, writes: bool) -> anyhow::Error {
@@ -392,17 +393,12 @@ fn refusal(error: &ClientError, id: Option<&str>, writes: bool) -> anyhow::Error
         }
         return anyhow::Error::msg(text);
     };
-    let mut text = error.to_string();
-    if let Some(field) = problem.field.as_deref().filter(|f| !f.is_empty()) {
-        let _ = write!(text, "\nfield: {field}");
-    }
-    for item in &problem.errors {
-        let _ = write!(text, "\n  {} {}: {}", item.field, item.code, item.detail);
-    }
+    // The first line names the field; the findings and the next step follow.
+    let mut advice = crate::output::findings(problem);
     if let Some(step) = next_step(&problem.code, id) {
-        let _ = write!(text, "\n{step}");
+        let _ = write!(advice, "\n{step}");
     }
-    anyhow::Error::msg(text)
+    crate::output::refused(problem.clone(), advice)
 }
 
 /// Reads and parses the candidate.

@@ -1,4 +1,5 @@
-//! `praxis records`: experience records in a protocol repository layout.
+//! `praxis records`: experience records in a protocol repository layout,
+//! offline; the HTTP commands are in [`crate::records_http`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,6 +84,8 @@ pub enum RecordsCmd {
         #[command(flatten)]
         target: Target,
     },
+    #[command(flatten)]
+    Http(crate::records_http::RecordsHttpCmd),
 }
 
 /// Runs a `praxis records` subcommand.
@@ -96,14 +99,44 @@ pub async fn run(command: RecordsCmd) -> anyhow::Result<ExitCode> {
             replace,
             target,
         } => export(&dir, candidates, replace, &target).await,
+        RecordsCmd::Http(command) => crate::records_http::run(command)
+            .await
+            .map(|()| ExitCode::SUCCESS),
     }
 }
 
-fn print_findings(report: &repository::Report, count: usize) {
+/// A check's findings and flags as JSON: each with its file's path.
+fn report_json(report: &repository::Report, count: usize) -> serde_json::Value {
+    let located = |all: &[repository::Located]| -> Vec<serde_json::Value> {
+        all.iter()
+            .map(|l| {
+                serde_json::json!({
+                    "path": l.path,
+                    "pointer": l.finding.pointer,
+                    "rule": l.finding.rule,
+                    "message": l.finding.message,
+                })
+            })
+            .collect()
+    };
+    serde_json::json!({
+        "records": count,
+        "findings": located(&report.findings),
+        "flags": located(&report.flags),
+    })
+}
+
+/// Prints a check's findings: as `path: json-pointer: rule: message`
+/// lines with a count on stderr, or as JSON with `--json`.
+fn print_findings(report: &repository::Report, count: usize) -> anyhow::Result<()> {
+    if crate::output::json() {
+        return crate::output::emit(&report_json(report, count), |_| String::new());
+    }
     for finding in &report.findings {
         println!("{finding}");
     }
     eprintln!("{} finding(s) in {count} record(s)", report.findings.len());
+    Ok(())
 }
 
 async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
@@ -116,7 +149,7 @@ async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
     };
     let report = repository::check(files, registry_bytes);
     if !report.passed() {
-        print_findings(&report, count);
+        print_findings(&report, count)?;
         eprintln!("nothing was imported");
         return Ok(ExitCode::from(1));
     }
@@ -149,10 +182,19 @@ async fn import(dir: &Path, target: &Target) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|w| matches!(w, RecordWrite::Revised(_)))
         .count();
-    println!(
-        "{kept} record(s) imported, {} already kept; {published} skill release(s) published, {withdrawn} withdrawn",
-        written.len() - kept
-    );
+    let unchanged = written.len() - kept;
+    let answer = serde_json::json!({
+        "imported": kept,
+        "unchanged": unchanged,
+        "skills_published": published,
+        "skills_withdrawn": withdrawn,
+    });
+    crate::output::emit(&answer, |_| {
+        format!(
+            "{kept} record(s) imported, {unchanged} already kept; {published} skill release(s) \
+             published, {withdrawn} withdrawn"
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -222,10 +264,11 @@ async fn export(
         &registry_path,
         &canonical_bytes(&registry.to_protocol(revision)),
     )?;
-    println!(
-        "{written} record(s) and {} skill release(s) exported",
-        registry.entries().count()
-    );
+    let releases = registry.entries().count();
+    let answer = serde_json::json!({ "records": written, "skills": releases });
+    crate::output::emit(&answer, |_| {
+        format!("{written} record(s) and {releases} skill release(s) exported")
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -247,13 +290,12 @@ fn validate(dir: &Path) -> anyhow::Result<ExitCode> {
         eprintln!("flag: {flag}");
     }
     if report.passed() {
-        println!("{count} record(s): no findings");
+        crate::output::emit(&report_json(&report, count), |_| {
+            format!("{count} record(s): no findings")
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
-    for finding in &report.findings {
-        println!("{finding}");
-    }
-    eprintln!("{} finding(s) in {count} record(s)", report.findings.len());
+    print_findings(&report, count)?;
     Ok(ExitCode::from(1))
 }
 

@@ -10,10 +10,12 @@
 //! The learning authority's calls (registry, development experiences) are
 //! in [`learning`]; procedures (strategies, proposals, evaluations,
 //! selection) in [`procedures`]; agent memory in [`memory`]; experience
-//! proposals and project skills in [`proposals`].
+//! proposals and project skills in [`proposals`]; the operational
+//! endpoints (health, readiness, metrics, the OpenAPI document) in [`ops`].
 
 pub mod learning;
 pub mod memory;
+pub mod ops;
 pub mod procedures;
 pub mod proposals;
 
@@ -109,6 +111,16 @@ pub struct RecordSearch {
     pub after: Option<String>,
     /// Page size (the server's default when absent).
     pub limit: Option<usize>,
+}
+
+/// The source whose intake history to read: a client key (the caller's
+/// own) or a public issue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntakeSource {
+    /// A key the caller submitted under.
+    Key(String),
+    /// An issue as `owner/repo#number`.
+    Issue(String),
 }
 
 /// A client bound to one server and, optionally, one credential token.
@@ -236,7 +248,7 @@ impl Client {
             contract_version: CONTRACT_VERSION,
         };
         self.post(
-            &format!("/api/v1/credentials/{id}/rotate"),
+            &format!("/api/v1/credentials/{}/rotate", path_segment(id)),
             &body,
             idempotency_key,
         )
@@ -248,13 +260,21 @@ impl Client {
         let body = EmptyRequest {
             contract_version: CONTRACT_VERSION,
         };
-        self.post(&format!("/api/v1/credentials/{id}/revoke"), &body, None)
-            .await
+        self.post(
+            &format!("/api/v1/credentials/{}/revoke", path_segment(id)),
+            &body,
+            None,
+        )
+        .await
     }
 
     /// `GET /api/v1/credentials/{id}`.
     pub async fn credential(&self, id: &str) -> Result<CredentialResponse, ClientError> {
-        Self::send(self.request(Method::GET, &format!("/api/v1/credentials/{id}"))).await
+        Self::send(self.request(
+            Method::GET,
+            &format!("/api/v1/credentials/{}", path_segment(id)),
+        ))
+        .await
     }
 
     /// `GET /api/v1/capabilities`: every capability, and which the caller holds.
@@ -388,8 +408,11 @@ impl Client {
     /// `GET /api/v1/records/{id}`.
     pub async fn record(&self, scope: &Scope, id: &str) -> Result<RecordResponse, ClientError> {
         Self::send(
-            self.request(Method::GET, &format!("/api/v1/records/{id}"))
-                .query(&scope_query(scope)),
+            self.request(
+                Method::GET,
+                &format!("/api/v1/records/{}", path_segment(id)),
+            )
+            .query(&scope_query(scope)),
         )
         .await
     }
@@ -430,7 +453,37 @@ impl Client {
             query.push(("after", a.to_owned()));
         }
         Self::send(
-            self.request(Method::GET, &format!("/api/v1/records/{id}/history"))
+            self.request(
+                Method::GET,
+                &format!("/api/v1/records/{}/history", path_segment(id)),
+            )
+            .query(&query),
+        )
+        .await
+    }
+
+    /// `GET /api/v1/records/intake`: every submission of one source, kept
+    /// or rejected, in order.
+    pub async fn record_intake(
+        &self,
+        scope: &Scope,
+        source: &IntakeSource,
+        after: Option<&str>,
+        limit: Option<usize>,
+    ) -> Result<RecordHistoryResponse, ClientError> {
+        let mut query = scope_query(scope);
+        match source {
+            IntakeSource::Key(key) => query.push(("key", key.clone())),
+            IntakeSource::Issue(issue) => query.push(("issue", issue.clone())),
+        }
+        if let Some(a) = after {
+            query.push(("after", a.to_owned()));
+        }
+        if let Some(l) = limit {
+            query.push(("limit", l.to_string()));
+        }
+        Self::send(
+            self.request(Method::GET, "/api/v1/records/intake")
                 .query(&query),
         )
         .await
@@ -442,8 +495,12 @@ impl Client {
         id: &str,
         request: &ReviewRecordRequest,
     ) -> Result<RecordWriteResponse, ClientError> {
-        self.post(&format!("/api/v1/records/{id}/review"), request, None)
-            .await
+        self.post(
+            &format!("/api/v1/records/{}/review", path_segment(id)),
+            request,
+            None,
+        )
+        .await
     }
 
     /// `POST /api/v1/records/{id}/withdraw`.
@@ -452,8 +509,12 @@ impl Client {
         id: &str,
         request: &WithdrawRecordRequest,
     ) -> Result<RecordWriteResponse, ClientError> {
-        self.post(&format!("/api/v1/records/{id}/withdraw"), request, None)
-            .await
+        self.post(
+            &format!("/api/v1/records/{}/withdraw", path_segment(id)),
+            request,
+            None,
+        )
+        .await
     }
 
     /// `POST /api/v1/records/settings`.
@@ -501,7 +562,11 @@ impl Client {
         request: &WithdrawSkillRequest,
     ) -> Result<SkillResponse, ClientError> {
         self.post(
-            &format!("/api/v1/skills/{name}/{version}/withdraw"),
+            &format!(
+                "/api/v1/skills/{}/{}/withdraw",
+                path_segment(name),
+                path_segment(version)
+            ),
             request,
             None,
         )

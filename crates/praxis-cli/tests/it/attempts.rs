@@ -153,7 +153,7 @@ impl Fixture {
     /// `praxis attempts SUB --url … --token-file … ARGS`.
     fn cmd(&self, sub: &str, args: &[&str]) -> Command {
         let mut cmd = isolated();
-        cmd.args(["attempts", sub, "--url", &self.server.base])
+        cmd.args(["--json", "attempts", sub, "--url", &self.server.base])
             .arg("--token-file")
             .arg(&self.token_file)
             .args(args);
@@ -225,7 +225,7 @@ fn attempts_over_http_suppress_count_export_and_import() {
     // The second one authenticates through PRAXIS_TOKEN instead of a file.
     let mut second = isolated();
     second
-        .args(["attempts", "observe", "--url", &fx.server.base])
+        .args(["attempts", "observe", "--json", "--url", &fx.server.base])
         .args(SCOPE_A)
         .arg(&c2)
         .env("PRAXIS_TOKEN", &fx.token);
@@ -319,10 +319,18 @@ fn attempts_over_http_suppress_count_export_and_import() {
     assert_eq!(json_of(&fx.ok("export", &SCOPE_A)), store);
 
     // Import into agent b; a second import changes nothing.
-    let out = fx.ok("import", &refs(&with(&SCOPE_B, &[s(&exported)])));
-    assert_eq!(out.trim(), "imported 2 records (0 unchanged)", "{out}");
-    let out = fx.ok("import", &refs(&with(&SCOPE_B, &[s(&exported)])));
-    assert_eq!(out.trim(), "imported 0 records (2 unchanged)", "{out}");
+    let out = json_of(&fx.ok("import", &refs(&with(&SCOPE_B, &[s(&exported)]))));
+    assert_eq!(
+        (&out["inserted"], &out["unchanged"]),
+        (&json!(2), &json!(0)),
+        "{out}"
+    );
+    let out = json_of(&fx.ok("import", &refs(&with(&SCOPE_B, &[s(&exported)]))));
+    assert_eq!(
+        (&out["inserted"], &out["unchanged"]),
+        (&json!(0), &json!(2)),
+        "{out}"
+    );
     assert_eq!(json_of(&fx.ok("export", &SCOPE_B)), store);
     // Agent b has the default policy (limit 10), so A may continue there.
     let assess_b = json_of(&fx.ok(
@@ -343,7 +351,7 @@ fn attempts_over_http_suppress_count_export_and_import() {
     write_json(&gap_file, &gap);
     let refused = fx.run("import", &refs(&with(&SCOPE_B, &[s(&gap_file)])));
     assert!(!refused.status.success(), "{}", describe(&refused));
-    assert_eq!(refused.status.code(), Some(2), "{}", describe(&refused));
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(
         stderr.contains("/store/records/1/sequence") && stderr.contains("sequence_mismatch"),
@@ -487,7 +495,7 @@ fn offline_import_and_export_round_trip_exactly() {
     let gap_file = tmp.path().join("gap.json");
     write_json(&gap_file, &gap);
     let refused = run(&refs(&offline("import", &[s(&gap_file)])));
-    assert_eq!(refused.status.code(), Some(2), "{}", describe(&refused));
+    assert_eq!(refused.status.code(), Some(1), "{}", describe(&refused));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(
         stderr.contains("/records/2/sequence") && stderr.contains("sequence_mismatch"),

@@ -129,6 +129,7 @@ impl Fixture {
             .env("PRAXIS_URL", &self.server.base)
             .env("PRAXIS_TOKEN_FILE", token)
             .current_dir(&self.work)
+            .arg("--json")
             .args(args);
         cmd
     }
@@ -151,14 +152,15 @@ impl Fixture {
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{stdout}"))
     }
 
-    /// Runs `praxis ARGS` as `token`; it must exit 2 naming `status` and
-    /// `code` of the server's problem on stderr, and print nothing on stdout.
+    /// Runs `praxis ARGS` as `token`; it must exit 1 naming `status` and
+    /// `code` of the server's problem on stderr, and print the problem
+    /// document on stdout (these runs pass `--json`).
     fn refused(&self, token: &str, args: &[&str], status: u16, code: &str) -> String {
         let out = self.run(token, args);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(
             out.status.code(),
-            Some(2),
+            Some(1),
             "praxis {args:?}: {}",
             describe(&out)
         );
@@ -167,7 +169,9 @@ impl Fixture {
             "praxis {args:?} did not name {status} {code}: {}",
             describe(&out)
         );
-        assert!(out.stdout.is_empty(), "{}", describe(&out));
+        let problem: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not the problem ({e}): {}", describe(&out)));
+        assert_eq!(problem["code"], code, "{}", describe(&out));
         stderr
     }
 

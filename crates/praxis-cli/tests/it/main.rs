@@ -4,8 +4,11 @@
 //! through the checking proxy, and a Schemathesis run).
 
 mod attempts;
+mod chunked;
 mod cli;
 mod contract;
+mod credentials;
+mod desk;
 mod kill;
 mod learning;
 mod mcp;
@@ -13,4 +16,5 @@ mod memory;
 mod proposals;
 mod proxy;
 mod records;
+mod review;
 mod support;

@@ -129,6 +129,7 @@ impl Fixture {
         }
         cmd.env("XDG_CONFIG_HOME", &self.xdg)
             .current_dir(&self.work)
+            .arg("--json")
             .args(args);
         cmd
     }
@@ -180,24 +181,31 @@ fn json_of(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {}", describe(out)))
 }
 
-/// A run that exited 2 with `praxis: STATUS CODE: …` first on stderr and
-/// nothing on stdout; returns stderr.
+/// A run that exited 1 with `praxis: STATUS CODE: …` first on stderr and
+/// (these runs pass `--json`) the problem document on stdout; returns
+/// stderr.
 fn refused(out: &Output, status: u16, code: &str) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{}", describe(out));
+    assert_eq!(out.status.code(), Some(1), "{}", describe(out));
     assert!(
         stderr.starts_with(&format!("praxis: {status} {code}: ")),
         "not refused with {status} {code}: {}",
         describe(out)
     );
-    assert!(out.stdout.is_empty(), "{}", describe(out));
+    let problem: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not the problem ({e}): {}", describe(out)));
+    assert_eq!(
+        (&problem["status"], &problem["code"]),
+        (&json!(status), &json!(code))
+    );
     stderr
 }
 
-/// A run that exited 2 before any request, saying `needle` on stderr.
-fn failed(out: &Output, needle: &str) -> String {
+/// A run that exited `exit` (1 a failure, 2 a usage error) before any
+/// answer, saying `needle` on stderr.
+fn failed(out: &Output, exit: i32, needle: &str) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{}", describe(out));
+    assert_eq!(out.status.code(), Some(exit), "{}", describe(out));
     assert!(stderr.contains(needle), "no {needle:?}: {}", describe(out));
     assert!(out.stdout.is_empty(), "{}", describe(out));
     stderr
@@ -601,7 +609,7 @@ fn token_files_others_can_read_are_refused() {
                 &path,
             ],
         ] {
-            let stderr = failed(&f.run(&args), "chmod 600");
+            let stderr = failed(&f.run(&args), 1, "chmod 600");
             assert!(
                 stderr.starts_with(&format!("praxis: refusing the token file {path}")),
                 "{mode:o} {args:?}: {stderr}"
@@ -677,7 +685,7 @@ fn a_client_config_supplies_url_project_and_token_file() {
         .env("PRAXIS_URL", "http://127.0.0.1:9")
         .output()
         .unwrap();
-    failed(&out, "transport");
+    failed(&out, 1, "transport");
 
     // The default location, found through XDG_CONFIG_HOME.
     std::fs::create_dir_all(f.xdg.join("praxis")).unwrap();
@@ -698,7 +706,7 @@ fn a_client_config_supplies_url_project_and_token_file() {
         .args(["--token-file", "bot-token", "--agent", AGENT])
         .output()
         .unwrap();
-    failed(&out, "give the project with --project");
+    failed(&out, 2, "give the project with --project");
 
     // Unknown keys are refused.
     write_mode(
@@ -710,7 +718,7 @@ fn a_client_config_supplies_url_project_and_token_file() {
         .bare(&["memory", "search", "--client-config", "bad.toml"])
         .output()
         .unwrap();
-    failed(&out, "unknown field `token`");
+    failed(&out, 1, "unknown field `token`");
 
     // A config file group or others may write is refused.
     for mode in [0o666, 0o664, 0o646] {
@@ -719,7 +727,7 @@ fn a_client_config_supplies_url_project_and_token_file() {
             .bare(&["memory", "search", "--client-config", &path])
             .output()
             .unwrap();
-        let stderr = failed(&out, "chmod 600");
+        let stderr = failed(&out, 1, "chmod 600");
         assert!(
             stderr.starts_with(&format!("praxis: refusing the client config {path}")),
             "{stderr}"
@@ -735,7 +743,7 @@ fn a_client_config_supplies_url_project_and_token_file() {
         .bare(&["memory", "search", "--client-config", &path])
         .output()
         .unwrap();
-    let stderr = failed(&out, "chmod 600");
+    let stderr = failed(&out, 1, "chmod 600");
     assert!(
         stderr.contains(&token_file.display().to_string()),
         "{stderr}"

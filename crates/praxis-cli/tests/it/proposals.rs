@@ -224,6 +224,7 @@ impl Desk {
         cmd.env("XDG_CONFIG_HOME", &self.xdg)
             .env("PRAXIS_CLIENT_CONFIG", format!("{}.toml", who.name()))
             .current_dir(&self.work)
+            .arg("--json")
             .args(args);
         cmd
     }
@@ -308,17 +309,23 @@ fn json_of(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {}", describe(out)))
 }
 
-/// A run that exited 2 with `praxis: STATUS CODE: …` first on stderr and
-/// nothing on stdout; returns stderr.
+/// A run that exited 1 with `praxis: STATUS CODE: …` first on stderr and
+/// (these runs pass `--json`) the problem document on stdout; returns
+/// stderr.
 fn refused(out: &Output, status: u16, code: &str) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{}", describe(out));
+    assert_eq!(out.status.code(), Some(1), "{}", describe(out));
     assert!(
         stderr.starts_with(&format!("praxis: {status} {code}: ")),
         "not refused with {status} {code}: {}",
         describe(out)
     );
-    assert!(out.stdout.is_empty(), "{}", describe(out));
+    let problem: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not the problem ({e}): {}", describe(out)));
+    assert_eq!(
+        (&problem["status"], &problem["code"]),
+        (&json!(status), &json!(code))
+    );
     stderr
 }
 
@@ -409,7 +416,7 @@ fn memory_flow(d: &Desk) {
         404,
         "source_not_found",
     );
-    assert!(stderr.contains("\nfield: /ref"), "{stderr}");
+    assert!(stderr.contains(" (field /ref)\n"), "{stderr}");
 
     // Propose, from a file; review as the approver.
     let id = d.propose(&memory_candidate("follow-cursors", &[file, item]));
@@ -602,7 +609,7 @@ fn approve_into_a_crash(d: &mut Desk, name: &str, body: &str) -> (String, Value)
     args.extend(["--url", d.server.direct.as_str()]);
     let out = d.cmd(Who::Approver, &args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert!(stderr.starts_with("praxis: transport: "), "{stderr}");
     assert!(
         stderr.contains(&format!(

@@ -72,6 +72,21 @@ fn validate_accepts_the_upstream_repository_and_reports_every_finding_otherwise(
         !stdout.contains("ghp_Zq8v") && !String::from_utf8_lossy(&out.stderr).contains("ghp_Zq8v"),
         "a finding never echoes the secret:\n{stdout}"
     );
+    // With --json: the same findings as JSON, and still exit 1.
+    let out = run(&["records", "validate", s(&repo), "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(
+        rules.contains(&"gate.attempt_sequence") && rules.contains(&"screen.credential.github"),
+        "{report}"
+    );
+    assert!(!report.to_string().contains("ghp_Zq8v"), "{report}");
     // A record in the wrong directory for its status.
     std::fs::remove_file(&path).unwrap();
     let misplaced = repo.join("experience_records/candidates").join(FIXTURE);
