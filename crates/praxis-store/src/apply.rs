@@ -179,9 +179,9 @@ pub(crate) fn answer_waiters(
             }
         }
         Err(e) => {
-            let message = e.to_string();
+            let cause = std::sync::Arc::new(e);
             for tx in waiters {
-                let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+                let _ = tx.send(Err(StoreError::NotCommitted(cause.clone())));
             }
         }
     }
