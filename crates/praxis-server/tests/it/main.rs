@@ -2,6 +2,7 @@
 
 mod attempts;
 mod auth;
+mod connections;
 mod cursors;
 mod examples;
 mod experiences;
@@ -14,5 +15,6 @@ mod memory;
 mod openapi;
 mod procedures;
 mod proposals;
+mod readiness;
 mod records;
 mod support;
