@@ -39,7 +39,7 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Body timeout unless configured otherwise: a 160 KiB body at 6 KB/s.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Keep-alive idle timeout unless configured otherwise.
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_mins(1);
 /// Connection cap unless configured otherwise: under the common limit of
 /// 1,024 open files, with room for the store's own.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;

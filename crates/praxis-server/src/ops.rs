@@ -40,7 +40,7 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> Response {
 /// space against the configured minimum; its result is reused for a
 /// moment, so scraping does not become write load.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
-    responses((status = 200, description = "Ready: a durable write just succeeded", body = Health),
+    responses((status = 200, description = "Ready: the latest probe's durable write succeeded", body = Health),
               (status = 503, description = "The store cannot take a durable write; `reason` says which check failed", body = Health)))]
 pub(crate) async fn readyz(State(state): State<AppState>) -> Response {
     let settings = state.settings.readiness;

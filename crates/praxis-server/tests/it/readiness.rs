@@ -230,7 +230,7 @@ async fn probes_are_cached_so_scraping_is_not_write_load() {
     let settings = praxis_server::Settings {
         readiness: ReadinessSettings {
             check: ReadyCheck { min_free_bytes: 0 },
-            cache_for: Duration::from_secs(3600),
+            cache_for: Duration::from_hours(1),
         },
         ..praxis_server::Settings::default()
     };

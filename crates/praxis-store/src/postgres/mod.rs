@@ -69,7 +69,8 @@ impl From<tokio_postgres::Error> for StoreError {
             Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => BackendKind::ReadOnly,
             // No SQLSTATE, and the connection failed or was closed under us.
             None if e.is_closed()
-                || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()) =>
+                || std::error::Error::source(&e)
+                    .is_some_and(<dyn std::error::Error>::is::<std::io::Error>) =>
             {
                 BackendKind::Unreachable
             }
