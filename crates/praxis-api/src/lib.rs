@@ -268,6 +268,14 @@ pub struct Health {
     pub status: String,
     /// Store kind: `sqlite` or `postgres`.
     pub store: String,
+    /// Which readiness check failed, when one did: `disk_full`,
+    /// `low_disk_space`, `read_only`, `database_unreachable`,
+    /// `writer_stopped`, `probe_timeout` or `write_failed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What the store or file system said, when a check failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// One problem among several, for requests that report every problem at

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
@@ -96,7 +97,9 @@ pub struct ServeArgs {
     pub listen: Option<String>,
     /// Optional TOML file with keys data_dir, store, listen, tenant, log_format,
     /// seal_key_file, memory_max_per_scope, memory_max_per_tenant,
-    /// max_open_proposals, mcp_allowed_origins and projects (a table of ID = "DIR").
+    /// max_open_proposals, mcp_allowed_origins, header_timeout, body_timeout,
+    /// idle_timeout, max_connections, shutdown_grace, min_free_space_mib
+    /// and projects (a table of ID = "DIR").
     /// Flags and environment variables take precedence over it.
     #[arg(long, env = "PRAXIS_CONFIG")]
     pub config: Option<PathBuf>,
@@ -131,6 +134,26 @@ pub struct ServeArgs {
     /// loopback ones (repeatable); requests without an Origin header pass.
     #[arg(long = "mcp-allow-origin", value_name = "ORIGIN")]
     pub mcp_allowed_origins: Vec<String>,
+    /// Seconds a client has to send a whole request head, from connecting
+    /// or from the first byte of a later request [default: 10].
+    #[arg(long, env = "PRAXIS_HEADER_TIMEOUT", value_name = "SECS")]
+    pub header_timeout: Option<f64>,
+    /// Seconds a client has to send a whole request body [default: 30].
+    #[arg(long, env = "PRAXIS_BODY_TIMEOUT", value_name = "SECS")]
+    pub body_timeout: Option<f64>,
+    /// Seconds a kept-alive connection may sit idle between requests [default: 60].
+    #[arg(long, env = "PRAXIS_IDLE_TIMEOUT", value_name = "SECS")]
+    pub idle_timeout: Option<f64>,
+    /// Most connections served at once; more are answered 503 and closed [default: 512].
+    #[arg(long, env = "PRAXIS_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Seconds shutdown waits for requests in flight before closing them [default: 30].
+    #[arg(long, env = "PRAXIS_SHUTDOWN_GRACE", value_name = "SECS")]
+    pub shutdown_grace: Option<f64>,
+    /// Free space, in MiB, the SQLite data directory must keep for /readyz
+    /// to answer 200; 0 turns the check off [default: 64].
+    #[arg(long, env = "PRAXIS_MIN_FREE_SPACE_MIB", value_name = "MIB")]
+    pub min_free_space_mib: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -149,6 +172,12 @@ struct FileConfig {
     max_open_proposals: Option<u64>,
     #[serde(default)]
     mcp_allowed_origins: Vec<String>,
+    header_timeout: Option<f64>,
+    body_timeout: Option<f64>,
+    idle_timeout: Option<f64>,
+    max_connections: Option<usize>,
+    shutdown_grace: Option<f64>,
+    min_free_space_mib: Option<u64>,
 }
 
 /// Resolved settings of `praxis serve`.
@@ -165,6 +194,10 @@ pub struct Settings {
     pub max_open_proposals: u64,
     /// Origins allowed to call /mcp: the file's and the flags'.
     pub mcp_allowed_origins: Vec<String>,
+    /// Connection timeouts and limits.
+    pub limits: praxis_server::listener::Limits,
+    /// How /readyz probes the store.
+    pub readiness: praxis_server::readiness::ReadinessSettings,
 }
 
 impl Settings {
@@ -198,6 +231,7 @@ impl ServeArgs {
             None => FileConfig::default(),
         };
         let (data_dir, store) = self.store.location(&file);
+        let limits = resolve_limits(&self, &file)?;
         let log_format = self
             .log_format
             .or(file.log_format)
@@ -223,10 +257,23 @@ impl ServeArgs {
                 .with_context(|| format!("--project takes ID=DIR, not {p:?}"))?;
             projects.insert(id.to_owned(), PathBuf::from(dir));
         }
+        let readiness = praxis_server::readiness::ReadinessSettings {
+            check: praxis_store::readiness::ReadyCheck {
+                min_free_bytes: self
+                    .min_free_space_mib
+                    .or(file.min_free_space_mib)
+                    .map_or(praxis_store::readiness::DEFAULT_MIN_FREE_BYTES, |mib| {
+                        mib.saturating_mul(1024 * 1024)
+                    }),
+            },
+            ..praxis_server::readiness::ReadinessSettings::default()
+        };
         let mut mcp_allowed_origins = file.mcp_allowed_origins.clone();
         mcp_allowed_origins.extend(self.mcp_allowed_origins);
         Ok(Settings {
             memory,
+            limits,
+            readiness,
             mcp_allowed_origins,
             projects: projects.into_iter().collect(),
             max_open_proposals: self
@@ -250,6 +297,56 @@ impl ServeArgs {
             log_format,
         })
     }
+}
+
+/// The connection limits: flags and environment over the file over defaults.
+fn resolve_limits(
+    args: &ServeArgs,
+    file: &FileConfig,
+) -> anyhow::Result<praxis_server::listener::Limits> {
+    let defaults = praxis_server::listener::Limits::default();
+    let secs =
+        |name: &str, flag: Option<f64>, key: Option<f64>, default: Duration| match flag.or(key) {
+            None => Ok(default),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(Duration::from_secs_f64(s)),
+            Some(s) => Err(anyhow::anyhow!(
+                "{name} must be a positive number of seconds, not {s}"
+            )),
+        };
+    let max_connections = args
+        .max_connections
+        .or(file.max_connections)
+        .unwrap_or(defaults.max_connections);
+    if max_connections == 0 {
+        anyhow::bail!("max_connections must be at least 1");
+    }
+    Ok(praxis_server::listener::Limits {
+        header_timeout: secs(
+            "header_timeout",
+            args.header_timeout,
+            file.header_timeout,
+            defaults.header_timeout,
+        )?,
+        body_timeout: secs(
+            "body_timeout",
+            args.body_timeout,
+            file.body_timeout,
+            defaults.body_timeout,
+        )?,
+        idle_timeout: secs(
+            "idle_timeout",
+            args.idle_timeout,
+            file.idle_timeout,
+            defaults.idle_timeout,
+        )?,
+        max_connections,
+        shutdown_grace: secs(
+            "shutdown_grace",
+            args.shutdown_grace,
+            file.shutdown_grace,
+            defaults.shutdown_grace,
+        )?,
+    })
 }
 
 /// Starts structured logging to stderr.
@@ -287,7 +384,8 @@ mod tests {
         let path = dir.path().join("p.toml");
         std::fs::write(
             &path,
-            "listen = \"127.0.0.1:1\"\ndata_dir = \"/x\"\nmemory_max_per_scope = 7\n",
+            "listen = \"127.0.0.1:1\"\ndata_dir = \"/x\"\nmemory_max_per_scope = 7\n\
+             header_timeout = 9\nidle_timeout = 0.5\nmax_connections = 3\nmin_free_space_mib = 2\n",
         )
         .unwrap();
         let args = ServeArgs {
@@ -305,6 +403,12 @@ mod tests {
             projects: vec!["web=/srv/web".into()],
             max_open_proposals: None,
             mcp_allowed_origins: vec!["https://b.example".into()],
+            header_timeout: Some(2.5),
+            body_timeout: None,
+            idle_timeout: None,
+            max_connections: None,
+            shutdown_grace: None,
+            min_free_space_mib: None,
         };
         let s = args.resolve().unwrap();
         assert_eq!(s.listen, "127.0.0.1:2");
@@ -316,5 +420,10 @@ mod tests {
         assert_eq!(s.projects, [("web".to_owned(), PathBuf::from("/srv/web"))]);
         assert_eq!(s.max_open_proposals, 1024);
         assert_eq!(s.mcp_allowed_origins, ["https://b.example"]);
+        assert_eq!(s.limits.header_timeout, Duration::from_millis(2500));
+        assert_eq!(s.limits.idle_timeout, Duration::from_millis(500));
+        assert_eq!(s.limits.body_timeout, Duration::from_secs(30));
+        assert_eq!(s.limits.max_connections, 3);
+        assert_eq!(s.readiness.check.min_free_bytes, 2 * 1024 * 1024);
     }
 }

@@ -308,10 +308,12 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         max_open_proposals: settings.max_open_proposals,
         mcp: praxis_server::mcp::McpSettings::allowing(settings.mcp_allowed_origins)
             .map_err(|e| anyhow::anyhow!("--mcp-allow-origin: {e}"))?,
+        readiness: settings.readiness,
     });
-    praxis_server::serve_router(
+    praxis_server::serve_router_with(
         listener,
         praxis_server::router(state),
+        settings.limits,
         praxis_server::shutdown_signal(),
     )
     .await?;

@@ -7,6 +7,7 @@
 
 pub mod admin;
 mod attempts;
+mod connection;
 mod credentials;
 mod cursor;
 pub mod error;
@@ -14,6 +15,7 @@ mod extract;
 mod head;
 mod idempotency;
 mod learning;
+pub mod listener;
 pub mod mcp;
 mod memory;
 mod metrics;
@@ -21,13 +23,13 @@ pub mod openapi;
 mod ops;
 pub mod projects;
 mod proposals;
+pub mod readiness;
 mod records;
 mod request;
 pub mod seal;
 mod skills;
 mod wire;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -72,6 +74,7 @@ pub struct AppState {
     metrics: Arc<metrics::Metrics>,
     settings: Arc<Settings>,
     promotions: proposals::InFlight,
+    readiness: Arc<readiness::ProbeCache>,
 }
 
 /// What the server's own configuration decides, never a request.
@@ -85,6 +88,8 @@ pub struct Settings {
     pub max_open_proposals: u64,
     /// Who may call `/mcp` from a browser.
     pub mcp: mcp::McpSettings,
+    /// How `/readyz` probes the store.
+    pub readiness: readiness::ReadinessSettings,
 }
 
 /// Open proposals a scope may hold unless configured otherwise.
@@ -97,6 +102,7 @@ impl Default for Settings {
             projects: Arc::default(),
             max_open_proposals: DEFAULT_MAX_OPEN_PROPOSALS,
             mcp: mcp::McpSettings::default(),
+            readiness: readiness::ReadinessSettings::default(),
         }
     }
 }
@@ -111,6 +117,7 @@ impl AppState {
             metrics: Arc::default(),
             settings: Arc::new(Settings::default()),
             promotions: proposals::InFlight::default(),
+            readiness: Arc::default(),
         }
     }
 
@@ -215,20 +222,27 @@ pub async fn serve(
     serve_router(listener, router(AppState::new(engine, seal)), shutdown).await
 }
 
-/// Serves `app` as [`serve`] serves the API: for tests and embedders that
-/// wrap [`router`] in layers of their own (the integration tests check
-/// every answer against the OpenAPI document this way).
+/// Serves `app` as [`serve`] serves the API, within the default
+/// [`listener::Limits`]: for tests and embedders that wrap [`router`] in
+/// layers of their own (the integration tests check every answer against
+/// the OpenAPI document this way).
 pub async fn serve_router(
     listener: tokio::net::TcpListener,
     app: Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    serve_router_with(listener, app, listener::Limits::default(), shutdown).await
+}
+
+/// Serves `app` within `limits`: the header, body and idle timeouts, the
+/// connection cap and the shutdown drain time.
+pub async fn serve_router_with(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    limits: listener::Limits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    listener::serve(listener, app, limits, shutdown).await
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -6,6 +6,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use praxis_api::Health;
+use praxis_store::readiness::NotReady;
 
 use crate::AppState;
 
@@ -17,34 +18,41 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/openapi.json", get(openapi))
 }
 
-fn health(status: StatusCode, message: &str, store: &str) -> Response {
+fn health(status: StatusCode, message: &str, store: &str, failed: Option<NotReady>) -> Response {
     let body = Health {
         status: message.to_owned(),
         store: store.to_owned(),
+        reason: failed.as_ref().map(|f| f.reason.code().to_owned()),
+        detail: failed.map(|f| f.detail),
     };
     (status, axum::Json(body)).into_response()
 }
 
-/// Liveness: the process answers.
+/// Liveness: the process answers. It says nothing of the store.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "The process is alive", body = Health)))]
 pub(crate) async fn healthz(State(state): State<AppState>) -> Response {
-    health(StatusCode::OK, "ok", state.engine.kind())
+    health(StatusCode::OK, "ok", state.engine.kind(), None)
 }
 
-/// Readiness: the store is reachable and accepts writes.
+/// Readiness: the store takes a durable write now. The probe commits a
+/// scratch row through the store's writer and, on SQLite, checks free disk
+/// space against the configured minimum; its result is reused for a
+/// moment, so scraping does not become write load.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
-    responses((status = 200, description = "Ready", body = Health),
-              (status = 503, description = "The store is not writable", body = Health)))]
+    responses((status = 200, description = "Ready: the latest probe's durable write succeeded", body = Health),
+              (status = 503, description = "The store cannot take a durable write; `reason` says which check failed", body = Health)))]
 pub(crate) async fn readyz(State(state): State<AppState>) -> Response {
-    match state.engine.ready().await {
-        Ok(()) => health(StatusCode::OK, "ok", state.engine.kind()),
-        Err(e) => {
-            tracing::warn!(error = %e, "readiness probe failed");
+    let settings = state.settings.readiness;
+    match state.readiness.probe(&*state.engine, settings).await {
+        Ok(()) => health(StatusCode::OK, "ok", state.engine.kind(), None),
+        Err(failed) => {
+            tracing::warn!(reason = failed.reason.code(), detail = %failed.detail, "not ready");
             health(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "store not writable",
+                "not ready",
                 state.engine.kind(),
+                Some(failed),
             )
         }
     }

@@ -179,9 +179,9 @@ pub(crate) fn answer_waiters(
             }
         }
         Err(e) => {
-            let message = e.to_string();
+            let cause = std::sync::Arc::new(e);
             for tx in waiters {
-                let _ = tx.send(Err(StoreError::Open(format!("commit failed: {message}"))));
+                let _ = tx.send(Err(StoreError::NotCommitted(cause.clone())));
             }
         }
     }
@@ -294,4 +294,31 @@ async fn dispatch<T: StoreTx>(
             Effect::None
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{BackendError, BackendKind};
+
+    /// A batch that failed to commit says so, not that the store failed to
+    /// open (a full disk used to log "cannot open store: commit failed").
+    #[test]
+    fn a_failed_commit_is_reported_as_one() {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let full = StoreError::Backend(BackendError::new(
+            "sqlite",
+            BackendKind::DiskFull,
+            "database or disk is full".into(),
+        ));
+        answer_waiters(vec![tx], Err(full));
+        let Err(e) = rx.blocking_recv().unwrap() else {
+            panic!("the waiter was told its write succeeded");
+        };
+        assert_eq!(
+            e.to_string(),
+            "the write was not committed: sqlite: database or disk is full"
+        );
+        assert!(matches!(e, StoreError::NotCommitted(_)));
+    }
 }

@@ -12,6 +12,7 @@ use crate::ledger::LedgerReads;
 use crate::memory::MemoryReads;
 use crate::metrics::StoreMetrics;
 use crate::proposals::ProposalReads;
+use crate::readiness::{NotReady, ReadyCheck};
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
 use crate::verify::VerifyReport;
@@ -49,8 +50,10 @@ pub trait Engine: Send + Sync + 'static {
     async fn bind_seal_key(&self, fingerprint: &str) -> Result<(), StoreError>;
     /// Walks the whole store and reports every problem.
     async fn verify(&self) -> Result<VerifyReport, StoreError>;
-    /// Checks that the store is reachable and accepts writes.
-    async fn ready(&self) -> Result<(), StoreError>;
+    /// Checks that the store is reachable and takes a durable write: commits
+    /// a scratch row through the writer and, where the engine can see its
+    /// disk, checks free space against `check`.
+    async fn ready(&self, check: ReadyCheck) -> Result<(), NotReady>;
     /// The engine's counters.
     fn metrics(&self) -> &StoreMetrics;
     /// A short name (`sqlite` or `postgres`).

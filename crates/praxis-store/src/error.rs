@@ -5,6 +5,8 @@
 //! itself is opaque: callers never see the SQLite or PostgreSQL crates'
 //! types, only whether the fault is worth a retry.
 
+use std::sync::Arc;
+
 use praxis_domain::{DomainError, Refusal};
 use thiserror::Error;
 
@@ -64,6 +66,10 @@ pub enum StoreError {
     /// A filesystem operation failed.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    /// The writer's transaction failed, so no write of its batch was
+    /// committed; the cause is shared by every write of the batch.
+    #[error("the write was not committed: {0}")]
+    NotCommitted(Arc<StoreError>),
 }
 
 /// What a command named that does not exist.
@@ -143,6 +149,12 @@ pub(crate) enum BackendKind {
     /// A write decided ahead of the writer found the rows it was decided
     /// on moved on; it is applied again, undecided, so no caller sees it.
     Stale,
+    /// The disk (or the database's quota) has no room for the write.
+    DiskFull,
+    /// The file system or the database accepts no writes at all.
+    ReadOnly,
+    /// The database cannot be reached.
+    Unreachable,
     /// Anything else.
     Other,
 }
@@ -182,6 +194,15 @@ impl StoreError {
             BackendKind::Stale,
             "the rows a prepared write was decided on have moved on".into(),
         ))
+    }
+
+    /// What the database said of its fault, looking through a failed commit.
+    pub(crate) fn backend_kind(&self) -> Option<BackendKind> {
+        match self {
+            StoreError::Backend(b) => Some(b.kind),
+            StoreError::NotCommitted(cause) => cause.backend_kind(),
+            _ => None,
+        }
     }
 
     /// Whether the database asked for the transaction to be retried.

@@ -17,10 +17,13 @@ pub mod contract;
 pub mod records;
 
 /// A running throwaway cluster.
-struct Cluster {
+pub struct Cluster {
     port: u16,
     bin: PathBuf,
-    _dir: tempfile::TempDir,
+    user: Option<&'static str>,
+    data: PathBuf,
+    options: String,
+    dir: tempfile::TempDir,
 }
 
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
@@ -122,12 +125,16 @@ fn start() -> Cluster {
         "-k {} -p {port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on -c synchronous_commit=on",
         dir.path().display()
     );
-    run(pg(&bin, "pg_ctl", user)
-        .args(["-D"])
-        .arg(&data)
-        .args(["-o", &options, "-l"])
-        .arg(dir.path().join("log"))
-        .args(["-w", "start"]));
+    let cluster = Cluster {
+        port,
+        bin,
+        user,
+        data,
+        options,
+        dir,
+    };
+    cluster.start_again();
+    let (bin, data, dir) = (&cluster.bin, &cluster.data, &cluster.dir);
     // Stops the cluster once this test process is gone, however it ends.
     let stop = format!(
         "while [ -d /proc/{pid} ]; do sleep 1; done; {ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
@@ -153,37 +160,74 @@ fn start() -> Cluster {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("cluster watchdog");
-    Cluster {
-        port,
-        bin,
-        _dir: dir,
+    cluster
+}
+
+impl Cluster {
+    /// Starts the cluster (again); waits until it accepts connections.
+    pub fn start_again(&self) {
+        run(pg(&self.bin, "pg_ctl", self.user)
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-o", &self.options, "-l"])
+            .arg(self.dir.path().join("log"))
+            .args(["-w", "start"]));
     }
+
+    /// Stops the cluster at once, as a crash or an outage would.
+    pub fn stop(&self) {
+        run(pg(&self.bin, "pg_ctl", self.user)
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-m", "immediate", "-w", "stop"]));
+    }
+
+    /// Runs one SQL statement as the superuser on database `postgres`.
+    pub fn sql(&self, statement: &str) {
+        let psql = Some(self.bin.join("psql"))
+            .filter(|p| p.is_file())
+            .unwrap_or_else(|| "psql".into());
+        run(Command::new(psql)
+            // Whatever the cluster's defaults, this session may write.
+            .env("PGOPTIONS", "-c default_transaction_read_only=off")
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(["-U", "postgres", "-d", "postgres", "-q", "-c", statement]));
+    }
+
+    /// A URL of a fresh, empty database on this cluster.
+    pub fn database_url(&self) -> String {
+        let name = format!(
+            "t{}_{}",
+            std::process::id(),
+            NEXT_DB.fetch_add(1, Ordering::SeqCst)
+        );
+        self.sql(&format!("CREATE DATABASE {name}"));
+        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+impl Drop for Cluster {
+    /// Stops the cluster before its directory goes (only a private cluster
+    /// is ever dropped; the shared one lives as long as the process).
+    fn drop(&mut self) {
+        let _ = pg(&self.bin, "pg_ctl", self.user)
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-m", "immediate", "-w", "stop"])
+            .output();
+    }
+}
+
+/// A throwaway cluster of the caller's own, for tests that stop, start or
+/// reconfigure it; the shared one of [`postgres_url`] must stay up for
+/// every other test of the process.
+pub fn private_cluster() -> Cluster {
+    start()
 }
 
 /// A URL of a fresh, empty database on the shared throwaway cluster.
 pub fn postgres_url() -> String {
-    let cluster = CLUSTER.get_or_init(start);
-    let name = format!(
-        "t{}_{}",
-        std::process::id(),
-        NEXT_DB.fetch_add(1, Ordering::SeqCst)
-    );
-    let psql = Some(cluster.bin.join("psql"))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| "psql".into());
-    run(Command::new(psql)
-        .args([
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &cluster.port.to_string(),
-            "-U",
-            "postgres",
-            "-q",
-            "-c",
-        ])
-        .arg(format!("CREATE DATABASE {name}")));
-    format!("postgres://postgres@127.0.0.1:{}/{name}", cluster.port)
+    CLUSTER.get_or_init(start).database_url()
 }
 
 /// Which stores a contract test runs against.

@@ -500,3 +500,57 @@ fn secrets_never_reach_the_logs() {
     }
     assert!(!logs.contains("prx_"), "a token reached the logs");
 }
+
+/// `praxis serve`'s connection flags reach its listener: a client that
+/// never sends a head is cut off at `--header-timeout`, and a connection
+/// over `--max-connections` is refused with 503.
+#[test]
+fn serve_flags_set_the_connection_limits() {
+    use std::io::Read as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let mut server = Server::start(&[
+        "--data-dir",
+        s(&data),
+        "--header-timeout",
+        "0.5",
+        "--max-connections",
+        "2",
+    ]);
+    let addr = server.direct.trim_start_matches("http://").to_owned();
+    // The test harness's proxy may hold a kept-alive connection of its own,
+    // so which connection meets the cap is not fixed: four silent ones
+    // give at least one of each.
+    let since = std::time::Instant::now();
+    let mut streams: Vec<_> = (0..4)
+        .map(|_| {
+            let stream = std::net::TcpStream::connect(&addr).unwrap();
+            std::thread::sleep(Duration::from_millis(50));
+            stream
+        })
+        .collect();
+    let (mut cut, mut refused) = (0, 0);
+    for stream in &mut streams {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(3)))
+            .unwrap();
+        let mut answer = Vec::new();
+        // Closed by the server: end of stream, before the read timeout.
+        stream.read_to_end(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        if answer.is_empty() {
+            cut += 1;
+        } else {
+            assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+            assert!(answer.contains("too_many_connections"), "{answer}");
+            refused += 1;
+        }
+    }
+    let after = since.elapsed();
+    assert!(cut >= 1 && refused >= 1, "{cut} cut off, {refused} refused");
+    assert!(
+        after >= Duration::from_millis(400) && after < Duration::from_millis(1500),
+        "cut off after {after:?}"
+    );
+    assert!(server.terminate().success());
+}

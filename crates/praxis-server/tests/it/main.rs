@@ -2,6 +2,7 @@
 
 mod attempts;
 mod auth;
+mod connections;
 mod cursors;
 mod examples;
 mod experiences;
@@ -15,5 +16,6 @@ mod metrics;
 mod openapi;
 mod procedures;
 mod proposals;
+mod readiness;
 mod records;
 mod support;

@@ -21,6 +21,7 @@ mod migrations;
 mod pipeline;
 mod procedures;
 mod proposals;
+mod readiness;
 mod records;
 mod skills;
 mod writer;
@@ -43,6 +44,7 @@ use crate::learning::LearningReads;
 use crate::learning::procedures::ProcedureReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
+use crate::readiness::{NotReady, ReadyCheck, Unready};
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
 use crate::verify::{VerifyReport, verify_store};
@@ -62,6 +64,15 @@ impl From<tokio_postgres::Error> for StoreError {
                     || *c == SqlState::T_R_DEADLOCK_DETECTED =>
             {
                 BackendKind::Retry
+            }
+            Some(c) if *c == SqlState::DISK_FULL => BackendKind::DiskFull,
+            Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => BackendKind::ReadOnly,
+            // No SQLSTATE, and the connection failed or was closed under us.
+            None if e.is_closed()
+                || std::error::Error::source(&e)
+                    .is_some_and(<dyn std::error::Error>::is::<std::io::Error>) =>
+            {
+                BackendKind::Unreachable
             }
             _ => BackendKind::Other,
         };
@@ -215,13 +226,13 @@ impl Engine for PostgresEngine {
         check_seal_key(col(&row, 0)?, fingerprint)
     }
 
-    async fn ready(&self) -> Result<(), StoreError> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await?;
-        tx.batch_execute("CREATE TEMP TABLE IF NOT EXISTS praxis_ready (x INT) ON COMMIT DROP; INSERT INTO praxis_ready VALUES (1)")
-            .await?;
-        tx.rollback().await?;
-        Ok(())
+    async fn ready(&self, _check: ReadyCheck) -> Result<(), NotReady> {
+        let client = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| NotReady::new(Unready::DatabaseUnreachable, e.to_string()))?;
+        Ok(readiness::probe_write(&client).await?)
     }
 
     fn metrics(&self) -> &StoreMetrics {

@@ -18,6 +18,7 @@ mod memory;
 mod migrations;
 mod procedures;
 mod proposals;
+mod readiness;
 mod records;
 mod skills;
 mod writer;
@@ -42,6 +43,7 @@ use crate::learning::LearningReads;
 use crate::learning::procedures::ProcedureReads;
 use crate::ledger::{LedgerReads, SEAL_KEY, check_seal_key};
 use crate::metrics::StoreMetrics;
+use crate::readiness::{NotReady, ReadyCheck, check_free_space};
 use crate::records::RecordReads;
 use crate::skills::SkillReads;
 use crate::verify::{VerifyReport, verify_store};
@@ -69,6 +71,12 @@ impl From<rusqlite::Error> for StoreError {
                     || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
             {
                 BackendKind::UniqueViolation
+            }
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DiskFull => {
+                BackendKind::DiskFull
+            }
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
+                BackendKind::ReadOnly
             }
             _ => BackendKind::Other,
         };
@@ -321,10 +329,13 @@ impl Engine for SqliteEngine {
         .map_err(|e| StoreError::Open(format!("seal key check failed: {e}")))?
     }
 
-    async fn ready(&self) -> Result<(), StoreError> {
+    async fn ready(&self, check: ReadyCheck) -> Result<(), NotReady> {
+        if let Some(dir) = self.path.parent() {
+            check_free_space(dir, check.min_free_bytes)?;
+        }
         let (tx, rx) = oneshot::channel();
         self.send(Job::Probe(tx))?;
-        rx.await.map_err(|_| StoreError::WriterStopped)?
+        Ok(rx.await.map_err(|_| StoreError::WriterStopped)??)
     }
 
     fn metrics(&self) -> &StoreMetrics {

@@ -3,15 +3,16 @@
 
 use std::path::Path;
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::ledger::SqliteTx;
+use super::readiness::probe_write;
 use crate::apply::{Waiter, answer_waiters, apply_batch};
 use crate::command::{Write, WriteOutcome};
-use crate::error::StoreError;
+use crate::error::{BackendKind, StoreError};
 use crate::ledger::heads::HeadCache;
 use crate::ledger::rows;
 use crate::metrics::StoreMetrics;
@@ -29,7 +30,7 @@ pub(super) enum Job {
 }
 
 /// How often the checkpointer copies committed WAL frames into the database.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 
 /// WAL size at which the writer itself checkpoints and restarts the WAL.
 ///
@@ -64,7 +65,8 @@ pub(super) fn writer_loop(
     wal: &Path,
 ) {
     let mut cache = HeadCache::default();
-    while let Ok(first) = rx.recv() {
+    let mut wal = WalBound::new(wal);
+    while let Some(first) = wal.next_job(&conn, rx) {
         let mut waiters = Vec::new();
         let mut probes = Vec::new();
         let writes = drain(rx, Some(first), &mut waiters, &mut probes, MAX_BATCH);
@@ -76,29 +78,102 @@ pub(super) fn writer_loop(
                 let room = MAX_BATCH.saturating_sub(waiters.len());
                 drain(rx, None, &mut waiters, &mut probes, room)
             });
+            if let Err(e) = &result {
+                wal.failed(e);
+            }
             answer_waiters(waiters, result);
-            bound_wal(&conn, wal);
+            wal.bound(&conn);
         }
         for probe in probes {
-            let r = conn
-                .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
-                .map_err(StoreError::from);
+            let r = probe_write(&conn);
+            if let Err(e) = &r {
+                wal.failed(e);
+            }
             let _ = probe.send(r);
         }
     }
 }
 
-/// Checkpoints the whole WAL and restarts it from its start once it is over
-/// [`WAL_RESTART_BYTES`]. Runs on the writer between commits, after the
-/// waiters were answered; it waits (busy timeout) for readers still on old
-/// frames. Failing only postpones it: the frames stay in the WAL.
-fn bound_wal(conn: &Connection, wal: &Path) {
-    let size = std::fs::metadata(wal).map_or(0, |m| m.len());
-    if size > WAL_RESTART_BYTES
-        && let Err(e) = conn.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
-    {
-        tracing::warn!(error = %e, "WAL restart postponed");
+/// How often the writer, idle after a full disk, tries to truncate the WAL.
+const TRUNCATE_RETRY: Duration = Duration::from_secs(1);
+
+/// Keeps the WAL file bounded: restarted past [`WAL_RESTART_BYTES`], and
+/// truncated to nothing once possible after a write failed for lack of
+/// space, so that the space the WAL held is given back rather than filled
+/// again by the next burst.
+struct WalBound<'p> {
+    path: &'p Path,
+    truncate: bool,
+    last_try: Option<Instant>,
+}
+
+impl<'p> WalBound<'p> {
+    fn new(path: &'p Path) -> Self {
+        WalBound {
+            path,
+            truncate: false,
+            last_try: None,
+        }
     }
+
+    /// Notes a failed write: after a full disk the WAL is to be truncated.
+    fn failed(&mut self, e: &StoreError) {
+        if e.backend_kind() == Some(BackendKind::DiskFull) {
+            self.truncate = true;
+        }
+    }
+
+    /// Waits for the next job; while a truncation is owed, retries it every
+    /// [`TRUNCATE_RETRY`] in between. `None` once the queue is closed.
+    fn next_job(&mut self, conn: &Connection, rx: &mpsc::Receiver<Job>) -> Option<Job> {
+        loop {
+            if !self.truncate {
+                return rx.recv().ok();
+            }
+            match rx.recv_timeout(TRUNCATE_RETRY) {
+                Ok(job) => return Some(job),
+                Err(mpsc::RecvTimeoutError::Timeout) => self.bound(conn),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// Runs between commits, after the waiters were answered; a checkpoint
+    /// waits (busy timeout) for readers still on old frames. Failing only
+    /// postpones it: the frames stay in the WAL.
+    fn bound(&mut self, conn: &Connection) {
+        if self.truncate {
+            // At most once a retry interval: it may wait for readers.
+            if self.last_try.is_some_and(|t| t.elapsed() < TRUNCATE_RETRY) {
+                return;
+            }
+            self.last_try = Some(Instant::now());
+            match checkpoint(conn, "TRUNCATE") {
+                Ok(true) => {
+                    self.truncate = false;
+                    tracing::info!("WAL truncated after a write failed for lack of space");
+                }
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "WAL truncation postponed"),
+            }
+            return;
+        }
+        let size = std::fs::metadata(self.path).map_or(0, |m| m.len());
+        if size > WAL_RESTART_BYTES
+            && let Err(e) = checkpoint(conn, "RESTART")
+        {
+            tracing::warn!(error = %e, "WAL restart postponed");
+        }
+    }
+}
+
+/// Runs a blocking checkpoint; `Ok(false)` when readers kept it from
+/// finishing.
+fn checkpoint(conn: &Connection, mode: &str) -> rusqlite::Result<bool> {
+    conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|busy| busy == 0)
 }
 
 /// Takes queued jobs (starting with `first`, if any) until `room` writes are taken.

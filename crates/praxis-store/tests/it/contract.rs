@@ -371,7 +371,18 @@ async fn a_reader_following_the_feed_never_sees_gaps_or_reordering() {
 async fn readiness_probes_the_writer() {
     for backend in BACKENDS {
         let (engine, _loc) = engine(backend).await;
-        engine.ready().await.unwrap();
+        let floor = |min_free_bytes| praxis_store::readiness::ReadyCheck { min_free_bytes };
+        engine.ready(floor(0)).await.unwrap();
+        // Only SQLite sees its disk; a PostgreSQL client relies on the probe write.
+        let unreachable_floor = engine.ready(floor(u64::MAX)).await;
+        if backend == Backend::Sqlite {
+            assert_eq!(
+                unreachable_floor.unwrap_err().reason,
+                praxis_store::readiness::Unready::LowDiskSpace
+            );
+        } else {
+            unreachable_floor.unwrap();
+        }
         assert_eq!(
             engine.kind(),
             if backend == Backend::Sqlite {

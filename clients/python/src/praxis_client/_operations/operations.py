@@ -21,7 +21,7 @@ class SyncOperationsOperations:
         self,
     ) -> Health:
         """
-        Liveness: the process answers.
+        Liveness: the process answers. It says nothing of the store.
 
         ``GET /healthz`` — safe to retry as it is.
 
@@ -86,11 +86,14 @@ class SyncOperationsOperations:
         self,
     ) -> Health:
         """
-        Readiness: the store is reachable and accepts writes.
+        Readiness: the store takes a durable write now. The probe commits a scratch row
+        through the store's writer and, on SQLite, checks free disk space against the
+        configured minimum; its result is reused for a moment, so scraping does not
+        become write load.
 
         ``GET /readyz`` — safe to retry as it is.
 
-        Answers — 200: Ready.
+        Answers — 200: Ready: the latest probe's durable write succeeded.
         """
         answer = self._transport.call(
             Call(
@@ -113,7 +116,7 @@ class AsyncOperationsOperations:
         self,
     ) -> Health:
         """
-        Liveness: the process answers.
+        Liveness: the process answers. It says nothing of the store.
 
         ``GET /healthz`` — safe to retry as it is.
 
@@ -178,11 +181,14 @@ class AsyncOperationsOperations:
         self,
     ) -> Health:
         """
-        Readiness: the store is reachable and accepts writes.
+        Readiness: the store takes a durable write now. The probe commits a scratch row
+        through the store's writer and, on SQLite, checks free disk space against the
+        configured minimum; its result is reused for a moment, so scraping does not
+        become write load.
 
         ``GET /readyz`` — safe to retry as it is.
 
-        Answers — 200: Ready.
+        Answers — 200: Ready: the latest probe's durable write succeeded.
         """
         answer = await self._transport.call(
             Call(

@@ -11,6 +11,8 @@ from .._base import ResponseModel
 
 class Health(ResponseModel):
     """Answer of the health and readiness probes."""
+    detail: str | None = Field(default=None, description="What the store or file system said, when a check failed.")
+    reason: str | None = Field(default=None, description="Which readiness check failed, when one did: `disk_full`, `low_disk_space`, `read_only`, `database_unreachable`, `writer_stopped`, `probe_timeout` or `write_failed`.")
     status: str = Field(description="`ok`, or what is wrong.")
     store: str = Field(description="Store kind: `sqlite` or `postgres`.")
 
