@@ -2,6 +2,7 @@
 //! verify a store, and benchmark the ledger.
 
 mod attempts;
+mod backup;
 mod bench;
 mod client_config;
 mod config;
@@ -57,7 +58,8 @@ enum Cmd {
         command: AdminCmd,
     },
     /// Walk the whole log: digests, every stream's chain, positions, and projections
-    /// rebuilt and compared. Exits 1 on any problem.
+    /// rebuilt and compared, on one read snapshot (a server may be running).
+    /// Exits 1 on any problem.
     Verify {
         #[command(flatten)]
         store: StoreArgs,
@@ -99,6 +101,11 @@ enum Cmd {
     /// Serve MCP on stdin and stdout, calling a running server over HTTP with
     /// one credential: what a desktop agent host starts.
     Mcp(mcp::McpArgs),
+    /// Back up a SQLite store into one file while the server serves it;
+    /// the seal key only with --include-seal-key.
+    Backup(backup::BackupArgs),
+    /// Restore a backup into a data directory that holds no store, then check it.
+    Restore(backup::RestoreArgs),
     /// Simulations of the learning authority's statistics.
     Sim {
         #[command(subcommand)]
@@ -213,6 +220,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Proposals { command } => proposals::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Backup(args) => Ok(backup::run_backup(&args)),
+        Cmd::Restore(args) => Ok(backup::run_restore(&args)),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
@@ -412,8 +421,9 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
 }
 
 async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
-    let engine = store.open().await?;
-    let report = engine.verify().await?;
+    let report = praxis_store::verify_snapshot(&store.location())
+        .await
+        .with_context(|| format!("verifying {}", config::redact(&store.location())))?;
     println!(
         "checked {} tenants, {} events in {} streams, {} credentials, {} receipts",
         report.tenants, report.events, report.streams, report.credentials, report.receipts

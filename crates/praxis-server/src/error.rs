@@ -190,6 +190,7 @@ impl From<StoreError> for ApiError {
             | StoreError::Open(_)
             | StoreError::WriterStopped
             | StoreError::Panicked
+            | StoreError::OperationRefused(_)
             | StoreError::Io(_)) => {
                 tracing::error!(error = %e, "store failure");
                 ApiError::new(

@@ -16,6 +16,7 @@
 mod apply;
 pub mod attempts;
 pub mod auth;
+pub mod backup;
 pub mod bench;
 mod command;
 mod embed;
@@ -63,5 +64,26 @@ pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
             .await
             .map_err(|e| StoreError::Open(e.to_string()))??;
         Ok(Arc::new(engine))
+    }
+}
+
+/// Verifies a store on one read snapshot, beside a server that may be
+/// serving and writing it: a SQLite data directory is opened read-only
+/// (no lock, no migration, no writer) in one WAL read transaction, a
+/// PostgreSQL database in one `REPEATABLE READ READ ONLY` transaction.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when there is no store there, and
+/// [`StoreError::SchemaTooNew`] (or a refusal for a store not yet migrated)
+/// when its schema is not this build's.
+pub async fn verify_snapshot(store: &str) -> Result<VerifyReport, StoreError> {
+    if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+        postgres::snapshot::verify(store).await
+    } else {
+        let db = Path::new(store).join(sqlite::DB_FILE);
+        tokio::task::spawn_blocking(move || sqlite::snapshot::verify(&db))
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))?
     }
 }

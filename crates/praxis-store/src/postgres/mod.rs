@@ -23,6 +23,7 @@ mod procedures;
 mod proposals;
 mod records;
 mod skills;
+pub(crate) mod snapshot;
 mod writer;
 
 use std::sync::Arc;
