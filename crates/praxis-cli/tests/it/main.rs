@@ -4,6 +4,7 @@
 //! through the checking proxy, and a Schemathesis run).
 
 mod attempts;
+mod backup;
 mod cli;
 mod contract;
 mod kill;
