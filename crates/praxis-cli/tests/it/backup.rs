@@ -174,10 +174,10 @@ async fn list_all(base: &str, token: &str) -> Vec<serde_json::Value> {
     let mut all = Vec::new();
     let mut after: Option<String> = None;
     loop {
-        let mut url = format!("{base}/api/v1/credentials?limit=200");
-        if let Some(a) = &after {
-            url.push_str(&format!("&after={a}"));
-        }
+        let url = match &after {
+            Some(a) => format!("{base}/api/v1/credentials?limit=200&after={a}"),
+            None => format!("{base}/api/v1/credentials?limit=200"),
+        };
         let page: serde_json::Value = http
             .get(url)
             .header(AUTHORIZATION, format!("Bearer {token}"))
