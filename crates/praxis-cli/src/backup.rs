@@ -13,9 +13,7 @@ use anyhow::Context as _;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use praxis_server::seal::SealKey;
-use praxis_store::backup::{
-    self, BackupOptions, Progress, RestoreOptions, SealKeyCopy, SealKeyRestore,
-};
+use praxis_store::backup::{BackupOptions, Progress, RestoreOptions, SealKeyCopy, SealKeyRestore};
 
 use crate::config::DEFAULT_DATA_DIR;
 
@@ -109,8 +107,9 @@ fn backup_cmd(args: &BackupArgs) -> anyhow::Result<()> {
         replace: args.force,
         progress: &progress,
     };
-    let summary = tokio::task::block_in_place(|| backup::backup(&dir, &args.out, &options))
-        .with_context(|| format!("backing up {} to {}", dir.display(), args.out.display()))?;
+    let summary =
+        tokio::task::block_in_place(|| praxis_store::backup_sqlite(&dir, &args.out, &options))
+            .with_context(|| format!("backing up {} to {}", dir.display(), args.out.display()))?;
     bar.finish_and_clear();
     let r = &summary.report;
     if args.json {
@@ -174,8 +173,9 @@ fn restore_cmd(args: &RestoreArgs) -> anyhow::Result<()> {
         fingerprint: &fingerprint,
         progress: &progress,
     };
-    let summary = tokio::task::block_in_place(|| backup::restore(&args.from, &dir, &options))
-        .with_context(|| format!("restoring {} into {}", args.from.display(), dir.display()))?;
+    let summary =
+        tokio::task::block_in_place(|| praxis_store::restore_sqlite(&args.from, &dir, &options))
+            .with_context(|| format!("restoring {} into {}", args.from.display(), dir.display()))?;
     bar.finish_and_clear();
     let r = &summary.report;
     let key = match &summary.seal_key {

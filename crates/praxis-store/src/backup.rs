@@ -7,12 +7,13 @@
 //! says what the file is ([`FORMAT`]), the schema version and when it was
 //! taken, and, only when the operator asks for it, the seal key.
 //!
-//! Both directions work on a temporary file beside their target and check it
+//! [`crate::backup_sqlite`] and [`crate::restore_sqlite`] run them. Both
+//! directions work on a temporary file beside their target and check it
 //! (`PRAGMA integrity_check` and [`crate::Engine::verify`]'s walk) before a
 //! rename puts it in place, so an interrupted or failed run never leaves a
 //! partial backup or a half-restored store under the real name. PostgreSQL
-//! stores are backed up with `pg_dump` (see docs/operations.md); only their
-//! verification lives here, in [`crate::verify_snapshot`].
+//! stores are backed up with `pg_dump` (see docs/operations.md), and
+//! checked, like a running SQLite store, with [`crate::verify_snapshot`].
 
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
@@ -120,39 +121,6 @@ pub struct RestoreSummary {
     pub seal_key: SealKeyRestore,
     /// Verification of the restored store (always clean: one that is not is refused).
     pub report: VerifyReport,
-}
-
-/// Copies the SQLite store in `data_dir` into a new backup file `out`, while
-/// a server may be serving and writing it. Blocking.
-///
-/// # Errors
-///
-/// [`StoreError::OperationRefused`] when there is no store, `out` exists
-/// (unless `replace`), the seal key is not the store's, or the copy fails
-/// its checks; other variants for faults. Nothing is left at `out` then.
-pub fn backup(
-    data_dir: &Path,
-    out: &Path,
-    options: &BackupOptions<'_>,
-) -> Result<BackupSummary, StoreError> {
-    crate::sqlite::backup::backup(data_dir, out, options)
-}
-
-/// Restores the backup file `from` into `data_dir`, which must hold no
-/// store, and the seal key if the backup carries it. Blocking.
-///
-/// # Errors
-///
-/// [`StoreError::OperationRefused`] when `from` is no Praxis backup or is
-/// damaged, `data_dir` holds a store or is in use, or the seal key file
-/// holds another key; other variants for faults. Nothing is left in place
-/// then.
-pub fn restore(
-    from: &Path,
-    data_dir: &Path,
-    options: &RestoreOptions<'_>,
-) -> Result<RestoreSummary, StoreError> {
-    crate::sqlite::backup::restore(from, data_dir, options)
 }
 
 /// A file being written under a temporary name beside its target; removed

@@ -67,6 +67,39 @@ pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
     }
 }
 
+/// Copies the SQLite store in `data_dir` into a new backup file `out` (see
+/// [`backup`]), while a server may be serving and writing it. Blocking.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when there is no store, `out` exists
+/// (unless `replace`), the seal key is not the store's, or the copy fails
+/// its checks; other variants for faults. Nothing is left at `out` then.
+pub fn backup_sqlite(
+    data_dir: &Path,
+    out: &Path,
+    options: &backup::BackupOptions<'_>,
+) -> Result<backup::BackupSummary, StoreError> {
+    sqlite::backup::backup(data_dir, out, options)
+}
+
+/// Restores the backup file `from` into `data_dir`, which must hold no
+/// store, with the seal key if the backup carries it. Blocking.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when `from` is no Praxis backup or is
+/// damaged, `data_dir` holds a store, or the seal key file holds another
+/// key; [`StoreError::Open`] when a server has the directory open; other
+/// variants for faults. Nothing is left in place then.
+pub fn restore_sqlite(
+    from: &Path,
+    data_dir: &Path,
+    options: &backup::RestoreOptions<'_>,
+) -> Result<backup::RestoreSummary, StoreError> {
+    sqlite::backup::restore(from, data_dir, options)
+}
+
 /// Verifies a store on one read snapshot, beside a server that may be
 /// serving and writing it: a SQLite data directory is opened read-only
 /// (no lock, no migration, no writer) in one WAL read transaction, a

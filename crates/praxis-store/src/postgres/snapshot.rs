@@ -10,7 +10,7 @@ use tokio_postgres::{IsolationLevel, NoTls};
 use super::col;
 use super::ledger::PgRead;
 use crate::error::StoreError;
-use crate::verify::{VerifyReport, verify_store};
+use crate::verify::{VerifyReport, check_schema, verify_store};
 
 /// Verifies the store at `url` on one read snapshot.
 pub(crate) async fn verify(url: &str) -> Result<VerifyReport, StoreError> {
@@ -53,7 +53,7 @@ pub(crate) async fn verify(url: &str) -> Result<VerifyReport, StoreError> {
             .await?,
         0,
     )?;
-    crate::sqlite::snapshot::check_current(found)?;
+    check_schema(found)?;
     let report = verify_store(&mut PgRead(&tx)).await?;
     tx.commit().await?;
     Ok(report)

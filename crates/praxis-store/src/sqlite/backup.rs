@@ -7,7 +7,7 @@ use std::time::Duration;
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OptionalExtension as _};
 
-use super::snapshot::{check_copy, check_current, open_read_only, schema_version};
+use super::snapshot::{check_copy, open_read_only, schema_version};
 use super::{DB_FILE, lock_data_dir, migrations};
 use crate::SCHEMA_VERSION;
 use crate::backup::{
@@ -17,6 +17,7 @@ use crate::backup::{
 use crate::error::StoreError;
 use crate::ledger::SEAL_KEY;
 use crate::ledger::sql::STORE_KEY;
+use crate::verify::check_schema;
 
 /// Pages copied per step (4 MiB of 4 KiB pages): small enough for a lively
 /// progress bar, large enough that steps cost nothing.
@@ -46,7 +47,7 @@ pub(crate) fn backup(
     // copy nor restart it.
     source.execute_batch("BEGIN")?;
     let schema = schema_version(&source, &db)?;
-    check_current(schema)?;
+    check_schema(schema)?;
     if let Some(key) = &options.seal_key {
         let recorded: Option<String> = source
             .query_row(STORE_KEY, [SEAL_KEY], |r| r.get(0))

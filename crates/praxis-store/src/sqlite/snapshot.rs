@@ -11,9 +11,8 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 
 use super::ledger::SqliteRead;
-use crate::SCHEMA_VERSION;
 use crate::error::StoreError;
-use crate::verify::{VerifyReport, verify_store};
+use crate::verify::{VerifyReport, check_schema, verify_store};
 
 /// Opens the database file `db` read-only, without creating it.
 pub(crate) fn open_read_only(db: &Path) -> Result<Connection, StoreError> {
@@ -47,30 +46,12 @@ pub(crate) fn schema_version(conn: &Connection, what: &Path) -> Result<i64, Stor
         })
 }
 
-/// Refuses a schema this build cannot read as it is: a newer one, or an
-/// older one not yet migrated (a server migrates it when it starts).
-pub(crate) fn check_current(found: i64) -> Result<(), StoreError> {
-    if found > SCHEMA_VERSION {
-        return Err(StoreError::SchemaTooNew {
-            found,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    if found < SCHEMA_VERSION {
-        return Err(StoreError::OperationRefused(format!(
-            "store schema version {found} is older than this build's {SCHEMA_VERSION}; \
-             start `praxis serve` on it once to migrate it"
-        )));
-    }
-    Ok(())
-}
-
 /// Verifies the store in `db` on one read snapshot, beside a running server.
 pub(crate) fn verify(db: &Path) -> Result<VerifyReport, StoreError> {
     let conn = open_read_only(db)?;
     // Deferred: the snapshot is fixed by the first read, the schema check.
     conn.execute_batch("BEGIN")?;
-    check_current(schema_version(&conn, db)?)?;
+    check_schema(schema_version(&conn, db)?)?;
     let report = pollster::block_on(verify_store(&mut SqliteRead(&conn)));
     conn.execute_batch("COMMIT")?;
     report
