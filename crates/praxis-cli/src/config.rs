@@ -26,7 +26,7 @@ pub struct StoreArgs {
 }
 
 impl StoreArgs {
-    fn location(&self, file: &FileConfig) -> (String, String) {
+    fn location_in(&self, file: &FileConfig) -> (String, String) {
         let data_dir = self
             .data_dir
             .clone()
@@ -40,9 +40,14 @@ impl StoreArgs {
         (data_dir, store)
     }
 
+    /// The store these arguments name: a `postgres://` URL or a data directory.
+    pub fn location(&self) -> String {
+        self.location_in(&FileConfig::default()).1
+    }
+
     /// Opens the store these arguments name.
     pub async fn open(&self) -> anyhow::Result<Arc<dyn Engine>> {
-        let (_, store) = self.location(&FileConfig::default());
+        let store = self.location();
         praxis_store::open(&store)
             .await
             .with_context(|| format!("opening store {}", redact(&store)))
@@ -230,7 +235,7 @@ impl ServeArgs {
             }
             None => FileConfig::default(),
         };
-        let (data_dir, store) = self.store.location(&file);
+        let (data_dir, store) = self.store.location_in(&file);
         let limits = resolve_limits(&self, &file)?;
         let log_format = self
             .log_format

@@ -3,6 +3,7 @@
 
 mod attempts;
 mod attempts_import;
+mod backup;
 mod bench;
 mod client_config;
 mod config;
@@ -69,7 +70,8 @@ enum Cmd {
         command: AdminCmd,
     },
     /// Walk the whole log: digests, every stream's chain, positions, and projections
-    /// rebuilt and compared. Exits 1 on any problem.
+    /// rebuilt and compared, on one read snapshot (a server may be running).
+    /// Exits 1 on any problem.
     Verify {
         #[command(flatten)]
         store: StoreArgs,
@@ -124,6 +126,11 @@ enum Cmd {
     /// Serve MCP on stdin and stdout, calling a running server over HTTP with
     /// one credential: what a desktop agent host starts.
     Mcp(mcp::McpArgs),
+    /// Back up a SQLite store into one file while the server serves it;
+    /// the seal key only with --include-seal-key.
+    Backup(backup::BackupArgs),
+    /// Restore a backup into a data directory that holds no store, then check it.
+    Restore(backup::RestoreArgs),
     /// Simulations of the learning authority's statistics.
     Sim {
         #[command(subcommand)]
@@ -235,6 +242,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Credentials { command } => credentials::run(command).await,
         Cmd::Server { command } => server::run(command).await,
         Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
+        Cmd::Backup(args) => backup::run_backup(&args),
+        Cmd::Restore(args) => backup::run_restore(&args),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
     }
@@ -461,8 +470,9 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
 }
 
 async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
-    let engine = store.open().await?;
-    let report = engine.verify().await?;
+    let report = praxis_store::verify_snapshot(&store.location())
+        .await
+        .with_context(|| format!("verifying {}", config::redact(&store.location())))?;
     if output::json() {
         let problems: Vec<String> = report.problems.iter().map(ToString::to_string).collect();
         let answer = serde_json::json!({

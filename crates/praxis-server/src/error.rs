@@ -191,6 +191,7 @@ impl From<StoreError> for ApiError {
             | StoreError::WriterStopped
             | StoreError::Panicked
             | StoreError::NotCommitted(_)
+            | StoreError::OperationRefused(_)
             | StoreError::Io(_)) => {
                 tracing::error!(error = %e, "store failure");
                 ApiError::new(

@@ -63,6 +63,12 @@ pub enum StoreError {
     /// writer kept running.
     #[error("a write failed unexpectedly and was rolled back")]
     Panicked,
+    /// An operator's command (backup, restore, verify) refused to act: the
+    /// file or directory it names is not what it needs (a file already in
+    /// place, a store already there, a file that is no Praxis backup).
+    /// Nothing was changed.
+    #[error("{0}")]
+    OperationRefused(String),
     /// A filesystem operation failed.
     #[error("io: {0}")]
     Io(#[from] std::io::Error),

@@ -16,6 +16,7 @@
 mod apply;
 pub mod attempts;
 pub mod auth;
+pub mod backup;
 pub mod bench;
 mod command;
 mod embed;
@@ -64,5 +65,59 @@ pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
             .await
             .map_err(|e| StoreError::Open(e.to_string()))??;
         Ok(Arc::new(engine))
+    }
+}
+
+/// Copies the SQLite store in `data_dir` into a new backup file `out` (see
+/// [`backup`]), while a server may be serving and writing it. Blocking.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when there is no store, `out` exists
+/// (unless `replace`), the seal key is not the store's, or the copy fails
+/// its checks; other variants for faults. Nothing is left at `out` then.
+pub fn backup_sqlite(
+    data_dir: &Path,
+    out: &Path,
+    options: &backup::BackupOptions<'_>,
+) -> Result<backup::BackupSummary, StoreError> {
+    sqlite::backup::backup(data_dir, out, options)
+}
+
+/// Restores the backup file `from` into `data_dir`, which must hold no
+/// store, with the seal key if the backup carries it. Blocking.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when `from` is no Praxis backup or is
+/// damaged, `data_dir` holds a store, or the seal key file holds another
+/// key; [`StoreError::Open`] when a server has the directory open; other
+/// variants for faults. Nothing is left in place then.
+pub fn restore_sqlite(
+    from: &Path,
+    data_dir: &Path,
+    options: &backup::RestoreOptions<'_>,
+) -> Result<backup::RestoreSummary, StoreError> {
+    sqlite::backup::restore(from, data_dir, options)
+}
+
+/// Verifies a store on one read snapshot, beside a server that may be
+/// serving and writing it: a SQLite data directory is opened read-only
+/// (no lock, no migration, no writer) in one WAL read transaction, a
+/// PostgreSQL database in one `REPEATABLE READ READ ONLY` transaction.
+///
+/// # Errors
+///
+/// [`StoreError::OperationRefused`] when there is no store there, and
+/// [`StoreError::SchemaTooNew`] (or a refusal for a store not yet migrated)
+/// when its schema is not this build's.
+pub async fn verify_snapshot(store: &str) -> Result<VerifyReport, StoreError> {
+    if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+        postgres::snapshot::verify(store).await
+    } else {
+        let db = Path::new(store).join(sqlite::DB_FILE);
+        tokio::task::spawn_blocking(move || sqlite::snapshot::verify(&db))
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))?
     }
 }

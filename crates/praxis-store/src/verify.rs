@@ -58,6 +58,26 @@ impl<
 {
 }
 
+/// Refuses a schema a read snapshot cannot verify as it is: a newer one,
+/// or an older one not yet migrated (a server migrates it when it starts;
+/// a snapshot migrates nothing).
+pub(crate) fn check_schema(found: i64) -> Result<(), StoreError> {
+    if found > crate::SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            found,
+            supported: crate::SCHEMA_VERSION,
+        });
+    }
+    if found < crate::SCHEMA_VERSION {
+        return Err(StoreError::OperationRefused(format!(
+            "store schema version {found} is older than this build's {}; \
+             start `praxis serve` on it once to migrate it",
+            crate::SCHEMA_VERSION
+        )));
+    }
+    Ok(())
+}
+
 /// What verification found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VerifyReport {

@@ -230,6 +230,26 @@ pub fn postgres_url() -> String {
     CLUSTER.get_or_init(start).database_url()
 }
 
+/// The path of a PostgreSQL client tool (`pg_dump`, `pg_restore`, `psql`)
+/// of the same installation as the throwaway cluster, which it starts if
+/// it is not running yet.
+pub fn postgres_tool(name: &str) -> PathBuf {
+    let cluster = CLUSTER.get_or_init(start);
+    // `initdb` on PATH may be a link into the installation's own bin
+    // directory, which holds the client tools of the same version.
+    let bin = std::fs::canonicalize(cluster.bin.join("initdb"))
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| cluster.bin.clone());
+    let tool = bin.join(name);
+    assert!(
+        tool.is_file(),
+        "{} not found beside initdb; install the PostgreSQL client tools",
+        tool.display()
+    );
+    tool
+}
+
 /// Which stores a contract test runs against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

@@ -4,6 +4,7 @@
 //! through the checking proxy, and a Schemathesis run).
 
 mod attempts;
+mod backup;
 mod chunked;
 mod cli;
 mod contract;

@@ -24,6 +24,7 @@ mod proposals;
 mod readiness;
 mod records;
 mod skills;
+pub(crate) mod snapshot;
 mod writer;
 
 use std::sync::Arc;

@@ -12,6 +12,7 @@
 
 mod attempts;
 mod auth;
+pub(crate) mod backup;
 mod learning;
 mod ledger;
 mod memory;
@@ -21,6 +22,7 @@ mod proposals;
 mod readiness;
 mod records;
 mod skills;
+pub(crate) mod snapshot;
 mod writer;
 
 use std::fs::File;
@@ -123,23 +125,36 @@ pub(crate) fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// Creates a data directory; the store holds secret hashes and sealed
+/// receipts, so it is the owner's only.
+pub(crate) fn create_data_dir(dir: &Path) -> Result<(), StoreError> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    Ok(())
+}
+
+/// Takes the data directory's lock, held for as long as the file is open:
+/// one process at a time opens a store, or restores into its directory.
+pub(crate) fn lock_data_dir(dir: &Path) -> Result<File, StoreError> {
+    let lock = File::create(dir.join("LOCK"))?;
+    if lock.try_lock().is_err() {
+        return Err(StoreError::Open(format!(
+            "{} is in use by another praxis process",
+            dir.display()
+        )));
+    }
+    Ok(lock)
+}
+
 impl SqliteEngine {
     /// Opens (creating if needed) the store in `dir`.
     pub fn open(dir: &Path) -> Result<SqliteEngine, StoreError> {
         if !dir.exists() {
-            // The store holds secret hashes and sealed receipts: owner only.
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)?;
+            create_data_dir(dir)?;
         }
-        let lock = File::create(dir.join("LOCK"))?;
-        if lock.try_lock().is_err() {
-            return Err(StoreError::Open(format!(
-                "{} is in use by another praxis process",
-                dir.display()
-            )));
-        }
+        let lock = lock_data_dir(dir)?;
         let path = dir.join(DB_FILE);
         let mut conn = open_connection(&path)?;
         migrations::migrate(&mut conn)?;

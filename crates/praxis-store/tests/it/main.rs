@@ -10,4 +10,5 @@ mod procedures;
 mod project_skills;
 mod proposals;
 mod records;
+mod snapshot;
 mod tamper;
