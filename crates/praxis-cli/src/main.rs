@@ -9,6 +9,7 @@ mod experiences;
 mod learning;
 mod mcp;
 mod memory;
+mod migrate;
 mod procedures;
 mod proposals;
 mod records;
@@ -104,6 +105,9 @@ enum Cmd {
         #[command(subcommand)]
         command: sim::SimCmd,
     },
+    /// Copy a whole store into another, empty one (SQLite or PostgreSQL,
+    /// either way), resumably; both are verified and compared at the end.
+    Migrate(migrate::MigrateArgs),
     /// Benchmarks (measurements, not tests).
     Bench {
         #[command(subcommand)]
@@ -215,6 +219,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Mcp(args) => mcp::run(args).await.map(|()| ExitCode::SUCCESS),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
+        Cmd::Migrate(args) => migrate::run(args).await,
     }
 }
 
@@ -352,7 +357,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             grants,
             expires_at,
         } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let grants = grants
                 .iter()
                 .map(|g| serde_json::from_str::<Scope>(g).with_context(|| format!("grant {g}")))
@@ -373,7 +378,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             tenant,
             credential,
         } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let cmd = Command::Auth(AuthCommand::RevokeCredential {
                 credential_id: credential.clone(),
             });
@@ -383,7 +388,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             println!("credential {credential} revoked");
         }
         AdminCmd::List { store, tenant } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let mut after: Option<String> = None;
             let now = admin::now();
             loop {
@@ -412,7 +417,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
 }
 
 async fn verify(store: StoreArgs) -> anyhow::Result<ExitCode> {
-    let engine = store.open().await?;
+    let engine = store.open_existing().await?;
     let report = engine.verify().await?;
     println!(
         "checked {} tenants, {} events in {} streams, {} credentials, {} receipts",

@@ -17,6 +17,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (8, &[super::procedures::SCHEMA_V8]),
     (9, &[super::memory::SCHEMA_V9]),
     (10, &[super::proposals::SCHEMA_V10]),
+    (11, &[super::migrate::SCHEMA_V11]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer build.
