@@ -45,6 +45,15 @@ impl StoreArgs {
         self.location_in(&FileConfig::default()).1
     }
 
+    /// Opens the store these arguments name, which must exist: an offline
+    /// command never creates a store (nor leaves a `praxis.db` behind).
+    pub async fn open_existing(&self) -> anyhow::Result<Arc<dyn Engine>> {
+        let store = self.location();
+        praxis_store::open_existing(&store)
+            .await
+            .with_context(|| format!("opening store {}", redact(&store)))
+    }
+
     /// Opens the store these arguments name.
     pub async fn open(&self) -> anyhow::Result<Arc<dyn Engine>> {
         let store = self.location();
@@ -80,7 +89,7 @@ impl OfflineStore {
         praxis_domain::ledger::Actor,
     )> {
         scope.validate("/scope")?;
-        let engine = self.store.open().await?;
+        let engine = self.store.open_existing().await?;
         if !engine.ledger().tenants().await?.contains(&self.tenant) {
             anyhow::bail!("tenant {:?} does not exist in this store", self.tenant);
         }

@@ -12,6 +12,7 @@ mod experiences;
 mod learning;
 mod mcp;
 mod memory;
+mod migrate;
 #[cfg(test)]
 mod operations;
 mod output;
@@ -136,6 +137,9 @@ enum Cmd {
         #[command(subcommand)]
         command: sim::SimCmd,
     },
+    /// Copy a whole store into another, empty one (SQLite or PostgreSQL,
+    /// either way), resumably; both are verified and compared at the end.
+    Migrate(migrate::MigrateArgs),
     /// Benchmarks (measurements, not tests).
     Bench {
         #[command(subcommand)]
@@ -246,6 +250,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Restore(args) => backup::run_restore(&args),
         Cmd::Sim { command } => sim::run(command).map(|()| ExitCode::SUCCESS),
         Cmd::Bench { command } => bench::run(command).await,
+        Cmd::Migrate(args) => migrate::run(args).await,
     }
 }
 
@@ -394,7 +399,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             grants,
             expires_at,
         } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let grants = grants
                 .iter()
                 .map(|g| serde_json::from_str::<Scope>(g).with_context(|| format!("grant {g}")))
@@ -418,7 +423,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             tenant,
             credential,
         } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let cmd = Command::Auth(AuthCommand::RevokeCredential {
                 credential_id: credential.clone(),
             });
@@ -429,7 +434,7 @@ async fn admin_cmd(command: AdminCmd) -> anyhow::Result<ExitCode> {
             output::emit(&answer, |_| format!("credential {credential} revoked"))?;
         }
         AdminCmd::List { store, tenant } => {
-            let engine = store.open().await?;
+            let engine = store.open_existing().await?;
             let mut after: Option<String> = None;
             let now = admin::now();
             loop {

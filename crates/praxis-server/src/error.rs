@@ -188,6 +188,7 @@ impl From<StoreError> for ApiError {
             e @ (StoreError::Backend(_)
             | StoreError::SchemaTooNew { .. }
             | StoreError::Open(_)
+            | StoreError::Migration(_)
             | StoreError::WriterStopped
             | StoreError::Panicked
             | StoreError::NotCommitted(_)

@@ -53,6 +53,10 @@ pub enum StoreError {
         /// The fingerprint the store recorded.
         recorded: String,
     },
+    /// A migration was refused (the target is not empty, or holds another
+    /// migration), or its copy failed verification or comparison.
+    #[error("migration: {0}")]
+    Migration(String),
     /// Opening or configuring the store failed.
     #[error("cannot open store: {0}")]
     Open(String),

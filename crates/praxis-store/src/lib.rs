@@ -26,6 +26,7 @@ pub mod learning;
 mod ledger;
 pub mod memory;
 pub mod metrics;
+pub mod migrate;
 mod postgres;
 mod prepare;
 pub mod proposals;
@@ -47,17 +48,21 @@ pub use error::{BackendError, Missing, StoreError};
 pub use learning::{LearningCommand, LearningReads};
 pub use ledger::LedgerReads;
 pub use memory::{MemoryCommand, MemoryReads};
+pub use migrate::{MigrateReport, migrate};
 pub use proposals::{ProposalCommand, ProposalReads};
 pub use records::{RecordCommand, RecordReads};
 pub use skills::{SkillCommand, SkillReads};
 pub use verify::VerifyReport;
 
+/// File name of a SQLite store inside its data directory.
+pub const SQLITE_FILE: &str = sqlite::DB_FILE;
+
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
-    if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+    if is_postgres(store) {
         Ok(Arc::new(postgres::PostgresEngine::open(store).await?))
     } else {
         let dir = Path::new(store).to_owned();
@@ -112,12 +117,51 @@ pub fn restore_sqlite(
 /// [`StoreError::SchemaTooNew`] (or a refusal for a store not yet migrated)
 /// when its schema is not this build's.
 pub async fn verify_snapshot(store: &str) -> Result<VerifyReport, StoreError> {
-    if store.starts_with("postgres://") || store.starts_with("postgresql://") {
+    if is_postgres(store) {
         postgres::snapshot::verify(store).await
     } else {
         let db = Path::new(store).join(sqlite::DB_FILE);
         tokio::task::spawn_blocking(move || sqlite::snapshot::verify(&db))
             .await
             .map_err(|e| StoreError::Open(e.to_string()))?
+    }
+}
+
+fn is_postgres(store: &str) -> bool {
+    store.starts_with("postgres://") || store.starts_with("postgresql://")
+}
+
+/// Opens a store that must already exist: a SQLite data directory without
+/// a database is refused, and nothing is created in it.
+pub async fn open_existing(store: &str) -> Result<Arc<dyn Engine>, StoreError> {
+    if !is_postgres(store) && !Path::new(store).join(sqlite::DB_FILE).is_file() {
+        return Err(StoreError::Open(format!("no store in {store}")));
+    }
+    open(store).await
+}
+
+/// Opens a read snapshot of an existing store to copy from.
+pub(crate) async fn open_source(store: &str) -> Result<Box<dyn migrate::Source>, StoreError> {
+    if is_postgres(store) {
+        Ok(Box::new(postgres::migrate::PgSource::open(store).await?))
+    } else {
+        let dir = Path::new(store).to_owned();
+        let source = tokio::task::spawn_blocking(move || sqlite::migrate::SqliteSource::open(&dir))
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))??;
+        Ok(Box::new(source))
+    }
+}
+
+/// Opens (creating if needed) the store a migration writes into.
+pub(crate) async fn open_target(store: &str) -> Result<Box<dyn migrate::Target>, StoreError> {
+    if is_postgres(store) {
+        Ok(Box::new(postgres::migrate::PgTarget::open(store).await?))
+    } else {
+        let dir = Path::new(store).to_owned();
+        let target = tokio::task::spawn_blocking(move || sqlite::migrate::SqliteTarget::open(&dir))
+            .await
+            .map_err(|e| StoreError::Open(e.to_string()))??;
+        Ok(Box::new(target))
     }
 }

@@ -14,6 +14,7 @@ mod kill;
 mod learning;
 mod mcp;
 mod memory;
+mod migrate;
 mod proposals;
 mod proxy;
 mod records;

@@ -16,6 +16,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (9, &[super::memory::SCHEMA_V9]),
     (10, &[super::proposals::SCHEMA_V10]),
     (11, &[super::readiness::SCHEMA_V11]),
+    (12, &[super::migrate::SCHEMA_V12]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer

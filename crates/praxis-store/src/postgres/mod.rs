@@ -17,6 +17,7 @@ mod auth;
 mod learning;
 mod ledger;
 mod memory;
+pub(crate) mod migrate;
 mod migrations;
 mod pipeline;
 mod procedures;
@@ -213,6 +214,8 @@ impl Engine for PostgresEngine {
 
     async fn bind_seal_key(&self, fingerprint: &str) -> Result<(), StoreError> {
         let client = self.client().await?;
+        // A store still being migrated into is not served.
+        crate::migrate::check_servable(migrate::marker(&client).await?.as_deref())?;
         // The insert is atomic: of two servers starting at once, one records
         // its fingerprint and the other compares with it.
         client

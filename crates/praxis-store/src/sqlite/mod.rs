@@ -16,6 +16,7 @@ pub(crate) mod backup;
 mod learning;
 mod ledger;
 mod memory;
+pub(crate) mod migrate;
 mod migrations;
 mod procedures;
 mod proposals;
@@ -328,6 +329,8 @@ impl Engine for SqliteEngine {
             // the write lock like any other.
             let mut conn = open_connection(&path)?;
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            // A store still being migrated into is not served.
+            crate::migrate::check_servable(migrate::marker(&tx)?.as_deref())?;
             tx.execute(
                 crate::ledger::sql::INSERT_STORE_KEY,
                 rusqlite::params![SEAL_KEY, offered],

@@ -6,6 +6,7 @@ mod experiences;
 mod layout;
 mod learning;
 mod memory;
+mod migrate;
 mod procedures;
 mod project_skills;
 mod proposals;
