@@ -51,7 +51,7 @@ pub use skills::{SkillCommand, SkillReads};
 pub use verify::VerifyReport;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {

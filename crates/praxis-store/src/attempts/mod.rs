@@ -28,7 +28,6 @@ use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Event, NewEvent};
 use praxis_domain::time::Timestamp;
 
-use crate::command::Effect;
 use crate::error::StoreError;
 use crate::ledger::{Ctx, LedgerTx};
 
@@ -188,6 +187,15 @@ impl PreparedObservation {
     }
 }
 
+/// What an attempt command did.
+#[derive(Clone, Debug)]
+pub(crate) enum AttemptEffect {
+    /// One result per observation.
+    Writes(Vec<AttemptWrite>),
+    /// The policy a policy change left in force.
+    Policy(Policy),
+}
+
 /// Applies an attempt command: one result per observation, or the policy
 /// a policy change left in force.
 pub(crate) async fn apply<T: LedgerTx + AttemptTx>(
@@ -195,16 +203,16 @@ pub(crate) async fn apply<T: LedgerTx + AttemptTx>(
     ctx: &mut Ctx<'_>,
     overlay: &mut AttemptOverlay,
     command: AttemptCommand,
-) -> Result<Effect, StoreError> {
+) -> Result<AttemptEffect, StoreError> {
     Ok(match command {
         AttemptCommand::Observe(observation) => {
-            Effect::Attempts(vec![write::observe(tx, ctx, overlay, *observation).await?])
+            AttemptEffect::Writes(vec![write::observe(tx, ctx, overlay, *observation).await?])
         }
         AttemptCommand::Import(observations) => {
-            Effect::Attempts(write::import(tx, ctx, overlay, observations).await?)
+            AttemptEffect::Writes(write::import(tx, ctx, overlay, observations).await?)
         }
         AttemptCommand::SetPolicy { namespace, update } => {
-            Effect::Policy(write::set_policy(tx, ctx, &namespace, &update).await?)
+            AttemptEffect::Policy(write::set_policy(tx, ctx, &namespace, &update).await?)
         }
     })
 }

@@ -9,5 +9,6 @@ mod memory;
 mod procedures;
 mod project_skills;
 mod proposals;
+mod record_search;
 mod records;
 mod tamper;
