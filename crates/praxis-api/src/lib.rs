@@ -457,27 +457,82 @@ pub struct Reexplore {
     pub after_observations: Option<u64>,
 }
 
-fn default_limit() -> u32 {
-    10
+/// Reads a field that may be absent (`None`), `null` (`Some(None)`) or a
+/// value (`Some(Some(v))`): serde's `default` covers absence, this the rest.
+// Three states are the wire's own (RFC 7396): serde and utoipa read and
+// describe `Option<Option<T>>` as exactly that.
+#[allow(clippy::option_option)]
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
 }
 
-/// `POST /api/v1/attempts/policy`.
+/// `POST /api/v1/attempts/policy`: a change to the policy in force. Only
+/// the fields sent change (JSON Merge Patch, RFC 7396): a field left out
+/// keeps its value, a field sent as `null` goes back to its default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(clippy::option_option)] // absent, null or a value: see `present`
 pub struct SetPolicyRequest {
     /// Must be 1.
     pub contract_version: u32,
     /// The exact scope whose namespace the policy governs.
     pub scope: Scope,
-    /// Consecutive verified negatives that suppress; at least 1, default 10.
-    #[serde(default = "default_limit")]
-    pub consecutive_failure_limit: u32,
-    /// What streaks are counted per; default `action`.
-    #[serde(default)]
-    pub streak_key: StreakKey,
-    /// Re-exploration after a cool-down; off when absent or null.
-    #[serde(default)]
-    pub reexplore: Option<Reexplore>,
+    /// Consecutive verified negatives that suppress; at least 1. Left out:
+    /// unchanged; null: back to the default, 10.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<u32>, minimum = 1)]
+    pub consecutive_failure_limit: Option<Option<u32>>,
+    /// What streaks are counted per. Left out: unchanged; null: back to the
+    /// default, `action`.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<StreakKey>)]
+    pub streak_key: Option<Option<StreakKey>>,
+    /// Re-exploration after a cool-down, merged member by member into the
+    /// settings in force. Left out: unchanged; null: off (the default).
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<ReexploreUpdate>)]
+    pub reexplore: Option<Option<ReexploreUpdate>>,
+}
+
+/// A change to the re-exploration settings: a member left out keeps its
+/// value, a member sent as `null` is removed. At least one of the two must
+/// remain; send `reexplore: null` to turn re-exploration off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(clippy::option_option)] // absent, null or a value: see `present`
+pub struct ReexploreUpdate {
+    /// Seconds after the last completed attempt; at least 1.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<u64>, minimum = 1)]
+    pub after_seconds: Option<Option<u64>>,
+    /// Later observations of the subject, of any action; at least 1.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schema(value_type = Option<u64>, minimum = 1)]
+    pub after_observations: Option<Option<u64>>,
 }
 
 /// A namespace's policy.

@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use praxis_api::{
     AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition,
-    ObserveRequest, Outcome, Reexplore, Scope, SetPolicyRequest, StreakKey, Visibility,
+    ObserveRequest, Outcome, ReexploreUpdate, Scope, SetPolicyRequest, StreakKey, Visibility,
 };
 use praxis_client::Client;
 use praxis_domain::Refusal;
@@ -221,24 +221,31 @@ pub enum AttemptsCmd {
         #[arg(long = "action", required = true)]
         actions: Vec<String>,
     },
-    /// Show the namespace's policy, or set it with --limit and friends.
+    /// Show the namespace's policy, or change it: only the settings named
+    /// change, the others keep their values.
     Policy {
         #[command(flatten)]
         remote: Remote,
         #[command(flatten)]
         scope: ScopeArgs,
-        /// Consecutive verified negatives that suppress (sets the policy).
+        /// Consecutive verified negatives that suppress.
         #[arg(long)]
         limit: Option<u32>,
         /// Count streaks per action revision instead of per action.
-        #[arg(long, requires = "limit")]
+        #[arg(long, conflicts_with = "by_action")]
         by_revision: bool,
+        /// Count streaks per action (the default).
+        #[arg(long)]
+        by_action: bool,
         /// Allow one exploratory attempt this many seconds after the last completed one.
-        #[arg(long, requires = "limit")]
+        #[arg(long, conflicts_with = "no_reexplore")]
         reexplore_after_seconds: Option<u64>,
         /// Allow one exploratory attempt after this many later observations of the subject.
-        #[arg(long, requires = "limit")]
+        #[arg(long, conflicts_with = "no_reexplore")]
         reexplore_after_observations: Option<u64>,
+        /// Turn re-exploration off.
+        #[arg(long)]
+        no_reexplore: bool,
     },
     /// Print the records of a subject (or of a subject and action), one a
     /// line: sequence, recorded_at, recorded_by, case, action, stage,
@@ -391,33 +398,40 @@ pub async fn run(cmd: AttemptsCmd) -> anyhow::Result<()> {
             scope,
             limit,
             by_revision,
+            by_action,
             reexplore_after_seconds,
             reexplore_after_observations,
+            no_reexplore,
         } => {
             let client = remote.client()?;
-            let answer = match limit {
-                None => client.attempt_policy(&scope.wire()).await?,
-                Some(limit) => {
-                    let reexplore = (reexplore_after_seconds.is_some()
-                        || reexplore_after_observations.is_some())
-                    .then_some(Reexplore {
-                        after_seconds: reexplore_after_seconds,
-                        after_observations: reexplore_after_observations,
-                    });
-                    client
-                        .set_attempt_policy(&SetPolicyRequest {
-                            contract_version: CONTRACT_VERSION,
-                            scope: scope.wire(),
-                            consecutive_failure_limit: limit,
-                            streak_key: if by_revision {
-                                StreakKey::ActionRevision
-                            } else {
-                                StreakKey::Action
-                            },
-                            reexplore,
-                        })
-                        .await?
-                }
+            let streak_key = if by_revision {
+                Some(StreakKey::ActionRevision)
+            } else {
+                by_action.then_some(StreakKey::Action)
+            };
+            let reexplore = if no_reexplore {
+                Some(None)
+            } else {
+                (reexplore_after_seconds.is_some() || reexplore_after_observations.is_some())
+                    .then_some(Some(ReexploreUpdate {
+                        after_seconds: reexplore_after_seconds.map(Some),
+                        after_observations: reexplore_after_observations.map(Some),
+                    }))
+            };
+            let request = SetPolicyRequest {
+                contract_version: CONTRACT_VERSION,
+                scope: scope.wire(),
+                consecutive_failure_limit: limit.map(Some),
+                streak_key: streak_key.map(Some),
+                reexplore,
+            };
+            let changes = request.consecutive_failure_limit.is_some()
+                || request.streak_key.is_some()
+                || request.reexplore.is_some();
+            let answer = if changes {
+                client.set_attempt_policy(&request).await?
+            } else {
+                client.attempt_policy(&request.scope).await?
             };
             print_json(&answer)
         }

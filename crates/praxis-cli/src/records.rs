@@ -12,7 +12,7 @@ use praxis_domain::auth::Namespace;
 use praxis_domain::canonical::canonical_bytes;
 use praxis_domain::ledger::Actor;
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordWrite};
+use praxis_store::records::{RecordFilter, RecordWrite, SearchAfter};
 use praxis_store::skills::{SKILL_PUBLISHED, SKILL_WITHDRAWN, registry_of};
 use praxis_store::{Applied, Command, Engine, RecordCommand, Write};
 
@@ -224,13 +224,18 @@ async fn export(
     for sub in [Directory::Candidates, Directory::Reviewed] {
         std::fs::create_dir_all(staging.join(sub.as_str()))?;
     }
-    let (mut written, mut after) = (0usize, String::new());
+    let (mut written, mut after) = (0usize, SearchAfter::default());
+    // A publication holds withdrawn records too: their identity stays.
+    let every = RecordFilter {
+        include_withdrawn: true,
+        ..RecordFilter::default()
+    };
     loop {
         let page = engine
             .records()
-            .search(tenant, &namespace, RecordFilter::default(), &after, 500)
+            .search(tenant, &namespace, every.clone(), &after, 500)
             .await?;
-        for row in &page {
+        for row in page.iter().map(|h| &h.record) {
             let directory = Directory::for_status(row.lifecycle);
             if directory == Directory::Candidates && !candidates {
                 continue;
@@ -243,7 +248,7 @@ async fn export(
             written += 1;
         }
         match page.last() {
-            Some(last) if page.len() == 500 => after.clone_from(&last.experience_id),
+            Some(last) if page.len() == 500 => after = last.position(),
             _ => break,
         }
     }

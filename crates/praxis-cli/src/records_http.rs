@@ -148,7 +148,8 @@ pub enum RecordsHttpCmd {
     Search {
         #[command(flatten)]
         target: Target,
-        /// Words that must all occur in the record's text.
+        /// Words that must all occur in the record's text (stemmed, so
+        /// `rate-limit` finds "rate limiting"); results come most relevant first.
         query: Option<String>,
         /// candidate, reviewed, superseded or withdrawn.
         #[arg(long, value_parser = wire::<RecordLifecycle>)]
@@ -165,6 +166,9 @@ pub enum RecordsHttpCmd {
         /// Records per page [default: the server's].
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
+        /// Also list withdrawn records (left out unless asked for).
+        #[arg(long)]
+        include_withdrawn: bool,
     },
     /// Print a record as kept, and its state (experience_read).
     Get {
@@ -405,6 +409,7 @@ pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
             verification_level,
             after,
             limit,
+            include_withdrawn,
         } => {
             let (client, scope) = target.open(None)?;
             let search = RecordSearch {
@@ -414,6 +419,7 @@ pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
                 q: query,
                 after,
                 limit,
+                include_withdrawn,
             };
             let page = client
                 .search_records(&scope, &search)

@@ -105,8 +105,11 @@ pub struct RecordSearch {
     pub platform: Option<Platform>,
     /// Only records with this verification level.
     pub verification_level: Option<VerificationLevel>,
-    /// Words that must all occur in the record's text.
+    /// Words that must all occur in the record's text; the most relevant
+    /// records come first.
     pub q: Option<String>,
+    /// Find withdrawn records too.
+    pub include_withdrawn: bool,
     /// The previous page's `next_cursor`.
     pub after: Option<String>,
     /// Page size (the server's default when absent).
@@ -432,6 +435,10 @@ impl Client {
                 search.verification_level.map(|v| v.as_str().to_owned()),
             ),
             ("q", search.q.clone()),
+            (
+                "include_withdrawn",
+                search.include_withdrawn.then(|| "true".to_owned()),
+            ),
             ("after", search.after.clone()),
             ("limit", search.limit.map(|l| l.to_string())),
         ];

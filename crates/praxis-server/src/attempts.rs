@@ -178,7 +178,7 @@ pub(crate) async fn assess(
     post, path = "/api/v1/attempts/policy", tag = "attempts",
     request_body = SetPolicyRequest,
     responses(
-        (status = 200, description = "The policy now in force", body = PolicyResponse),
+        (status = 200, description = "The whole policy now in force, after the fields sent were changed", body = PolicyResponse),
         (status = 403, description = "Missing policy_admin (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A field breaks a rule (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
     ),
@@ -190,19 +190,16 @@ pub(crate) async fn set_policy(
     IdempotencyKey(key): IdempotencyKey,
     ApiJson { body, value }: ApiJson<SetPolicyRequest>,
 ) -> Result<Response, ApiError> {
+    let update = wa::policy_update_from_wire(&body);
     let namespace = namespace_of(&p, Capability::PolicyAdmin, body.scope)?;
-    let policy = domain::Policy {
-        consecutive_failure_limit: body.consecutive_failure_limit,
-        streak_key: wa::streak_key_from_wire(body.streak_key),
-        reexplore: body.reexplore.map(|r| domain::Reexplore {
-            after_seconds: r.after_seconds,
-            after_observations: r.after_observations,
-        }),
-    };
-    policy.validate("")?;
-    let command = Command::Attempts(AttemptCommand::SetPolicy { namespace, policy });
-    let render: Render =
-        Arc::new(move |_| Ok(Answer::json(StatusCode::OK, &wa::policy_to_wire(&policy))));
+    update.validate("")?;
+    let command = Command::Attempts(AttemptCommand::SetPolicy { namespace, update });
+    let render: Render = Arc::new(|applied| {
+        let policy = applied
+            .policy()
+            .ok_or_else(|| StoreError::inconsistent("a policy change returned no policy"))?;
+        Ok(Answer::json(StatusCode::OK, &wa::policy_to_wire(policy)))
+    });
     let write = write_as(&p, Capability::PolicyAdmin, command);
     let retry = Retry::new("attempts.policy", key, value);
     Ok(answer(&state, &p, retry, write, render).await?)

@@ -71,6 +71,39 @@ impl Position for String {
     }
 }
 
+/// A position in a record search: the last record's relevance (its exact
+/// bits, when the search ranks) and its id.
+impl Position for praxis_store::records::SearchAfter {
+    const KIND: u8 = b'r';
+
+    fn put(&self, out: &mut Vec<u8>) {
+        match self.score {
+            Some(score) => {
+                out.push(1);
+                out.extend_from_slice(&score.to_bits().to_be_bytes());
+            }
+            None => out.push(0),
+        }
+        out.extend_from_slice(self.experience_id.as_bytes());
+    }
+
+    fn take(bytes: &[u8]) -> Option<Self> {
+        let (score, id) = match bytes.split_first()? {
+            (0, id) => (None, id),
+            (1, rest) if rest.len() >= 8 => {
+                let (bits, id) = rest.split_at(8);
+                let score = f64::from_bits(u64::from_be_bytes(bits.try_into().ok()?));
+                (Some(Some(score).filter(|s| s.is_finite())?), id)
+            }
+            _ => return None,
+        };
+        Some(praxis_store::records::SearchAfter {
+            score,
+            experience_id: String::from_utf8(id.to_vec()).ok()?,
+        })
+    }
+}
+
 /// One list, as cursors are sealed to it: built from the operation and
 /// tenant, then every value that selects the rows, in a fixed order.
 #[derive(Clone)]

@@ -30,7 +30,7 @@ use praxis_domain::records::lifecycle::Source;
 use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 use praxis_domain::records::{Finding, schema};
 use praxis_domain::skills::Registry;
-use praxis_store::records::{RecordFilter, RecordWrite, Review, Submission};
+use praxis_store::records::{RecordFilter, RecordWrite, Review, SearchAfter, Submission};
 use praxis_store::skills::registry_of;
 use praxis_store::{Applied, Command, Missing, RecordCommand, StoreError};
 use serde::Deserialize;
@@ -284,8 +284,10 @@ pub struct SearchQuery {
     /// Only records with this verification level: `self-observed`, `locally-verified` or `independently-reproduced`.
     #[param(value_type = Option<praxis_api::VerificationLevel>)]
     verification_level: Option<String>,
-    /// Words that must all occur in the record's text (at most 200 characters; operators are plain words).
+    /// Words that must all occur in the record's text, most relevant records first (at most 200 characters). Words are cut at every character that is not a letter or digit, so `rate-limit` asks for `rate` and `limit`; words are stemmed (`limit` finds "limiting"); quotes and operators are never query syntax.
     q: Option<String>,
+    /// Find withdrawn records too (default false); `lifecycle=withdrawn` implies it.
+    include_withdrawn: Option<bool>,
     /// The previous page's `next_cursor` (opaque), passed back unchanged; leave it out for the first page.
     after: Option<String>,
     /// Page size, 1..=200 (default 50).
@@ -318,7 +320,7 @@ fn filter<T>(
     get, path = "/api/v1/records", tag = "records",
     params(SearchQuery),
     responses(
-        (status = 200, description = "Kept records matching every filter, by `experience_id`", body = RecordPage),
+        (status = 200, description = "Kept records matching every filter, withdrawn ones only when asked: with `q`, most relevant first (bm25 on SQLite, ts_rank on PostgreSQL), then by `experience_id`; without, by `experience_id`", body = RecordPage),
         (status = 400, description = "A malformed query or limit (`invalid_query`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 403, description = "Missing experience_read (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "A filter value the protocol does not allow (`invalid_field`, `field` names the parameter)", body = praxis_api::Problem, content_type = "application/problem+json"),
@@ -366,6 +368,12 @@ pub(crate) async fn search(
             "self-observed, locally-verified, independently-reproduced",
         )?,
         text,
+        include_withdrawn: false,
+    };
+    let filter = RecordFilter {
+        include_withdrawn: q.include_withdrawn.unwrap_or(false)
+            || filter.lifecycle == Some(Lifecycle::Withdrawn),
+        ..filter
     };
     // Bound to the filters as the store reads them, so `q=` and no `q` page alike.
     let list = crate::cursor::List::new(&state.seal, "records.search", &p.tenant_id)
@@ -373,23 +381,25 @@ pub(crate) async fn search(
         .by(filter.lifecycle.map(Lifecycle::as_str))
         .by(filter.platform.map(Platform::as_str))
         .by(filter.verification_level.map(VerificationLevel::as_str))
-        .by(filter.text.as_deref());
-    let after: Option<String> = list.after(q.after.as_deref())?;
-    let rows = state
+        .by(filter.text.as_deref())
+        .by(filter.include_withdrawn.then_some("withdrawn"));
+    let after: Option<SearchAfter> = list.after(q.after.as_deref())?;
+    let hits = state
         .engine
         .records()
         .search(
             &p.tenant_id,
             &namespace,
             filter,
-            after.as_deref().unwrap_or(""),
+            &after.unwrap_or_default(),
             limit,
         )
         .await?;
     let skills = registry_for(&state, &p, &namespace).await?;
-    let next_cursor = (rows.len() == limit)
-        .then(|| rows.last().map(|r| list.cursor(&r.experience_id)))
+    let next_cursor = (hits.len() == limit)
+        .then(|| hits.last().map(|h| list.cursor(&h.position())))
         .flatten();
+    let rows: Vec<&KeptRecord> = hits.iter().map(|h| &h.record).collect();
     Ok(wire::json(
         StatusCode::OK,
         &RecordPage {

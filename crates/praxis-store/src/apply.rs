@@ -279,9 +279,10 @@ async fn dispatch<T: StoreTx>(
         Command::Auth(c) => auth::apply(tx, ctx, c)
             .await?
             .map_or(Effect::None, Effect::Credential),
-        Command::Attempts(c) => {
-            Effect::Attempts(attempts::apply(tx, ctx, &mut batch.attempts, c).await?)
-        }
+        Command::Attempts(c) => match attempts::apply(tx, ctx, &mut batch.attempts, c).await? {
+            attempts::AttemptEffect::Writes(writes) => Effect::Attempts(writes),
+            attempts::AttemptEffect::Policy(policy) => Effect::Policy(policy),
+        },
         Command::Records(c) => Effect::Records(records::apply(tx, ctx, c).await?),
         Command::Skills(c) => Effect::Skill(skills::apply(tx, ctx, c).await?),
         Command::Learning(c) => Effect::Learning(learning::apply(tx, ctx, c, prepared).await?),

@@ -5,6 +5,7 @@
 //! them, so adding a concept adds one variant to [`Command`] and one to
 //! [`Effect`].
 
+use praxis_domain::attempts::Policy;
 use praxis_domain::credentials::Credential;
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Actor, Event, NewEvent};
@@ -183,6 +184,8 @@ pub enum Effect {
     Credential(Credential),
     /// One result per observation.
     Attempts(Vec<AttemptWrite>),
+    /// The attempt policy a policy change left in force.
+    Policy(Policy),
     /// One result per record.
     Records(Vec<RecordWrite>),
     /// The release as it stands.
@@ -217,6 +220,14 @@ impl Applied {
         match &self.effect {
             Effect::Attempts(a) => a,
             _ => &[],
+        }
+    }
+
+    /// The attempt policy a policy change left in force, if it was one.
+    pub fn policy(&self) -> Option<&Policy> {
+        match &self.effect {
+            Effect::Policy(p) => Some(p),
+            _ => None,
         }
     }
 

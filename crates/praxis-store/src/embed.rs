@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use praxis_domain::Refusal;
-use praxis_domain::attempts::{Assessment, Disposition, LegacyStore, Observation, Outcome, Policy};
+use praxis_domain::attempts::{
+    Assessment, Disposition, LegacyStore, Observation, Outcome, Policy, PolicyUpdate,
+};
 use praxis_domain::auth::{Namespace, Scope};
 use praxis_domain::ledger::Actor;
 
@@ -110,18 +112,28 @@ impl AttemptLedger {
             .ok_or_else(|| StoreError::inconsistent("an observation returned no record"))
     }
 
-    /// Sets the namespace's policy.
+    /// Replaces the namespace's policy whole.
     pub async fn set_policy(&self, policy: Policy) -> Result<(), StoreError> {
         policy.validate("")?;
+        self.update_policy(PolicyUpdate::replacing(policy))
+            .await
+            .map(|_| ())
+    }
+
+    /// Changes only the fields `update` names; returns the policy now in force.
+    pub async fn update_policy(&self, update: PolicyUpdate) -> Result<Policy, StoreError> {
+        update.validate("")?;
         self.write(
             AttemptCommand::SetPolicy {
                 namespace: self.namespace.clone(),
-                policy,
+                update,
             }
             .into(),
         )
-        .await
-        .map(|_| ())
+        .await?
+        .policy()
+        .copied()
+        .ok_or_else(|| StoreError::inconsistent("a policy change returned no policy"))
     }
 
     /// The namespace's policy.

@@ -58,7 +58,7 @@ pub use verify::VerifyReport;
 pub const SQLITE_FILE: &str = sqlite::DB_FILE;
 
 /// The schema version this build writes. A store with a newer version is refused.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// Opens a store: a `postgres://` URL, or else a SQLite data directory.
 pub async fn open(store: &str) -> Result<Arc<dyn Engine>, StoreError> {

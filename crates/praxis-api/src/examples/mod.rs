@@ -18,7 +18,7 @@ use crate::records::{
 use crate::{
     AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition, EmptyRequest,
     ImportRequest, IssueCredentialRequest, LegacyRecord, LegacyStore, ObserveRequest, Outcome,
-    OutcomeStatus, Reexplore, Scope, SetPolicyRequest, Stage, StreakKey, Visibility,
+    OutcomeStatus, ReexploreUpdate, Scope, SetPolicyRequest, Stage, StreakKey, Visibility,
 };
 
 /// The scope every example acts in.
@@ -161,12 +161,12 @@ pub fn set_policy() -> SetPolicyRequest {
     SetPolicyRequest {
         contract_version: CONTRACT_VERSION,
         scope: scope(),
-        consecutive_failure_limit: 2,
-        streak_key: StreakKey::Action,
-        reexplore: Some(Reexplore {
-            after_seconds: Some(86_400),
+        consecutive_failure_limit: Some(Some(2)),
+        streak_key: Some(Some(StreakKey::Action)),
+        reexplore: Some(Some(ReexploreUpdate {
+            after_seconds: Some(Some(86_400)),
             after_observations: None,
-        }),
+        })),
     }
 }
 

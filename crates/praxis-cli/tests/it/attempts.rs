@@ -529,3 +529,49 @@ fn offline_import_and_export_round_trip_exactly() {
     let counts = verify_clean(&["--data-dir", d]);
     assert_eq!(counts.tenants, 1, "{counts:?}");
 }
+
+/// `attempts policy` changes only the settings it names: `--limit` alone
+/// keeps an earlier re-exploration and streak key; `--no-reexplore` and
+/// `--by-action` put them back.
+#[test]
+fn a_policy_change_keeps_the_settings_it_does_not_name() {
+    let fx = Fixture::start();
+    let set = json_of(&fx.ok(
+        "policy",
+        &refs(&with(
+            &SCOPE_A,
+            &["--by-revision", "--reexplore-after-seconds", "3600"],
+        )),
+    ));
+    assert_eq!(set["consecutive_failure_limit"], 10, "{set}");
+    assert_eq!(set["streak_key"], "action_revision", "{set}");
+    assert_eq!(set["reexplore"], json!({"after_seconds": 3600}), "{set}");
+
+    let limited = json_of(&fx.ok("policy", &refs(&with(&SCOPE_A, &["--limit", "3"]))));
+    assert_eq!(limited["consecutive_failure_limit"], 3, "{limited}");
+    assert_eq!(limited["streak_key"], "action_revision", "{limited}");
+    assert_eq!(
+        limited["reexplore"],
+        json!({"after_seconds": 3600}),
+        "{limited}"
+    );
+
+    let merged = json_of(&fx.ok(
+        "policy",
+        &refs(&with(&SCOPE_A, &["--reexplore-after-observations", "5"])),
+    ));
+    assert_eq!(
+        merged["reexplore"],
+        json!({"after_seconds": 3600, "after_observations": 5}),
+        "{merged}"
+    );
+
+    let off = json_of(&fx.ok(
+        "policy",
+        &refs(&with(&SCOPE_A, &["--no-reexplore", "--by-action"])),
+    ));
+    assert_eq!(off["consecutive_failure_limit"], 3, "{off}");
+    assert_eq!(off["streak_key"], "action", "{off}");
+    assert_eq!(off["reexplore"], Value::Null, "{off}");
+    assert_eq!(json_of(&fx.ok("policy", &SCOPE_A)), off);
+}

@@ -8,6 +8,7 @@
 //! - `limits`: the sizes and characters a live write and an import accept;
 //! - `observation`: one recorded attempt and the stream it is written to;
 //! - `policy`: a namespace's suppression policy;
+//! - `policy_update`: a change to it that names only the fields it changes;
 //! - `streak`: the per-key streaks kept at write time;
 //! - `assess`: the planner's recommendation read from a streak;
 //! - `legacy`: legacy stores, imported and exported.
@@ -24,6 +25,7 @@ pub(crate) mod limits;
 pub(crate) mod observation;
 pub(crate) mod outcome;
 pub(crate) mod policy;
+pub(crate) mod policy_update;
 pub(crate) mod streak;
 
 pub use crate::refusal::ImportProblem;
@@ -41,4 +43,5 @@ pub use outcome::{
 pub use policy::{
     DEFAULT_LIMIT, MAX_COOLDOWN_SECONDS, POLICY_SET, POLICY_STREAM, Policy, Reexplore, StreakKey,
 };
+pub use policy_update::{Change, PolicyUpdate, ReexploreUpdate};
 pub use streak::{CaseEntry, Streak, StreakChange, effective, streak_change};

@@ -15,7 +15,8 @@
 //!   registry (unique ids, resolvable relations, exact skill releases).
 //!
 //! Around them: [`state`] (lifecycle, review status, platform and
-//! verification level as types), [`kept`] (a kept record's current state), [`view`]
+//! verification level as types), [`kept`] (a kept record's current state),
+//! [`search`] (what a search's text asks for), [`view`]
 //! (reading a document's trust fields), [`source`] (source identity and
 //! who may revise what it holds) and [`notes`] (reasons and notes people
 //! add to a change).
@@ -32,6 +33,7 @@ pub(crate) mod placement;
 pub(crate) mod protocol;
 pub mod repository;
 pub mod schema;
+pub mod search;
 pub mod source;
 pub mod state;
 pub mod view;

@@ -159,6 +159,21 @@ fn streak_key_to_wire(k: domain::StreakKey) -> api::StreakKey {
     }
 }
 
+/// The change a policy request describes: each field absent (kept), null
+/// (reset to its default) or a value (set).
+pub(crate) fn policy_update_from_wire(body: &api::SetPolicyRequest) -> domain::PolicyUpdate {
+    domain::PolicyUpdate {
+        consecutive_failure_limit: domain::Change::from_wire(body.consecutive_failure_limit),
+        streak_key: domain::Change::from_wire(body.streak_key.map(|k| k.map(streak_key_from_wire))),
+        reexplore: domain::Change::from_wire(body.reexplore.map(|r| {
+            r.map(|r| domain::ReexploreUpdate {
+                after_seconds: domain::Change::from_wire(r.after_seconds),
+                after_observations: domain::Change::from_wire(r.after_observations),
+            })
+        })),
+    }
+}
+
 pub(crate) fn policy_to_wire(p: &domain::Policy) -> api::PolicyResponse {
     api::PolicyResponse {
         contract_version: api::CONTRACT_VERSION,

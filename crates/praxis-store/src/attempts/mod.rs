@@ -22,7 +22,7 @@ pub(crate) mod write;
 use std::collections::BTreeMap;
 
 use async_trait::async_trait;
-use praxis_domain::attempts::{self, Assessment, Disposition, Observation, Policy};
+use praxis_domain::attempts::{self, Assessment, Disposition, Observation, Policy, PolicyUpdate};
 use praxis_domain::auth::Namespace;
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::{Event, NewEvent};
@@ -136,12 +136,14 @@ pub enum AttemptCommand {
     /// Record many attempts, all or nothing. Build it with
     /// [`AttemptCommand::import`].
     Import(Vec<PreparedObservation>),
-    /// Replace a namespace's suppression policy.
+    /// Change a namespace's suppression policy: the update is merged into
+    /// the policy in force inside the writer's transaction, and the event
+    /// records the whole policy that results.
     SetPolicy {
         /// The namespace the caller acts in.
         namespace: Namespace,
-        /// The validated policy.
-        policy: Policy,
+        /// The fields to change.
+        update: PolicyUpdate,
     },
 }
 
@@ -185,23 +187,34 @@ impl PreparedObservation {
     }
 }
 
-/// Applies an attempt command; returns one result per observation.
+/// What an attempt command did.
+#[derive(Clone, Debug)]
+pub(crate) enum AttemptEffect {
+    /// One result per observation.
+    Writes(Vec<AttemptWrite>),
+    /// The policy a policy change left in force.
+    Policy(Policy),
+}
+
+/// Applies an attempt command: one result per observation, or the policy
+/// a policy change left in force.
 pub(crate) async fn apply<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     overlay: &mut AttemptOverlay,
     command: AttemptCommand,
-) -> Result<Vec<AttemptWrite>, StoreError> {
-    match command {
+) -> Result<AttemptEffect, StoreError> {
+    Ok(match command {
         AttemptCommand::Observe(observation) => {
-            Ok(vec![write::observe(tx, ctx, overlay, *observation).await?])
+            AttemptEffect::Writes(vec![write::observe(tx, ctx, overlay, *observation).await?])
         }
-        AttemptCommand::Import(observations) => write::import(tx, ctx, overlay, observations).await,
-        AttemptCommand::SetPolicy { namespace, policy } => {
-            write::set_policy(tx, ctx, &namespace, policy).await?;
-            Ok(Vec::new())
+        AttemptCommand::Import(observations) => {
+            AttemptEffect::Writes(write::import(tx, ctx, overlay, observations).await?)
         }
-    }
+        AttemptCommand::SetPolicy { namespace, update } => {
+            AttemptEffect::Policy(write::set_policy(tx, ctx, &namespace, &update).await?)
+        }
+    })
 }
 
 /// Reads of the attempt ledger, for callers of an engine.

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use praxis_domain::Refusal;
-use praxis_domain::attempts::{self, CaseEntry, Disposition, Policy, Streak, StreakChange};
+use praxis_domain::attempts::{
+    self, CaseEntry, Disposition, Policy, PolicyUpdate, Streak, StreakChange,
+};
 use praxis_domain::auth::Namespace;
 use praxis_domain::digest::Digest;
 use praxis_domain::ledger::NewEvent;
@@ -61,6 +63,12 @@ pub(crate) trait AttemptTx {
         disposition: Disposition,
         n: u64,
     ) -> Result<(), StoreError>;
+    /// A namespace's stored policy, as this transaction sees it.
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError>;
     /// Stores a namespace's policy (canonical JSON).
     async fn put_policy(
         &mut self,
@@ -328,13 +336,16 @@ pub(crate) async fn import<T: LedgerTx + AttemptTx>(
     }
 }
 
-/// Sets a namespace's policy.
+/// Changes a namespace's policy: merges `update` into the policy in force
+/// and appends the whole result, so the log says what was in force.
 pub(crate) async fn set_policy<T: LedgerTx + AttemptTx>(
     tx: &mut T,
     ctx: &mut Ctx<'_>,
     namespace: &Namespace,
-    policy: Policy,
-) -> Result<(), StoreError> {
+    update: &PolicyUpdate,
+) -> Result<Policy, StoreError> {
+    let current = tx.policy(ctx.tenant, namespace).await?.unwrap_or_default();
+    let policy = update.apply(&current, "")?;
     let payload = crate::ledger::payload(&policy)?;
     let new = NewEvent::new(
         namespace.clone(),
@@ -344,5 +355,6 @@ pub(crate) async fn set_policy<T: LedgerTx + AttemptTx>(
     );
     let event = ctx.append(tx, new).await?;
     let canonical = event.canonical.clone();
-    tx.put_policy(ctx.tenant, namespace, &canonical).await
+    tx.put_policy(ctx.tenant, namespace, &canonical).await?;
+    Ok(policy)
 }

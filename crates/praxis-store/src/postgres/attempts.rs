@@ -242,6 +242,18 @@ impl AttemptTx for PgTx<'_, '_> {
         .await
     }
 
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError> {
+        let ns = namespace.as_str();
+        let tx = self.tx;
+        let stmt = tx.prepare_cached(sql::ATTEMPT_POLICY).await?;
+        let row = self.answer(tx.query_opt(&stmt, &[&tenant, &ns])).await?;
+        row.map(|r| rows::decode_policy(col(&r, 0)?)).transpose()
+    }
+
     async fn put_policy(
         &mut self,
         tenant: &str,

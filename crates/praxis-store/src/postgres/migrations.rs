@@ -17,6 +17,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (10, &[super::proposals::SCHEMA_V10]),
     (11, &[super::readiness::SCHEMA_V11]),
     (12, &[super::migrate::SCHEMA_V12]),
+    (13, &[super::records::SCHEMA_V13]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer
@@ -114,5 +115,42 @@ mod tests {
             .unwrap()
             .get(0);
         assert_eq!(columns, 0);
+    }
+
+    /// Version 13 indexes the records an older store kept with `english`.
+    #[tokio::test]
+    async fn kept_records_are_indexed_again_with_stemming() {
+        let url = praxis_testkit::postgres_url();
+        let config: tokio_postgres::Config = url.parse().unwrap();
+        let manager = deadpool_postgres::Manager::new(config, tokio_postgres::NoTls);
+        let pool = deadpool_postgres::Pool::builder(manager).build().unwrap();
+        let mut client = pool.get().await.unwrap();
+        migrate_to(&mut client, 10).await.unwrap();
+        client
+            .batch_execute(
+                "INSERT INTO records VALUES ('t', 'ns', 'exp-a', 'key:a', 1, 'd', 'candidate', \
+                 'pending', NULL, 'self-observed', 'linux', 'A title', \
+                 '{\"symptom\":{\"signals\":[\"rate limiting of cold-starts\"]},\"n\":3}', 1, \
+                 NULL, NULL, to_tsvector('simple', 'unstemmed'));",
+            )
+            .await
+            .unwrap();
+        migrate(&mut client).await.unwrap();
+        let found = |q: &'static str| {
+            let client = &client;
+            async move {
+                client
+                    .query_one(
+                        "SELECT count(*) FROM records WHERE search @@ plainto_tsquery('english', $1)",
+                        &[&q],
+                    )
+                    .await
+                    .unwrap()
+                    .get::<_, i64>(0)
+            }
+        };
+        assert_eq!(found("rate limit").await, 1);
+        assert_eq!(found("cold start").await, 1);
+        assert_eq!(found("unstemmed").await, 0);
     }
 }

@@ -13,9 +13,12 @@ use crate::error::StoreError;
 use crate::ledger::rows::to_i64;
 use crate::records::rows::{RecordColumns, document_text};
 use crate::records::sql;
-use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx};
+use crate::records::{
+    RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx, SearchAfter, SearchHit,
+};
 use praxis_domain::records::KeptRecord;
 use praxis_domain::records::lifecycle::ReviewMode;
+use praxis_domain::records::search::query_words;
 use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 
 /// Tables of experience records and their settings (schema version 3).
@@ -47,6 +50,13 @@ pub(super) const SCHEMA_V3: &str = "CREATE TABLE records (
         automated_approval BIGINT NOT NULL,
         PRIMARY KEY (tenant_id, namespace)
     );";
+
+/// Schema version 13: record text is indexed with the `english`
+/// configuration (stemmed, so `rate-limit` finds "rate limiting"), and
+/// every kept record is indexed again from its document's strings.
+pub(super) const SCHEMA_V13: &str = "UPDATE records SET search = to_tsvector('english', \
+    COALESCE((SELECT string_agg(v #>> '{}', E'\\n') \
+    FROM jsonb_path_query(document::jsonb, 'strict $.** ? (@.type() == \"string\")') AS v), ''));";
 
 fn record_at(r: &Row, at: usize) -> Result<RecordColumns, StoreError> {
     Ok(RecordColumns {
@@ -198,27 +208,73 @@ impl RecordReads for PostgresEngine {
         tenant: &str,
         namespace: &Namespace,
         filter: RecordFilter,
-        after: &str,
+        after: &SearchAfter,
         limit: usize,
-    ) -> Result<Vec<KeptRecord>, StoreError> {
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let client = self.client().await?;
-        let text = filter.text.filter(|t| !t.trim().is_empty());
+        let lifecycle = filter.lifecycle.map(Lifecycle::as_str);
+        let platform = filter.platform.map(Platform::as_str);
+        let level = filter.verification_level.map(VerificationLevel::as_str);
+        let ns = namespace.as_str();
+        let limit = limit as i64;
+        let Some(text) = filter.text.as_deref() else {
+            let rows = client
+                .query(
+                    sql::PG_SEARCH_RECORDS,
+                    &[
+                        &tenant,
+                        &ns,
+                        &lifecycle,
+                        &platform,
+                        &level,
+                        &filter.include_withdrawn,
+                        &after.experience_id,
+                        &limit,
+                    ],
+                )
+                .await?;
+            return rows
+                .iter()
+                .map(|r| {
+                    Ok(SearchHit {
+                        record: record_at(r, 0)?.into_row()?,
+                        score: None,
+                    })
+                })
+                .collect();
+        };
+        // The words, not the text: plainto_tsquery then sees no syntax, and
+        // both engines search for the same words.
+        let words = query_words(text);
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let words = words.join(" ");
         let rows = client
             .query(
-                sql::PG_SEARCH_RECORDS,
+                sql::PG_RANK_RECORDS,
                 &[
                     &tenant,
-                    &namespace.as_str(),
-                    &filter.lifecycle.map(Lifecycle::as_str),
-                    &filter.platform.map(Platform::as_str),
-                    &filter.verification_level.map(VerificationLevel::as_str),
-                    &after,
-                    &text,
-                    &(limit as i64),
+                    &ns,
+                    &lifecycle,
+                    &platform,
+                    &level,
+                    &filter.include_withdrawn,
+                    &words,
+                    &after.score,
+                    &after.experience_id,
+                    &limit,
                 ],
             )
             .await?;
-        rows.iter().map(|r| record_at(r, 0)?.into_row()).collect()
+        rows.iter()
+            .map(|r| {
+                Ok(SearchHit {
+                    record: record_at(r, 0)?.into_row()?,
+                    score: Some(col(r, 14)?),
+                })
+            })
+            .collect()
     }
 
     async fn source_history(

@@ -51,8 +51,42 @@ pub struct RecordFilter {
     pub platform: Option<Platform>,
     /// `verification.level`.
     pub verification_level: Option<VerificationLevel>,
-    /// Words that must all occur in the record's text.
+    /// Words that must all occur in the record's text (see
+    /// [`praxis_domain::records::search`]); when set, the most relevant
+    /// records come first.
     pub text: Option<String>,
+    /// Whether withdrawn records are found too (they are not by default).
+    pub include_withdrawn: bool,
+}
+
+/// Where the next page of a search starts: after this record, in the
+/// search's order (by relevance, then id; by id alone without text).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchAfter {
+    /// The last record's relevance, when the search ranks.
+    pub score: Option<f64>,
+    /// The last record's id.
+    pub experience_id: String,
+}
+
+/// One record a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchHit {
+    /// The record.
+    pub record: KeptRecord,
+    /// Its relevance (higher is better; comparable within one engine and
+    /// one query only), when the search ranks.
+    pub score: Option<f64>,
+}
+
+impl SearchHit {
+    /// Where a page ending with this hit leaves off.
+    pub fn position(&self) -> SearchAfter {
+        SearchAfter {
+            score: self.score,
+            experience_id: self.record.experience_id.clone(),
+        }
+    }
 }
 
 /// What a record write did.
@@ -231,15 +265,17 @@ pub trait RecordReads: Send + Sync {
         namespace: &Namespace,
         experience_id: &str,
     ) -> Result<Option<KeptRecord>, StoreError>;
-    /// Kept records matching every filter set, by id, after `after`.
+    /// Kept records matching every filter set, after `after`: by relevance
+    /// then id when the filter has text, by id otherwise. Text without a
+    /// letter or digit finds nothing.
     async fn search(
         &self,
         tenant: &str,
         namespace: &Namespace,
         filter: RecordFilter,
-        after: &str,
+        after: &SearchAfter,
         limit: usize,
-    ) -> Result<Vec<KeptRecord>, StoreError>;
+    ) -> Result<Vec<SearchHit>, StoreError>;
     /// The revisions and rejected submissions of one source (its stream
     /// `record/<source>`) in order, after stream sequence `after`, each
     /// re-verified; empty when the source never submitted.

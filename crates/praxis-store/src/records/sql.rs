@@ -53,7 +53,7 @@ pub const SQLITE_UPSERT_RECORD: &str = upsert_record!("", "", "", " RETURNING ro
 /// Record upsert on PostgreSQL, with its `tsvector` built from `$17`.
 pub const PG_UPSERT_RECORD: &str = upsert_record!(
     ", search",
-    ", to_tsvector('simple', $17)",
+    ", to_tsvector('english', $17)",
     ", search = excluded.search",
     ""
 );
@@ -61,26 +61,59 @@ pub const PG_UPSERT_RECORD: &str = upsert_record!(
 pub const SQLITE_DELETE_RECORD_TEXT: &str = "DELETE FROM records_fts WHERE rowid = $1";
 /// Inserts a record's FTS5 entry: (rowid, body).
 pub const SQLITE_INSERT_RECORD_TEXT: &str = "INSERT INTO records_fts (rowid, body) VALUES ($1, $2)";
+/// The filters every search applies after (tenant, namespace): lifecycle,
+/// platform, verification level, and whether withdrawn records are kept.
+macro_rules! search_filters {
+    ($text:literal) => {
+        concat!(
+            "tenant_id = $1 AND namespace = $2 AND ($3",
+            $text,
+            " IS NULL OR lifecycle = $3) AND ($4",
+            $text,
+            " IS NULL OR platform = $4) AND ($5",
+            $text,
+            " IS NULL OR verification_level = $5) AND ($6 OR lifecycle <> 'withdrawn')"
+        )
+    };
+}
 /// A page of records matching filters, by id, on SQLite:
-/// (tenant, namespace, lifecycle?, platform?, level?, after, fts query?, limit).
+/// (tenant, namespace, lifecycle?, platform?, level?, withdrawn too, after, limit).
 pub const SQLITE_SEARCH_RECORDS: &str = concat!(
     "SELECT ",
     record_columns!(),
-    " FROM records WHERE tenant_id = $1 AND namespace = $2 \
-     AND ($3 IS NULL OR lifecycle = $3) AND ($4 IS NULL OR platform = $4) \
-     AND ($5 IS NULL OR verification_level = $5) AND experience_id > $6 \
-     AND ($7 IS NULL OR rowid IN (SELECT rowid FROM records_fts WHERE records_fts MATCH $7)) \
-     ORDER BY experience_id LIMIT $8"
+    " FROM records WHERE ",
+    search_filters!(""),
+    " AND experience_id > $7 ORDER BY experience_id LIMIT $8"
 );
-/// The same search on PostgreSQL, over the `tsvector`.
+/// A page of records matching filters and an FTS5 query, most relevant
+/// first (the score is minus bm25, so higher is better on both engines),
+/// then by id: (…filters, FTS5 query, after score?, after id, limit).
+pub const SQLITE_RANK_RECORDS: &str = concat!(
+    "SELECT * FROM (SELECT ",
+    record_columns!(),
+    ", -bm25(records_fts) AS score FROM records_fts JOIN records      ON records.rowid = records_fts.rowid WHERE ",
+    search_filters!(""),
+    " AND records_fts MATCH $7)      WHERE ($8 IS NULL OR score < $8 OR (score = $8 AND experience_id > $9))      ORDER BY score DESC, experience_id LIMIT $10"
+);
+/// The search by id on PostgreSQL.
 pub const PG_SEARCH_RECORDS: &str = concat!(
     "SELECT ",
     record_columns!(),
-    " FROM records WHERE tenant_id = $1 AND namespace = $2 \
-     AND ($3::text IS NULL OR lifecycle = $3) AND ($4::text IS NULL OR platform = $4) \
-     AND ($5::text IS NULL OR verification_level = $5) AND experience_id COLLATE \"C\" > $6 \
-     AND ($7::text IS NULL OR search @@ plainto_tsquery('simple', $7)) \
-     ORDER BY experience_id COLLATE \"C\" LIMIT $8"
+    " FROM records WHERE ",
+    search_filters!("::text"),
+    " AND experience_id COLLATE \"C\" > $7 ORDER BY experience_id COLLATE \"C\" LIMIT $8"
+);
+/// The ranked search on PostgreSQL: `ts_rank` over the `english`
+/// `tsvector`, widened to float8 so the cursor carries it exactly.
+pub const PG_RANK_RECORDS: &str = concat!(
+    "SELECT * FROM (SELECT ",
+    record_columns!(),
+    ", ts_rank(search, query)::float8 AS score \
+     FROM records, plainto_tsquery('english', $7) AS query WHERE ",
+    search_filters!("::text"),
+    " AND search @@ query) AS ranked \
+     WHERE ($8::float8 IS NULL OR score < $8 OR (score = $8 AND experience_id COLLATE \"C\" > $9)) \
+     ORDER BY score DESC, experience_id COLLATE \"C\" LIMIT $10"
 );
 /// A namespace's automated-approval setting: (tenant, namespace).
 pub const RECORD_SETTINGS: &str =
@@ -108,6 +141,7 @@ pub(crate) const ALL: &[&str] = &[
     SQLITE_DELETE_RECORD_TEXT,
     SQLITE_INSERT_RECORD_TEXT,
     SQLITE_SEARCH_RECORDS,
+    SQLITE_RANK_RECORDS,
     RECORD_SETTINGS,
     UPSERT_RECORD_SETTINGS,
     RECORDS_OF_TENANT,

@@ -233,6 +233,14 @@ impl AttemptTx for SqliteTx<'_> {
         Ok(())
     }
 
+    async fn policy(
+        &mut self,
+        tenant: &str,
+        namespace: &Namespace,
+    ) -> Result<Option<Policy>, StoreError> {
+        SqliteRead(self.conn).policy(tenant, namespace).await
+    }
+
     async fn put_policy(
         &mut self,
         tenant: &str,

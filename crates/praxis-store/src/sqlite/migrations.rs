@@ -19,6 +19,7 @@ const MIGRATIONS: &[(i64, &[&str])] = &[
     (10, &[super::proposals::SCHEMA_V10]),
     (11, &[super::readiness::SCHEMA_V11]),
     (12, &[super::migrate::SCHEMA_V12]),
+    (13, &[super::records::SCHEMA_V13]),
 ];
 
 /// Brings the store to [`SCHEMA_VERSION`]; refuses a store from a newer build.
@@ -111,5 +112,32 @@ mod tests {
             [],
         );
         assert!(again.is_err(), "a duplicate event id must be refused");
+    }
+
+    /// Version 13 indexes the records an older store kept, stemmed.
+    #[test]
+    fn kept_records_are_indexed_again_with_stemming() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = Connection::open(dir.path().join("praxis.db")).unwrap();
+        migrate_to(&mut conn, 10).unwrap();
+        conn.execute_batch(
+            "INSERT INTO records VALUES ('t', 'ns', 'exp-a', 'key:a', 1, 'd', 'candidate', \
+             'pending', NULL, 'self-observed', 'linux', 'A title', \
+             '{\"symptom\":{\"signals\":[\"rate limiting of cold-starts\"]},\"n\":3}', 1, NULL, NULL); \
+             INSERT INTO records_fts (rowid, body) SELECT rowid, 'unstemmed' FROM records;",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let found = |q: &str| -> i64 {
+            conn.query_row(
+                "SELECT count(*) FROM records_fts WHERE records_fts MATCH ?1",
+                [q],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(found("\"rate\" \"limit\""), 1);
+        assert_eq!(found("\"cold\" \"start\""), 1);
+        assert_eq!(found("\"unstemmed\""), 0);
     }
 }

@@ -11,9 +11,12 @@ use crate::error::StoreError;
 use crate::ledger::rows::{EventRow, to_i64};
 use crate::records::rows::{RecordColumns, document_text};
 use crate::records::sql;
-use crate::records::{RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx};
+use crate::records::{
+    RecordFilter, RecordKey, RecordRead, RecordReads, RecordTx, SearchAfter, SearchHit,
+};
 use praxis_domain::records::KeptRecord;
 use praxis_domain::records::lifecycle::ReviewMode;
+use praxis_domain::records::search::query_words;
 use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 
 /// Tables of experience records and their settings (schema version 3).
@@ -44,6 +47,19 @@ pub(super) const SCHEMA_V3: &str = "CREATE TABLE records (
         automated_approval INTEGER NOT NULL,
         PRIMARY KEY (tenant_id, namespace)
     ) STRICT, WITHOUT ROWID;";
+
+/// Schema version 13: the record text index stems (`porter`) over
+/// `unicode61` words, so `rate-limit` finds "rate limiting"; every kept
+/// record is indexed again from its document's strings (those the writer
+/// indexes, in document order: the order does not change a match or a
+/// bm25 score).
+pub(super) const SCHEMA_V13: &str = "DROP TABLE records_fts;
+    CREATE VIRTUAL TABLE records_fts USING fts5(body, tokenize = 'porter unicode61');
+    INSERT INTO records_fts (rowid, body)
+        SELECT records.rowid, group_concat(t.value, char(10))
+        FROM records, json_tree(records.document) AS t
+        WHERE t.type = 'text'
+        GROUP BY records.rowid;";
 
 fn record_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<RecordColumns> {
     Ok(RecordColumns {
@@ -95,11 +111,12 @@ fn query_automated_approval(
     Ok(on == Some(1))
 }
 
-/// An FTS5 query requiring every word of `text`, each quoted so that no
-/// FTS5 operator in user input is interpreted. `None` when it has no words.
+/// An FTS5 query requiring every word of `text`, each quoted so that it is
+/// a string for the tokenizer (stemmed like the index), never an operator.
+/// `None` when it has no words.
 fn fts_query(text: &str) -> Option<String> {
-    let words: Vec<String> = text
-        .split_whitespace()
+    let words: Vec<String> = query_words(text)
+        .into_iter()
         .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
         .collect();
     (!words.is_empty()).then(|| words.join(" "))
@@ -220,29 +237,62 @@ impl RecordReads for SqliteEngine {
         tenant: &str,
         namespace: &Namespace,
         filter: RecordFilter,
-        after: &str,
+        after: &SearchAfter,
         limit: usize,
-    ) -> Result<Vec<KeptRecord>, StoreError> {
-        let (tenant, namespace, after) = (tenant.to_owned(), namespace.clone(), after.to_owned());
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let (tenant, namespace, after) = (tenant.to_owned(), namespace.clone(), after.clone());
         self.read(move |c| {
-            let text = filter.text.as_deref().and_then(fts_query);
-            let rows = c
-                .prepare_cached(sql::SQLITE_SEARCH_RECORDS)?
-                .query_map(
-                    params![
-                        tenant,
-                        namespace.as_str(),
-                        filter.lifecycle.map(Lifecycle::as_str),
-                        filter.platform.map(Platform::as_str),
-                        filter.verification_level.map(VerificationLevel::as_str),
-                        after,
-                        text,
-                        limit as i64
-                    ],
-                    |r| record_at(r, 0),
-                )?
-                .collect::<Result<Vec<_>, _>>()?;
-            rows.into_iter().map(RecordColumns::into_row).collect()
+            let lifecycle = filter.lifecycle.map(Lifecycle::as_str);
+            let platform = filter.platform.map(Platform::as_str);
+            let level = filter.verification_level.map(VerificationLevel::as_str);
+            let rows: Vec<(RecordColumns, Option<f64>)> = match filter.text.as_deref() {
+                None => c
+                    .prepare_cached(sql::SQLITE_SEARCH_RECORDS)?
+                    .query_map(
+                        params![
+                            tenant,
+                            namespace.as_str(),
+                            lifecycle,
+                            platform,
+                            level,
+                            filter.include_withdrawn,
+                            after.experience_id,
+                            limit as i64
+                        ],
+                        |r| Ok((record_at(r, 0)?, None)),
+                    )?
+                    .collect::<Result<_, _>>()?,
+                Some(text) => {
+                    let Some(query) = fts_query(text) else {
+                        return Ok(Vec::new());
+                    };
+                    c.prepare_cached(sql::SQLITE_RANK_RECORDS)?
+                        .query_map(
+                            params![
+                                tenant,
+                                namespace.as_str(),
+                                lifecycle,
+                                platform,
+                                level,
+                                filter.include_withdrawn,
+                                query,
+                                after.score,
+                                after.experience_id,
+                                limit as i64
+                            ],
+                            |r| Ok((record_at(r, 0)?, Some(r.get(14)?))),
+                        )?
+                        .collect::<Result<_, _>>()?
+                }
+            };
+            rows.into_iter()
+                .map(|(columns, score)| {
+                    Ok(SearchHit {
+                        record: columns.into_row()?,
+                        score,
+                    })
+                })
+                .collect()
         })
         .await
     }

@@ -10,6 +10,7 @@ mod migrate;
 mod procedures;
 mod project_skills;
 mod proposals;
+mod record_search;
 mod records;
 mod snapshot;
 mod tamper;

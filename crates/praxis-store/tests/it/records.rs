@@ -12,7 +12,7 @@ use praxis_domain::records::KeptRecord;
 use praxis_domain::records::lifecycle::{self, Decision, ReviewMode, Source};
 use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 use praxis_domain::skills::SkillRelease;
-use praxis_store::records::{RecordFilter, RecordWrite, Review, Submission, flags};
+use praxis_store::records::{RecordFilter, RecordWrite, Review, SearchAfter, Submission, flags};
 use praxis_store::skills::{SkillWrite, registry_of};
 use praxis_store::{Applied, Command, Engine, StoreError, Write, WriteOutcome};
 use praxis_testkit::BACKENDS;
@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::contract::{engine, tenant};
 
-fn namespace(agent: &str) -> Namespace {
+pub(crate) fn namespace(agent: &str) -> Namespace {
     Scope {
         project_id: "proj".into(),
         mission_id: None,
@@ -38,7 +38,7 @@ fn actor(subject: &str) -> Actor {
     }
 }
 
-async fn run(engine: &Arc<dyn Engine>, command: Command) -> Result<Applied, StoreError> {
+pub(crate) async fn run(engine: &Arc<dyn Engine>, command: Command) -> Result<Applied, StoreError> {
     match engine
         .execute(Write::new("t", actor("alice"), command))
         .await?
@@ -52,7 +52,7 @@ fn source(key: &str) -> Source {
     Source::Key { key: key.into() }
 }
 
-async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordWrite {
+pub(crate) async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordWrite {
     let command = Command::Records(RecordCommand::Submit(Box::new(Submission {
         namespace: namespace("a"),
         source: source(key),
@@ -63,7 +63,7 @@ async fn submit(engine: &Arc<dyn Engine>, key: &str, document: Value) -> RecordW
     applied.into_records().remove(0)
 }
 
-async fn review(
+pub(crate) async fn review(
     engine: &Arc<dyn Engine>,
     id: &str,
     decision: Decision,
@@ -86,14 +86,14 @@ async fn review(
     }
 }
 
-fn revised(write: RecordWrite) -> KeptRecord {
+pub(crate) fn revised(write: RecordWrite) -> KeptRecord {
     match write {
         RecordWrite::Revised(mut rows) => rows.remove(0),
         other => panic!("expected a new revision, got {other:?}"),
     }
 }
 
-fn id(slug: &str) -> String {
+pub(crate) fn id(slug: &str) -> String {
     format!("exp-{slug}-20261120")
 }
 
@@ -510,7 +510,10 @@ async fn search_filters_by_fields_and_full_text_and_pages() {
             .unwrap();
         let search = |filter: RecordFilter, after: &str, limit: usize| {
             let engine = engine.clone();
-            let after = after.to_owned();
+            let after = SearchAfter {
+                score: None,
+                experience_id: after.to_owned(),
+            };
             async move {
                 engine
                     .records()
@@ -518,7 +521,7 @@ async fn search_filters_by_fields_and_full_text_and_pages() {
                     .await
                     .unwrap()
                     .into_iter()
-                    .map(|r| r.experience_id)
+                    .map(|h| h.record.experience_id)
                     .collect::<Vec<_>>()
             }
         };

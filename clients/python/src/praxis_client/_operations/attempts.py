@@ -267,9 +267,10 @@ class SyncAttemptsOperations:
         ``POST /api/v1/attempts/policy`` — a keyed write: an ``Idempotency-Key`` is
         always sent (``idempotency_key`` or a fresh UUID) and reused on every retry.
 
-        Answers — 200: The policy now in force; 409: The Idempotency-Key was used with
-        another request (`idempotency_conflict`); 422: A field breaks a rule
-        (`invalid_field`); or a field breaks a rule (`invalid_field`); `field` names it.
+        Answers — 200: The whole policy now in force, after the fields sent were
+        changed; 409: The Idempotency-Key was used with another request
+        (`idempotency_conflict`); 422: A field breaks a rule (`invalid_field`); or a
+        field breaks a rule (`invalid_field`); `field` names it.
         """
         answer = self._transport.call(
             Call(
@@ -528,9 +529,10 @@ class AsyncAttemptsOperations:
         ``POST /api/v1/attempts/policy`` — a keyed write: an ``Idempotency-Key`` is
         always sent (``idempotency_key`` or a fresh UUID) and reused on every retry.
 
-        Answers — 200: The policy now in force; 409: The Idempotency-Key was used with
-        another request (`idempotency_conflict`); 422: A field breaks a rule
-        (`invalid_field`); or a field breaks a rule (`invalid_field`); `field` names it.
+        Answers — 200: The whole policy now in force, after the fields sent were
+        changed; 409: The Idempotency-Key was used with another request
+        (`idempotency_conflict`); 422: A field breaks a rule (`invalid_field`); or a
+        field breaks a rule (`invalid_field`); `field` names it.
         """
         answer = await self._transport.call(
             Call(

@@ -250,6 +250,7 @@ class SyncRecordsOperations:
         platform: Platform | None = None,
         verification_level: VerificationLevel | None = None,
         q: str | None = None,
+        include_withdrawn: bool | None = None,
         after: str | None = None,
         limit: int | None = None,
     ) -> RecordPage:
@@ -265,21 +266,27 @@ class SyncRecordsOperations:
         `windows`, `macos`, `linux`, `cross-platform` or `other`.; verification_level:
         Only records with this verification level: `self-observed`, `locally-verified`
         or `independently-reproduced`.; q: Words that must all occur in the record's
-        text (at most 200 characters; operators are plain words).; after: The previous
-        page's `next_cursor` (opaque), passed back unchanged; leave it out for the first
-        page.; limit: Page size, 1..=200 (default 50).
+        text, most relevant records first (at most 200 characters). Words are cut at
+        every character that is not a letter or digit, so `rate-limit` asks for `rate`
+        and `limit`; words are stemmed (`limit` finds "limiting"); quotes and operators
+        are never query syntax.; include_withdrawn: Find withdrawn records too (default
+        false); `lifecycle=withdrawn` implies it.; after: The previous page's
+        `next_cursor` (opaque), passed back unchanged; leave it out for the first page.;
+        limit: Page size, 1..=200 (default 50).
 
-        Answers — 200: Kept records matching every filter, by `experience_id`; 422: A
-        filter value the protocol does not allow (`invalid_field`, `field` names the
-        parameter); or a scope id in the query breaks the id rule (`invalid_field`);
-        `field` names it as `/scope/<name>`.
+        Answers — 200: Kept records matching every filter, withdrawn ones only when
+        asked: with `q`, most relevant first (bm25 on SQLite, ts_rank on PostgreSQL),
+        then by `experience_id`; without, by `experience_id`; 422: A filter value the
+        protocol does not allow (`invalid_field`, `field` names the parameter); or a
+        scope id in the query breaks the id rule (`invalid_field`); `field` names it as
+        `/scope/<name>`.
         """
         answer = self._transport.call(
             Call(
                 "search",
                 "GET",
                 "/api/v1/records",
-                query={"project_id": project_id, "mission_id": mission_id, "agent_id": agent_id, "visibility": visibility, "lifecycle": lifecycle, "platform": platform, "verification_level": verification_level, "q": q, "after": after, "limit": limit},
+                query={"project_id": project_id, "mission_id": mission_id, "agent_id": agent_id, "visibility": visibility, "lifecycle": lifecycle, "platform": platform, "verification_level": verification_level, "q": q, "include_withdrawn": include_withdrawn, "after": after, "limit": limit},
                 retry="safe",
                 expect="json",
             )
@@ -613,6 +620,7 @@ class AsyncRecordsOperations:
         platform: Platform | None = None,
         verification_level: VerificationLevel | None = None,
         q: str | None = None,
+        include_withdrawn: bool | None = None,
         after: str | None = None,
         limit: int | None = None,
     ) -> RecordPage:
@@ -628,21 +636,27 @@ class AsyncRecordsOperations:
         `windows`, `macos`, `linux`, `cross-platform` or `other`.; verification_level:
         Only records with this verification level: `self-observed`, `locally-verified`
         or `independently-reproduced`.; q: Words that must all occur in the record's
-        text (at most 200 characters; operators are plain words).; after: The previous
-        page's `next_cursor` (opaque), passed back unchanged; leave it out for the first
-        page.; limit: Page size, 1..=200 (default 50).
+        text, most relevant records first (at most 200 characters). Words are cut at
+        every character that is not a letter or digit, so `rate-limit` asks for `rate`
+        and `limit`; words are stemmed (`limit` finds "limiting"); quotes and operators
+        are never query syntax.; include_withdrawn: Find withdrawn records too (default
+        false); `lifecycle=withdrawn` implies it.; after: The previous page's
+        `next_cursor` (opaque), passed back unchanged; leave it out for the first page.;
+        limit: Page size, 1..=200 (default 50).
 
-        Answers — 200: Kept records matching every filter, by `experience_id`; 422: A
-        filter value the protocol does not allow (`invalid_field`, `field` names the
-        parameter); or a scope id in the query breaks the id rule (`invalid_field`);
-        `field` names it as `/scope/<name>`.
+        Answers — 200: Kept records matching every filter, withdrawn ones only when
+        asked: with `q`, most relevant first (bm25 on SQLite, ts_rank on PostgreSQL),
+        then by `experience_id`; without, by `experience_id`; 422: A filter value the
+        protocol does not allow (`invalid_field`, `field` names the parameter); or a
+        scope id in the query breaks the id rule (`invalid_field`); `field` names it as
+        `/scope/<name>`.
         """
         answer = await self._transport.call(
             Call(
                 "search",
                 "GET",
                 "/api/v1/records",
-                query={"project_id": project_id, "mission_id": mission_id, "agent_id": agent_id, "visibility": visibility, "lifecycle": lifecycle, "platform": platform, "verification_level": verification_level, "q": q, "after": after, "limit": limit},
+                query={"project_id": project_id, "mission_id": mission_id, "agent_id": agent_id, "visibility": visibility, "lifecycle": lifecycle, "platform": platform, "verification_level": verification_level, "q": q, "include_withdrawn": include_withdrawn, "after": after, "limit": limit},
                 retry="safe",
                 expect="json",
             )

@@ -170,13 +170,26 @@ class Reexplore(ResponseModel):
     after_observations: int | None = Field(default=None, description="Later observations of the subject, of any action.")
     after_seconds: int | None = Field(default=None, description="Seconds after the last completed attempt.")
 
+class ReexploreUpdate(RequestModel):
+    """
+    A change to the re-exploration settings: a member left out keeps its value, a member
+    sent as `null` is removed. At least one of the two must remain; send `reexplore:
+    null` to turn re-exploration off.
+    """
+    after_observations: int | None = Field(default=None, description="Later observations of the subject, of any action; at least 1.")
+    after_seconds: int | None = Field(default=None, description="Seconds after the last completed attempt; at least 1.")
+
 class SetPolicyRequest(RequestModel):
-    """`POST /api/v1/attempts/policy`."""
-    consecutive_failure_limit: int | None = Field(default=None, description="Consecutive verified negatives that suppress; at least 1, default 10.")
+    """
+    `POST /api/v1/attempts/policy`: a change to the policy in force. Only the fields
+    sent change (JSON Merge Patch, RFC 7396): a field left out keeps its value, a field
+    sent as `null` goes back to its default.
+    """
+    consecutive_failure_limit: int | None = Field(default=None, description="Consecutive verified negatives that suppress; at least 1. Left out: unchanged; null: back to the default, 10.")
     contract_version: int = Field(default=1, description="Must be 1.")
-    reexplore: Reexplore | None = Field(default=None)
+    reexplore: ReexploreUpdate | None = Field(default=None)
     scope: Scope = Field(description="The exact scope whose namespace the policy governs.")
-    streak_key: StreakKey | None = Field(default=None, description="What streaks are counted per; default `action`.")
+    streak_key: StreakKey | None = Field(default=None)
 
     _praxis_always = frozenset({"contract_version"})
 
@@ -205,6 +218,7 @@ __all__ = [
     "PolicyResponse",
     "Recommendation",
     "Reexplore",
+    "ReexploreUpdate",
     "SetPolicyRequest",
     "Stage",
     "StreakKey",
@@ -228,6 +242,7 @@ for _model in (
     Outcome,
     PolicyResponse,
     Reexplore,
+    ReexploreUpdate,
     SetPolicyRequest,
 ):
     _model.model_rebuild()

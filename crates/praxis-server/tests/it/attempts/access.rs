@@ -83,8 +83,8 @@ async fn attempt_endpoints_check_token_capability_and_exact_grant() {
         let policy = SetPolicyRequest {
             contract_version: CONTRACT_VERSION,
             scope: s.clone(),
-            consecutive_failure_limit: 3,
-            streak_key: praxis_api::StreakKey::default(),
+            consecutive_failure_limit: Some(Some(3)),
+            streak_key: Some(Some(praxis_api::StreakKey::default())),
             reexplore: None,
         };
         let import = ImportRequest {

@@ -13,8 +13,8 @@ async fn assess_follows_the_policy_in_request_order_and_writes_nothing() {
             .set_attempt_policy(&SetPolicyRequest {
                 contract_version: CONTRACT_VERSION,
                 scope: s.clone(),
-                consecutive_failure_limit: 3,
-                streak_key: praxis_api::StreakKey::default(),
+                consecutive_failure_limit: Some(Some(3)),
+                streak_key: Some(Some(praxis_api::StreakKey::default())),
                 reexplore: None,
             })
             .await
@@ -271,12 +271,12 @@ async fn policy_defaults_validation_reexplore_and_revision_keys() {
             .set_attempt_policy(&SetPolicyRequest {
                 contract_version: CONTRACT_VERSION,
                 scope: s.clone(),
-                consecutive_failure_limit: 1,
-                streak_key: praxis_api::StreakKey::ActionRevision,
-                reexplore: Some(praxis_api::Reexplore {
+                consecutive_failure_limit: Some(Some(1)),
+                streak_key: Some(Some(praxis_api::StreakKey::ActionRevision)),
+                reexplore: Some(Some(praxis_api::ReexploreUpdate {
                     after_seconds: None,
-                    after_observations: Some(2),
-                }),
+                    after_observations: Some(Some(2)),
+                })),
             })
             .await
             .unwrap();

@@ -20,6 +20,7 @@ mod assess;
 mod history;
 mod legacy;
 mod observe;
+mod policy;
 
 /// Every capability an attempt endpoint needs.
 const ALL: &[&str] = &[

@@ -19,6 +19,7 @@ use crate::support::{Server, client_as, issue_request, problem, raw};
 
 mod access;
 mod lifecycle;
+mod ranked;
 mod search;
 mod skills;
 

@@ -25,6 +25,7 @@ mod history;
 mod legacy;
 mod model;
 mod observe;
+mod policy;
 mod streaks;
 
 fn scope(agent: &str) -> Scope {
