@@ -184,6 +184,7 @@ from .proposals import (
     WithdrawProposalRequest,
 )
 from .records import (
+    DiscardRecordRequest,
     IssueRef,
     Platform,
     RecordChange,
@@ -249,6 +250,7 @@ __all__ = [
     "Destination",
     "DestinationMemory",
     "DestinationSkill",
+    "DiscardRecordRequest",
     "Disposition",
     "EligibilityReason",
     "EmptyRequest",
