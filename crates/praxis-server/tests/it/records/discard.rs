@@ -168,11 +168,11 @@ async fn the_author_discards_a_candidate_and_no_one_else_can() {
         // It left the candidates (the review queue) and is found as withdrawn.
         assert_eq!(
             found(&bob, Some(RecordLifecycle::Candidate)).await,
-            [kept_one.clone()]
+            std::slice::from_ref(&kept_one)
         );
         assert_eq!(
             found(&bob, Some(RecordLifecycle::Withdrawn)).await,
-            [draft.clone()]
+            std::slice::from_ref(&draft)
         );
         // A discarded record is no longer a candidate: no review, no edit,
         // no second discard.
