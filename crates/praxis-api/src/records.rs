@@ -288,6 +288,22 @@ pub struct WithdrawRecordRequest {
     pub expected_revision: Option<u64>,
 }
 
+/// `POST /api/v1/records/{id}/discard`: the author of a candidate
+/// withdraws it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiscardRecordRequest {
+    /// Must be 1.
+    pub contract_version: u32,
+    /// The exact scope the record lives in.
+    pub scope: Scope,
+    /// Why, 1-1000 characters; screened like record text.
+    pub reason: String,
+    /// The revision the caller saw; a newer one refuses the discard (409).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_revision: Option<u64>,
+}
+
 /// A page of records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordPage {
@@ -316,6 +332,9 @@ pub enum RecordChange {
     Superseded,
     /// Withdrawn, with a reason.
     Withdrawn,
+    /// Discarded as a candidate by its author, with a reason; the record
+    /// is withdrawn.
+    Discarded,
     /// Loaded from a published repository as it was.
     Imported,
 }

@@ -74,6 +74,7 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("record_history", &["records", "history"]),
     ("review", &["records", "review"]),
     ("withdraw", &["records", "withdraw"]),
+    ("discard_record", &["records", "discard"]),
     ("skills", &["records", "skills", "list"]),
     ("publish_skill", &["records", "skills", "publish"]),
     ("withdraw_skill", &["records", "skills", "withdraw"]),

@@ -15,10 +15,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{ArgGroup, Args, Subcommand};
 use praxis_api::{
-    CONTRACT_VERSION, IssueRef, Platform, RecordEntry, RecordHistoryEntry, RecordHistoryResponse,
-    RecordLifecycle, RecordSettingsRequest, RecordSource, RecordState, RecordWriteResponse,
-    ReviewDecision, ReviewMode, ReviewRecordRequest, Scope, SubmitRecordRequest, VerificationLevel,
-    WithdrawRecordRequest,
+    CONTRACT_VERSION, DiscardRecordRequest, IssueRef, Platform, RecordEntry, RecordHistoryEntry,
+    RecordHistoryResponse, RecordLifecycle, RecordSettingsRequest, RecordSource, RecordState,
+    RecordWriteResponse, ReviewDecision, ReviewMode, ReviewRecordRequest, Scope,
+    SubmitRecordRequest, VerificationLevel, WithdrawRecordRequest,
 };
 use praxis_client::{Client, IntakeSource, RecordSearch};
 use serde::Serialize;
@@ -201,6 +201,22 @@ pub enum RecordsHttpCmd {
         #[arg(long)]
         reason: String,
         /// The revision you saw; a newer one refuses the withdrawal (409).
+        #[arg(long, value_name = "N")]
+        expected_revision: Option<u64>,
+        #[command(flatten)]
+        keyed: Keyed,
+    },
+    /// Discard a candidate you submitted (record_submit): it is withdrawn
+    /// with the reason, and its history shows the discard.
+    Discard {
+        #[command(flatten)]
+        target: Target,
+        /// The record.
+        id: String,
+        /// Why, 1 to 1000 characters; screened like record text.
+        #[arg(long)]
+        reason: String,
+        /// The revision you saw; a newer one refuses the discard (409).
         #[arg(long, value_name = "N")]
         expected_revision: Option<u64>,
         #[command(flatten)]
@@ -474,6 +490,26 @@ pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
             };
             let answer = client
                 .withdraw_record(&id, &request)
+                .await
+                .map_err(client_error)?;
+            emit(&answer, write_text)
+        }
+        RecordsHttpCmd::Discard {
+            target,
+            id,
+            reason,
+            expected_revision,
+            keyed,
+        } => {
+            let (client, scope) = target.open(keyed.idempotency_key.as_deref())?;
+            let request = DiscardRecordRequest {
+                contract_version: CONTRACT_VERSION,
+                scope,
+                reason,
+                expected_revision,
+            };
+            let answer = client
+                .discard_record(&id, &request)
                 .await
                 .map_err(client_error)?;
             emit(&answer, write_text)

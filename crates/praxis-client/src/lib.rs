@@ -21,13 +21,13 @@ pub mod proposals;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
-    CredentialResponse, CurrentRevision, EmptyRequest, Health, HistoryResponse, IDEMPOTENCY_KEY,
-    ImportRequest, ImportResponse, IssueCredentialRequest, LegacyStore, ObserveRequest,
-    ObserveResponse, Platform, PolicyResponse, Problem, PublishSkillRequest, RecordHistoryResponse,
-    RecordLifecycle, RecordPage, RecordResponse, RecordSettingsRequest, RecordSettingsResponse,
-    RecordWriteResponse, ReviewRecordRequest, Scope, SetPolicyRequest, SkillResponse,
-    SkillsResponse, SubmitRecordRequest, TokenResponse, VerificationLevel, Visibility,
-    WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
+    CredentialResponse, CurrentRevision, DiscardRecordRequest, EmptyRequest, Health,
+    HistoryResponse, IDEMPOTENCY_KEY, ImportRequest, ImportResponse, IssueCredentialRequest,
+    LegacyStore, ObserveRequest, ObserveResponse, Platform, PolicyResponse, Problem,
+    PublishSkillRequest, RecordHistoryResponse, RecordLifecycle, RecordPage, RecordResponse,
+    RecordSettingsRequest, RecordSettingsResponse, RecordWriteResponse, ReviewRecordRequest, Scope,
+    SetPolicyRequest, SkillResponse, SkillsResponse, SubmitRecordRequest, TokenResponse,
+    VerificationLevel, Visibility, WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
 };
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
@@ -518,6 +518,20 @@ impl Client {
     ) -> Result<RecordWriteResponse, ClientError> {
         self.post(
             &format!("/api/v1/records/{}/withdraw", path_segment(id)),
+            request,
+            None,
+        )
+        .await
+    }
+
+    /// `POST /api/v1/records/{id}/discard`.
+    pub async fn discard_record(
+        &self,
+        id: &str,
+        request: &DiscardRecordRequest,
+    ) -> Result<RecordWriteResponse, ClientError> {
+        self.post(
+            &format!("/api/v1/records/{}/discard", path_segment(id)),
             request,
             None,
         )

@@ -48,6 +48,12 @@ pub enum Refusal {
     /// A submitter tried to review their own record.
     #[error("a submitter cannot review their own record")]
     SelfReview,
+    /// Someone other than a candidate's author tried to discard it.
+    #[error("only the record's author can discard it")]
+    NotRecordAuthor,
+    /// A discard of a record that is no longer a candidate.
+    #[error("{0}")]
+    RecordNotCandidate(String),
     /// The target changed since the revision the caller saw.
     #[error("record is at revision {current}, not {expected}")]
     RevisionConflict {

@@ -389,6 +389,14 @@ impl From<Refusal> for ApiError {
                 "self_review",
                 "a submitter cannot review their own record",
             ),
+            Refusal::NotRecordAuthor => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "not_record_author",
+                "only the subject that submitted a candidate can discard it",
+            ),
+            Refusal::RecordNotCandidate(m) => {
+                ApiError::new(StatusCode::CONFLICT, "record_not_candidate", m)
+            }
             e @ Refusal::RevisionConflict { current, .. } => ApiError {
                 current_revision: Some(praxis_api::CurrentRevision::Number(current)),
                 ..ApiError::new(StatusCode::CONFLICT, "revision_conflict", e.to_string())

@@ -511,6 +511,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::records::intake,
         crate::records::review,
         crate::records::withdraw,
+        crate::records::discard,
         crate::records::set_settings,
         crate::records::read_settings,
         crate::skills::publish_skill,

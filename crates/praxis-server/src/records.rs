@@ -1,5 +1,5 @@
 //! Experience record endpoints (protocol v0.1): intake, reads, search,
-//! history, review, withdrawal and settings.
+//! history, review, withdrawal, the author's discard and settings.
 //!
 //! Every endpoint but the schema names an exact scope; the caller needs a
 //! grant for it and acts in that scope's namespace, as for attempts. The
@@ -18,9 +18,9 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use praxis_api::{
-    CONTRACT_VERSION, RecordHistoryResponse, RecordPage, RecordResponse, RecordSettingsRequest,
-    RecordSettingsResponse, RecordSource, RecordWriteResponse, ReviewRecordRequest,
-    SubmitRecordRequest, WithdrawRecordRequest, WriteEffect,
+    CONTRACT_VERSION, DiscardRecordRequest, RecordHistoryResponse, RecordPage, RecordResponse,
+    RecordSettingsRequest, RecordSettingsResponse, RecordSource, RecordWriteResponse,
+    ReviewRecordRequest, SubmitRecordRequest, WithdrawRecordRequest, WriteEffect,
 };
 use praxis_domain::Refusal;
 use praxis_domain::auth::{Capability, Namespace, Principal};
@@ -69,6 +69,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/records/{id}/history", get(history))
         .route("/records/{id}/review", post(review))
         .route("/records/{id}/withdraw", post(withdraw))
+        .route("/records/{id}/discard", post(discard))
 }
 
 /// What a record write may answer.
@@ -77,7 +78,7 @@ enum Kept {
     /// A submission: a new revision, the unchanged current one, or a
     /// rejection kept in the history.
     Submission,
-    /// A review or withdrawal: always a new revision.
+    /// A review, withdrawal or discard: always a new revision.
     Revision,
 }
 
@@ -685,6 +686,44 @@ pub(crate) async fn withdraw(
     let skills = registry_for(&state, &p, &namespace).await?;
     let render = record_answer(StatusCode::OK, Kept::Revision, skills);
     let write = write_as(&p, Capability::RecordReview, command);
+    Ok(answer(&state, &p, retry, write, render).await?)
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records/{id}/discard", operation_id = "discard_record", tag = "records",
+    params(("id" = String, Path, description = "The record's `experience_id`")),
+    request_body = DiscardRecordRequest,
+    responses(
+        (status = 200, description = "Discarded: the candidate is withdrawn (it leaves searches for candidates, the review queue) and its history shows the discard with its reason", body = RecordWriteResponse),
+        (status = 403, description = "Missing record_submit (`missing_capability`) or the scope grant (`missing_grant`); the caller did not submit the record (`not_record_author`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such record in this scope (`record_not_found`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The record was approved, superseded or withdrawn already (`record_not_candidate`); the record changed since `expected_revision` (`revision_conflict`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The reason is blank, too long or fails screening (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn discard(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    id: Result<Path<String>, PathRejection>,
+    IdempotencyKey(key): IdempotencyKey,
+    ApiJson { body, value }: ApiJson<DiscardRecordRequest>,
+) -> Result<Response, ApiError> {
+    let id = path(id)?;
+    let retry = Retry::new(format!("records.discard:{id}"), key, value);
+    // Discarding is part of submitting: the author needs no review right.
+    let namespace = namespace_of(&p, Capability::RecordSubmit, body.scope)?;
+    check_reason(&body.reason)?;
+    let command = Command::Records(RecordCommand::Discard {
+        namespace: namespace.clone(),
+        experience_id: id,
+        author: p.subject.clone(),
+        reason: body.reason,
+        expected_revision: body.expected_revision,
+    });
+    let skills = registry_for(&state, &p, &namespace).await?;
+    let render = record_answer(StatusCode::OK, Kept::Revision, skills);
+    let write = write_as(&p, Capability::RecordSubmit, command);
     Ok(answer(&state, &p, retry, write, render).await?)
 }
 

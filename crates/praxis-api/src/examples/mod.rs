@@ -11,8 +11,8 @@ pub mod memory;
 pub mod procedures;
 
 use crate::records::{
-    PublishSkillRequest, RecordSettingsRequest, RecordSource, ReviewDecision, ReviewMode,
-    ReviewRecordRequest, SkillRelease, SubmitRecordRequest, WithdrawRecordRequest,
+    DiscardRecordRequest, PublishSkillRequest, RecordSettingsRequest, RecordSource, ReviewDecision,
+    ReviewMode, ReviewRecordRequest, SkillRelease, SubmitRecordRequest, WithdrawRecordRequest,
     WithdrawSkillRequest,
 };
 use crate::{
@@ -39,6 +39,11 @@ pub const ACTION: &str = "restart-service";
 pub const RECORD_SLUG: &str = "root-ci";
 /// The source key the example record is submitted from.
 pub const SOURCE_KEY: &str = "ci-incident-2026-11-20";
+/// The slug of the example candidate its author discards
+/// (`exp-root-ci-draft-20261120`).
+pub const DISCARD_SLUG: &str = "root-ci-draft";
+/// The source key the discarded example candidate is submitted from.
+pub const DISCARD_SOURCE_KEY: &str = "ci-incident-2026-11-20-draft";
 /// The name of the example skill release.
 pub const SKILL: &str = "ci-root-database-cluster";
 /// The version of the example skill release.
@@ -61,6 +66,7 @@ pub const ORDER: &[&str] = &[
     "review",
     "publish_skill",
     "withdraw",
+    "discard_record",
     "withdraw_skill",
     "register_learning_policy",
     "register_learning_context",
@@ -236,6 +242,17 @@ pub fn withdraw_record() -> WithdrawRecordRequest {
     }
 }
 
+/// `POST /api/v1/records/{id}/discard`: the author drops revision 1 of
+/// [`record`]`(`[`DISCARD_SLUG`]`)`, submitted from [`DISCARD_SOURCE_KEY`].
+pub fn discard_record() -> DiscardRecordRequest {
+    DiscardRecordRequest {
+        contract_version: CONTRACT_VERSION,
+        scope: scope(),
+        reason: "A duplicate of the root CI runner record.".into(),
+        expected_revision: Some(1),
+    }
+}
+
 /// `POST /api/v1/skills`.
 pub fn publish_skill() -> PublishSkillRequest {
     PublishSkillRequest {
@@ -275,6 +292,7 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "submit" => value(serde_json::to_value(submit_record())),
         "review" => value(serde_json::to_value(review_record())),
         "withdraw" => value(serde_json::to_value(withdraw_record())),
+        "discard_record" => value(serde_json::to_value(discard_record())),
         "publish_skill" => value(serde_json::to_value(publish_skill())),
         "withdraw_skill" => value(serde_json::to_value(withdraw_skill())),
         "register_learning_policy" => value(serde_json::to_value(learning::register_policy())),
@@ -328,6 +346,7 @@ pub fn parameter(path: &str, name: &str) -> Option<Value> {
         "visibility" => json!("shared"),
         "subject" => json!(SUBJECT),
         "action_id" => json!(ACTION),
+        "id" if path.ends_with("/discard") => json!(format!("exp-{DISCARD_SLUG}-20261120")),
         "id" => json!(format!("exp-{RECORD_SLUG}-20261120")),
         "name" => json!(SKILL),
         "version" => json!(SKILL_VERSION),

@@ -1,8 +1,8 @@
 //! `praxis records …` over HTTP on each store, run as real processes: a
 //! record submitted by one subject and reviewed by another, self-review
-//! refused, search, history, intake, withdrawal with a reason, settings,
-//! the schema and the skill registry; text by default, the API's JSON with
-//! `--json`; exit codes 0, 1 and 2.
+//! refused, search, history, intake, withdrawal with a reason, the author's
+//! discard of a candidate, settings, the schema and the skill registry; text
+//! by default, the API's JSON with `--json`; exit codes 0, 1 and 2.
 
 use praxis_testkit::records::sample_record;
 use praxis_testkit::{BACKENDS, Backend};
@@ -20,7 +20,10 @@ fn flow(backend: Backend) {
         "alice",
         &["record_submit", "record_review", "experience_read"],
     );
-    d.issue("bob", &["record_review", "experience_read"]);
+    d.issue(
+        "bob",
+        &["record_submit", "record_review", "experience_read"],
+    );
     d.write("record.json", &sample_record("cli-flow"));
     let submit = scoped(&["records", "submit", "record.json"], &["--key", "k1"]);
 
@@ -144,6 +147,27 @@ fn flow(backend: Backend) {
         ["revision", "rejection", "rejection", "revision", "revision"],
         "{intake}"
     );
+
+    // A candidate is discarded by its author only: bob's attempt exits 1,
+    // alice's exits 0 and leaves it withdrawn with a discard in its history.
+    let draft = "exp-cli-draft-20261120";
+    d.write("draft.json", &sample_record("cli-draft"));
+    d.ok(
+        "alice",
+        &scoped(&["records", "submit", "draft.json"], &["--key", "k2"]),
+    );
+    let discard = scoped(&["records", "discard", draft], &["--reason", "a duplicate"]);
+    d.refused("bob", &discard, 403, "not_record_author");
+    let text = d.ok("alice", &discard);
+    assert_eq!(
+        text.trim(),
+        format!("changed: {draft} revision 2: withdrawn, review pending; withdrawn: a duplicate"),
+        "{backend:?}"
+    );
+    let history = d.json("bob", &scoped(&["records", "history", draft], &[]));
+    assert_eq!(history["entries"][1]["change"], "discarded", "{history}");
+    assert_eq!(history["entries"][1]["reason"], "a duplicate", "{history}");
+    d.refused("alice", &discard, 409, "record_not_candidate");
 
     // Settings: readable by a reader, set only by a policy admin.
     let settings = d.json("bob", &scoped(&["records", "settings"], &[]));

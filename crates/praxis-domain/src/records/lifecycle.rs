@@ -12,7 +12,9 @@
 //!
 //! Lifecycle moves: candidate → reviewed (approval); reviewed → superseded,
 //! only when an approved record supersedes it; reviewed → withdrawn, with a
-//! reason. A changes-requested review keeps the record a candidate, and a
+//! reason; candidate → withdrawn when its author discards it, with a reason
+//! (a discard, told apart from a withdrawal by its revision's change). A
+//! changes-requested review keeps the record a candidate, and a
 //! candidate may be revised by its source. Verification level is the
 //! submitter's claim as screened; review and lifecycle never change it.
 
@@ -65,6 +67,8 @@ pub enum Change {
     Superseded,
     /// Withdrawn, with a reason; identity and history stay.
     Withdrawn,
+    /// Withdrawn as a candidate by its own author, with a reason.
+    Discarded,
     /// Loaded from a published repository as it was.
     Imported,
 }
@@ -122,7 +126,7 @@ pub struct Revision {
     pub document: Value,
     /// Lowercase hex SHA-256 of the document's canonical JSON.
     pub sha256: String,
-    /// Why it was withdrawn (withdrawals only).
+    /// Why it was withdrawn (withdrawals and discards only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The record that superseded it (supersessions only).
@@ -273,6 +277,28 @@ pub fn withdraw(current: &Value, now: Timestamp) -> Result<Value, Refusal> {
     move_reviewed(current, Lifecycle::Withdrawn, now)
 }
 
+/// Withdraws a candidate at its author's request (a discard); the reason
+/// lives in the revision event. Only the author (`provenance.author_ref`,
+/// bound to the submitting subject and the same for every revision of a
+/// candidate) may discard, and only while the record is a candidate.
+pub fn discard(current: &Value, by: &str, now: Timestamp) -> Result<Value, Refusal> {
+    let view = View(current);
+    if view.author() != Some(by) {
+        return Err(Refusal::NotRecordAuthor);
+    }
+    let status = view.lifecycle_state();
+    if status != Some(Lifecycle::Candidate) {
+        let status = status.map_or("of no known status", Lifecycle::as_str);
+        return Err(Refusal::RecordNotCandidate(format!(
+            "the record is {status}; only a candidate can be discarded"
+        )));
+    }
+    let mut doc = current.clone();
+    doc["lifecycle"]["status"] = json!(Lifecycle::Withdrawn.as_str());
+    doc["lifecycle"]["updated_at"] = json!(now.to_string());
+    checked(doc)
+}
+
 fn move_reviewed(current: &Value, to: Lifecycle, now: Timestamp) -> Result<Value, Refusal> {
     if View(current).lifecycle_state() != Some(Lifecycle::Reviewed) {
         return Err(Refusal::InvalidTransition(format!(
@@ -349,6 +375,35 @@ mod tests {
             );
             assert!(matches!(r, Err(Refusal::InvalidTransition(_))), "{status}");
         }
+    }
+
+    #[test]
+    fn only_the_author_discards_and_only_a_candidate() {
+        let now = t("2026-11-21T08:00:00Z");
+        let authored = |status: &str| {
+            let mut doc = bare(status);
+            doc["provenance"] = json!({"author_ref": "alice"});
+            doc
+        };
+        assert_eq!(
+            discard(&authored("candidate"), "bob", now),
+            Err(Refusal::NotRecordAuthor)
+        );
+        for status in ["reviewed", "superseded", "withdrawn"] {
+            assert!(
+                matches!(
+                    discard(&authored(status), "alice", now),
+                    Err(Refusal::RecordNotCandidate(_))
+                ),
+                "{status}"
+            );
+        }
+        // The author's discard of a candidate passes the transition; the
+        // bare object then fails the record checks, as in the test above.
+        assert!(matches!(
+            discard(&authored("candidate"), "alice", now),
+            Err(Refusal::RecordInvalid(_))
+        ));
     }
 
     #[test]

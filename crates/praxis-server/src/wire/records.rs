@@ -91,6 +91,7 @@ fn change_to_wire(c: Change) -> api::RecordChange {
         Change::ChangesRequested => api::RecordChange::ChangesRequested,
         Change::Superseded => api::RecordChange::Superseded,
         Change::Withdrawn => api::RecordChange::Withdrawn,
+        Change::Discarded => api::RecordChange::Discarded,
         Change::Imported => api::RecordChange::Imported,
     }
 }

@@ -281,6 +281,24 @@ async fn every_example_request_succeeds_against_a_live_server() {
                 let made: Value = serde_json::from_slice(&made.2).unwrap();
                 ids.proposal = made["proposal"]["id"].as_str().unwrap().to_owned();
             }
+            if *id == "discard_record" {
+                // The example record is reviewed by now; its author
+                // discards a fresh candidate of their own.
+                let submit = by_id("submit");
+                let mut draft =
+                    submit.op["requestBody"]["content"]["application/json"]["example"].clone();
+                draft["source"] = json!({"key": examples::DISCARD_SOURCE_KEY});
+                draft["record"] = examples::record(examples::DISCARD_SLUG);
+                let (status, _, made) = raw(
+                    Method::POST,
+                    &url(&server, submit, &ids),
+                    Some(&writer),
+                    &[("content-type", "application/json")],
+                    Some(serde_json::to_vec(&draft).unwrap()),
+                )
+                .await;
+                assert_eq!(status, 201, "{}", String::from_utf8_lossy(&made));
+            }
             let (status, _, answer) = raw(
                 Method::POST,
                 &url(&server, op, &ids),

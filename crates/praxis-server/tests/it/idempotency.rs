@@ -183,7 +183,7 @@ async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
         events: 1,
     });
     let approve = versioned(json!({"scope": scope(), "decision": "approve", "mode": "human"}));
-    for slug in ["race-review", "race-withdraw"] {
+    for slug in ["race-review", "race-withdraw", "race-discard"] {
         setup(server, token, "/api/v1/records", &submit(slug)).await;
     }
     cases.push(Case {
@@ -204,6 +204,13 @@ async fn cases(server: &Server, token: &str, reviewer: &str) -> Vec<Case> {
         token: token.to_owned(),
         path: format!("/api/v1/records/{rid}/withdraw"),
         body: versioned(json!({"scope": scope(), "reason": "superseded by a better fix"})),
+        events: 1,
+    });
+    // The author (the submitting token) discards its own candidate.
+    cases.push(Case {
+        token: token.to_owned(),
+        path: "/api/v1/records/exp-race-discard-20261120/discard".into(),
+        body: versioned(json!({"scope": scope(), "reason": "a duplicate of another record"})),
         events: 1,
     });
     cases.push(Case {

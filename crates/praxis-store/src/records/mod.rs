@@ -152,6 +152,19 @@ pub enum RecordCommand {
         /// The revision the caller saw, if it wants compare-and-set.
         expected_revision: Option<u64>,
     },
+    /// Discard a candidate at its author's request: it becomes withdrawn.
+    Discard {
+        /// The namespace.
+        namespace: Namespace,
+        /// The record.
+        experience_id: String,
+        /// The discarding subject; only the record's author may discard it.
+        author: String,
+        /// Why.
+        reason: String,
+        /// The revision the caller saw, if it wants compare-and-set.
+        expected_revision: Option<u64>,
+    },
     /// Load a published repository as it is, all or nothing: its skill
     /// releases (with their withdrawals) first, then its records.
     Import {
@@ -191,6 +204,24 @@ pub(crate) async fn apply<T: LedgerTx + RecordTx + SkillTx>(
                 ctx,
                 &namespace,
                 &experience_id,
+                reason,
+                expected_revision,
+            )
+            .await?,
+        ],
+        RecordCommand::Discard {
+            namespace,
+            experience_id,
+            author,
+            reason,
+            expected_revision,
+        } => vec![
+            write::discard(
+                tx,
+                ctx,
+                &namespace,
+                &experience_id,
+                &author,
                 reason,
                 expected_revision,
             )

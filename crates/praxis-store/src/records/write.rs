@@ -308,6 +308,34 @@ pub(crate) async fn withdraw<T: LedgerTx + RecordTx>(
     ]))
 }
 
+/// Discards a candidate at its author's request: a withdrawal of a
+/// candidate, recorded as a discard, keeping its identity and history.
+pub(crate) async fn discard<T: LedgerTx + RecordTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    id: &str,
+    author: &str,
+    reason: String,
+    expected: Option<u64>,
+) -> Result<RecordWrite, StoreError> {
+    let row = current(tx, ctx.tenant, namespace, id, expected).await?;
+    let doc = lifecycle::discard(&row.document, author, ctx.now())?;
+    let revision = Revision {
+        experience_id: row.experience_id.clone(),
+        source: row.source.clone(),
+        revision: row.revision + 1,
+        change: Change::Discarded,
+        sha256: lifecycle::document_sha256(&doc),
+        document: doc,
+        reason: Some(reason),
+        superseded_by: None,
+    };
+    Ok(RecordWrite::Revised(vec![
+        revise(tx, ctx, namespace, revision).await?,
+    ]))
+}
+
 /// Loads published records as they are, all or nothing. Each must pass
 /// every check; a record already kept with the same content is left alone.
 pub(crate) async fn import<T: LedgerTx + RecordTx + SkillTx>(

@@ -31,6 +31,7 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "create_strategy": ("POST", "/api/v1/learning/strategies", "keyed"),
     "delete_memory": ("POST", "/api/v1/memory/delete", "keyed"),
     "describe_source": ("POST", "/api/v1/proposals/sources", "safe"),
+    "discard_record": ("POST", "/api/v1/records/{id}/discard", "keyed"),
     "experience_history": ("POST", "/api/v1/experiences/history", "safe"),
     "experience_lineage": ("POST", "/api/v1/experiences/lineage", "safe"),
     "export": ("GET", "/api/v1/attempts/export", "safe"),

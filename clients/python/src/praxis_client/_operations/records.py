@@ -9,6 +9,7 @@ from typing import Any
 
 from .._transport import AsyncTransport, Call, SyncTransport
 from ..models import (
+    DiscardRecordRequest,
     Platform,
     RecordHistoryResponse,
     RecordLifecycle,
@@ -29,6 +30,44 @@ class SyncRecordsOperations:
     """The operations tagged ``records`` (sync)."""
 
     _transport: SyncTransport
+
+    def discard_record(
+        self,
+        id: str,
+        body: DiscardRecordRequest | Mapping[str, Any],
+        *,
+        idempotency_key: str | None = None,
+    ) -> RecordWriteResponse:
+        """
+        Discard record (records).
+
+        ``POST /api/v1/records/{id}/discard`` — a keyed write: an ``Idempotency-Key`` is
+        always sent (``idempotency_key`` or a fresh UUID) and reused on every retry.
+
+        Parameters — id: The record's `experience_id`
+
+        Answers — 200: Discarded: the candidate is withdrawn (it leaves searches for
+        candidates, the review queue) and its history shows the discard with its reason;
+        404: No such record in this scope (`record_not_found`); 409: The record was
+        approved, superseded or withdrawn already (`record_not_candidate`); the record
+        changed since `expected_revision` (`revision_conflict`); or the Idempotency-Key
+        was used with another request (`idempotency_conflict`); 422: The reason is
+        blank, too long or fails screening (`invalid_field`); or a field breaks a rule
+        (`invalid_field`); `field` names it.
+        """
+        answer = self._transport.call(
+            Call(
+                "discard_record",
+                "POST",
+                "/api/v1/records/{id}/discard",
+                path_params={"id": id},
+                body=body,
+                retry="keyed",
+                idempotency_key=idempotency_key,
+                expect="json",
+            )
+        )
+        return RecordWriteResponse.model_validate(answer)
 
     def intake(
         self,
@@ -399,6 +438,44 @@ class AsyncRecordsOperations:
     """The operations tagged ``records`` (async)."""
 
     _transport: AsyncTransport
+
+    async def discard_record(
+        self,
+        id: str,
+        body: DiscardRecordRequest | Mapping[str, Any],
+        *,
+        idempotency_key: str | None = None,
+    ) -> RecordWriteResponse:
+        """
+        Discard record (records).
+
+        ``POST /api/v1/records/{id}/discard`` — a keyed write: an ``Idempotency-Key`` is
+        always sent (``idempotency_key`` or a fresh UUID) and reused on every retry.
+
+        Parameters — id: The record's `experience_id`
+
+        Answers — 200: Discarded: the candidate is withdrawn (it leaves searches for
+        candidates, the review queue) and its history shows the discard with its reason;
+        404: No such record in this scope (`record_not_found`); 409: The record was
+        approved, superseded or withdrawn already (`record_not_candidate`); the record
+        changed since `expected_revision` (`revision_conflict`); or the Idempotency-Key
+        was used with another request (`idempotency_conflict`); 422: The reason is
+        blank, too long or fails screening (`invalid_field`); or a field breaks a rule
+        (`invalid_field`); `field` names it.
+        """
+        answer = await self._transport.call(
+            Call(
+                "discard_record",
+                "POST",
+                "/api/v1/records/{id}/discard",
+                path_params={"id": id},
+                body=body,
+                retry="keyed",
+                idempotency_key=idempotency_key,
+                expect="json",
+            )
+        )
+        return RecordWriteResponse.model_validate(answer)
 
     async def intake(
         self,

@@ -185,6 +185,7 @@ from .proposals import (
     WithdrawProposalRequest,
 )
 from .records import (
+    DiscardRecordRequest,
     IssueRef,
     Platform,
     RecordChange,
@@ -250,6 +251,7 @@ __all__ = [
     "Destination",
     "DestinationMemory",
     "DestinationSkill",
+    "DiscardRecordRequest",
     "Disposition",
     "EligibilityReason",
     "EmptyRequest",

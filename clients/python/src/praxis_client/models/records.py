@@ -17,7 +17,7 @@ from .common import (
 Platform: TypeAlias = Literal["windows", "macos", "linux", "cross-platform", "other"]
 """`context.platform` of a record."""
 
-RecordChange: TypeAlias = Literal["submitted", "approved", "changes_requested", "superseded", "withdrawn", "imported"]
+RecordChange: TypeAlias = Literal["submitted", "approved", "changes_requested", "superseded", "withdrawn", "discarded", "imported"]
 """What a revision changed."""
 
 RecordLifecycle: TypeAlias = Literal["candidate", "reviewed", "superseded", "withdrawn"]
@@ -35,6 +35,15 @@ ReviewStatus: TypeAlias = Literal["pending", "approved", "changes-requested"]
 VerificationLevel: TypeAlias = Literal["self-observed", "locally-verified", "independently-reproduced"]
 """`verification.level` of a record: the submitter's claim, as screened."""
 
+
+class DiscardRecordRequest(RequestModel):
+    """`POST /api/v1/records/{id}/discard`: the author of a candidate withdraws it."""
+    contract_version: int = Field(default=1, description="Must be 1.")
+    expected_revision: int | None = Field(default=None, description="The revision the caller saw; a newer one refuses the discard (409).")
+    reason: str = Field(description="Why, 1-1000 characters; screened like record text.")
+    scope: Scope = Field(description="The exact scope the record lives in.")
+
+    _praxis_always = frozenset({"contract_version"})
 
 class IssueRef(RequestModel):
     """A public issue."""
@@ -207,6 +216,7 @@ source is bound to one `experience_id` for good.
 
 
 __all__ = [
+    "DiscardRecordRequest",
     "IssueRef",
     "Platform",
     "RecordChange",
@@ -236,6 +246,7 @@ __all__ = [
 ]
 
 for _model in (
+    DiscardRecordRequest,
     IssueRef,
     RecordEntry,
     RecordFinding,
