@@ -71,7 +71,8 @@ pub enum RecordsCmd {
     },
     /// Publish a namespace's records in that layout, offline, as byte-stable canonical JSON
     /// (a file's SHA-256 is its revision's digest): reviewed, superseded and withdrawn records
-    /// under reviewed/, and shared_skills/registry.json.
+    /// under reviewed/ (a candidate its author discarded stays under candidates/), and
+    /// shared_skills/registry.json.
     Export {
         /// Repository root to write.
         dir: PathBuf,
@@ -236,7 +237,8 @@ async fn export(
             .search(tenant, &namespace, every.clone(), &after, 500)
             .await?;
         for row in page.iter().map(|h| &h.record) {
-            let directory = Directory::for_status(row.lifecycle);
+            let approved = row.document["review"]["status"] == "approved";
+            let directory = Directory::for_status(row.lifecycle, approved);
             if directory == Directory::Candidates && !candidates {
                 continue;
             }

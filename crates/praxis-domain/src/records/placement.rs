@@ -40,9 +40,12 @@ impl Directory {
     }
 
     /// The directory a record with this lifecycle status is published in.
-    pub fn for_status(status: Lifecycle) -> Directory {
+    /// A withdrawn record that was never approved (a candidate its author
+    /// discarded) stays with the candidates: it was never reviewed.
+    pub fn for_status(status: Lifecycle, approved: bool) -> Directory {
         match status {
             Lifecycle::Candidate => Directory::Candidates,
+            Lifecycle::Withdrawn if !approved => Directory::Candidates,
             Lifecycle::Reviewed | Lifecycle::Superseded | Lifecycle::Withdrawn => {
                 Directory::Reviewed
             }
@@ -82,7 +85,11 @@ mod tests {
             assert_eq!(Directory::Reviewed.allows(status), reviewed, "{status}");
         }
         assert_eq!(
-            Directory::for_status(Lifecycle::Candidate),
+            Directory::for_status(Lifecycle::Candidate, false),
+            Directory::Candidates
+        );
+        assert_eq!(
+            Directory::for_status(Lifecycle::Withdrawn, false),
             Directory::Candidates
         );
         for status in [
@@ -90,7 +97,7 @@ mod tests {
             Lifecycle::Superseded,
             Lifecycle::Withdrawn,
         ] {
-            assert_eq!(Directory::for_status(status), Directory::Reviewed);
+            assert_eq!(Directory::for_status(status, true), Directory::Reviewed);
         }
     }
 }
