@@ -293,19 +293,7 @@ pub(crate) async fn withdraw<T: LedgerTx + RecordTx>(
 ) -> Result<RecordWrite, StoreError> {
     let row = current(tx, ctx.tenant, namespace, id, expected).await?;
     let doc = lifecycle::withdraw(&row.document, ctx.now())?;
-    let revision = Revision {
-        experience_id: row.experience_id.clone(),
-        source: row.source.clone(),
-        revision: row.revision + 1,
-        change: Change::Withdrawn,
-        sha256: lifecycle::document_sha256(&doc),
-        document: doc,
-        reason: Some(reason),
-        superseded_by: None,
-    };
-    Ok(RecordWrite::Revised(vec![
-        revise(tx, ctx, namespace, revision).await?,
-    ]))
+    retire(tx, ctx, namespace, &row, doc, Change::Withdrawn, reason).await
 }
 
 /// Discards a candidate at its author's request: a withdrawal of a
@@ -321,11 +309,25 @@ pub(crate) async fn discard<T: LedgerTx + RecordTx>(
 ) -> Result<RecordWrite, StoreError> {
     let row = current(tx, ctx.tenant, namespace, id, expected).await?;
     let doc = lifecycle::discard(&row.document, author, ctx.now())?;
+    retire(tx, ctx, namespace, &row, doc, Change::Discarded, reason).await
+}
+
+/// Appends the revision that ends `row`'s life as `doc` (a withdrawal or a
+/// discard), with the reason given for it.
+async fn retire<T: LedgerTx + RecordTx>(
+    tx: &mut T,
+    ctx: &mut Ctx<'_>,
+    namespace: &Namespace,
+    row: &KeptRecord,
+    doc: Value,
+    change: Change,
+    reason: String,
+) -> Result<RecordWrite, StoreError> {
     let revision = Revision {
         experience_id: row.experience_id.clone(),
         source: row.source.clone(),
         revision: row.revision + 1,
-        change: Change::Discarded,
+        change,
         sha256: lifecycle::document_sha256(&doc),
         document: doc,
         reason: Some(reason),
