@@ -56,6 +56,10 @@ use writer::{Job, WAL_RESTART_BYTES, checkpoint_loop, writer_loop};
 /// File name of the database inside the data directory.
 pub(crate) const DB_FILE: &str = "praxis.db";
 
+/// How long a connection waits on a lock (or a checkpoint on readers)
+/// before it gives up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
         // A column that does not decode is stored data failing its type, as
@@ -102,7 +106,7 @@ pub struct SqliteEngine {
 /// Opens a connection with the pragmas every connection must have, and checks them.
 pub(crate) fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.set_prepared_statement_cache_capacity(64);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;

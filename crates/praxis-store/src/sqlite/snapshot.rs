@@ -26,7 +26,7 @@ pub(crate) fn open_read_only(db: &Path) -> Result<Connection, StoreError> {
         db,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.busy_timeout(super::BUSY_TIMEOUT)?;
     Ok(conn)
 }
 

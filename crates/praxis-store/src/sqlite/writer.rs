@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
+use super::BUSY_TIMEOUT;
 use super::ledger::SqliteTx;
 use super::readiness::probe_write;
 use crate::apply::{Waiter, answer_waiters, apply_batch};
@@ -97,6 +98,16 @@ pub(super) fn writer_loop(
 /// How often the writer, idle after a full disk, tries to truncate the WAL.
 const TRUNCATE_RETRY: Duration = Duration::from_secs(1);
 
+/// How long a WAL restart may wait for readers still on old frames. A
+/// long reader (a backup, an online verify) would otherwise hold every
+/// commit for the whole busy timeout; short readers finish well within it.
+const RESTART_WAIT: Duration = Duration::from_millis(100);
+
+/// How long the writer leaves the WAL alone after a restart was kept from
+/// finishing, so a long reader costs commits at most [`RESTART_WAIT`] a
+/// second.
+const RESTART_RETRY: Duration = Duration::from_secs(1);
+
 /// Keeps the WAL file bounded: restarted past [`WAL_RESTART_BYTES`], and
 /// truncated to nothing once possible after a write failed for lack of
 /// space, so that the space the WAL held is given back rather than filled
@@ -105,6 +116,7 @@ struct WalBound<'p> {
     path: &'p Path,
     truncate: bool,
     last_try: Option<Instant>,
+    restart_postponed: Option<Instant>,
 }
 
 impl<'p> WalBound<'p> {
@@ -113,6 +125,7 @@ impl<'p> WalBound<'p> {
             path,
             truncate: false,
             last_try: None,
+            restart_postponed: None,
         }
     }
 
@@ -158,13 +171,38 @@ impl<'p> WalBound<'p> {
             }
             return;
         }
-        let size = std::fs::metadata(self.path).map_or(0, |m| m.len());
-        if size > WAL_RESTART_BYTES
-            && let Err(e) = checkpoint(conn, "RESTART")
+        if self
+            .restart_postponed
+            .is_some_and(|t| t.elapsed() < RESTART_RETRY)
         {
-            tracing::warn!(error = %e, "WAL restart postponed");
+            return;
+        }
+        let size = std::fs::metadata(self.path).map_or(0, |m| m.len());
+        if size <= WAL_RESTART_BYTES {
+            return;
+        }
+        match restart(conn) {
+            Ok(true) => self.restart_postponed = None,
+            Ok(false) => {
+                tracing::debug!("WAL restart postponed: a reader is still on old frames");
+                self.restart_postponed = Some(Instant::now());
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "WAL restart postponed");
+                self.restart_postponed = Some(Instant::now());
+            }
         }
     }
+}
+
+/// Restarts the WAL, waiting at most [`RESTART_WAIT`] for readers;
+/// `Ok(false)` when one kept it from finishing.
+fn restart(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.busy_timeout(RESTART_WAIT)?;
+    let done = checkpoint(conn, "RESTART");
+    // The writer's own busy timeout, as the connection was opened with.
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    done
 }
 
 /// Runs a blocking checkpoint; `Ok(false)` when readers kept it from
