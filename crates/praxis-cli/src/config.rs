@@ -223,14 +223,7 @@ impl Settings {
 
 /// Removes a password from a database URL.
 pub fn redact(store: &str) -> String {
-    match (store.find("://"), store.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &store[scheme + 3..at];
-            let user = userinfo.split(':').next().unwrap_or("");
-            format!("{}{user}:***{}", &store[..scheme + 3], &store[at..])
-        }
-        _ => store.to_owned(),
-    }
+    praxis_store::redact_location(store)
 }
 
 impl ServeArgs {

@@ -127,6 +127,35 @@ pub async fn verify_snapshot(store: &str) -> Result<VerifyReport, StoreError> {
     }
 }
 
+/// A store location fit for messages and markers: a database URL's
+/// password, whether in its user info or a `password` query parameter, is
+/// replaced by `***`.
+pub fn redact_location(store: &str) -> String {
+    let (base, query) = match store.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (store, None),
+    };
+    let mut out = match (base.find("://"), base.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme && base[scheme + 3..at].contains(':') => {
+            let user = base[scheme + 3..at].split(':').next().unwrap_or("");
+            format!("{}{user}:***{}", &base[..scheme + 3], &base[at..])
+        }
+        _ => base.to_owned(),
+    };
+    if let Some(query) = query {
+        let params: Vec<String> = query
+            .split('&')
+            .map(|param| match param.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => param.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&params.join("&"));
+    }
+    out
+}
+
 fn is_postgres(store: &str) -> bool {
     store.starts_with("postgres://") || store.starts_with("postgresql://")
 }
@@ -163,5 +192,24 @@ pub(crate) async fn open_target(store: &str) -> Result<Box<dyn migrate::Target>,
             .await
             .map_err(|e| StoreError::Open(e.to_string()))??;
         Ok(Box::new(target))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_location;
+
+    #[test]
+    fn a_password_never_survives_redaction() {
+        assert_eq!(
+            redact_location("postgres://u:secret@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
+        assert_eq!(
+            redact_location("postgres://u@h/db?password=secret&sslmode=disable"),
+            "postgres://u@h/db?password=***&sslmode=disable"
+        );
+        assert_eq!(redact_location("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact_location("./praxis-data"), "./praxis-data");
     }
 }

@@ -363,6 +363,20 @@ fn the_seal_key_travels_only_when_asked() {
     assert_eq!(std::fs::read_to_string(&written).unwrap().trim(), key);
     let mode = std::fs::metadata(&written).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
+    // The restored store keeps no trace of the key the backup carried, so
+    // a backup of it taken without the flag cannot carry it either.
+    let restored = std::fs::read(full.join("praxis.db")).unwrap();
+    assert!(
+        !restored.windows(key.len()).any(|w| w == key.as_bytes()),
+        "the key's hex is left in the restored store's free pages"
+    );
+    let again = tmp.path().join("again.backup");
+    run_ok(&["backup", "--data-dir", s(&full), "--out", s(&again)]);
+    let bytes = std::fs::read(&again).unwrap();
+    assert!(
+        !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+        "the key's hex is in a backup of a restored store taken without --include-seal-key"
+    );
     drop(Server::start(&["--data-dir", s(&full)]));
 
     // A seal key file holding another key is never overwritten, and the

@@ -38,13 +38,7 @@ pub(super) async fn marker<C: GenericClient + Sync>(
 
 fn identity(url: &str) -> String {
     // The password never reaches the marker.
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let user = url[scheme + 3..at].split(':').next().unwrap_or("");
-            format!("{}{user}{}", &url[..scheme + 3], &url[at..])
-        }
-        _ => url.to_owned(),
-    }
+    crate::redact_location(url)
 }
 
 /// A read snapshot: one connection inside one repeatable-read transaction.

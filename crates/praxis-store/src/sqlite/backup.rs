@@ -249,6 +249,9 @@ fn restore_into(
     copy_pages(source, &mut copy, options.progress).map_err(damaged(from))?;
     source.execute_batch("COMMIT")?;
     copy.pragma_update(None, "journal_mode", "DELETE")?;
+    // Zero the manifest's pages as they are freed: it may hold the seal
+    // key, and a later backup copies free pages too.
+    copy.pragma_update(None, "secure_delete", "ON")?;
     copy.execute_batch(&format!("DROP TABLE {MANIFEST_TABLE}"))?;
     migrations::migrate(&mut copy)?;
     let report = check_copy(&copy)?;
