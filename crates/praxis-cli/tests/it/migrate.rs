@@ -181,6 +181,24 @@ async fn populate(base: &str, admin: &str) -> Populated {
             body["version_hash"] = review["version_hash"].clone();
             body["destination_hash"] = review["destination_hash"].clone();
         }
+        if *id == "discard_record" {
+            // The example record is reviewed by now: its author discards a
+            // fresh candidate of their own, which the copy must carry too.
+            let (_, submit_path, submit) = operation(&doc, "submit");
+            let mut draft = submit["requestBody"]["content"]["application/json"]["example"].clone();
+            draft["source"] = json!({"key": examples::DISCARD_SOURCE_KEY});
+            draft["record"] = examples::record(examples::DISCARD_SLUG);
+            let (status, text) = call(
+                base,
+                Method::POST,
+                &submit_path,
+                &writer,
+                Some(&draft),
+                None,
+            )
+            .await;
+            assert_eq!(status, 201, "{text}");
+        }
         let token = if path.starts_with("/api/v1/credentials") {
             admin
         } else if ["/review", "/withdraw", "/approve"]
