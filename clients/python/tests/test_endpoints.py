@@ -22,6 +22,7 @@ from praxis_client._transport import Call
 
 DOC = openapi_document()
 RECORD_ID = "exp-root-ci-20261120"
+DRAFT_ID = "exp-root-ci-draft-20261120"
 
 
 def example(operation_id: str) -> dict[str, Any]:
@@ -118,10 +119,17 @@ def test_every_operation(clients: dict[str, Client], spy: Spy) -> None:
     assert isinstance(published, m.SkillResponse)
     withdrawn = reviewer.withdraw(RECORD_ID, m.WithdrawRecordRequest.model_validate(example("withdraw")))
     assert isinstance(withdrawn, m.RecordWriteResponse)
+    # Its author discards a fresh candidate of their own.
+    draft = example("submit")
+    draft["source"] = {"key": "ci-incident-2026-11-20-draft"}
+    draft["record"]["experience_id"] = DRAFT_ID
+    writer.submit(m.SubmitRecordRequest.model_validate(draft))
+    discarded = writer.discard_record(DRAFT_ID, m.DiscardRecordRequest.model_validate(example("discard_record")))
+    assert isinstance(discarded, m.RecordWriteResponse)
     pulled = reviewer.withdraw_skill(SKILL, "1.0.0", m.WithdrawSkillRequest.model_validate(example("withdraw_skill")))
     assert isinstance(pulled, m.SkillResponse)
     assert isinstance(writer.read_settings(**SCOPE), m.RecordSettingsResponse)
-    records = writer.search(**SCOPE, limit=10)
+    records = writer.search(**SCOPE, limit=10, include_withdrawn=True)
     assert isinstance(records, m.RecordPage) and RECORD_ID in {r.state.experience_id for r in records.records}
     record = writer.read_record(RECORD_ID, **SCOPE)
     assert isinstance(record, m.RecordResponse) and record.data_only
