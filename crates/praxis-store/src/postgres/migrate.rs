@@ -3,11 +3,10 @@
 //! (events sent pipelined).
 
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Manager, Object, Pool};
+use deadpool_postgres::{GenericClient, Object};
 use futures_util::future::try_join_all;
 use praxis_domain::auth::Namespace;
 use praxis_domain::ledger::Event;
-use tokio_postgres::NoTls;
 use tokio_postgres::types::private::BytesMut;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
@@ -50,12 +49,7 @@ pub(crate) struct PgSource {
 impl PgSource {
     /// Opens a snapshot of the database at `url`.
     pub(crate) async fn open(url: &str) -> Result<PgSource, StoreError> {
-        let config: tokio_postgres::Config =
-            url.parse().map_err(|e| StoreError::Open(format!("{e}")))?;
-        let pool = Pool::builder(Manager::new(config, NoTls))
-            .max_size(1)
-            .build()
-            .map_err(|e| StoreError::Open(e.to_string()))?;
+        let pool = super::pool(url, 1)?;
         let client = pool
             .get()
             .await

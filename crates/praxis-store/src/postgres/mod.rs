@@ -97,22 +97,27 @@ pub struct PostgresEngine {
     heads: Heads,
 }
 
+/// A pool of at most `max_size` connections to the database at `url`.
+pub(super) fn pool(url: &str, max_size: usize) -> Result<Pool, StoreError> {
+    let config: tokio_postgres::Config =
+        url.parse().map_err(|e| StoreError::Open(format!("{e}")))?;
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Pool::builder(manager)
+        .max_size(max_size)
+        .build()
+        .map_err(|e| StoreError::Open(e.to_string()))
+}
+
 impl PostgresEngine {
     /// Connects, checks durability settings, migrates and starts the writer.
     pub async fn open(url: &str) -> Result<PostgresEngine, StoreError> {
-        let config: tokio_postgres::Config =
-            url.parse().map_err(|e| StoreError::Open(format!("{e}")))?;
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(16)
-            .build()
-            .map_err(|e| StoreError::Open(e.to_string()))?;
+        let pool = pool(url, 16)?;
         let mut client = pool
             .get()
             .await

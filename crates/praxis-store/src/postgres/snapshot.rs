@@ -4,8 +4,7 @@
 //! needs one connection and one `REPEATABLE READ READ ONLY` transaction,
 //! which sees every table as of its first statement while servers commit.
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::{IsolationLevel, NoTls};
+use tokio_postgres::IsolationLevel;
 
 use super::col;
 use super::ledger::PgRead;
@@ -14,20 +13,8 @@ use crate::verify::{VerifyReport, check_schema, verify_store};
 
 /// Verifies the store at `url` on one read snapshot.
 pub(crate) async fn verify(url: &str) -> Result<VerifyReport, StoreError> {
-    let config: tokio_postgres::Config =
-        url.parse().map_err(|e| StoreError::Open(format!("{e}")))?;
     // One connection, through the pool type the engine's reads are written for.
-    let manager = Manager::from_config(
-        config,
-        NoTls,
-        ManagerConfig {
-            recycling_method: RecyclingMethod::Fast,
-        },
-    );
-    let pool = Pool::builder(manager)
-        .max_size(1)
-        .build()
-        .map_err(|e| StoreError::Open(e.to_string()))?;
+    let pool = super::pool(url, 1)?;
     let mut client = pool
         .get()
         .await
