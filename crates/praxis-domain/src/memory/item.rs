@@ -98,11 +98,16 @@ impl MemoryDefinition {
             }
         }
         let tags: Vec<&String> = self.tags.iter().collect();
-        found.extend(screen::findings(&json!({
-            "summary": self.summary,
-            "body": self.body,
-            "tags": tags,
-        })));
+        // The body is guidance an agent acts on: it is screened like a
+        // command too.
+        found.extend(screen::findings_with(
+            &json!({
+                "summary": self.summary,
+                "body": self.body,
+                "tags": tags,
+            }),
+            |path| path.first().is_some_and(|p| p == "body"),
+        ));
         found
     }
 }

@@ -189,11 +189,16 @@ impl Candidate {
                 format!("the encoded candidate is at most {MAX_CANDIDATE_BYTES} bytes"),
             ));
         }
-        found.extend(screen::findings(&json!({
-            "summary": self.summary,
-            "content": self.content,
-            "conditions": self.conditions,
-        })));
+        // The content becomes guidance an agent acts on: it is screened
+        // like a command too.
+        found.extend(screen::findings_with(
+            &json!({
+                "summary": self.summary,
+                "content": self.content,
+                "conditions": self.conditions,
+            }),
+            |path| path.first().is_some_and(|p| p == "content"),
+        ));
         found
     }
 

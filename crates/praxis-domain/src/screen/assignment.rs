@@ -22,6 +22,17 @@ lazy_regex!(
     KEY_VALUE_ATTRIBUTES,
     r#"(?i)\b(?:key|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']\s+value\s*=\s*["']([^"'\n]*)["']"#
 );
+lazy_regex!(
+    /// An absolute path to a file: where a secret is kept, not the secret.
+    ABSOLUTE_PATH,
+    r"^/[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+$"
+);
+lazy_regex!(
+    /// A call that sets a named value: `define('DB_PASSWORD', '…')`,
+    /// `setenv("API_TOKEN", "…")`, `config.set("password", "…")`.
+    SETTER_CALL,
+    r#"\b[A-Za-z_][A-Za-z0-9_.]*\(\s*["']([A-Za-z0-9_.-]+)["']\s*,\s*["']([^"'\n]+)["']"#
+);
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
 lazy_regex!(
     /// A PowerShell command (`Read-Host`, `Get-Secret`): code, not a value.
@@ -118,8 +129,11 @@ fn is_type_name(v: &str) -> bool {
 pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool {
     let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
     // A file that holds the secret, not the secret.
-    let file =
-        v.starts_with("./") || v.starts_with("../") || v.starts_with("~/") || v.starts_with('@');
+    let file = v.starts_with("./")
+        || v.starts_with("../")
+        || v.starts_with("~/")
+        || v.starts_with('@')
+        || (!quoted && ABSOLUTE_PATH.is_match(v));
     if file || is_placeholder(v) || is_type_name(v) {
         return false;
     }
@@ -158,7 +172,7 @@ lazy_regex!(
     /// A password given in a sentence: "the password is …", "log in with
     /// password …", "the password was reset to …".
     PROSE_PASSWORD,
-    r#"(?i)\b(?:pass(?:word|phrase)|pwd)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:is|was|of|became|to|(?:was\s+|has\s+been\s+)?(?:set|reset|changed|updated)\s+to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)"#
+    r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)"#
 );
 
 lazy_regex!(
@@ -210,6 +224,14 @@ pub(super) fn assignment(text: &str) -> Spans {
         XML_ELEMENT
             .captures_iter(text)
             .filter(|c| c[1] == c[3])
+            .filter(|c| {
+                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out.extend(
+        SETTER_CALL
+            .captures_iter(text)
             .filter(|c| {
                 key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
             })

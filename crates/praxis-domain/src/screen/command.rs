@@ -154,6 +154,7 @@ fn dangerous_target(arg: &str) -> bool {
         return match rest.as_slice() {
             [] | ["users", _] => true,
             [dir] => matches!(*dir, "users" | "windows" | "program files" | "programdata"),
+            ["windows", sub] => matches!(*sub, "system32" | "syswow64" | "winsxs"),
             _ => false,
         };
     }
@@ -251,7 +252,7 @@ lazy_regex!(
 );
 lazy_regex!(
     OUTPUT_FLAG,
-    r#"(?i)(?:\s>\s*|\s-[A-Za-z]*o\s*|\s--output(?:=|\s+)|\s-outfile\s+|\s-destination\s+|\s-qO\s*|\s--output-document(?:=|\s+)|\s-O\s+|,\s*)["']?([^\s"',)]+)"#
+    r#"(?:\s>\s*|\s-[a-zA-Z]*o\s+|\s-o|\s--output(?:=|\s+)|(?i:\s-outfile\s+|\s-destination\s+)|\s-[a-zA-Z]*O\s*|\s--output-document(?:=|\s+)|,\s*)["']?([^\s"',)]+)"#
 );
 
 /// The names a download is saved under: its output operand, else (for the

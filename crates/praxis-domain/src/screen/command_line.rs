@@ -5,12 +5,12 @@
 
 use super::assignment::{KeyClass, key_class, literal_secret};
 use super::pattern::{Spans, groups, lazy_regex};
-use super::value::{has_digit, is_placeholder, random_like};
+use super::value::{has_digit, is_placeholder, random_like, word_like};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`.
     FLAG,
-    r#"(?i)(?:^|[\s"'])--?([a-z][a-z0-9_-]*)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
+    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
@@ -44,6 +44,12 @@ lazy_regex!(
     r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s-P\s*["']?([^\s"']+)"#
 );
 lazy_regex!(
+    /// A Java system property (`-Drepo.password=…`) or a libpq connection
+    /// string handed to a PostgreSQL client.
+    PROPERTY,
+    r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?))=["']?([^\s"']+)|(?i:\b(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_basebackup|pgcli)\b)[^\n]*?\bpassword=([^\s'"]+)"#
+);
+lazy_regex!(
     /// A secret given as a positional argument: `aws configure set
     /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
     /// login …`.
@@ -54,10 +60,12 @@ lazy_regex!(
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
-    !value.starts_with(['@', '$', '%'])
-        && !value.contains("$(")
-        && !SPEC_VALUE.is_match(value)
-        && literal_secret(class, value, quoted, false)
+    let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
+    let reference = value.starts_with(['@', '$', '%'])
+        || value.contains("$(")
+        || SPEC_VALUE.is_match(value)
+        || (!quoted && word_like(bare));
+    !reference && literal_secret(class, value, quoted, false)
 }
 
 pub(super) fn command_line(text: &str) -> Spans {
@@ -84,6 +92,13 @@ pub(super) fn command_line(text: &str) -> Spans {
         let v = v.trim_matches(['\'', '"']);
         v.len() >= 3 && !is_placeholder(v)
     }));
+    out.extend(
+        PROPERTY
+            .captures_iter(text)
+            .filter_map(|c| c.get(2).or_else(|| c.get(3)))
+            .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
+            .map(|v| v.range()),
+    );
     out.extend(groups(&TOOL_PASSWORD, text, |v| {
         v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%']) && !v.contains("$(")
     }));

@@ -91,7 +91,8 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         return negated(text, span).then_some(Suppressor::Negation);
     }
     if rule == Rule::PromptOverride {
-        return quoted_mention(text, span).then_some(Suppressor::Reference);
+        return (quoted_mention(text, span) || reported(text, span))
+            .then_some(Suppressor::Reference);
     }
     if rule == Rule::HomePath {
         return None;
@@ -181,6 +182,18 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     let sentence = &before[..open];
     let sentence = &sentence[sentence.rfind(['\n', '.', '!', '?']).map_or(0, |i| i + 1)..];
     !inside.contains(['\n', close]) && closes && MENTION_CUE.is_match(sentence)
+}
+
+lazy_regex!(
+    /// Reported speech: what someone asked a model to do.
+    REPORTED,
+    r"(?i)\b(?:asked|told|instructed|urged|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)\s+to\s*$"
+);
+
+/// Whether an instruction is reported as what someone asked a model to
+/// do ("it asked the bot to ignore its instructions").
+fn reported(text: &str, span: &Range<usize>) -> bool {
+    REPORTED.is_match(&text[..span.start])
 }
 
 /// Whether the sentence around the match says the practice was removed,

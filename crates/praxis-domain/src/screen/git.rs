@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r"(?i)\bgit(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|]*)"
+    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|]*)"
 );
 lazy_regex!(
     /// Hook switches set around a git command.

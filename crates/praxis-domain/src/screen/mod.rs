@@ -44,7 +44,7 @@ mod vendor;
 
 use std::sync::LazyLock;
 
-use regex::RegexSet;
+use regex::{RegexSet, RegexSetBuilder};
 use serde_json::Value;
 
 use crate::finding::Finding;
@@ -126,9 +126,17 @@ pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
 /// reported at its object's pointer (the pointer would otherwise repeat it)
 /// and its value is not descended into.
 pub fn findings(record: &Value) -> Vec<Finding> {
+    findings_with(record, is_command_field)
+}
+
+/// Screening findings over every string of `document`, where `commands`
+/// tells which paths hold guidance an agent acts on (screened by the
+/// command-field rules too): a memory item's body or a proposal's content,
+/// for instance.
+pub fn findings_with(document: &Value, commands: fn(&[String]) -> bool) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut path = Vec::new();
-    walk(record, &mut path, &mut out);
+    walk(document, &mut path, commands, &mut out);
     out.sort();
     out.dedup();
     out
@@ -145,17 +153,22 @@ pub fn is_command_pointer(pointer: &str) -> bool {
     is_command_field(&path)
 }
 
-fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<Finding>) {
+fn walk(
+    value: &Value,
+    path: &mut Vec<String>,
+    commands: fn(&[String]) -> bool,
+    out: &mut Vec<Finding>,
+) {
     match value {
         Value::String(text) => {
-            for rule in scan(text, is_command_field(path)) {
+            for rule in scan(text, commands(path)) {
                 out.push(Finding::new(pointer(path), rule.code(), rule.message()));
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 path.push(i.to_string());
-                walk(item, path, out);
+                walk(item, path, commands, out);
                 path.pop();
             }
         }
@@ -164,7 +177,7 @@ fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<Finding>) {
                 let rules = scan(key, false);
                 if rules.is_empty() {
                     path.push(key.clone());
-                    walk(member, path, out);
+                    walk(member, path, commands, out);
                     path.pop();
                 } else {
                     for rule in rules {
@@ -199,9 +212,14 @@ fn pointer(path: &[String]) -> String {
     out
 }
 
+/// Room for the lazy DFAs of the pattern sets: with less, their many
+/// case-insensitive alternatives evict states so often that matching falls
+/// back to the much slower NFA simulation.
+pub(crate) const DFA_CACHE: usize = 32 << 20;
+
 /// One necessary condition per rule, indexed like [`Rule::ALL`].
 static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new([
+    RegexSetBuilder::new([
         r"(?i)/home/|/users/|/root|[a-z]:[\\/]+(?:users|documents and settings)|\\\\",
         r"gh[pousr]_|github_pat_",
         r"sk-",
@@ -213,21 +231,23 @@ static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
         r"npm_|(?i:_auth)",
         r"eyJ",
         r"PRIVATE KEY|PuTTY-User-Key-File",
-        r"gl[a-z]{1,5}-|pypi-AgE|hf_|_v1_|shp[a-z]{2}_|SG\.|hv[sb]\.|sntr[ysu]_|dapi|lin_api_|PMAK-|dp\.pt\.|glsa_|ATATT|key-|pul-|atlasv1|sbp_|secret_|AGE-SECRET-KEY|figd_|nfp_",
-        r"(?i)twilio|\b(?-i:AC|SK)[0-9a-f]{32}\b",
-        r"\d{5,12}:[A-Za-z0-9_-]{34}",
-        r"(?i)discord|[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.",
-        r"(?i)azurewebsites|x-functions-key|accountkey|sharedaccesskey|sharedsecretvalue|sig=|account-key|storageaccountkey|sas-?token|accesskey=|[A-Za-z0-9+/]{86}==",
+        r"gl[a-z]{1,5}-|pypi-AgE|hf_|_v1_|shp[a-z]{2}_|SG\.|hv[sb]\.|sntr[ysu]{1,2}_|dapi|lin_api_|PMAK-|dp\.pt\.|glsa_|ATATT|key-|pul-|atlasv1|sbp_|secret_|AGE-SECRET-KEY|figd_|nfp_|ntn_|dp\.",
+        r"(?i)twilio|(?-i:AC|SK)[0-9a-f]{4}",
+        r"[0-9]{5}:[A-Za-z0-9_-]{4}",
+        r"(?i)discord|[A-Za-z0-9_-]{4}\.[A-Za-z0-9_-]{6}\.",
+        r"(?i)azurewebsites|x-functions-key|accountkey|sharedaccesskey|sharedsecretvalue|sig=|account-key|storageaccountkey|sas-?token|accesskey=|==|windows\.net",
         r"(?i)pass|secret|token|key|credential|auth|pwd|bearer",
-        r"(?i)pass|secret|token|key|credential|auth|pwd|curl|wget|http|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli|mysql|login|upload|publish|connect|mongo|psql|influx|\bcf\b|twine|sqlcmd|bcp|htpasswd|net\s+user|config\s+set|vault|freerdp|rdesktop|ldap|smbclient|creds|rabbitmqctl|nmcli|\bmc\s|net\s+use|psexec|paexec",
-        r"(?i)://|[?&#;][a-z0-9_.-]*(?:token|sig|credential|key|secret|pass|pwd|auth|jwt)[a-z0-9_.-]*=|discord|telegram",
+        r"(?i)pass|secret|token|key|credential|auth|pwd|curl|wget|http|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli|mysql|login|upload|publish|connect|mongo|psql|influx|cf|twine|sqlcmd|bcp|htpasswd|net\s+user|config\s+set|vault|freerdp|rdesktop|ldap|smbclient|creds|rabbitmqctl|nmcli|mc\s|net\s+use|psexec|paexec",
+        r"(?i)://|[?&#;][a-z0-9_.-]*(?:token|sig|credential|key|secret|pass|pwd|auth|jwt)[a-z0-9_.-]*=|discord|telegram|hooks",
         r"(?i)sess|sid|resume|claude/projects|claude\s+-r|rollout-|\.gemini/tmp",
-        r"(?i)ignore|disregard|forget|discard|skip|override|overwrite|replace|bypass|circumvent|suspend|lift|you\s+are\s+now|instructions|prompt|message|exfiltrat|reveal|leak|disclose|divulge|send|upload|post|email|forward|transmit|<\||<<sys>>|from\s+now\s+on|act\s+as|behave\s+as|respond\s+as|pretend|anything\s+now|</|<\s*(?:system|developer|sys|important|admin|assistant|agent|ai|model|claude|copilot|hidden|secret|user|root|sudo|operator|override)|system\s*:|developer\s*:|if\s+you\s+are|without|no\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)|(?:agents|claude|gemini|copilot)\.md|\brun\b|\[\s*system|\[/inst\]|human|assistant|\bh\s*:|\ba\s*:|stop|print|output|dump|show|display|list|echo|cat|paste|include|share|return|write|copy|append|attach|read\s+out",
+        r"(?i)ignore|disregard|forget|discard|skip|override|overwrite|replace|bypass|circumvent|suspend|lift|you\s+are\s+now|instructions|prompt|message|exfiltrat|reveal|leak|disclose|divulge|send|upload|post|email|forward|transmit|<\||<<sys>>|from\s+now\s+on|act\s+as|behave\s+as|respond\s+as|pretend|anything\s+now|</|<\s*(?:system|developer|sys|important|admin|assistant|agent|ai|model|claude|copilot|hidden|secret|user|root|sudo|operator|override)|system\s*:|developer\s*:|if\s+you\s+are|without|no\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)|(?:agents|claude|gemini|copilot)\.md|\[\s*system|\[/inst\]|(?m:^|\\n)\s*(?:#+\s*)?\**(?:human|assistant|h|a)\**\s*:|stop|quit|cease|environment|env|secret|credential|key|token|password|ssh/|id_rsa|id_ed25519|npmrc|netrc|pypirc",
         r"(?i)curl|wget|rm|rd|del|erase|ri|remove-item|gci|get-childitem|powershell|pwsh|iex|invoke-expression|scriptblock|mkfs|mke2fs|dd|chmod|chown|chgrp|format|wipefs|shred|blkdiscard|clear-disk|/dev/|:\s*\(\s*\)|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil|downloadfile",
         r"(?i)tls|ssl|verif|insecure|unauthorized|trusted-host|check-certificate|cert|pythonhttpsverify|curl",
-        r"(?i)\b(?:push|commit|merge|rebase|cherry-pick|revert|am|pull|husky|hookspath|lefthook|skip_hooks)\b",
+        r"(?i)(?:push|commit|merge|rebase|cherry-pick|revert|am|pull|husky|hookspath|lefthook|skip_hooks)",
         r"(?i)chmod|icacls",
     ])
+    .dfa_size_limit(DFA_CACHE)
+    .build()
     .expect("prefilter patterns")
 });
 

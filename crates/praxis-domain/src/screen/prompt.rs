@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::{Regex, RegexSet, RegexSetBuilder};
 
 use super::pattern::{Spans, lazy_regex, regex};
 
@@ -15,6 +15,10 @@ const PHRASINGS: &[&str] = &[
     // "ignore all previous instructions", "disregard the system prompt"
     r"(?i)\b(?:ignore|disregard|forget|discard|skip)\s+(?:(?:all|any|every|the|your|my|of|these|those|everything|anything)\s+){0,3}(?:(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|system|developer|safety|current|old)\s+){1,2}(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|context|programming|constraints)\b",
     r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+(?:previous|prior|above|earlier))\s+(?:\w+\s+){0,2}?(?:rules|instructions|guidelines|programming|training|restrictions|policies|principles)\b",
+    r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|everything\s+)?(?:the\s+)?(?:above|preceding|foregoing)\b(?:\s+(?:text|content|message|context|instructions?))?\s*(?:and|,)",
+    r"(?i)\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:the\s+)?(?:value|contents?)\s+of\s+\$?[A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|key|secret|password)\b",
+    r"(?i)\byou\s+are\s+(?:now\s+)?DAN\b|\bbroken\s+free\s+of\b|\b(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+(?:have|need)\s+to\s+(?:follow|obey|abide\s+by)\s+(?:any\s+)?(?:\w+\s+)?(?:rules|policies|guidelines|restrictions)",
+    r"(?i)\b(?:act|pretend|behave)\s+(?:to\s+be\s+|as\s+)?(?:if\s+you\s+were\s+)?my\s+(?:late|dead|deceased|dear)\s+grand(?:mother|ma|father|pa)|\bwho\s+used\s+to\s+(?:read|tell|give|recite)\s+me\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:passwords|keys|tokens|secrets|credentials)",
     r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)",
     // "override your safety guidelines", "bypass your restrictions"
     r"(?i)\b(?:override|bypass|circumvent|ignore|disregard|suspend|lift)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?(?:\w+\s+){0,2}?(?:safety|ethics?|ethical|moderation|guardrails?|restrictions?|content\s+(?:policy|policies|filters?)|filters?|guidelines|rules|instructions|programming|alignment|principles|limitations)\b",
@@ -27,8 +31,8 @@ const PHRASINGS: &[&str] = &[
     r"(?m)^\s*(?:SYSTEM|DEVELOPER)\s*:\s*\S",
     r"(?i)\b(?:stop|quit|cease)\s+(?:following|obeying)\s+(?:your|the)\s+(?:\w+\s+)?(?:system\s+prompt|instructions|guidelines|rules|programming)",
     r"(?i)\bif\s+you\s+are\s+(?:an?\s+)?(?:llm|ai|ai\s+(?:agent|assistant|model)|large\s+language\s+model|language\s+model|coding\s+(?:agent|assistant)|autonomous\s+agent|assistant|agent|bot|chatbot|claude|gpt|copilot|codex|gemini)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these)\b[^,:.\n]*)?\s*[,:]",
-    r"(?i)\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)\b[^\n]{0,80}?\b(?:never\s+refuses?|always\s+(?:complies|answers|obeys|prints|reveals|does))",
-    r"(?i)\b(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md\b[^.\n]{0,40}?\b(?:do\s+not|don't|never)\s+(?:follow|read|obey)\s+it\b|\b(?:AGENTS|CLAUDE|GEMINI)\.md\s+(?:guidance|instructions|rules)?\s*(?:is|are)\s+(?:outdated|superseded|obsolete|void|revoked|no\s+longer\s+valid)",
+    r"(?i)\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)\b[^\n]*?\b(?:never\s+refuses?|always\s+(?:complies|answers|obeys|prints|reveals|does))",
+    r"(?i)\b(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md\b[^.\n]*?\b(?:do\s+not|don't|never)\s+(?:follow|read|obey)\s+it\b|\b(?:AGENTS|CLAUDE|GEMINI)\.md\s+(?:guidance|instructions|rules)?\s*(?:is|are)\s+(?:outdated|superseded|obsolete|void|revoked|no\s+longer\s+valid)",
     r"(?i)\brun\s+`?(?:env|printenv|set|export\s+-p|gci\s+env:|get-childitem\s+env:)`?\s+and\s+(?:paste|post|send|share|include|copy|append)",
     r"(?i)\b(?:as|here\s+are|these\s+are|follow)\s+your\s+(?:new|real|updated|actual|true)\s+instructions\b",
     r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+(?:of\s+)?)?(?:its|their)\s+(?:own\s+)?(?:\w+\s+)?(?:guidelines|instructions|programming|training|guardrails|safety\s+\w+|system\s+prompt)\b",
@@ -57,8 +61,12 @@ const PHRASINGS: &[&str] = &[
 ];
 
 /// Which phrasings match, in one pass.
-static PROMPT_OVERRIDE: LazyLock<RegexSet> =
-    LazyLock::new(|| RegexSet::new(PHRASINGS).expect("prompt override patterns"));
+static PROMPT_OVERRIDE: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSetBuilder::new(PHRASINGS)
+        .dfa_size_limit(super::DFA_CACHE)
+        .build()
+        .expect("prompt override patterns")
+});
 /// Each phrasing alone, to find where it matched.
 static PHRASING_PATTERNS: LazyLock<Vec<Regex>> =
     LazyLock::new(|| PHRASINGS.iter().map(|p| regex(p)).collect());
@@ -98,7 +106,7 @@ lazy_regex!(
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.
     REVEAL_ENVIRONMENT,
-    r"(?i)(?:^|[\n.!?:;]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|you\s+(?:must|should|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|the|your|its|any|of|full)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:output|environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b[^.\n]*?\b(?:in\s+(?:your|the|a)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:I|we)\s+can)"
+    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|you\s+(?:must|should|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|the|your|its|any|of|full)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b[^.\n]*?\b(?:in\s+(?:your|the|a)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:I|we)\s+can)"
 );
 
 /// Whether a speaker label sits at its own line: both speakers, or the

@@ -11,7 +11,7 @@ lazy_regex!(
 lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 

@@ -62,7 +62,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]_([A-Za-z0-9+/=_]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,}))"
 );
 
 pub(super) fn other_vendor(text: &str) -> Spans {
@@ -169,7 +169,7 @@ lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|[?&]sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|[?&]sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|[?&]code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64.
