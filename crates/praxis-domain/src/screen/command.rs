@@ -9,7 +9,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r"(?i)\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b)"
+    r"(?i)\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,

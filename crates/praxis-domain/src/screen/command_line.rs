@@ -50,6 +50,22 @@ lazy_regex!(
     r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?))=["']?([^\s"']+)|(?i:\b(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_basebackup|pgcli)\b)[^\n]*?\bpassword=([^\s'"]+)"#
 );
 lazy_regex!(
+    /// A password in SQL handed to a database client.
+    SQL_PASSWORD,
+    r"(?i)\b(?:psql|mysql|mariadb|sqlcmd|cqlsh|mongo\w*|clickhouse-client|sqlplus|isql)\b[^\n]*?\b(?:PASSWORD|IDENTIFIED\s+BY)\s+'([^'\n]+)'"
+);
+lazy_regex!(
+    /// A command line of a tool that takes `key=value` arguments.
+    PAIR_COMMAND,
+    r"(?i)\b(?:vault|kubectl|oc|helm|docker|podman|az|aws|gcloud|terraform|ansible(?:-playbook)?|mc|curl|http|psql|java|mvn|gradle|npm|yarn|pip|python\d*|node|dotnet|func|heroku|flyctl|doctl|kubeseal|argocd|gh|glab|consul|nomad|boundary)\b[^\n|;&]*"
+);
+lazy_regex!(
+    /// One `key=value` argument (`password=…`, `--from-literal=password=…`,
+    /// `--set db.password=…`).
+    ARGUMENT_PAIR,
+    r#"(?:^|\s|--from-literal=|--set(?:-string)?[= ])([A-Za-z_][\w.-]*)=["']?([^\s"',]+)"#
+);
+lazy_regex!(
     /// A secret given as a positional argument: `aws configure set
     /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
     /// login …`.
@@ -99,6 +115,20 @@ pub(super) fn command_line(text: &str) -> Spans {
             .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
             .map(|v| v.range()),
     );
+    out.extend(groups(&SQL_PASSWORD, text, |v| {
+        v.len() >= 4 && !is_placeholder(v)
+    }));
+    for command in PAIR_COMMAND.find_iter(text) {
+        out.extend(
+            ARGUMENT_PAIR
+                .captures_iter(command.as_str())
+                .filter(|c| {
+                    key_class(&c[1]).is_some_and(|class| literal_flag_value(class, &c[2], false))
+                })
+                .filter_map(|c| c.get(2))
+                .map(|m| command.start() + m.start()..command.start() + m.end()),
+        );
+    }
     out.extend(groups(&TOOL_PASSWORD, text, |v| {
         v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%']) && !v.contains("$(")
     }));

@@ -97,11 +97,20 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
     if rule == Rule::HomePath {
         return None;
     }
+    // Quotes around a value belong to the syntax, not to the value.
+    let matched = &text[span.clone()];
+    let inner = span.start + (matched.len() - matched.trim_start_matches(['"', '\'', '`']).len())
+        ..span.end - (matched.len() - matched.trim_end_matches(['"', '\'', '`']).len());
+    let span = if inner.start < inner.end {
+        &inner
+    } else {
+        span
+    };
     if referenced(text, span) {
         Some(Suppressor::Reference)
     } else if documentation_value(text, span) {
         Some(Suppressor::Placeholder)
-    } else if REDACTION_AFTER.is_match(&text[span.end..]) {
+    } else if rule != Rule::CredentialPrivateKey && REDACTION_AFTER.is_match(&text[span.end..]) {
         Some(Suppressor::RedactionMarker)
     } else {
         None
@@ -158,7 +167,7 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic)\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|reads|wrote|writes)\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside

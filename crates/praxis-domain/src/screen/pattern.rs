@@ -61,6 +61,22 @@ pub(super) fn candidates(
     out
 }
 
+/// The whole spans of the matches of `re` whose first participating group
+/// `accept` takes: for tokens whose prefix belongs to the secret (`ghp_…`),
+/// so that redacting the span removes all of it.
+pub(super) fn tokens(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
+    re.captures_iter(text)
+        .filter(|c| {
+            c.iter()
+                .skip(1)
+                .flatten()
+                .next()
+                .is_some_and(|m| accept(m.as_str()))
+        })
+        .filter_map(|c| c.get(0).map(|m| m.range()))
+        .collect()
+}
+
 /// The spans of the first participating group of each match of `re`
 /// (patterns with alternatives capture one group per alternative) that
 /// `accept` takes.

@@ -130,7 +130,13 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     {
         return false;
     }
-    sudo || recursive || operands.iter().any(|o| system_path(o))
+    // Recursion matters where it reaches beyond a project's own directory:
+    // an absolute path, a home or the whole working tree.
+    let wide = |o: &&str| {
+        let o = o.trim_matches(['"', '\'']);
+        o.starts_with(['/', '~', '$']) || matches!(o, "." | "./" | "*" | "./*")
+    };
+    sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
 }
 
 pub(super) fn world_writable(text: &str) -> Spans {
@@ -158,7 +164,6 @@ mod tests {
             "sudo chmod 777 /var/run/docker.sock",
             "chmod 666 /dev/kvm",
             "chmod -R 777 /var/www",
-            "chmod -R 777 storage",
             "sudo chmod a+rwx /opt/app",
             "chmod o+w /etc/hosts",
             "chmod 0777 /usr/local/bin",
@@ -176,6 +181,7 @@ mod tests {
             "sudo chmod 644 /etc/nginx/nginx.conf",
             "chmod u+w README.md",
             "chmod -R 777 /tmp/shared",
+            "chmod -R 777 ./tmp/test-output",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

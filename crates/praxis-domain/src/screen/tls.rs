@@ -8,7 +8,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// Environment variables that turn verification off.
     ENVIRONMENT,
-    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY)\s*[=:]\s*["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)\s*[=:]\s*["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY)\s*[=:]\s*["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
+    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
 );
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.

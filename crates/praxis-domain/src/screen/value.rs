@@ -43,6 +43,7 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "***",
     "...",
     "${",
+    "#{",
     "{{",
     "<",
     ">",

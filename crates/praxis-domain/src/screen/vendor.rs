@@ -1,7 +1,7 @@
 //! Vendor credentials: tokens and keys in a vendor's recognizable format,
 //! told apart from documentation placeholders by their generated body.
 
-use super::pattern::{Spans, groups, lazy_regex, matches};
+use super::pattern::{Spans, groups, lazy_regex, matches, tokens};
 use super::value::{
     distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
     random_like, word_like,
@@ -49,7 +49,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}|PuTTY-User-Key-File-\d+:"
+    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -66,31 +66,31 @@ lazy_regex!(
 );
 
 pub(super) fn other_vendor(text: &str) -> Spans {
-    groups(&OTHER_VENDOR, text, |b| {
+    tokens(&OTHER_VENDOR, text, |b| {
         random_like(b, 20) && (has_digit(b) || mixed_case(b))
     })
 }
 
 pub(super) fn github(text: &str) -> Spans {
-    groups(&GITHUB, text, |b| random_like(b, 20) && has_digit(b))
+    tokens(&GITHUB, text, |b| random_like(b, 20) && has_digit(b))
 }
 
 pub(super) fn openai(text: &str) -> Spans {
-    groups(&OPENAI, text, |b| !b.starts_with("ant-") && key_body(b))
+    tokens(&OPENAI, text, |b| !b.starts_with("ant-") && key_body(b))
 }
 
 pub(super) fn anthropic(text: &str) -> Spans {
-    groups(&ANTHROPIC, text, key_body)
+    tokens(&ANTHROPIC, text, key_body)
 }
 
 pub(super) fn slack(text: &str) -> Spans {
-    let mut out = groups(&SLACK_TOKEN, text, |b| random_like(b, 10) && has_digit(b));
+    let mut out = tokens(&SLACK_TOKEN, text, |b| random_like(b, 10) && has_digit(b));
     out.extend(groups(&SLACK_HOOK, text, |b| random_like(b, 8)));
     out
 }
 
 pub(super) fn aws(text: &str) -> Spans {
-    let mut out = groups(&AWS_KEY_ID, text, |b| {
+    let mut out = tokens(&AWS_KEY_ID, text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6
     });
     out.extend(groups(&AWS_SECRET, text, |b| {
@@ -101,15 +101,15 @@ pub(super) fn aws(text: &str) -> Spans {
 }
 
 pub(super) fn google(text: &str) -> Spans {
-    groups(&GOOGLE, text, |b| random_like(b, 20) && has_digit(b))
+    tokens(&GOOGLE, text, |b| random_like(b, 20) && has_digit(b))
 }
 
 pub(super) fn stripe(text: &str) -> Spans {
-    groups(&STRIPE, text, |b| random_like(b, 16) && has_digit(b))
+    tokens(&STRIPE, text, |b| random_like(b, 16) && has_digit(b))
 }
 
 pub(super) fn npm(text: &str) -> Spans {
-    let mut out = groups(&NPM_TOKEN, text, |b| random_like(b, 36));
+    let mut out = tokens(&NPM_TOKEN, text, |b| random_like(b, 36));
     out.extend(groups(&NPM_RC, text, |v| {
         v.len() >= 8 && !is_placeholder(v) && !word_like(v)
     }));
