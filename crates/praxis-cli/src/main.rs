@@ -19,6 +19,7 @@ mod output;
 mod procedures;
 mod proposals;
 mod records;
+mod records_check;
 mod records_http;
 mod server;
 mod sim;

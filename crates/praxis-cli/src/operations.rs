@@ -66,6 +66,8 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("withdraw_proposal", &["proposals", "withdraw"]),
     ("search", &["records", "search"]),
     ("submit", &["records", "submit"]),
+    // `records submit --dry-run`.
+    ("check_record", &["records", "submit"]),
     ("intake", &["records", "intake"]),
     ("record_schema", &["records", "schema"]),
     ("read_settings", &["records", "settings"]),

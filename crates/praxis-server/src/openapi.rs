@@ -220,6 +220,7 @@ const READ_ONLY_POSTS: &[&str] = &[
     "memory_history",
     "review_proposal",
     "describe_source",
+    "check_record",
 ];
 
 /// POST operations that write but take no `Idempotency-Key`: they are
@@ -505,6 +506,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::attempts::export,
         crate::records::record_schema,
         crate::records::submit,
+        crate::records::check,
         crate::records::read,
         crate::records::search,
         crate::records::history,

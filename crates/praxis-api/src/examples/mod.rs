@@ -62,6 +62,7 @@ pub const ORDER: &[&str] = &[
     "assess",
     "import",
     "set_settings",
+    "check_record",
     "submit",
     "review",
     "publish_skill",
@@ -289,7 +290,8 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "set_policy" => value(serde_json::to_value(set_policy())),
         "import" => value(serde_json::to_value(import())),
         "set_settings" => value(serde_json::to_value(record_settings())),
-        "submit" => value(serde_json::to_value(submit_record())),
+        // A dry run takes exactly what a submission takes.
+        "submit" | "check_record" => value(serde_json::to_value(submit_record())),
         "review" => value(serde_json::to_value(review_record())),
         "withdraw" => value(serde_json::to_value(withdraw_record())),
         "discard_record" => value(serde_json::to_value(discard_record())),

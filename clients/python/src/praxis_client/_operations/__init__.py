@@ -26,6 +26,7 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "assess": ("POST", "/api/v1/attempts/assess", "safe"),
     "attempt_history": ("GET", "/api/v1/attempts/history", "safe"),
     "capabilities": ("GET", "/api/v1/capabilities", "safe"),
+    "check_record": ("POST", "/api/v1/records/check", "safe"),
     "counts": ("GET", "/api/v1/attempts/counts", "safe"),
     "create_proposal": ("POST", "/api/v1/proposals", "keyed"),
     "create_strategy": ("POST", "/api/v1/learning/strategies", "keyed"),
