@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes redaction.jsonl, the labelled corpus of the screening engine.
+"""Writes redaction-train.jsonl, the first train part of the screening corpus.
 
 Every text below was written for this corpus. Secrets are synthetic: the
 `{...}` fields are filled from a seeded generator, so they look like the
@@ -374,19 +374,15 @@ pos(
     '{"username": "svc_ingest", "password": "Spr1ng!202607"}',
     "client_secret: 9fK2mQ7xLp4Rt8Vz3Wb6",
     "Authorization: Basic c3ZjX2J1aWxkOnBhc3N3b3JkMTIzNDU=",
-    "curl -u deploy:Tr0ub4dor42 https://ci.acme.internal/job/release/build",
-    "mysql -uroot -pS3cretRoot88 inventory < dump.sql",
     "postgres: POSTGRES_PASSWORD=wintergreen77",
     "SECRET_KEY = 'django-insecure-8x#2k$w9@p1m!q7z&v4t'",
     "api_key = \"4c9a7e1f2b8d3c6a0e5f\"",
-    "redis-cli -h cache.internal -a nO7s0Secret --no-auth-warning ping",
     "smtp:\n  user: alerts@acme.test\n  password: Bl4ckbird!",
     "The connection string had Password=Winter2026!;User ID=sa",
     "x-api-key: 7fa9c2e41b6d8f03a5c7e9b1",
     "ansible-playbook site.yml -e ansible_become_password=R00tedTree",
     "export VAULT_TOKEN=hvs.CAESIJx8Kq2mWz7Lr4Tn9Vb1Gd5",
     "app.secret_key = 'f3a9e1c7b5d2'",
-    "--password 'c0rrectH0rse'",
     "docker run -e MYSQL_ROOT_PASSWORD=letmein2026 mysql:8",
     "keystore password: 9Qw2Er4Ty6",
     "JENKINS_API_TOKEN=11a4f7e2c9b3d8e6f0a1b2c3d4",
@@ -396,7 +392,6 @@ pos(
     "sendgrid_api_token: SG.k2Mx9Pq4Wz1Lv8Nb3Jc6",
     "The wifi passphrase=orangeCactus42 was in the setup notes.",
     "CLIENT_SECRET=a7f3e9c1d5b2",
-    "mysqldump -h db -u backup -p'Bl4ckbird77' shop > shop.sql",
 )
 
 pos(
@@ -1020,12 +1015,10 @@ pos(
     "redis_password = \"Qw3rty!Redis\"",
     "settings.py: EMAIL_HOST_PASSWORD = 'smtpPass2026'",
     "heroku config:set API_TOKEN=5f2e9a1c7b3d8e4f6a0b",
-    "twine upload -u __token__ --password pypi-Ag3Kx9",
     "Proxy-Authorization: Basic cHJveHl1c2VyOlByMHh5UGFzcw==",
     "kubectl create secret generic db --from-literal=password=Pl4netExpress",
     "The .env had SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOjE3MDAwMDAwMDB9_a8f2c9",
     "dbPassword: \"Kestrel#88\"",
-    "gh secret set DEPLOY_TOKEN --body 7c3e9f1a2b4d6e8f0a1c",
     "NUGET_API_KEY=oy2k7xq4mz9w1l8v3n6b5j2h0g4f7d1s9a3p6r8t5e2c",
     "ldap_bind_password=c0rpDirectory!",
 )
@@ -1311,8 +1304,6 @@ pos(
     "export DB_PASS='p@ssw0rd-prod'",
     '"apiKey": "b81f6c2e94a7d3f0"',
     "passwd: Tiger123",
-    "echo 'Adm1nPass!' | sudo -S apt-get update",
-    "ssh-keygen -t ed25519 -N 'Passphrase42' -f deploy_key",
 )
 pos(
     "secret_url",
@@ -1389,7 +1380,6 @@ neg(
     "docker buildx build --secret id=npmrc,src=$HOME/.npmrc .",
     "docker build --secret id=gh,env=GH_TOKEN .",
     "curl -s https://acme.test/install.sh | less",
-    "curl -sSL https://acme.test/install.sh > install.sh; bash install.sh --dry-run",
     "sudo rm -rf /opt/old-app",
     "rm -rf ~/.local/share/virtualenvs/app-3x9",
     "Remove-Item -Recurse -Force $HOME\\.nuget\\packages",
@@ -1462,6 +1452,29 @@ pos(
     "Remove-Item -Recurse -Force '~'",
     commands=True,
 )
+
+# A download saved by redirection and then run: a negative until the
+# download-then-execute family existed (a dry run still runs the script).
+pos(
+    "unsafe_command",
+    "curl -sSL https://acme.test/install.sh > install.sh; bash install.sh --dry-run",
+    commands=True,
+)
+
+# Credentials passed as command-line arguments: split from the assignment
+# rule when the command-line rule got an id of its own.
+pos(
+    "credential.command_line",
+    "curl -u deploy:Tr0ub4dor42 https://ci.acme.internal/job/release/build",
+    "mysql -uroot -pS3cretRoot88 inventory < dump.sql",
+    "redis-cli -h cache.internal -a nO7s0Secret --no-auth-warning ping",
+    "--password 'c0rrectH0rse'",
+    "mysqldump -h db -u backup -p'Bl4ckbird77' shop > shop.sql",
+    "twine upload -u __token__ --password pypi-Ag3Kx9",
+    "gh secret set DEPLOY_TOKEN --body 7c3e9f1a2b4d6e8f0a1c",
+    "echo 'Adm1nPass!' | sudo -S apt-get update",
+    "ssh-keygen -t ed25519 -N 'Passphrase42' -f deploy_key",
+)
 neg(
     "rm -rf /home/$USER/project/target",
     "rm -rf /home/<user>/src/app/node_modules",
@@ -1487,7 +1500,7 @@ def jsonl(case):
 
 
 def main():
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "redaction.jsonl")
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "redaction-train.jsonl")
     with open(out, "w", encoding="utf-8", newline="\n") as f:
         for case in CASES:
             f.write(jsonl(case) + "\n")

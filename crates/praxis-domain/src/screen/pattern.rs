@@ -1,6 +1,8 @@
 //! Compiling the screening patterns, and matching helpers the rule
 //! families share.
 
+use std::ops::Range;
+
 use regex::{Captures, Regex};
 
 /// Compiles a screening pattern; a broken one is a bug caught by the first
@@ -19,33 +21,53 @@ macro_rules! lazy_regex {
 }
 pub(super) use lazy_regex;
 
-/// Whether `accept` holds for some match of `re`, trying the next match
-/// right after each rejected key (group 1) rather than after the whole
-/// match: in `postgres: POSTGRES_PASSWORD=x` the first candidate's value
-/// holds the real assignment.
-pub(super) fn any_candidate(
-    re: &Regex,
-    text: &str,
-    accept: impl Fn(&Captures<'_>) -> bool,
-) -> bool {
-    let mut at = 0;
-    while let Some(c) = re.captures_at(text, at) {
-        if accept(&c) {
-            return true;
-        }
-        at = c.get(1).map_or(text.len(), |m| m.end());
-    }
-    false
+/// Byte ranges of the matched text where a rule fired.
+pub(super) type Spans = Vec<Range<usize>>;
+
+/// Every match of `re` (its whole span).
+pub(super) fn matches(re: &Regex, text: &str) -> Spans {
+    re.find_iter(text).map(|m| m.range()).collect()
 }
 
-/// Whether `accept` holds for the first participating group of some match
-/// of `re` (patterns with alternatives capture one group per alternative).
-pub(super) fn any_group(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> bool {
-    re.captures_iter(text).any(|c| {
-        c.iter()
-            .skip(1)
-            .flatten()
-            .next()
-            .is_some_and(|m| accept(m.as_str()))
-    })
+/// The spans of the matches of `re` that `accept` takes, trying the next
+/// match right after each rejected key (group 1) rather than after the
+/// whole match: in `postgres: POSTGRES_PASSWORD=x` the first candidate's
+/// value holds the real assignment. An accepted match is reported by the
+/// span of its group `report` (or the whole match, when that group did not
+/// take part).
+pub(super) fn candidates(
+    re: &Regex,
+    text: &str,
+    report: usize,
+    accept: impl Fn(&Captures<'_>) -> bool,
+) -> Spans {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(c) = re.captures_at(text, at) {
+        let whole = c.get(0).map_or(at..text.len(), |m| m.range());
+        if accept(&c) {
+            out.push(c.get(report).map_or(whole.clone(), |m| m.range()));
+            at = whole.end.max(at + 1);
+        } else {
+            at = c.get(1).map_or(text.len(), |m| m.end());
+        }
+        if at > text.len() {
+            break;
+        }
+        while !text.is_char_boundary(at) {
+            at += 1;
+        }
+    }
+    out
+}
+
+/// The spans of the first participating group of each match of `re`
+/// (patterns with alternatives capture one group per alternative) that
+/// `accept` takes.
+pub(super) fn groups(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
+    re.captures_iter(text)
+        .filter_map(|c| c.iter().skip(1).flatten().next())
+        .filter(|m| accept(m.as_str()))
+        .map(|m| m.range())
+        .collect()
 }

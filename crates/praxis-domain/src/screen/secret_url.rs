@@ -1,7 +1,7 @@
 //! Secret-bearing URLs: userinfo with a password, a secret query or
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
-use super::pattern::lazy_regex;
+use super::pattern::{Spans, lazy_regex};
 use super::value::{has_digit, has_letter, is_placeholder, random_like, word_like};
 
 lazy_regex!(
@@ -92,40 +92,49 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
     }
 }
 
-pub(super) fn secret_url(text: &str) -> bool {
-    let userinfo = URL_USERINFO
+pub(super) fn secret_url(text: &str) -> Spans {
+    let mut out: Spans = URL_USERINFO
         .captures_iter(text)
-        .any(|c| match c[1].split_once(':') {
+        .filter(|c| match c[1].split_once(':') {
             Some((_, password)) => !is_placeholder(password),
             None => random_like(&c[1], 20) && has_digit(&c[1]),
-        });
-    userinfo
-        || SECRET_PATH_URL.is_match(text)
-        || URL_PARAM.captures_iter(text).any(|c| {
-            let Some(kind) = param_kind(&c[1]) else {
-                return false;
-            };
-            let start = c.get(0).map_or(0, |m| m.start());
-            // The token starts after the last separator before the
-            // parameter. Separators include multi-byte whitespace (U+0085,
-            // U+2028, …, which survive normalization), so the start is the
-            // separator's end, not its index plus one byte.
-            let token_start = text[..start]
-                .char_indices()
-                .rev()
-                .find(|&(_, ch)| ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<'))
-                .map_or(0, |(i, ch)| i + ch.len_utf8());
-            // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
-            // token may end one byte past `start`.
-            let token = &text[token_start..=start];
-            if !token.contains(['?', '#']) {
-                return false;
-            }
-            let host = URL_HOST
-                .captures(token)
-                .map(|h| h.get(1).map_or("", |m| m.as_str()));
-            secret_param(kind, &c[2], host)
         })
+        .filter_map(|c| c.get(1).map(|m| m.range()))
+        .collect();
+    out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    out.extend(
+        URL_PARAM
+            .captures_iter(text)
+            .filter(|c| {
+                let Some(kind) = param_kind(&c[1]) else {
+                    return false;
+                };
+                let start = c.get(0).map_or(0, |m| m.start());
+                // The token starts after the last separator before the
+                // parameter. Separators include multi-byte whitespace (U+0085,
+                // U+2028, …, which survive normalization), so the start is the
+                // separator's end, not its index plus one byte.
+                let token_start = text[..start]
+                    .char_indices()
+                    .rev()
+                    .find(|&(_, ch)| {
+                        ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<')
+                    })
+                    .map_or(0, |(i, ch)| i + ch.len_utf8());
+                // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
+                // token may end one byte past `start`.
+                let token = &text[token_start..=start];
+                if !token.contains(['?', '#']) {
+                    return false;
+                }
+                let host = URL_HOST
+                    .captures(token)
+                    .map(|h| h.get(1).map_or("", |m| m.as_str()));
+                secret_param(kind, &c[2], host)
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out
 }
 
 #[cfg(test)]

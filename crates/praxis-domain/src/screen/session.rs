@@ -5,10 +5,12 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::pattern::{any_candidate, any_group, lazy_regex, regex};
+use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
 use super::value::{distinct_chars, has_digit, is_placeholder, key_words, random_like, word_like};
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+/// A UUID, a ULID (Crockford base32, 26 characters) or 32 hex digits.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}|[0-9a-fA-F]{32})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -16,12 +18,12 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?id)?(?:\s+(?:is|was))?|--session(?:-id)?|--resume|resume|claude\s+-r)\s*[:=#]?\s*["'`(\[]?{UUID}"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume)\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"(?i)\.claude/projects/[^\s/]+/{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}"
+        r"(?i)\.claude/projects/[^\s/]+/{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
@@ -36,8 +38,8 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "connectsid",
 ];
 
-pub(super) fn session_id(text: &str) -> bool {
-    any_candidate(&SESSION_ASSIGNMENT, text, |c| {
+pub(super) fn session_id(text: &str) -> Spans {
+    let mut out = candidates(&SESSION_ASSIGNMENT, text, 2, |c| {
         let joined = key_words(&c[1]).concat();
         let Some(suffix) = SESSION_KEY_SUFFIXES.iter().find(|s| joined.ends_with(*s)) else {
             return false;
@@ -49,9 +51,13 @@ pub(super) fn session_id(text: &str) -> bool {
             && has_digit(value)
             && !word_like(value)
             && distinct_chars(value) >= 5
-    }) || SESSION_LABELLED_UUID.is_match(text)
-        || SESSION_TRANSCRIPT.is_match(text)
-        || any_group(&SESSION_FILE, text, |b| random_like(b, 16) && has_digit(b))
+    });
+    out.extend(matches(&SESSION_LABELLED_UUID, text));
+    out.extend(matches(&SESSION_TRANSCRIPT, text));
+    out.extend(groups(&SESSION_FILE, text, |b| {
+        random_like(b, 16) && has_digit(b)
+    }));
+    out
 }
 
 #[cfg(test)]
@@ -74,5 +80,18 @@ mod tests {
             Rule::SessionId
         ));
         assert!(!fires("session_timeout=3600", Rule::SessionId));
+        for hit in [
+            "rollout-2025-06-02T10-11-12-0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55.jsonl",
+            "session id 01JX3K7Q9M2V8R4T6W0Y5Z1B3C",
+            "session: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+            "Reproduced with session ULID 01HRG3BM2AVZ9NJKBRQDE8WB5Q; it expired",
+            "the sessionid cookie was 2b3350109b5f2d6a4ebf9f5a98d8f6e4 before",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        assert!(!fires(
+            "commit 9f8e7d6c5b4a39281706f5e4d3c2b1a0 fixed it",
+            Rule::SessionId
+        ));
     }
 }

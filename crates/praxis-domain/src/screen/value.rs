@@ -72,7 +72,19 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     PLACEHOLDER_WORDS.contains(&lower.as_str())
         || PLACEHOLDER_MARKERS.iter().any(|m| lower.contains(m))
         || lower.starts_with("your")
+        || lower.starts_with("my-")
+        || lower.starts_with("my_")
         || lower.ends_with("here")
+        || matches!(
+            lower.as_str(),
+            "changeme"
+                | "change-me"
+                | "change_me"
+                | "changeit"
+                | "secret123"
+                | "password123"
+                | "hunter2"
+        )
 }
 
 pub(super) fn distinct_chars(s: &str) -> usize {

@@ -1,7 +1,7 @@
 //! Vendor credentials: tokens and keys in a vendor's recognizable format,
 //! told apart from documentation placeholders by their generated body.
 
-use super::pattern::{any_group, lazy_regex};
+use super::pattern::{Spans, groups, lazy_regex, matches};
 use super::value::{
     distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
     random_like, word_like,
@@ -42,6 +42,12 @@ lazy_regex!(
     r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}"
 );
 lazy_regex!(
+    /// A token whose segments run on across line breaks: what a terminal
+    /// or an editor leaves when it wraps a long token.
+    JWT_WRAPPED,
+    r"\beyJ(?:[A-Za-z0-9_.-]|[\\`]?[ \t]*\r?\n[ \t>]*){40,}"
+);
+lazy_regex!(
     PRIVATE_KEY,
     r"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}|PuTTY-User-Key-File-\d+:"
 );
@@ -59,60 +65,172 @@ lazy_regex!(
     r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]_([A-Za-z0-9+/=_]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,}))"
 );
 
-pub(super) fn other_vendor(text: &str) -> bool {
-    any_group(&OTHER_VENDOR, text, |b| {
+pub(super) fn other_vendor(text: &str) -> Spans {
+    groups(&OTHER_VENDOR, text, |b| {
         random_like(b, 20) && (has_digit(b) || mixed_case(b))
     })
 }
 
-pub(super) fn github(text: &str) -> bool {
-    any_group(&GITHUB, text, |b| random_like(b, 20) && has_digit(b))
+pub(super) fn github(text: &str) -> Spans {
+    groups(&GITHUB, text, |b| random_like(b, 20) && has_digit(b))
 }
 
-pub(super) fn openai(text: &str) -> bool {
-    any_group(&OPENAI, text, |b| !b.starts_with("ant-") && key_body(b))
+pub(super) fn openai(text: &str) -> Spans {
+    groups(&OPENAI, text, |b| !b.starts_with("ant-") && key_body(b))
 }
 
-pub(super) fn anthropic(text: &str) -> bool {
-    any_group(&ANTHROPIC, text, key_body)
+pub(super) fn anthropic(text: &str) -> Spans {
+    groups(&ANTHROPIC, text, key_body)
 }
 
-pub(super) fn slack(text: &str) -> bool {
-    any_group(&SLACK_TOKEN, text, |b| random_like(b, 10) && has_digit(b))
-        || any_group(&SLACK_HOOK, text, |b| random_like(b, 8))
+pub(super) fn slack(text: &str) -> Spans {
+    let mut out = groups(&SLACK_TOKEN, text, |b| random_like(b, 10) && has_digit(b));
+    out.extend(groups(&SLACK_HOOK, text, |b| random_like(b, 8)));
+    out
 }
 
-pub(super) fn aws(text: &str) -> bool {
-    any_group(&AWS_KEY_ID, text, |b| {
+pub(super) fn aws(text: &str) -> Spans {
+    let mut out = groups(&AWS_KEY_ID, text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6
-    }) || any_group(&AWS_SECRET, text, |b| {
+    });
+    out.extend(groups(&AWS_SECRET, text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
-    }) || any_group(&AWS_SESSION, text, |b| random_like(b, 40))
+    }));
+    out.extend(groups(&AWS_SESSION, text, |b| random_like(b, 40)));
+    out
 }
 
-pub(super) fn google(text: &str) -> bool {
-    any_group(&GOOGLE, text, |b| random_like(b, 20) && has_digit(b))
+pub(super) fn google(text: &str) -> Spans {
+    groups(&GOOGLE, text, |b| random_like(b, 20) && has_digit(b))
 }
 
-pub(super) fn stripe(text: &str) -> bool {
-    any_group(&STRIPE, text, |b| random_like(b, 16) && has_digit(b))
+pub(super) fn stripe(text: &str) -> Spans {
+    groups(&STRIPE, text, |b| random_like(b, 16) && has_digit(b))
 }
 
-pub(super) fn npm(text: &str) -> bool {
-    any_group(&NPM_TOKEN, text, |b| random_like(b, 36))
-        || any_group(&NPM_RC, text, |v| {
-            v.len() >= 8 && !is_placeholder(v) && !word_like(v)
-        })
+pub(super) fn npm(text: &str) -> Spans {
+    let mut out = groups(&NPM_TOKEN, text, |b| random_like(b, 36));
+    out.extend(groups(&NPM_RC, text, |v| {
+        v.len() >= 8 && !is_placeholder(v) && !word_like(v)
+    }));
+    out
 }
 
-/// A JSON Web Token.
-pub(super) fn jwt(text: &str) -> bool {
-    JWT.is_match(text)
+/// A JSON Web Token, also one a line wrap split: the segments may continue
+/// on the next line after a break (and a `\` continuation or indentation).
+pub(super) fn jwt(text: &str) -> Spans {
+    let mut out = matches(&JWT, text);
+    out.extend(
+        JWT_WRAPPED
+            .find_iter(text)
+            .filter(|m| {
+                let joined: String = m.as_str().split_whitespace().collect();
+                let joined = joined.replace(['\\', '`'], "");
+                JWT.is_match(&joined)
+            })
+            .map(|m| m.range()),
+    );
+    out
 }
 
 /// A private key block or PuTTY key file.
-pub(super) fn private_key(text: &str) -> bool {
-    PRIVATE_KEY.is_match(text)
+pub(super) fn private_key(text: &str) -> Spans {
+    matches(&PRIVATE_KEY, text)
+}
+
+lazy_regex!(
+    /// 32 hexadecimal characters standing alone: a Twilio auth token or API
+    /// key secret when the text is about Twilio.
+    TWILIO_TOKEN,
+    r"(?:^|[^A-Za-z0-9_])([0-9A-Za-z]{32})(?:$|[^A-Za-z0-9_])"
+);
+lazy_regex!(
+    /// What makes a text about Twilio: the vendor's name or an account or
+    /// API key SID.
+    TWILIO_CONTEXT,
+    r"(?i)twilio|\b(?-i:AC|SK)[0-9a-f]{32}\b"
+);
+lazy_regex!(
+    /// A bot id, a colon and the 35-character secret.
+    TELEGRAM,
+    r"(?:^|[^A-Za-z0-9_:]|/bot)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+);
+lazy_regex!(
+    /// Three dot-separated parts: the bot's id in base64, a timestamp and
+    /// an HMAC.
+    DISCORD_TOKEN,
+    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-])"
+);
+lazy_regex!(
+    DISCORD_WEBHOOK,
+    r"(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d+/([A-Za-z0-9_-]{20,})"
+);
+lazy_regex!(
+    /// A Functions key in a URL or header, and the keys of storage, Service
+    /// Bus and Event Hubs connection strings.
+    AZURE,
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|[?&]sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)"#
+);
+lazy_regex!(
+    /// The shape of a storage account key: 64 bytes in base64.
+    STORAGE_KEY,
+    r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)"
+);
+lazy_regex!(
+    AZURE_CONTEXT,
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key"
+);
+
+/// A Twilio auth token or API key secret in a text about Twilio.
+pub(super) fn twilio(text: &str) -> Spans {
+    if !TWILIO_CONTEXT.is_match(text) {
+        return Vec::new();
+    }
+    // An API key secret is 32 letters and digits; an auth token is 32 hex
+    // digits. A SID is 34 characters (`AC`/`SK` and 32 hex) and so never
+    // matches.
+    groups(&TWILIO_TOKEN, text, |b| {
+        let hex = b.bytes().all(|c| c.is_ascii_hexdigit());
+        has_digit(b) && has_letter(b) && distinct_chars(b) >= if hex { 8 } else { 12 }
+    })
+}
+
+/// A Telegram bot token.
+pub(super) fn telegram(text: &str) -> Spans {
+    groups(&TELEGRAM, text, |t| {
+        let secret = t.split_once(':').map_or("", |(_, s)| s);
+        random_like(secret, 30) && mixed_case(secret) && distinct_chars(secret) >= 12
+    })
+}
+
+/// A Discord bot token (its first part decodes to a numeric id) or webhook
+/// URL.
+pub(super) fn discord(text: &str) -> Spans {
+    use base64::Engine as _;
+    let mut out: Spans = DISCORD_TOKEN
+        .captures_iter(text)
+        .filter(|c| {
+            let id = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(c[1].trim_end_matches('='))
+                .unwrap_or_default();
+            (17..=20).contains(&id.len())
+                && id.iter().all(u8::is_ascii_digit)
+                && random_like(&c[3], 20)
+        })
+        .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
+        .collect();
+    out.extend(groups(&DISCORD_WEBHOOK, text, |b| random_like(b, 20)));
+    out
+}
+
+/// An Azure Functions key, storage account or shared access key, or SAS
+/// signature.
+pub(super) fn azure(text: &str) -> Spans {
+    let mut out = groups(&AZURE, text, |v| random_like(v, 20) && !word_like(v));
+    if AZURE_CONTEXT.is_match(text) {
+        out.extend(groups(&STORAGE_KEY, text, |v| random_like(v, 40)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -144,5 +262,43 @@ mod tests {
             Rule::CredentialStripe
         ));
         assert!(!fires("AKIAIOSFODNN7EXAMPLE", Rule::CredentialAws));
+    }
+
+    #[test]
+    fn messaging_and_cloud_vendor_secrets() {
+        let sid = "AC3f9d2b7e1c8a4f6d0b5e9c2a7f1d3b8e";
+        let token = "9e4b1c7d2a8f3e6b0c5d9a1f7e2b4c8d";
+        assert!(fires(
+            &format!("Client(\"{sid}\", \"{token}\")"),
+            Rule::CredentialTwilio
+        ));
+        assert!(!fires(&format!("trace {token}"), Rule::CredentialTwilio));
+        assert!(!fires(sid, Rule::CredentialTwilio));
+        assert!(fires(
+            "BOT_TOKEN=7203948561:AAHk3vQ9zLmX2pR7tW4yB8nC1dF6gJ0sE5u",
+            Rule::CredentialTelegram
+        ));
+        assert!(!fires("at 12:30:45 the job ran", Rule::CredentialTelegram));
+        // The first part is base64 of "312847561209384756".
+        assert!(fires(
+            "client.run('MzEyODQ3NTYxMjA5Mzg0NzU2.GxK4pQ.Zr8mVt2LwQ9nB5cX1yH7jD3fK6sA0eTuPo')",
+            Rule::CredentialDiscord
+        ));
+        assert!(!fires(
+            "version 1.2.3 of package.json.lock",
+            Rule::CredentialDiscord
+        ));
+        assert!(fires(
+            "curl https://fn-orders.azurewebsites.net/api/Ingest?code=q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yA-uE2iO8kPq==",
+            Rule::CredentialAzure
+        ));
+        assert!(fires(
+            "DefaultEndpointsProtocol=https;AccountName=logs;AccountKey=k3J8vQ2mX9pL4rT7wZ1yB5nC0dF6gH8jS2uE4iO7aQ9xM3cV6bN1zR5tY8wP2qL0kJ4hG7fD9sA1==;",
+            Rule::CredentialAzure
+        ));
+        assert!(!fires(
+            "AccountKey=<your-storage-key>",
+            Rule::CredentialAzure
+        ));
     }
 }

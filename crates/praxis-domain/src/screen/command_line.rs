@@ -1,0 +1,129 @@
+//! Credentials on a command line: a password or token given as a flag or
+//! argument (registry, cloud and cluster logins, database clients, archive
+//! and key tools), where it lands in shell history, process listings and
+//! CI logs.
+
+use super::assignment::{KeyClass, key_class, literal_secret};
+use super::pattern::{Spans, groups, lazy_regex};
+use super::value::{has_digit, is_placeholder, random_like};
+
+lazy_regex!(
+    /// A long or short flag and its value, after a space or `=`.
+    FLAG,
+    r#"(?i)(?:^|[\s"'])--?([a-z][a-z0-9_-]*)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
+);
+lazy_regex!(
+    /// `-p value` of a login-like command (registries, clusters, package
+    /// uploads, database shells), where `-p` is the password.
+    LOGIN_SHORT,
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|redis-cli|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"']+)"#
+);
+lazy_regex!(
+    CURL_USER,
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?['"]?[^\s:'"]+:([^\s'"@]+)"#
+);
+lazy_regex!(
+    MYSQL_PASSWORD,
+    r#"(?i)\bmysql(?:dump|admin|sh|import|slap)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
+);
+lazy_regex!(
+    GH_SECRET_BODY,
+    r#"(?i)\bgh\s+secret\s+set\b[^\n|;]*?\s(?:--body|-b)(?:\s+|=)["']?([^\s"']+)"#
+);
+lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
+lazy_regex!(
+    /// Passwords handed to a command on its command line or standard input.
+    CLI_PASSWORD,
+    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bhtpasswd\s+-(?-i:[A-Za-z]*b[A-Za-z]*)\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
+);
+lazy_regex!(
+    /// Tools that take a password in a flag of their own shape: RDP
+    /// clients, LDAP tools, smbclient, `--creds user:pass`, `net use`,
+    /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`.
+    TOOL_PASSWORD,
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s-P\s*["']?([^\s"']+)"#
+);
+lazy_regex!(
+    /// A secret given as a positional argument: `aws configure set
+    /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
+    /// login …`.
+    POSITIONAL,
+    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})"#
+);
+
+/// Whether a flag value is a literal secret (not a variable, a file, a
+/// command substitution or a placeholder).
+fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
+    !value.starts_with(['@', '$', '%'])
+        && !value.contains("$(")
+        && !SPEC_VALUE.is_match(value)
+        && literal_secret(class, value, quoted, false)
+}
+
+pub(super) fn command_line(text: &str) -> Spans {
+    let mut out: Spans = FLAG
+        .captures_iter(text)
+        .filter(|c| {
+            key_class(&c[1]).is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
+        })
+        .filter_map(|c| c.get(3).map(|m| m.range()))
+        .collect();
+    out.extend(groups(&LOGIN_SHORT, text, |v| {
+        !v.is_empty() && literal_flag_value(KeyClass::Password, v, false)
+    }));
+    out.extend(groups(&CLI_PASSWORD, text, |v| {
+        v.len() >= 3 && !is_placeholder(v) && !v.contains("$(")
+    }));
+    out.extend(groups(&CURL_USER, text, |v| {
+        v.len() >= 3 && !is_placeholder(v)
+    }));
+    out.extend(groups(&GH_SECRET_BODY, text, |v| {
+        v.len() >= 8 && !is_placeholder(v)
+    }));
+    out.extend(groups(&MYSQL_PASSWORD, text, |v| {
+        let v = v.trim_matches(['\'', '"']);
+        v.len() >= 3 && !is_placeholder(v)
+    }));
+    out.extend(groups(&TOOL_PASSWORD, text, |v| {
+        v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%']) && !v.contains("$(")
+    }));
+    out.extend(groups(&POSITIONAL, text, |v| {
+        random_like(v, 12) && has_digit(v)
+    }));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    #[test]
+    fn literal_secrets_on_command_lines() {
+        for hit in [
+            "docker login -u ci -p Dk9!rQ2vLm registry.example.com",
+            "helm registry login ghcr.example.com --username bot --password 'H3lm#Pass2024'",
+            "oc login --token=sha256~Xk2Lq9vR7tW4yB8nC1dF6gJ0sE5uMz3 --server=https://api.ocp:6443",
+            "kubectl --token eyzQ9vR7tW4yB8nC1dF6 get pods",
+            "az login --service-principal -u 1b2c -p Qw8~rT5yU2iO9pA3sD6f --tenant t",
+            "curl -u deploy:Tr0ub4dor https://ci.internal",
+            "mysql -uroot -pS3cretRoot db",
+            "--api-key 4c9a7e1f2b8d3c6a",
+            "aws configure set aws_secret_access_key q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yA",
+            "sshpass -p Qw3rty ssh host",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "echo \"$REGISTRY_TOKEN\" | docker login ghcr.io -u bot --password-stdin",
+            "docker login -u ci -p \"$CI_REGISTRY_PASSWORD\" $CI_REGISTRY",
+            "oc login --token=$(cat /var/run/secrets/token) --server=https://api:6443",
+            "helm registry login ghcr.io --password-stdin < token.txt",
+            "kubectl --token=<token> get pods",
+            "docker build --secret id=npmrc,src=.npmrc .",
+            "git push -u origin main",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Destroying shared history or skipping checks: force pushes and commits
+//! or pushes that skip their hooks. Only command fields are screened.
+
+use super::pattern::{Spans, lazy_regex, matches};
+
+lazy_regex!(
+    /// A git subcommand and its arguments, up to the end of the command.
+    GIT,
+    r"(?i)\bgit(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|]*)"
+);
+lazy_regex!(
+    /// Hook switches set around a git command.
+    HOOKS_OFF,
+    r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22)"
+);
+
+/// Branches others build on.
+fn shared_branch(name: &str) -> bool {
+    let name = name.trim_start_matches('+');
+    let name = name.rsplit(':').next().unwrap_or(name);
+    let name = name.trim_start_matches("refs/heads/").to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "main"
+            | "master"
+            | "trunk"
+            | "develop"
+            | "development"
+            | "dev"
+            | "production"
+            | "prod"
+            | "staging"
+            | "stable"
+    ) || name.starts_with("release")
+        || name.starts_with("hotfix")
+}
+
+/// Shell words of an argument string, quotes removed.
+fn words(args: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut quote = None;
+    for c in args.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+            }
+            (_, c) => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn bypasses(subcommand: &str, args: &str) -> bool {
+    let subcommand = subcommand.to_ascii_lowercase();
+    let words = words(args);
+    let flag = |long: &str| {
+        words
+            .iter()
+            .any(|w| w == long || w.starts_with(&format!("{long}=")))
+    };
+    if flag("--no-verify") {
+        return true;
+    }
+    let short_groups = words
+        .iter()
+        .filter(|w| w.starts_with('-') && !w.starts_with("--") && w.len() > 1)
+        .map(|w| &w[1..]);
+    match subcommand.as_str() {
+        "push" => {
+            let positional: Vec<&String> = words.iter().filter(|w| !w.starts_with('-')).collect();
+            flag("--force")
+                || (flag("--force-if-includes") && !flag("--force-with-lease"))
+                || short_groups
+                    .clone()
+                    .any(|g| g.bytes().all(|b| b.is_ascii_alphabetic()) && g.contains('f'))
+                || positional.iter().skip(1).any(|r| r.starts_with('+'))
+                || (flag("--force-with-lease")
+                    && positional.iter().skip(1).any(|r| shared_branch(r)))
+        }
+        // `-n` is commit's short --no-verify; a value-taking flag (`-m`,
+        // `-F`, `-c`, `-C`, `-t`) ends the group.
+        "commit" => short_groups.into_iter().any(|g| {
+            let end = g.find(['m', 'F', 'c', 'C', 't']).unwrap_or(g.len());
+            g.bytes().all(|b| b.is_ascii_alphabetic()) && g[..end].contains('n')
+        }),
+        _ => false,
+    }
+}
+
+pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
+    let mut out: Spans = GIT
+        .captures_iter(text)
+        .filter(|c| bypasses(&c[1], &c[2]))
+        .filter_map(|c| c.get(0).map(|m| m.range()))
+        .collect();
+    out.extend(matches(&HOOKS_OFF, text));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    #[test]
+    fn force_pushes_and_skipped_hooks() {
+        for hit in [
+            "git push --force origin main",
+            "git push -f",
+            "git push origin +main",
+            "git push origin +HEAD:release/2.4",
+            "git push --force-with-lease origin main",
+            "git commit -am 'wip' --no-verify",
+            "git commit -nm \"quick fix\"",
+            "git push --no-verify origin feature/x",
+            "HUSKY=0 git commit -m 'skip'",
+            "git -C repo push -fu origin master",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        for clean in [
+            "git push origin main",
+            "git push --force-with-lease origin feature/login-fix",
+            "git push -u origin feature/x",
+            "git commit -m \"fix -n handling in parser\"",
+            "git commit -am 'bump version'",
+            "git fetch --force origin",
+            "git checkout -f main",
+        ] {
+            assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
+        }
+    }
+}

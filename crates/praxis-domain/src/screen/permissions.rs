@@ -1,0 +1,183 @@
+//! Making system paths world-writable: `chmod 777`, `666`, `a+rwx` or
+//! `o+w` on a system directory or file, recursively or with sudo. Only
+//! command fields are screened.
+
+use super::pattern::{Spans, lazy_regex};
+
+lazy_regex!(
+    /// `chmod` (maybe under sudo) and its arguments, up to the end of the
+    /// command.
+    CHMOD,
+    r"(?i)(?:^|[\s;&|(`])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
+);
+lazy_regex!(
+    /// sudo earlier in the same command (`sudo find … -exec chmod`).
+    SUDO_BEFORE,
+    r"(?i)(?:^|[\s;&|(`])sudo\s[^\n;&|]*$"
+);
+lazy_regex!(
+    /// Windows: full, modify or write access granted to everyone or all
+    /// users.
+    ICACLS,
+    r"(?i)\bicacls\b[^\n]*?/grant(?::r)?\s+[\x22']?(?:\*?S-1-1-0|Everyone|Users|BUILTIN\\Users|\*S-1-5-32-545|Authenticated\s+Users)[\x22']?\s*:\s*(?:\([A-Z]+\))*\(?(?:F|M|W)\)?"
+);
+
+/// Top-level directories of the system (and macOS's).
+const SYSTEM_ROOTS: &[&str] = &[
+    "etc",
+    "usr",
+    "var",
+    "bin",
+    "sbin",
+    "lib",
+    "lib32",
+    "lib64",
+    "opt",
+    "boot",
+    "dev",
+    "proc",
+    "sys",
+    "root",
+    "home",
+    "srv",
+    "run",
+    "mnt",
+    "media",
+    "snap",
+    "library",
+    "system",
+    "applications",
+    "private",
+    "users",
+];
+
+/// Whether a mode lets everyone write: octal with the others' write bit,
+/// or a symbolic mode granting `w` to others or all.
+fn world_writable_mode(mode: &str) -> bool {
+    if !mode.is_empty() && mode.len() <= 4 && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        let others = mode.as_bytes()[mode.len() - 1] - b'0';
+        return mode.len() >= 3 && others & 2 != 0;
+    }
+    mode.split(',').any(|clause| {
+        let Some(op) = clause.find(['+', '=']) else {
+            return false;
+        };
+        let (who, perms) = clause.split_at(op);
+        (who.contains(['o', 'a']) || who.is_empty() && clause.starts_with('='))
+            && perms[1..].contains('w')
+            && !who.is_empty()
+    })
+}
+
+/// A system path: the root, a top-level system directory or anything
+/// below one, a Windows system directory.
+fn system_path(arg: &str) -> bool {
+    let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
+    let lower = arg.to_ascii_lowercase();
+    if lower == "/" || lower == "/*" {
+        return true;
+    }
+    if let Some(path) = lower.strip_prefix('/') {
+        let top = path.split('/').next().unwrap_or("");
+        return SYSTEM_ROOTS.contains(&top);
+    }
+    lower.starts_with("c:\\windows") || lower.starts_with("c:\\program files")
+}
+
+/// The sticky, world-writable mode of a shared temporary directory is how
+/// those directories are meant to be.
+fn sticky_temporary(mode: &str, operands: &[&str]) -> bool {
+    mode.len() == 4
+        && mode.starts_with('1')
+        && operands
+            .iter()
+            .all(|o| matches!(o.trim_end_matches('/'), "/tmp" | "/var/tmp" | "/dev/shm"))
+}
+
+/// A temporary directory, where shared write access is the point.
+fn temporary(path: &str) -> bool {
+    let path = path.trim_matches(['"', '\'']);
+    ["/tmp", "/var/tmp", "/dev/shm"].iter().any(|t| {
+        path == *t
+            || path
+                .strip_prefix(t)
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
+fn dangerous(sudo: bool, args: &str) -> bool {
+    let mut recursive = false;
+    let mut words = Vec::new();
+    for arg in args.split_whitespace() {
+        if arg == "--recursive"
+            || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('R'))
+        {
+            recursive = true;
+        } else if !arg.starts_with('-')
+            || arg.len() < 2
+            || arg[1..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            words.push(arg);
+        }
+    }
+    let Some((mode, operands)) = words.split_first() else {
+        return false;
+    };
+    if operands.is_empty()
+        || !world_writable_mode(mode)
+        || sticky_temporary(mode, operands)
+        || operands.iter().all(|o| temporary(o))
+    {
+        return false;
+    }
+    sudo || recursive || operands.iter().any(|o| system_path(o))
+}
+
+pub(super) fn world_writable(text: &str) -> Spans {
+    let mut out: Spans = CHMOD
+        .captures_iter(text)
+        .filter(|c| {
+            let start = c.get(0).map_or(0, |m| m.start());
+            let sudo = c.get(1).is_some() || SUDO_BEFORE.is_match(&text[..start]);
+            dangerous(sudo, &c[2])
+        })
+        .filter_map(|c| c.get(0).map(|m| m.range()))
+        .collect();
+    out.extend(ICACLS.find_iter(text).map(|m| m.range()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    #[test]
+    fn world_writable_system_paths() {
+        for hit in [
+            "sudo chmod 777 /var/run/docker.sock",
+            "chmod 666 /dev/kvm",
+            "chmod -R 777 /var/www",
+            "chmod -R 777 storage",
+            "sudo chmod a+rwx /opt/app",
+            "chmod o+w /etc/hosts",
+            "chmod 0777 /usr/local/bin",
+            "sudo find /var/log/app -type d -exec chmod 777 {} +",
+            "icacls \"C:\\Program Files\\Agent\" /grant Everyone:(OI)(CI)F /T",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "chmod 755 /usr/local/bin/tool",
+            "chmod +x ./install.sh",
+            "chmod 600 ~/.ssh/id_ed25519",
+            "chmod 777 ./tmp/test-output",
+            "sudo chmod 1777 /tmp",
+            "sudo chmod 644 /etc/nginx/nginx.conf",
+            "chmod u+w README.md",
+            "chmod -R 777 /tmp/shared",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Disabling TLS certificate verification: environment switches, library
+//! options, command-line flags, git and package-manager settings, and
+//! Python's unverified-context swap. Only command fields are screened for
+//! it; prose may explain what these switches do.
+
+use super::pattern::{Spans, lazy_regex, matches};
+
+lazy_regex!(
+    /// Environment variables that turn verification off.
+    ENVIRONMENT,
+    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY)\s*[=:]\s*["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)\s*[=:]\s*["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY)\s*[=:]\s*["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
+);
+lazy_regex!(
+    /// Options of HTTP and TLS libraries, in code and configuration.
+    LIBRARY,
+    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_peer)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0|off)\b["']?|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
+);
+lazy_regex!(
+    /// Python's swap of the default context for the unverified one.
+    PYTHON_UNVERIFIED,
+    r"\bssl\._create_unverified_context\b|\b_create_default_https_context\s*=\s*ssl\._create_unverified_context"
+);
+lazy_regex!(
+    /// Flags whose name says verification is skipped (maybe set to true),
+    /// and verification flags set to false.
+    SKIP_FLAGS,
+    r#"(?i)(?:^|[\s"'(])--?(?:(?:insecure(?:-skip-tls-verify)?|insecure-skip-verify|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
+);
+lazy_regex!(
+    /// Settings of git, package managers, build tools and cloud CLIs.
+    FLAGS,
+    r#"(?i)(?:^|[\s"'(.])-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?false\b|\bstrict-ssl(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
+);
+lazy_regex!(
+    /// curl's `-k`, alone or in a group of short flags.
+    CURL_K,
+    r"(?i:\bcurl(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
+);
+
+pub(super) fn tls_verification_disabled(text: &str) -> Spans {
+    let mut out = matches(&ENVIRONMENT, text);
+    out.extend(matches(&LIBRARY, text));
+    out.extend(matches(&PYTHON_UNVERIFIED, text));
+    out.extend(matches(&SKIP_FLAGS, text));
+    out.extend(matches(&FLAGS, text));
+    out.extend(
+        CURL_K
+            .find_iter(text)
+            .filter(|m| !m.as_str().contains(" -K"))
+            .map(|m| m.range()),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::rule::Rule;
+    use crate::screen::{fires, scan};
+
+    #[test]
+    fn switches_that_turn_verification_off() {
+        for hit in [
+            "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install",
+            "export GIT_SSL_NO_VERIFY=true",
+            "requests.get(url, verify=False)",
+            "curl -ksSL https://internal.example/api",
+            "curl --insecure https://internal.example/api",
+            "wget --no-check-certificate https://x.example/f.tgz",
+            "pip install --trusted-host pypi.internal -r requirements.txt",
+            "git config --global http.sslVerify false",
+            "npm config set strict-ssl false",
+            "kubectl --insecure-skip-tls-verify get pods",
+            "podman pull --tls-verify=false registry.local/app",
+            "kubectl --insecure-skip-tls-verify=true get pods",
+            "gcloud config set auth/disable_ssl_validation True",
+            "git config http.\"https://git.lan/\".sslVerify false",
+            "pip config set global.trusted-host \"pypi.org\"",
+            "ssl._create_default_https_context = ssl._create_unverified_context",
+            "tls.Config{InsecureSkipVerify: true}",
+            "https.Agent({ rejectUnauthorized: false })",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "curl --cacert /etc/ssl/internal-ca.pem https://internal.example/api",
+            "NODE_EXTRA_CA_CERTS=/etc/ssl/ca.pem npm install",
+            "requests.get(url, verify=\"/etc/ssl/ca.pem\")",
+            "sort -k2 data.txt",
+            "podman pull --tls-verify=true registry.local/app",
+            "git config http.sslCAInfo /etc/ssl/ca.pem",
+            "NODE_TLS_REJECT_UNAUTHORIZED=1 node app.js",
+            "curl -fsSL -o out.json https://x.example/api",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+        assert!(
+            !scan("requests.get(url, verify=False)", false)
+                .contains(&Rule::TlsVerificationDisabled)
+        );
+    }
+}
