@@ -77,6 +77,8 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("review", &["records", "review"]),
     ("withdraw", &["records", "withdraw"]),
     ("discard_record", &["records", "discard"]),
+    // `screen --remote`.
+    ("screen", &["screen"]),
     ("skills", &["records", "skills", "list"]),
     ("publish_skill", &["records", "skills", "publish"]),
     ("withdraw_skill", &["records", "skills", "withdraw"]),

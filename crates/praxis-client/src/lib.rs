@@ -18,6 +18,7 @@ pub mod memory;
 pub mod ops;
 pub mod procedures;
 pub mod proposals;
+pub mod screen;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,

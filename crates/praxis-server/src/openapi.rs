@@ -221,6 +221,7 @@ const READ_ONLY_POSTS: &[&str] = &[
     "review_proposal",
     "describe_source",
     "check_record",
+    "screen",
 ];
 
 /// POST operations that write but take no `Idempotency-Key`: they are
@@ -516,6 +517,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::records::discard,
         crate::records::set_settings,
         crate::records::read_settings,
+        crate::screen::screen_text,
         crate::skills::publish_skill,
         crate::skills::skills,
         crate::skills::withdraw_skill,

@@ -214,6 +214,14 @@ from .records import (
     VerificationLevel,
     WithdrawRecordRequest,
 )
+from .screen import (
+    ScreenFinding,
+    ScreenRequest,
+    ScreenResponse,
+    ScreenScope,
+    ScreenScopeMemoryWrite,
+    ScreenScopeRecordSubmit,
+)
 from .skills import (
     PublishSkillRequest,
     SkillEntry,
@@ -382,6 +390,12 @@ __all__ = [
     "ReviewedSource",
     "Scope",
     "ScopedProposalRequest",
+    "ScreenFinding",
+    "ScreenRequest",
+    "ScreenResponse",
+    "ScreenScope",
+    "ScreenScopeMemoryWrite",
+    "ScreenScopeRecordSubmit",
     "SearchMemoryRequest",
     "SearchMemoryResponse",
     "SelectRequest",
