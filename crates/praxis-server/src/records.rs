@@ -270,7 +270,8 @@ pub(crate) async fn check(
         document: body.record,
     };
     let findings = check_submission(
-        &*state.engine,
+        state.engine.records(),
+        state.engine.skills(),
         &p.tenant_id,
         &submission,
         crate::admin::now(),

@@ -15,17 +15,18 @@ use praxis_domain::records::source::{check_new_source, check_resubmission};
 use praxis_domain::records::{Finding, KeptRecord};
 use praxis_domain::time::Timestamp;
 
-use super::Submission;
-use crate::engine::Engine;
+use super::{RecordReads, Submission};
 use crate::error::StoreError;
+use crate::skills::SkillReads;
 
 /// Every finding a submission of `s` would be rejected with now, sorted
 /// and without repeats; empty when it would be kept. A refusal intake
 /// answers instead of keeping a rejection (a source bound to another id or
 /// author, a record that is no longer a candidate) is the error, as from a
-/// write.
+/// write. `records` and `skills` are an engine's reads.
 pub async fn check_submission(
-    engine: &dyn Engine,
+    records: &dyn RecordReads,
+    skills: &dyn SkillReads,
     tenant: &str,
     s: &Submission,
     now: Timestamp,
@@ -33,7 +34,7 @@ pub async fn check_submission(
     let ns = &s.namespace;
     let source = s.source.key(&s.author);
     let claimed = View(&s.document).id();
-    let prior = engine.records().by_source(tenant, ns, &source).await?;
+    let prior = records.by_source(tenant, ns, &source).await?;
     check_resubmission(
         prior.as_ref().map(KeptRecord::prior).as_ref(),
         &s.author,
@@ -42,7 +43,7 @@ pub async fn check_submission(
     if prior.is_none()
         && let Some(id) = claimed
     {
-        let holder = engine.records().get(tenant, ns, id).await?;
+        let holder = records.get(tenant, ns, id).await?;
         check_new_source(holder.as_ref().map(|h| h.experience_id.as_str()))?;
     }
     let created = prior
@@ -59,18 +60,16 @@ pub async fn check_submission(
         Err(Refusal::RecordInvalid(f)) => f,
         Err(other) => return Err(other.into()),
     };
-    let skills = engine.skills().list(tenant, ns).await?;
+    let published = skills.list(tenant, ns).await?;
     for reference in references(&s.document) {
         let known = match &reference {
-            Reference::Experience { id, .. } => {
-                engine.records().get(tenant, ns, id).await?.is_some()
-            }
+            Reference::Experience { id, .. } => records.get(tenant, ns, id).await?.is_some(),
             Reference::Skill {
                 name,
                 version,
                 sha256,
                 ..
-            } => skills.iter().any(|k| {
+            } => published.iter().any(|k| {
                 k.release.name == *name
                     && k.release.version == *version
                     && k.release.sha256 == *sha256
