@@ -111,6 +111,14 @@ def test_every_operation(clients: dict[str, Client], spy: Spy) -> None:
     # Experience records and skills.
     settings = writer.set_settings(m.RecordSettingsRequest.model_validate(example("set_settings")))
     assert isinstance(settings, m.RecordSettingsResponse) and settings.automated_approval is False
+    # Screening before a write: any credential; the answer names the rule and span, never the text.
+    screen_request = m.ScreenRequest.model_validate(example("screen"))
+    screened = reviewer.screen(screen_request)
+    assert isinstance(screened, m.ScreenResponse) and screened.findings
+    home = next(f for f in screened.findings if f.rule == "screen.home_path")
+    assert "/home/alice" in screen_request.text[home.start : home.end]
+    checked = writer.check_record(m.SubmitRecordRequest.model_validate(example("check_record")))
+    assert isinstance(checked, m.RecordCheckResponse) and checked.passed and checked.findings == []
     submitted = writer.submit(m.SubmitRecordRequest.model_validate(example("submit")))
     assert isinstance(submitted, m.RecordWriteResponse)
     reviewed = reviewer.review(RECORD_ID, m.ReviewRecordRequest.model_validate(example("review")))

@@ -30,6 +30,7 @@ TOOLS = [
     "records_search",
     "records_get",
     "records_submit",
+    "screen_text",
     "learning_select",
     "experiences_record",
     "experiences_report",

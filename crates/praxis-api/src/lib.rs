@@ -10,12 +10,14 @@ mod learning;
 mod memory;
 mod procedures;
 mod records;
+mod screen;
 
 pub use guidance::*;
 pub use learning::*;
 pub use memory::*;
 pub use procedures::*;
 pub use records::*;
+pub use screen::*;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

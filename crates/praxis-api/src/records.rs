@@ -224,6 +224,20 @@ pub enum WriteEffect {
     Unchanged,
 }
 
+/// Answer to a dry run of a submission (`POST /api/v1/records/check`): what
+/// intake would say of the same body now. Nothing is written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RecordCheckResponse {
+    /// Always 1.
+    pub contract_version: u32,
+    /// True when a submission of the same body would be kept now.
+    pub passed: bool,
+    /// Every finding a submission would be rejected with, sorted; empty
+    /// when it passed. Pointers are into the record document (`""` is its
+    /// root, as in RFC 6901).
+    pub findings: Vec<RecordFinding>,
+}
+
 /// Answer to a submission, review or withdrawal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RecordWriteResponse {

@@ -19,7 +19,9 @@ mod output;
 mod procedures;
 mod proposals;
 mod records;
+mod records_check;
 mod records_http;
+mod screen;
 mod server;
 mod sim;
 mod skills;
@@ -89,6 +91,10 @@ enum Cmd {
         #[command(subcommand)]
         command: records::RecordsCmd,
     },
+    /// Screen text before it is written (a record field or a memory item), offline: every
+    /// finding as FILE:LINE:COL: rule: remedy, never the text found; exit 1 on any finding,
+    /// 0 on none, 2 on an unreadable input. Reads stdin when no file (or -) is given.
+    Screen(screen::ScreenArgs),
     /// The learning authority: the registry of policies and contexts, strategies, proposals,
     /// evaluations, procedures, selection, and the qualification simulation.
     Learning {
@@ -239,6 +245,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Verify { store } => verify(store).await,
         Cmd::Attempts { command } => attempts::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Records { command } => records::run(command).await,
+        Cmd::Screen(args) => screen::run(args).await,
         Cmd::Learning { command } => learning::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Experiences { command } => experiences::run(command).await.map(|()| ExitCode::SUCCESS),
         Cmd::Memory { command } => memory::run(command).await.map(|()| ExitCode::SUCCESS),

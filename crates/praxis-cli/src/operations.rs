@@ -66,6 +66,8 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("withdraw_proposal", &["proposals", "withdraw"]),
     ("search", &["records", "search"]),
     ("submit", &["records", "submit"]),
+    // `records submit --dry-run`.
+    ("check_record", &["records", "submit"]),
     ("intake", &["records", "intake"]),
     ("record_schema", &["records", "schema"]),
     ("read_settings", &["records", "settings"]),
@@ -75,6 +77,8 @@ pub const OPERATIONS: &[(&str, &[&str])] = &[
     ("review", &["records", "review"]),
     ("withdraw", &["records", "withdraw"]),
     ("discard_record", &["records", "discard"]),
+    // `screen --remote`.
+    ("screen", &["screen"]),
     ("skills", &["records", "skills", "list"]),
     ("publish_skill", &["records", "skills", "publish"]),
     ("withdraw_skill", &["records", "skills", "withdraw"]),

@@ -129,6 +129,12 @@ pub fn shown(text: &str) -> String {
         .collect()
 }
 
+/// A JSON pointer as the CLI shows it: `/` for the whole document, whose
+/// RFC 6901 pointer is empty and would print as nothing.
+pub fn pointer(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
+}
+
 /// A refusal the server sent, with lines of advice for a person after the
 /// one-line summary.
 #[derive(Debug)]
@@ -172,7 +178,7 @@ pub fn findings(problem: &Problem) -> String {
         let _ = write!(
             text,
             "\n  {} {}: {}",
-            item.field,
+            pointer(&item.field),
             item.code,
             shown(&item.detail)
         );
@@ -297,6 +303,12 @@ mod tests {
         );
         let e = refused(problem, String::new());
         assert_eq!(problem_of(&e).map(|p| p.status), Some(403));
+    }
+
+    #[test]
+    fn the_root_pointer_shows_as_a_slash() {
+        assert_eq!(pointer(""), "/");
+        assert_eq!(pointer("/record/title"), "/record/title");
     }
 
     #[test]

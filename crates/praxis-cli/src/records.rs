@@ -60,6 +60,13 @@ pub enum RecordsCmd {
         /// Repository root.
         dir: PathBuf,
     },
+    /// Check record files (or - for stdin), offline, exactly as the server's intake
+    /// (POST /api/v1/records) checks a submission: the server-owned fields are set as the
+    /// server sets them, then the schema, policy gate and screening run. Prints every finding
+    /// as `file: json-pointer: rule: message` (`/` for the whole record); exits 1 on any
+    /// finding, 0 on none, 2 when a file cannot be read. Relations to other records and skill
+    /// releases need the store: POST /api/v1/records/check checks those too.
+    Check(crate::records_check::CheckArgs),
     /// Load a repository in that layout into a namespace, offline: it is validated first and
     /// nothing is written if anything fails. Skill releases are published, then every record
     /// is kept as published, all or nothing.
@@ -93,6 +100,7 @@ pub enum RecordsCmd {
 pub async fn run(command: RecordsCmd) -> anyhow::Result<ExitCode> {
     match command {
         RecordsCmd::Validate { dir } => validate(&dir),
+        RecordsCmd::Check(args) => crate::records_check::run(&args),
         RecordsCmd::Import { dir, target } => import(&dir, &target).await,
         RecordsCmd::Export {
             dir,
@@ -113,7 +121,7 @@ fn report_json(report: &repository::Report, count: usize) -> serde_json::Value {
             .map(|l| {
                 serde_json::json!({
                     "path": l.path,
-                    "pointer": l.finding.pointer,
+                    "pointer": l.finding.shown_pointer(),
                     "rule": l.finding.rule,
                     "message": l.finding.message,
                 })

@@ -15,10 +15,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{ArgGroup, Args, Subcommand};
 use praxis_api::{
-    CONTRACT_VERSION, DiscardRecordRequest, IssueRef, Platform, RecordEntry, RecordHistoryEntry,
-    RecordHistoryResponse, RecordLifecycle, RecordSettingsRequest, RecordSource, RecordState,
-    RecordWriteResponse, ReviewDecision, ReviewMode, ReviewRecordRequest, Scope,
-    SubmitRecordRequest, VerificationLevel, WithdrawRecordRequest,
+    CONTRACT_VERSION, DiscardRecordRequest, IssueRef, Platform, RecordCheckResponse, RecordEntry,
+    RecordHistoryEntry, RecordHistoryResponse, RecordLifecycle, RecordSettingsRequest,
+    RecordSource, RecordState, RecordWriteResponse, ReviewDecision, ReviewMode,
+    ReviewRecordRequest, Scope, SubmitRecordRequest, VerificationLevel, WithdrawRecordRequest,
 };
 use praxis_client::{Client, IntakeSource, RecordSearch};
 use serde::Serialize;
@@ -64,7 +64,7 @@ pub struct SourceArgs {
 }
 
 /// `owner/repo#number` split, or a usage error.
-fn issue_ref(issue: &str) -> anyhow::Result<IssueRef> {
+pub(crate) fn issue_ref(issue: &str) -> anyhow::Result<IssueRef> {
     issue
         .split_once('#')
         .and_then(|(repository, n)| {
@@ -105,7 +105,9 @@ pub enum RecordsHttpCmd {
     /// Submit the v0.1 record read as JSON from FILE (or - for stdin) under
     /// a source (record_submit). The server sets the author to you and
     /// screens it: a failing record is refused with every finding (exit 1)
-    /// and the rejection kept in its intake history.
+    /// and the rejection kept in its intake history. With --dry-run the
+    /// server only answers what a submission would meet now, writing
+    /// nothing (POST /api/v1/records/check): exit 1 when it has findings.
     Submit {
         #[command(flatten)]
         target: Target,
@@ -115,6 +117,9 @@ pub enum RecordsHttpCmd {
         source: SourceArgs,
         #[command(flatten)]
         keyed: Keyed,
+        /// Check only: run intake's checks against the store now, keep nothing.
+        #[arg(long, conflicts_with = "idempotency_key")]
+        dry_run: bool,
     },
     /// Approve a candidate, or request changes with notes (record_review).
     /// You cannot review a record you submitted (403 self_review).
@@ -342,7 +347,13 @@ fn history_text(page: &RecordHistoryResponse) -> String {
                     findings.len()
                 );
                 for f in findings {
-                    let _ = write!(text, "\n  {} {}: {}", f.pointer, f.rule, shown(&f.message));
+                    let _ = write!(
+                        text,
+                        "\n  {} {}: {}",
+                        crate::output::pointer(&f.pointer),
+                        f.rule,
+                        shown(&f.message)
+                    );
                 }
             }
         }
@@ -357,6 +368,24 @@ pub(crate) fn more(next: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
+/// A dry run's answer for a person: `passed`, or one finding per line.
+fn check_text(answer: &RecordCheckResponse) -> String {
+    if answer.passed {
+        return "passed: a submission would be kept".to_owned();
+    }
+    let mut text = String::new();
+    for f in &answer.findings {
+        let _ = writeln!(
+            text,
+            "{}: {}: {}",
+            crate::output::pointer(&f.pointer),
+            f.rule,
+            shown(&f.message)
+        );
+    }
+    text
+}
+
 /// Runs one subcommand.
 pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
     match cmd {
@@ -365,6 +394,7 @@ pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
             file,
             source,
             keyed,
+            dry_run,
         } => {
             let text = read_input(&file)?;
             let record = serde_json::from_str(&text)
@@ -381,6 +411,17 @@ pub async fn run(cmd: RecordsHttpCmd) -> anyhow::Result<()> {
                 source,
                 record,
             };
+            if dry_run {
+                let answer = client.check_record(&request).await.map_err(client_error)?;
+                emit(&answer, check_text)?;
+                if !answer.passed {
+                    return Err(anyhow::anyhow!(
+                        "a submission would be rejected with {} finding(s)",
+                        answer.findings.len()
+                    ));
+                }
+                return Ok(());
+            }
             let answer = client.submit_record(&request).await.map_err(client_error)?;
             emit(answer.response(), write_text)
         }

@@ -18,16 +18,18 @@ pub mod memory;
 pub mod ops;
 pub mod procedures;
 pub mod proposals;
+pub mod screen;
 
 use praxis_api::{
     AssessRequest, AssessResponse, CONTRACT_VERSION, CountsResponse, CredentialPage,
     CredentialResponse, CurrentRevision, DiscardRecordRequest, EmptyRequest, Health,
     HistoryResponse, IDEMPOTENCY_KEY, ImportRequest, ImportResponse, IssueCredentialRequest,
     LegacyStore, ObserveRequest, ObserveResponse, Platform, PolicyResponse, Problem,
-    PublishSkillRequest, RecordHistoryResponse, RecordLifecycle, RecordPage, RecordResponse,
-    RecordSettingsRequest, RecordSettingsResponse, RecordWriteResponse, ReviewRecordRequest, Scope,
-    SetPolicyRequest, SkillResponse, SkillsResponse, SubmitRecordRequest, TokenResponse,
-    VerificationLevel, Visibility, WithdrawRecordRequest, WithdrawSkillRequest, WriteEffect,
+    PublishSkillRequest, RecordCheckResponse, RecordHistoryResponse, RecordLifecycle, RecordPage,
+    RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordWriteResponse,
+    ReviewRecordRequest, Scope, SetPolicyRequest, SkillResponse, SkillsResponse,
+    SubmitRecordRequest, TokenResponse, VerificationLevel, Visibility, WithdrawRecordRequest,
+    WithdrawSkillRequest, WriteEffect,
 };
 use reqwest::{Method, RequestBuilder, StatusCode};
 use serde::Serialize;
@@ -406,6 +408,17 @@ impl Client {
             WriteEffect::Changed => Submitted::Kept(response),
             WriteEffect::Unchanged => Submitted::Unchanged(response),
         })
+    }
+
+    /// `POST /api/v1/records/check`: what a submission of `request` would
+    /// meet now (`passed`, or every finding it would be rejected with),
+    /// with the same authorization as a submission. Nothing is written, so
+    /// it sends no `Idempotency-Key`.
+    pub async fn check_record(
+        &self,
+        request: &SubmitRecordRequest,
+    ) -> Result<RecordCheckResponse, ClientError> {
+        self.read("/api/v1/records/check", request).await
     }
 
     /// `GET /api/v1/records/{id}`.

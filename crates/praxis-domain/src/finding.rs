@@ -32,10 +32,41 @@ impl Finding {
             message: message.into(),
         }
     }
+
+    /// The pointer as shown to a person: `/` for the whole document, whose
+    /// RFC 6901 pointer is empty and would print as nothing. A record
+    /// holds no member with an empty name, so `/` names nothing else.
+    pub fn shown_pointer(&self) -> &str {
+        if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        }
+    }
 }
 
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}: {}", self.pointer, self.rule, self.message)
+        write!(
+            f,
+            "{}: {}: {}",
+            self.shown_pointer(),
+            self.rule,
+            self.message
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_at_the_root_shows_a_slash() {
+        let root = Finding::new("", "json.malformed", "not JSON");
+        assert_eq!(root.to_string(), "/: json.malformed: not JSON");
+        assert_eq!(root.pointer, "", "the pointer itself stays RFC 6901");
+        let inner = Finding::new("/title", "schema.required", "m");
+        assert_eq!(inner.to_string(), "/title: schema.required: m");
     }
 }

@@ -94,6 +94,20 @@ pub const TOOLS: &[ToolSpec] = &[
         idempotent: true,
     },
     ToolSpec {
+        name: "screen_text",
+        operation: "screen",
+        title: "Screen text before writing it",
+        description: "Before writing text into an experience record or a memory item, screen \
+            it for what a write would be refused for: credentials, home paths, secret URLs, \
+            session ids, prompt overrides and (in command fields and memory) unsafe commands. \
+            `scope` is `{\"kind\": \"record_submit\", \"pointer\": \"/resolution/steps/0\"}` \
+            (the record field) or `{\"kind\": \"memory_write\"}`. Each finding names the rule, \
+            its span in characters (`start`, `end` exclusive) and a remedy, never the text \
+            found. Writes nothing; any credential may call it.",
+        read_only: true,
+        idempotent: true,
+    },
+    ToolSpec {
         name: "learning_select",
         operation: "select_procedure",
         title: "Select the procedure to follow",

@@ -26,6 +26,7 @@ mod proposals;
 pub mod readiness;
 mod records;
 mod request;
+mod screen;
 pub mod seal;
 mod skills;
 mod wire;
@@ -166,6 +167,7 @@ fn rest_routes() -> Router<AppState> {
         .merge(proposals::routes())
         .layer(bounded(BODY_LIMIT))
         .merge(records::intake_routes().layer(bounded(RECORD_BODY_LIMIT)))
+        .merge(screen::routes().layer(bounded(RECORD_BODY_LIMIT)))
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),

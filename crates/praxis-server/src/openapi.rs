@@ -220,6 +220,8 @@ const READ_ONLY_POSTS: &[&str] = &[
     "memory_history",
     "review_proposal",
     "describe_source",
+    "check_record",
+    "screen",
 ];
 
 /// POST operations that write but take no `Idempotency-Key`: they are
@@ -505,6 +507,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::attempts::export,
         crate::records::record_schema,
         crate::records::submit,
+        crate::records::check,
         crate::records::read,
         crate::records::search,
         crate::records::history,
@@ -514,6 +517,7 @@ fn problem(description: &str) -> RefOr<utoipa::openapi::Response> {
         crate::records::discard,
         crate::records::set_settings,
         crate::records::read_settings,
+        crate::screen::screen_text,
         crate::skills::publish_skill,
         crate::skills::skills,
         crate::skills::withdraw_skill,

@@ -11,16 +11,17 @@
 
 use std::sync::Arc;
 
-use axum::Router;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::{Json, Router};
 use praxis_api::{
-    CONTRACT_VERSION, DiscardRecordRequest, RecordHistoryResponse, RecordPage, RecordResponse,
-    RecordSettingsRequest, RecordSettingsResponse, RecordSource, RecordWriteResponse,
-    ReviewRecordRequest, SubmitRecordRequest, WithdrawRecordRequest, WriteEffect,
+    CONTRACT_VERSION, DiscardRecordRequest, RecordCheckResponse, RecordHistoryResponse, RecordPage,
+    RecordResponse, RecordSettingsRequest, RecordSettingsResponse, RecordSource,
+    RecordWriteResponse, ReviewRecordRequest, SubmitRecordRequest, WithdrawRecordRequest,
+    WriteEffect,
 };
 use praxis_domain::Refusal;
 use praxis_domain::auth::{Capability, Namespace, Principal};
@@ -30,6 +31,7 @@ use praxis_domain::records::lifecycle::Source;
 use praxis_domain::records::state::{Lifecycle, Platform, VerificationLevel};
 use praxis_domain::records::{Finding, schema};
 use praxis_domain::skills::Registry;
+use praxis_store::records::dry_run::check_submission;
 use praxis_store::records::{RecordFilter, RecordWrite, Review, SearchAfter, Submission};
 use praxis_store::skills::registry_of;
 use praxis_store::{Applied, Command, Missing, RecordCommand, StoreError};
@@ -56,7 +58,9 @@ const SCHEMA_JSON_TYPE: &str = "application/schema+json";
 
 /// The submission route, which takes bodies up to [`RECORD_BODY_LIMIT`].
 pub(crate) fn intake_routes() -> Router<AppState> {
-    Router::new().route("/records", post(submit).get(search))
+    Router::new()
+        .route("/records", post(submit).get(search))
+        .route("/records/check", post(check))
 }
 
 /// Every other record route under `/api/v1`.
@@ -162,6 +166,47 @@ pub(crate) async fn record_schema(Auth(_): Auth) -> Response {
         .into_response()
 }
 
+/// The domain source of a submission, or `invalid_field` with every
+/// problem of its fields.
+fn submitted_source(wire: RecordSource) -> Result<Source, ApiError> {
+    // The domain names source fields without the wire's `issue` level.
+    let within = match &wire {
+        RecordSource::Key(_) => "",
+        RecordSource::Issue(_) => "/issue",
+    };
+    let source = rw::source_from_wire(wire);
+    let problems: Vec<Finding> = source
+        .problems()
+        .into_iter()
+        .map(|mut f| {
+            f.pointer = f
+                .pointer
+                .replacen("/source", &format!("/source{within}"), 1);
+            f
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(source)
+    } else {
+        Err(ApiError::findings(
+            "invalid_field",
+            "the source is malformed; nothing was written",
+            "",
+            problems,
+        ))
+    }
+}
+
+/// A submission's conflicts name the id the source holds.
+fn submit_error(e: StoreError) -> ApiError {
+    match e {
+        StoreError::Refused(Refusal::SourceConflict(_)) => {
+            ApiError::from(e).at("/record/experience_id")
+        }
+        e => e.into(),
+    }
+}
+
 #[utoipa::path(
     post, path = "/api/v1/records", tag = "records",
     request_body = SubmitRecordRequest,
@@ -182,30 +227,7 @@ pub(crate) async fn submit(
     ApiJson { body, value }: ApiJson<SubmitRecordRequest, RECORD_BODY_LIMIT>,
 ) -> Result<Response, ApiError> {
     let namespace = namespace_of(&p, Capability::RecordSubmit, body.scope)?;
-    // The domain names source fields without the wire's `issue` level.
-    let within = match &body.source {
-        RecordSource::Key(_) => "",
-        RecordSource::Issue(_) => "/issue",
-    };
-    let source = rw::source_from_wire(body.source);
-    let problems: Vec<Finding> = source
-        .problems()
-        .into_iter()
-        .map(|mut f| {
-            f.pointer = f
-                .pointer
-                .replacen("/source", &format!("/source{within}"), 1);
-            f
-        })
-        .collect();
-    if !problems.is_empty() {
-        return Err(ApiError::findings(
-            "invalid_field",
-            "the source is malformed; nothing was written",
-            "",
-            problems,
-        ));
-    }
+    let source = submitted_source(body.source)?;
     let command = Command::Records(RecordCommand::Submit(Box::new(Submission {
         namespace: namespace.clone(),
         source,
@@ -216,15 +238,51 @@ pub(crate) async fn submit(
     let render = record_answer(StatusCode::CREATED, Kept::Submission, skills);
     let write = write_as(&p, Capability::RecordSubmit, command);
     let retry = Retry::new("records.submit", key, value);
+    // Both conflicts are about which id the source holds.
     answer(&state, &p, retry, write, render)
         .await
-        .map_err(|e| match e {
-            // Both conflicts are about which id the source holds.
-            StoreError::Refused(Refusal::SourceConflict(_)) => {
-                ApiError::from(e).at("/record/experience_id")
-            }
-            e => e.into(),
-        })
+        .map_err(submit_error)
+}
+
+#[utoipa::path(
+    post, path = "/api/v1/records/check", operation_id = "check_record", tag = "records",
+    request_body = SubmitRecordRequest,
+    responses(
+        (status = 200, description = "What a submission of the same body would meet now: `passed`, or every finding it would be rejected with (pointers into the record). Nothing is written: no event, no rejection in the history, no idempotency receipt", body = RecordCheckResponse),
+        (status = 403, description = "Missing record_submit (`missing_capability`) or the scope grant (`missing_grant`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A submission would be refused: the source is bound to another id or the id to another source (`source_conflict`), or the record is no longer a candidate (`invalid_transition`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body exceeds 160 KiB (`request_too_large`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The source is malformed (`invalid_field`)", body = praxis_api::Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn check(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    ApiJson { body, .. }: ApiJson<SubmitRecordRequest, RECORD_BODY_LIMIT>,
+) -> Result<Json<RecordCheckResponse>, ApiError> {
+    let namespace = namespace_of(&p, Capability::RecordSubmit, body.scope)?;
+    let source = submitted_source(body.source)?;
+    let submission = Submission {
+        namespace,
+        source,
+        author: p.subject.clone(),
+        document: body.record,
+    };
+    let findings = check_submission(
+        state.engine.records(),
+        state.engine.skills(),
+        &p.tenant_id,
+        &submission,
+        crate::admin::now(),
+    )
+    .await
+    .map_err(submit_error)?;
+    Ok(Json(RecordCheckResponse {
+        contract_version: CONTRACT_VERSION,
+        passed: findings.is_empty(),
+        findings: findings.iter().map(rw::finding_to_wire).collect(),
+    }))
 }
 
 #[utoipa::path(

@@ -18,7 +18,8 @@ use crate::records::{
 use crate::{
     AssessRequest, CONTRACT_VERSION, CandidateAction, CandidateRevision, Disposition, EmptyRequest,
     ImportRequest, IssueCredentialRequest, LegacyRecord, LegacyStore, ObserveRequest, Outcome,
-    OutcomeStatus, ReexploreUpdate, Scope, SetPolicyRequest, Stage, StreakKey, Visibility,
+    OutcomeStatus, ReexploreUpdate, Scope, ScreenRequest, ScreenScope, SetPolicyRequest, Stage,
+    StreakKey, Visibility,
 };
 
 /// The scope every example acts in.
@@ -62,6 +63,8 @@ pub const ORDER: &[&str] = &[
     "assess",
     "import",
     "set_settings",
+    "screen",
+    "check_record",
     "submit",
     "review",
     "publish_skill",
@@ -108,6 +111,18 @@ pub fn issue_credential() -> IssueCredentialRequest {
         capabilities: vec!["experience_read".into(), "experience_write".into()],
         grants: vec![scope()],
         expires_at: Some("2027-06-30T00:00:00Z".into()),
+    }
+}
+
+/// `POST /api/v1/screen`: a resolution step, screened before it is
+/// written into a record (it names a home directory).
+pub fn screen() -> ScreenRequest {
+    ScreenRequest {
+        contract_version: CONTRACT_VERSION,
+        scope: ScreenScope::RecordSubmit {
+            pointer: Some("/resolution/steps/0".into()),
+        },
+        text: "Point the cache at /home/alice/.cache/ci and rerun the job.".into(),
     }
 }
 
@@ -289,8 +304,10 @@ pub fn request_body(operation_id: &str) -> Option<Value> {
         "set_policy" => value(serde_json::to_value(set_policy())),
         "import" => value(serde_json::to_value(import())),
         "set_settings" => value(serde_json::to_value(record_settings())),
-        "submit" => value(serde_json::to_value(submit_record())),
+        // A dry run takes exactly what a submission takes.
+        "submit" | "check_record" => value(serde_json::to_value(submit_record())),
         "review" => value(serde_json::to_value(review_record())),
+        "screen" => value(serde_json::to_value(screen())),
         "withdraw" => value(serde_json::to_value(withdraw_record())),
         "discard_record" => value(serde_json::to_value(discard_record())),
         "publish_skill" => value(serde_json::to_value(publish_skill())),

@@ -19,4 +19,5 @@ mod proposals;
 mod proxy;
 mod records;
 mod review;
+mod screen;
 mod support;

@@ -93,7 +93,7 @@ fn the_stdio_server_proxies_with_the_token_files_credential() {
     let server = Server::start(&["--data-dir", data.to_str().unwrap()]);
     let mut mcp = StdioSession::start(&server.base, &data.join("admin-token"));
     let tools = mcp.request("tools/list", &json!({}));
-    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 13);
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 14);
     // The admin holds credential_admin and policy_admin, not experience_read:
     // the REST API's refusal comes back as a tool error with its code.
     let scope =

@@ -346,3 +346,128 @@ fn every_record_praxis_writes_exports_valid_under_the_upstream_schema() {
     let out = run_ok(&["records", "validate", s(&published)]);
     assert_eq!(out.trim(), "6 record(s): no findings");
 }
+
+/// `records check` takes a record as it is submitted (no server-owned
+/// fields), reports findings as `file: pointer: rule: message` with `/` for
+/// the whole record, reads stdin for `-`, and exits 0, 1 or 2.
+#[test]
+fn check_validates_a_submission_as_intake_does() {
+    use std::io::Write as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut record = sample_record("root-ci");
+    for owned in ["lifecycle", "review", "screening"] {
+        record.as_object_mut().unwrap().remove(owned);
+    }
+    record["provenance"]
+        .as_object_mut()
+        .unwrap()
+        .remove("author_ref");
+    let good = tmp.path().join("good.json");
+    write_json(&good, &record);
+    let out = run_ok(&["records", "check", s(&good)]);
+    assert_eq!(out, "", "no finding, nothing on stdout");
+
+    let mut bad = record.clone();
+    bad["resolution"]["steps"][0] =
+        json!("export GITHUB_TOKEN=ghp_Zq8vN3xR7tL2mK9pW4yB6cD1fH5jS0aQeUuI");
+    bad["attempts"][1]["sequence"] = json!(3);
+    let bad_path = tmp.path().join("bad.json");
+    write_json(&bad_path, &bad);
+    let not_record = tmp.path().join("list.json");
+    std::fs::write(&not_record, "[]").unwrap();
+    let out = run(&["records", "check", s(&good), s(&bad_path), s(&not_record)]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        format!(
+            "{}: /attempts/1/sequence: gate.attempt_sequence: ",
+            s(&bad_path)
+        ),
+        format!("{}: /resolution/steps/0: screen.", s(&bad_path)),
+        format!(
+            "{}: /: schema.type: a record is a JSON object",
+            s(&not_record)
+        ),
+    ] {
+        assert!(
+            stdout.contains(&expected),
+            "missing {expected:?} in:\n{stdout}"
+        );
+    }
+    assert!(!stdout.contains(s(&good)), "{stdout}");
+    assert!(!stdout.contains("ghp_Zq8v"), "{stdout}");
+
+    // --json: one report per file, the root pointer shown as `/`.
+    let out = run(&["records", "check", s(&good), s(&not_record), "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["passed"], false);
+    assert_eq!(report["files"][0]["passed"], true);
+    assert_eq!(
+        report["files"][1]["findings"][0],
+        json!({"pointer": "/", "rule": "schema.type", "message": "a record is a JSON object"})
+    );
+
+    // stdin.
+    let mut child = crate::support::praxis()
+        .args(["records", "check", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(&bad).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("-: "));
+
+    // A file that cannot be read is an error, not a finding: exit 2.
+    let out = run(&["records", "check", s(&tmp.path().join("missing.json"))]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
+
+/// An empty skill registry is `{"skills": []}` (export writes it with
+/// `schema_version` and `revision`); a registry without `skills`, like a
+/// missing one, is a finding at its root, shown as `/`.
+#[test]
+fn validate_takes_the_empty_registry_and_shows_root_findings_as_a_slash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let mut record = sample_record("root-ci");
+    record["relations"]["related_skills"] = json!([]);
+    write_json(
+        &repo.join("experience_records/candidates/exp-root-ci-20261120.json"),
+        &record,
+    );
+    let out = run(&["records", "validate", s(&repo)]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("shared_skills/registry.json: /: repo.registry: "),
+        "{}",
+        describe(&out)
+    );
+    let out = run(&["records", "validate", s(&repo), "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["findings"][0]["pointer"], "/", "{report}");
+    for empty in [
+        json!({"skills": []}),
+        json!({"schema_version": "1.0", "revision": 0, "skills": []}),
+    ] {
+        write_json(&repo.join("shared_skills/registry.json"), &empty);
+        run_ok(&["records", "validate", s(&repo)]);
+    }
+    write_json(&repo.join("shared_skills/registry.json"), &json!({}));
+    let out = run(&["records", "validate", s(&repo)]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("shared_skills/registry.json: /skills: skill.registry: "),
+        "{}",
+        describe(&out)
+    );
+}

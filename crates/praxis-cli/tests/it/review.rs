@@ -27,6 +27,21 @@ fn flow(backend: Backend) {
     d.write("record.json", &sample_record("cli-flow"));
     let submit = scoped(&["records", "submit", "record.json"], &["--key", "k1"]);
 
+    // A dry run first: it passes and keeps nothing (the submission below
+    // is still revision 1).
+    let dry = d.ok(
+        "alice",
+        &scoped(
+            &["records", "submit", "record.json"],
+            &["--key", "k1", "--dry-run"],
+        ),
+    );
+    assert_eq!(
+        dry.trim(),
+        "passed: a submission would be kept",
+        "{backend:?}"
+    );
+
     // Alice submits: a pending candidate, told in one line.
     let text = d.ok("alice", &submit);
     assert_eq!(
@@ -44,6 +59,20 @@ fn flow(backend: Backend) {
     let mut bad = sample_record("cli-flow");
     bad["attempts"][1]["sequence"] = json!(5);
     d.write("bad.json", &bad);
+    let out = d.run(
+        "alice",
+        &scoped(
+            &["records", "submit", "bad.json"],
+            &["--key", "k1", "--dry-run"],
+        ),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("/attempts/1/sequence: gate.attempt_sequence: "),
+        "{}",
+        describe(&out)
+    );
     let stderr = d.refused(
         "alice",
         &scoped(&["records", "submit", "bad.json"], &["--key", "k1"]),

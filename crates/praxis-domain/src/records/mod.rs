@@ -12,7 +12,9 @@
 //! - [`lifecycle`]: intake, review and lifecycle transitions, and the
 //!   revision events that record them;
 //! - [`repository`]: rules over a whole set of records and the skill
-//!   registry (unique ids, resolvable relations, exact skill releases).
+//!   registry (unique ids, resolvable relations, exact skill releases);
+//! - [`reference`]: what one submission refers to in its namespace, which
+//!   intake resolves against what is kept.
 //!
 //! Around them: [`state`] (lifecycle, review status, platform and
 //! verification level as types), [`kept`] (a kept record's current state),
@@ -31,6 +33,7 @@ pub mod lifecycle;
 pub mod notes;
 pub(crate) mod placement;
 pub(crate) mod protocol;
+pub mod reference;
 pub mod repository;
 pub mod schema;
 pub mod search;

@@ -18,4 +18,5 @@ mod procedures;
 mod proposals;
 mod readiness;
 mod records;
+mod screen;
 mod support;

@@ -203,6 +203,12 @@ async fn every_tool_answers_as_its_rest_counterpart() {
             .await;
         assert_eq!(history["records"].as_array().unwrap().len(), 1);
 
+        // Screening before a write: the finding's span, never the text.
+        let screened = mcp.ok("screen_text", arguments("screen")).await;
+        let home = &screened["findings"][0];
+        assert_eq!(home["rule"], "screen.home_path", "{screened}");
+        assert!(!screened.to_string().contains("/home/alice"), "{screened}");
+
         // Records.
         let submitted = mcp.ok("records_submit", arguments("submit")).await;
         let id = submitted["experience_id"]

@@ -203,6 +203,22 @@ impl RecordReads for PostgresEngine {
         row.map(|r| record_at(&r, 0)?.into_row()).transpose()
     }
 
+    async fn by_source(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        source: &str,
+    ) -> Result<Option<KeptRecord>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                sql::RECORD_BY_SOURCE,
+                &[&tenant, &namespace.as_str(), &source],
+            )
+            .await?;
+        row.map(|r| record_at(&r, 0)?.into_row()).transpose()
+    }
+
     async fn search(
         &self,
         tenant: &str,

@@ -11,6 +11,7 @@
 //! - `skill_releases`: the namespace's immutable skill registry;
 //! - `record_settings`: whether the namespace approves by automated policy.
 
+pub mod dry_run;
 pub(crate) mod fold;
 pub(crate) mod rows;
 pub(crate) mod sql;
@@ -295,6 +296,13 @@ pub trait RecordReads: Send + Sync {
         tenant: &str,
         namespace: &Namespace,
         experience_id: &str,
+    ) -> Result<Option<KeptRecord>, StoreError>;
+    /// The record a source holds (by its identity text, [`lifecycle::Source::key`]).
+    async fn by_source(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        source: &str,
     ) -> Result<Option<KeptRecord>, StoreError>;
     /// Kept records matching every filter set, after `after`: by relevance
     /// then id when the filter has text, by id otherwise. Text without a

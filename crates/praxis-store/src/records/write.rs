@@ -6,6 +6,7 @@ use praxis_domain::ledger::NewEvent;
 use praxis_domain::records::lifecycle::{
     self, Change, Decision, Rejection, ReviewMode, Revision, View,
 };
+use praxis_domain::records::reference::{Reference, references};
 use praxis_domain::records::source::{check_new_source, check_resubmission};
 use praxis_domain::records::{self as domain, Finding, KeptRecord};
 use praxis_domain::review::may_review;
@@ -48,39 +49,24 @@ async fn repository_findings<T: RecordTx + SkillTx>(
     doc: &Value,
 ) -> Result<Vec<Finding>, StoreError> {
     let mut out = Vec::new();
-    let view = View(doc);
-    for list in ["related_experiences", "supersedes"] {
-        for (i, id) in view.relations(list).into_iter().enumerate() {
-            if tx
+    for reference in references(doc) {
+        let known = match &reference {
+            Reference::Experience { id, .. } => tx
                 .record_row(tenant, namespace, RecordKey::Id(id))
                 .await?
-                .is_none()
-            {
-                out.push(Finding::new(
-                    format!("/relations/{list}/{i}"),
-                    "repo.unknown_experience",
-                    "no record of this namespace has this id",
-                ));
-            }
-        }
-    }
-    let skills = doc
-        .pointer("/relations/related_skills")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for (i, skill) in skills.iter().enumerate() {
-        let field = |k: &str| skill.get(k).and_then(Value::as_str).unwrap_or_default();
-        let found = tx
-            .skill_row(tenant, namespace, field("name"), field("version"))
-            .await?;
-        let known = found.is_some_and(|s| s.release.sha256 == field("sha256"));
+                .is_some(),
+            Reference::Skill {
+                name,
+                version,
+                sha256,
+                ..
+            } => tx
+                .skill_row(tenant, namespace, name, version)
+                .await?
+                .is_some_and(|s| s.release.sha256 == *sha256),
+        };
         if !known {
-            out.push(Finding::new(
-                format!("/relations/related_skills/{i}"),
-                "repo.unknown_skill",
-                "no skill release with this name, version and digest is published here",
-            ));
+            out.push(reference.unresolved());
         }
     }
     Ok(out)

@@ -232,6 +232,15 @@ impl RecordReads for SqliteEngine {
         self.read_now(|c| query_record(c, tenant, namespace, RecordKey::Id(experience_id)))
     }
 
+    async fn by_source(
+        &self,
+        tenant: &str,
+        namespace: &Namespace,
+        source: &str,
+    ) -> Result<Option<KeptRecord>, StoreError> {
+        self.read_now(|c| query_record(c, tenant, namespace, RecordKey::Source(source)))
+    }
+
     async fn search(
         &self,
         tenant: &str,

@@ -18,6 +18,7 @@ from .operations import AsyncOperationsOperations, SyncOperationsOperations
 from .projects import AsyncProjectsOperations, SyncProjectsOperations
 from .proposals import AsyncProposalsOperations, SyncProposalsOperations
 from .records import AsyncRecordsOperations, SyncRecordsOperations
+from .screen import AsyncScreenOperations, SyncScreenOperations
 from .skills import AsyncSkillsOperations, SyncSkillsOperations
 
 OPERATIONS: dict[str, tuple[str, str, str]] = {
@@ -26,6 +27,7 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "assess": ("POST", "/api/v1/attempts/assess", "safe"),
     "attempt_history": ("GET", "/api/v1/attempts/history", "safe"),
     "capabilities": ("GET", "/api/v1/capabilities", "safe"),
+    "check_record": ("POST", "/api/v1/records/check", "safe"),
     "counts": ("GET", "/api/v1/attempts/counts", "safe"),
     "create_proposal": ("POST", "/api/v1/proposals", "keyed"),
     "create_strategy": ("POST", "/api/v1/learning/strategies", "keyed"),
@@ -77,6 +79,7 @@ OPERATIONS: dict[str, tuple[str, str, str]] = {
     "review_proposal": ("POST", "/api/v1/proposals/{id}/review", "safe"),
     "revoke": ("POST", "/api/v1/credentials/{id}/revoke", "keyed"),
     "rotate": ("POST", "/api/v1/credentials/{id}/rotate", "keyed"),
+    "screen": ("POST", "/api/v1/screen", "safe"),
     "search": ("GET", "/api/v1/records", "safe"),
     "search_memory": ("POST", "/api/v1/memory/search", "safe"),
     "select_procedure": ("POST", "/api/v1/learning/select", "safe"),
@@ -103,6 +106,7 @@ class _SyncOperations(
     SyncProjectsOperations,
     SyncProposalsOperations,
     SyncRecordsOperations,
+    SyncScreenOperations,
     SyncSkillsOperations,
 ):
     """Every operation of the Praxis API (sync)."""
@@ -120,6 +124,7 @@ class _AsyncOperations(
     AsyncProjectsOperations,
     AsyncProposalsOperations,
     AsyncRecordsOperations,
+    AsyncScreenOperations,
     AsyncSkillsOperations,
 ):
     """Every operation of the Praxis API (async)."""

@@ -11,6 +11,7 @@ from .._transport import AsyncTransport, Call, SyncTransport
 from ..models import (
     DiscardRecordRequest,
     Platform,
+    RecordCheckResponse,
     RecordHistoryResponse,
     RecordLifecycle,
     RecordPage,
@@ -30,6 +31,35 @@ class SyncRecordsOperations:
     """The operations tagged ``records`` (sync)."""
 
     _transport: SyncTransport
+
+    def check_record(
+        self,
+        body: SubmitRecordRequest | Mapping[str, Any],
+    ) -> RecordCheckResponse:
+        """
+        Check record (records).
+
+        ``POST /api/v1/records/check`` — safe to retry as it is.
+
+        Answers — 200: What a submission of the same body would meet now: `passed`, or
+        every finding it would be rejected with (pointers into the record). Nothing is
+        written: no event, no rejection in the history, no idempotency receipt; 409: A
+        submission would be refused: the source is bound to another id or the id to
+        another source (`source_conflict`), or the record is no longer a candidate
+        (`invalid_transition`); 422: The source is malformed (`invalid_field`); or a
+        field breaks a rule (`invalid_field`); `field` names it.
+        """
+        answer = self._transport.call(
+            Call(
+                "check_record",
+                "POST",
+                "/api/v1/records/check",
+                body=body,
+                retry="safe",
+                expect="json",
+            )
+        )
+        return RecordCheckResponse.model_validate(answer)
 
     def discard_record(
         self,
@@ -438,6 +468,35 @@ class AsyncRecordsOperations:
     """The operations tagged ``records`` (async)."""
 
     _transport: AsyncTransport
+
+    async def check_record(
+        self,
+        body: SubmitRecordRequest | Mapping[str, Any],
+    ) -> RecordCheckResponse:
+        """
+        Check record (records).
+
+        ``POST /api/v1/records/check`` — safe to retry as it is.
+
+        Answers — 200: What a submission of the same body would meet now: `passed`, or
+        every finding it would be rejected with (pointers into the record). Nothing is
+        written: no event, no rejection in the history, no idempotency receipt; 409: A
+        submission would be refused: the source is bound to another id or the id to
+        another source (`source_conflict`), or the record is no longer a candidate
+        (`invalid_transition`); 422: The source is malformed (`invalid_field`); or a
+        field breaks a rule (`invalid_field`); `field` names it.
+        """
+        answer = await self._transport.call(
+            Call(
+                "check_record",
+                "POST",
+                "/api/v1/records/check",
+                body=body,
+                retry="safe",
+                expect="json",
+            )
+        )
+        return RecordCheckResponse.model_validate(answer)
 
     async def discard_record(
         self,

@@ -189,6 +189,7 @@ from .records import (
     IssueRef,
     Platform,
     RecordChange,
+    RecordCheckResponse,
     RecordEntry,
     RecordFinding,
     RecordHistoryEntry,
@@ -212,6 +213,14 @@ from .records import (
     SubmitRecordRequest,
     VerificationLevel,
     WithdrawRecordRequest,
+)
+from .screen import (
+    ScreenFinding,
+    ScreenRequest,
+    ScreenResponse,
+    ScreenScope,
+    ScreenScopeMemoryWrite,
+    ScreenScopeRecordSubmit,
 )
 from .skills import (
     PublishSkillRequest,
@@ -346,6 +355,7 @@ __all__ = [
     "ReadStrategyRequest",
     "Recommendation",
     "RecordChange",
+    "RecordCheckResponse",
     "RecordEntry",
     "RecordExperienceRequest",
     "RecordFinding",
@@ -380,6 +390,12 @@ __all__ = [
     "ReviewedSource",
     "Scope",
     "ScopedProposalRequest",
+    "ScreenFinding",
+    "ScreenRequest",
+    "ScreenResponse",
+    "ScreenScope",
+    "ScreenScopeMemoryWrite",
+    "ScreenScopeRecordSubmit",
     "SearchMemoryRequest",
     "SearchMemoryResponse",
     "SelectRequest",

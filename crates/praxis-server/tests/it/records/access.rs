@@ -35,6 +35,13 @@ async fn every_endpoint(
                 .map(|_| ()),
         ),
         (
+            "check",
+            Some("record_submit"),
+            c.check_record(&submission(s, "probe", sample_record("probe")))
+                .await
+                .map(|_| ()),
+        ),
+        (
             "read",
             Some("experience_read"),
             c.record(s, &rid).await.map(|_| ()),

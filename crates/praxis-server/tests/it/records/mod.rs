@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use crate::support::{Server, client_as, issue_request, problem, raw};
 
 mod access;
+mod check;
 mod discard;
 mod lifecycle;
 mod ranked;
