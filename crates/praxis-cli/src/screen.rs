@@ -68,19 +68,6 @@ fn located(text: &str, finding: &ScreenFinding) -> (usize, usize) {
     (line, column)
 }
 
-/// The domain's findings for `text`, in the wire's shape.
-fn offline(text: &str, commands: bool) -> Vec<ScreenFinding> {
-    screen::screen(text, commands)
-        .into_iter()
-        .map(|hit| ScreenFinding {
-            rule: hit.rule.code().to_owned(),
-            start: hit.start as u64,
-            end: hit.end as u64,
-            remedy: hit.rule.remedy().to_owned(),
-        })
-        .collect()
-}
-
 /// Reads one input whole, refusing more than `limit` bytes and text that
 /// is not UTF-8.
 fn read(file: &Path, limit: usize) -> anyhow::Result<String> {
@@ -139,7 +126,7 @@ pub async fn run(args: ScreenArgs) -> anyhow::Result<ExitCode> {
     for file in &files {
         let text = read(file, limit).map_err(|e| usage(format!("{e:#}")))?;
         let findings = match &client {
-            None => offline(&text, commands),
+            None => praxis_server::screen::findings(&text, commands),
             Some(client) => {
                 let scope = match args.scope {
                     Scope::MemoryWrite => ScreenScope::MemoryWrite,

@@ -26,7 +26,7 @@ mod proposals;
 pub mod readiness;
 mod records;
 mod request;
-mod screen;
+pub mod screen;
 pub mod seal;
 mod skills;
 mod wire;

@@ -19,6 +19,20 @@ use crate::{AppState, RECORD_BODY_LIMIT};
 
 /// The screen route, which takes bodies up to [`RECORD_BODY_LIMIT`]: a
 /// text as long as a whole record, escaped.
+/// The domain's findings for `text` in the wire's shape: what the endpoint
+/// answers, and what `praxis screen` prints offline.
+pub fn findings(text: &str, commands: bool) -> Vec<ScreenFinding> {
+    screen::screen(text, commands)
+        .into_iter()
+        .map(|hit| ScreenFinding {
+            rule: hit.rule.code().to_owned(),
+            start: hit.start as u64,
+            end: hit.end as u64,
+            remedy: hit.rule.remedy().to_owned(),
+        })
+        .collect()
+}
+
 pub(crate) fn routes() -> Router<AppState> {
     Router::new().route("/screen", post(screen_text))
 }
@@ -67,15 +81,7 @@ pub(crate) async fn screen_text(
         .at("/text"));
     }
     let commands = commands(&body.scope)?;
-    let findings = screen::screen(&body.text, commands)
-        .into_iter()
-        .map(|hit| ScreenFinding {
-            rule: hit.rule.code().to_owned(),
-            start: hit.start as u64,
-            end: hit.end as u64,
-            remedy: hit.rule.remedy().to_owned(),
-        })
-        .collect();
+    let findings = findings(&body.text, commands);
     Ok(Json(ScreenResponse {
         contract_version: CONTRACT_VERSION,
         findings,
