@@ -10,7 +10,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]{0,60})?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;&)}\]]+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]{0,60})?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -100,6 +100,12 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
         || joined.ends_with("passwd")
         || joined.ends_with("passphrase")
         || (words.len() > 1 && words.last().is_some_and(|w| w == "pwd" || w == "pass"))
+        // keytool's `-storepass`, `-keypass`, `-srcstorepass`.
+        || (joined.len() > 4
+            && joined.ends_with("pass")
+            && !["bypass", "compass", "trespass", "overpass", "underpass", "surpass", "askpass"]
+                .iter()
+                .any(|w| joined.ends_with(w)))
     {
         return Some(KeyClass::Password);
     }
@@ -137,6 +143,25 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     if file || is_placeholder(v) || is_type_name(v) {
         return false;
     }
+    // A reference to the environment or a secret store, in configuration
+    // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`).
+    let lower = v.to_ascii_lowercase();
+    if [
+        "os.environ",
+        "process.env",
+        "env.",
+        "env:",
+        "secrets.",
+        "secret:",
+        "vault:",
+        "ssm:",
+        "file:",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+    {
+        return false;
+    }
     if !quoted
         && (v.contains(['(', '['])
             || DOTTED_IDENTIFIER.is_match(v)
@@ -167,6 +192,12 @@ lazy_regex!(
     /// `<ClientSecret>`.
     XML_ELEMENT,
     r"<([A-Za-z][A-Za-z0-9_.:-]{0,40})>([^<\n]{1,200})</([A-Za-z][A-Za-z0-9_.:-]{0,40})>"
+);
+lazy_regex!(
+    /// A password set in SQL (`CREATE USER … IDENTIFIED BY '…'`,
+    /// `ALTER ROLE … PASSWORD '…'`).
+    SQL_PASSWORD,
+    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*'([^'\n]+)'"
 );
 lazy_regex!(
     /// A password given in a sentence: "the password is …", "log in with
@@ -237,6 +268,9 @@ pub(super) fn assignment(text: &str) -> Spans {
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
+    out.extend(groups(&SQL_PASSWORD, text, |v| {
+        v.len() >= 4 && !is_placeholder(v)
+    }));
     out.extend(groups(&PROSE_PASSWORD, text, prose_password));
     out.extend(groups(&BARE_PASSWORD, text, |v| {
         let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);

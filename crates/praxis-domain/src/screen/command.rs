@@ -86,6 +86,9 @@ fn dangerous_target(arg: &str) -> bool {
     // more often than a directory literally named `~`.
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
     let lower = arg.to_ascii_lowercase();
+    if glob_in_system_directory(&lower) {
+        return true;
+    }
     let base = lower.trim_end_matches(['*', '.']);
     let base = base.trim_end_matches(['/', '\\']);
     if base.is_empty() {
@@ -159,6 +162,27 @@ fn dangerous_target(arg: &str) -> bool {
         };
     }
     false
+}
+
+/// A wildcard inside the system's own programs, libraries or configuration
+/// (`/usr/lib/python3*`, `/etc/*`): it takes whatever the system put there.
+fn glob_in_system_directory(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix('/') else {
+        return false;
+    };
+    let dirs: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    let Some((last, parents)) = dirs.split_last() else {
+        return false;
+    };
+    last.contains('*')
+        && matches!(
+            parents,
+            [
+                "usr",
+                "bin" | "sbin" | "lib" | "lib32" | "lib64" | "libexec" | "share" | "include"
+            ] | ["etc" | "boot" | "bin" | "sbin" | "lib" | "lib64"]
+                | ["var", "lib"]
+        )
 }
 
 /// A POSIX user name, as it follows `~` in `~alice` (not `~+` or `~-`,

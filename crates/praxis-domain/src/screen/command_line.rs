@@ -34,7 +34,7 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bhtpasswd\s+-(?-i:[A-Za-z]*b[A-Za-z]*)\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
+    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd\s+-(?-i:[A-Za-z]*b[A-Za-z]*)\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -92,8 +92,14 @@ pub(super) fn command_line(text: &str) -> Spans {
         })
         .filter_map(|c| c.get(3).map(|m| m.range()))
         .collect();
+    // `-p`/`-a` take the password itself, so a value with `=` in it is no
+    // `--secret id=…` spec.
     out.extend(groups(&LOGIN_SHORT, text, |v| {
-        !v.is_empty() && literal_flag_value(KeyClass::Password, v, false)
+        v.len() >= 4
+            && !v.starts_with(['@', '$', '%'])
+            && !v.contains("$(")
+            && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
+            && !is_placeholder(v)
     }));
     out.extend(groups(&CLI_PASSWORD, text, |v| {
         v.len() >= 3 && !is_placeholder(v) && !v.contains("$(")

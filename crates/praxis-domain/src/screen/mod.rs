@@ -87,16 +87,27 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
         if !possible.matched(rule.index()) || (rule.commands_only() && !commands) {
             continue;
         }
-        let mut spans = detect(rule, matched);
-        spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-        let mut last_end = 0;
-        for span in spans {
-            // Overlapping matches of one rule are one place.
-            if span.start < last_end {
+        let mut spans: Vec<_> = detect(rule, matched)
+            .into_iter()
+            .map(|span| {
+                let suppressor = context::suppressor(rule, matched, &span);
+                (span, suppressor)
+            })
+            .collect();
+        // Overlapping matches of one rule are one place: the first one that
+        // stands, else the first one.
+        spans.sort_by_key(|(s, suppressor)| {
+            (suppressor.is_some(), s.start, std::cmp::Reverse(s.end))
+        });
+        let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
+        for (span, suppressor) in spans {
+            if kept
+                .iter()
+                .any(|k| k.start < span.end && span.start < k.end)
+            {
                 continue;
             }
-            last_end = span.end;
-            let suppressor = context::suppressor(rule, matched, &span);
+            kept.push(span.clone());
             let original = normalized.original(span);
             let hit = Hit {
                 start: original.start,
@@ -236,7 +247,7 @@ static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
         r"[0-9]{5}:[A-Za-z0-9_-]{4}",
         r"(?i)discord|[A-Za-z0-9_-]{4}\.[A-Za-z0-9_-]{6}\.",
         r"(?i)azurewebsites|x-functions-key|accountkey|sharedaccesskey|sharedsecretvalue|sig=|account-key|storageaccountkey|sas-?token|accesskey=|==|windows\.net",
-        r"(?i)pass|secret|token|key|credential|auth|pwd|bearer",
+        r"(?i)pass|secret|token|key|credential|auth|pwd|bearer|identified",
         r"(?i)pass|secret|token|key|credential|auth|pwd|curl|wget|http|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli|mysql|login|upload|publish|connect|mongo|psql|influx|cf|twine|sqlcmd|bcp|htpasswd|net\s+user|config\s+set|vault|freerdp|rdesktop|ldap|smbclient|creds|rabbitmqctl|nmcli|mc\s|net\s+use|psexec|paexec",
         r"(?i)://|[?&#;][a-z0-9_.-]*(?:token|sig|credential|key|secret|pass|pwd|auth|jwt)[a-z0-9_.-]*=|discord|telegram|hooks",
         r"(?i)sess|sid|resume|claude/projects|claude\s+-r|rollout-|\.gemini/tmp",

@@ -11,6 +11,11 @@ lazy_regex!(
     r"(?i)(?:^|[\s;&|(`])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
 );
 lazy_regex!(
+    /// `find PATH … -exec chmod MODE {}`: a recursive change of PATH.
+    FIND_EXEC,
+    r"(?i)\bfind\s+(\S+)[^\n;&|]*?-exec(?:dir)?\s+(?:sudo\s+)?chmod\s+(?:-\S+\s+)*(\S+)\s+[\x22']?\{\}"
+);
+lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
     SUDO_BEFORE,
     r"(?i)(?:^|[\s;&|(`])sudo\s[^\n;&|]*$"
@@ -149,6 +154,12 @@ pub(super) fn world_writable(text: &str) -> Spans {
         })
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
+    out.extend(
+        FIND_EXEC
+            .captures_iter(text)
+            .filter(|c| dangerous(false, &format!("-R {} {}", &c[2], &c[1])))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(ICACLS.find_iter(text).map(|m| m.range()));
     out
 }
@@ -168,6 +179,7 @@ mod tests {
             "chmod o+w /etc/hosts",
             "chmod 0777 /usr/local/bin",
             "sudo find /var/log/app -type d -exec chmod 777 {} +",
+            "find /var/log -type d -exec chmod 777 {} +",
             "icacls \"C:\\Program Files\\Agent\" /grant Everyone:(OI)(CI)F /T",
         ] {
             assert!(fires(hit, Rule::WorldWritable), "{hit}");

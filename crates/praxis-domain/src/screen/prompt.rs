@@ -19,6 +19,7 @@ const PHRASINGS: &[&str] = &[
     r"(?i)\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:the\s+)?(?:value|contents?)\s+of\s+(?:the\s+|your\s+|every\s+|all\s+)?(?:\.env\b|env\b|environment|secrets?\b|credentials?\b|\$?[A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|key|secret|password)\b)",
     r"(?i)\byou\s+are\s+(?:now\s+)?DAN\b|\bbroken\s+free\s+of\b|\b(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+(?:have|need)\s+to\s+(?:follow|obey|abide\s+by)\s+(?:any\s+)?(?:\w+\s+)?(?:rules|policies|guidelines|restrictions)",
     r"(?i)\b(?:act|pretend|behave)\s+(?:to\s+be\s+|as\s+)?(?:if\s+you\s+were\s+)?my\s+(?:late|dead|deceased|dear)\s+grand(?:mother|ma|father|pa)|\bwho\s+used\s+to\s+(?:read|tell|give|recite)\s+me\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:passwords|keys|tokens|secrets|credentials)",
+    r"(?i)\b(?:always\s+)?(?:run|use|start|launch)\s+(?:\S+\s+){0,3}?--dangerously-skip-permissions\b|\b--dangerously-skip-permissions\b[^.\n]*\bnever\s+ask\b",
     r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)",
     // "override your safety guidelines", "bypass your restrictions"
     r"(?i)\b(?:override|bypass|circumvent|ignore|disregard|suspend|lift)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?(?:\w+\s+){0,2}?(?:safety|ethics?|ethical|moderation|guardrails?|restrictions?|content\s+(?:policy|policies|filters?)|filters?|guidelines|rules|instructions|programming|alignment|principles|limitations)\b",
@@ -101,7 +102,7 @@ lazy_regex!(
 lazy_regex!(
     /// An address to disregard the repository's own guidance.
     REPOSITORY_GUIDANCE,
-    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:\w+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)"
+    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:[\w'’-]+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)"
 );
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.

@@ -45,7 +45,7 @@ lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
     /// or an editor leaves when it wraps a long token.
     JWT_WRAPPED,
-    r"\beyJ(?:[A-Za-z0-9_.-]|[\\`]?[ \t]*\r?\n[ \t>]*){40,}"
+    r#"\beyJ(?:[A-Za-z0-9_.-]|[\\`]?[ \t]*\r?\n[ \t>]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']){40,}"#
 );
 lazy_regex!(
     PRIVATE_KEY,
@@ -120,12 +120,16 @@ pub(super) fn npm(text: &str) -> Spans {
 /// on the next line after a break (and a `\` continuation or indentation).
 pub(super) fn jwt(text: &str) -> Spans {
     let mut out = matches(&JWT, text);
+    let whole: Vec<usize> = out.iter().map(|s| s.start).collect();
     out.extend(
         JWT_WRAPPED
             .find_iter(text)
+            // A token whole on its line is the plain match's; the wrapped
+            // pattern would run on into the next line.
+            .filter(|m| !whole.contains(&m.start()))
             .filter(|m| {
                 let joined: String = m.as_str().split_whitespace().collect();
-                let joined = joined.replace(['\\', '`'], "");
+                let joined = joined.replace(['\\', '`', '"', '\'', '+'], "");
                 JWT.is_match(&joined)
             })
             .map(|m| m.range()),
