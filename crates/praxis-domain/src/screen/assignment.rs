@@ -3,6 +3,9 @@
 //! and a password written as prose. Values passed on a command line are
 //! [`super::command_line`]'s.
 
+use std::sync::LazyLock;
+
+use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, groups, lazy_regex};
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
@@ -87,6 +90,18 @@ const SECRET_SUFFIXES: &[&str] = &[
     "token",
     "credential",
     "credentials",
+];
+
+/// Words one of which every key [`key_class`] names holds: the gate of
+/// patterns that go on to ask it.
+pub(super) const KEY_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "auth",
+    "secret",
+    "token",
+    "credential",
+    "key",
 ];
 
 pub(super) fn key_class(key: &str) -> Option<KeyClass> {
@@ -213,6 +228,21 @@ lazy_regex!(
     r#"(?i)\bpassword\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 
+/// The words each pattern needs.
+pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
+    Gates::new(vec![
+        (&ASSIGNMENT, KEY_WORDS),
+        (&AUTHORIZATION, &["authorization"]),
+        (&BEARER, &["bearer"]),
+        (&KEY_VALUE_ATTRIBUTES, &["value"]),
+        (&XML_ELEMENT, KEY_WORDS),
+        (&SETTER_CALL, KEY_WORDS),
+        (&SQL_PASSWORD, &["identified", "password"]),
+        (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
+        (&BARE_PASSWORD, &["password"]),
+    ])
+});
+
 /// Whether a password read from prose is a literal one: long enough, not
 /// a word or a placeholder, and with a digit, a symbol or mixed case.
 fn prose_password(raw: &str) -> bool {
@@ -224,8 +254,9 @@ fn prose_password(raw: &str) -> bool {
         && !v.chars().all(|c| c.is_ascii_digit())
 }
 
-pub(super) fn assignment(text: &str) -> Spans {
-    let mut out = candidates(&ASSIGNMENT, text, 5, |c| {
+pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
+    let open = GATES.open(doors);
+    let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
             return false;
         };
@@ -237,23 +268,25 @@ pub(super) fn assignment(text: &str) -> Spans {
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
         literal_secret(class, value, quoted, separator == ":")
     });
-    out.extend(groups(&AUTHORIZATION, text, |v| {
+    out.extend(groups(open.get(&AUTHORIZATION), text, |v| {
         v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
     }));
-    out.extend(groups(&BEARER, text, |v| {
+    out.extend(groups(open.get(&BEARER), text, |v| {
         !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
     }));
     out.extend(
-        KEY_VALUE_ATTRIBUTES
-            .captures_iter(text)
+        open.get(&KEY_VALUE_ATTRIBUTES)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| {
                 key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
     out.extend(
-        XML_ELEMENT
-            .captures_iter(text)
+        open.get(&XML_ELEMENT)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| c[1] == c[3])
             .filter(|c| {
                 key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
@@ -261,18 +294,19 @@ pub(super) fn assignment(text: &str) -> Spans {
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
     out.extend(
-        SETTER_CALL
-            .captures_iter(text)
+        open.get(&SETTER_CALL)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| {
                 key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
-    out.extend(groups(&SQL_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));
-    out.extend(groups(&PROSE_PASSWORD, text, prose_password));
-    out.extend(groups(&BARE_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&PROSE_PASSWORD), text, prose_password));
+    out.extend(groups(open.get(&BARE_PASSWORD), text, |v| {
         let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
         v.len() >= 8
             && has_digit(v)

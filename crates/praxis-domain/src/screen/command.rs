@@ -3,8 +3,11 @@
 //! root, a system directory or a home. Only command fields are screened
 //! for these.
 
-use regex::Captures;
+use std::sync::LazyLock;
 
+use regex::{Captures, Regex};
+
+use super::gate::{Doors, Gates};
 use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
@@ -352,9 +355,9 @@ fn runs_download(names: &[String], target: &str) -> bool {
 
 /// A download saved to a file, then the file run, with no checksum or
 /// signature check between.
-fn download_then_execute(text: &str) -> Spans {
+fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
     let mut out = Vec::new();
-    for download in DOWNLOAD.find_iter(text) {
+    for download in downloads.find_iter(text) {
         let mut names = saved_names(download.as_str());
         // Piped into tar: the archive unpacks into the directory its name
         // says.
@@ -391,26 +394,64 @@ fn download_then_execute(text: &str) -> Spans {
     out
 }
 
-pub(super) fn unsafe_command(text: &str) -> Spans {
-    let mut out = matches(&PIPE_TO_SHELL, text);
+/// Commands that fetch a file.
+const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "iwr",
+    "irm",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "start-bitstransfer",
+    "certutil",
+    "downloadfile",
+];
+
+/// The words each pattern needs.
+pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
+    Gates::new(vec![
+        (&PIPE_TO_SHELL, DOWNLOADERS),
+        (&SHELL_OF_DOWNLOAD, &["curl", "wget"]),
+        (&POWERSHELL_ENCODED, &["powershell", "pwsh"]),
+        (
+            &DOWNLOAD_EXPRESSION,
+            &["iex", "invoke-expression", "scriptblock"],
+        ),
+        (&DISK_WIPE, &["/dev/", "format", "clear-disk"]),
+        (&FORK_BOMB, &["{"]),
+        (&DELETE, &["rm", "rd", "del", "erase", "ri", "remove-item"]),
+        (&DELETE_PIPELINE, &["|"]),
+        (&PERMISSIONS, &["chmod", "chown", "chgrp"]),
+        (&DOWNLOAD, DOWNLOADERS),
+    ])
+});
+
+pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
+    let open = GATES.open(doors);
+    let mut out = Spans::new();
     for re in [
+        &*PIPE_TO_SHELL,
         &*SHELL_OF_DOWNLOAD,
         &*POWERSHELL_ENCODED,
         &*DOWNLOAD_EXPRESSION,
         &*DISK_WIPE,
         &*FORK_BOMB,
     ] {
-        out.extend(matches(re, text));
+        out.extend(matches(open.get(re), text));
     }
     out.extend(
-        DELETE
-            .captures_iter(text)
+        open.get(&DELETE)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c: &Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(
-        DELETE_PIPELINE
-            .captures_iter(text)
+        open.get(&DELETE_PIPELINE)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| {
                 dangerous_target(&c[1])
                     && c[2]
@@ -420,12 +461,15 @@ pub(super) fn unsafe_command(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(
-        PERMISSIONS
-            .captures_iter(text)
+        open.get(&PERMISSIONS)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| permissions_are_dangerous(&c[2]))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
-    out.extend(download_then_execute(text));
+    if let Some(download) = open.get(&DOWNLOAD) {
+        out.extend(download_then_execute(download, text));
+    }
     out
 }
 

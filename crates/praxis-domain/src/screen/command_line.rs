@@ -3,7 +3,10 @@
 //! and key tools), where it lands in shell history, process listings and
 //! CI logs.
 
-use super::assignment::{KeyClass, key_class, literal_secret};
+use std::sync::LazyLock;
+
+use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
+use super::gate::{Doors, Gates};
 use super::pattern::{Spans, groups, lazy_regex};
 use super::value::{has_digit, is_placeholder, random_like, word_like};
 
@@ -73,6 +76,72 @@ lazy_regex!(
     r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})"#
 );
 
+/// The words each pattern needs.
+pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
+    Gates::new(vec![
+        (&FLAG, KEY_WORDS),
+        (
+            &LOGIN_SHORT,
+            &[
+                "login",
+                "upload",
+                "publish",
+                "connect",
+                "auth",
+                "mongo",
+                "psql",
+                "influx",
+                "cf",
+                "twine",
+                "redis-cli",
+                "rabbitmqadmin",
+                "sqlcmd",
+                "bcp",
+            ],
+        ),
+        (&CURL_USER, &["curl", "wget", "http"]),
+        (&MYSQL_PASSWORD, &["mysql"]),
+        (&GH_SECRET_BODY, &["secret"]),
+        (
+            &CLI_PASSWORD,
+            &[
+                "echo",
+                "sudo",
+                "ssh-keygen",
+                "pass:",
+                "sshpass",
+                "7z",
+                "zip",
+                "redis-cli",
+                "htpasswd",
+                "net",
+            ],
+        ),
+        (
+            &TOOL_PASSWORD,
+            &[
+                "freerdp",
+                "rdesktop",
+                "ldap",
+                "smbclient",
+                "creds",
+                "rabbitmqctl",
+                "reset-admin-password",
+                "nmcli",
+                "mc",
+                "net",
+                "psexec",
+                "paexec",
+                "sqlcmd",
+            ],
+        ),
+        (&PROPERTY, &["pass", "secret", "token", "api", "credential"]),
+        (&SQL_PASSWORD, &["password", "identified"]),
+        (&PAIR_COMMAND, KEY_WORDS),
+        (&POSITIONAL, &["config", "vault"]),
+    ])
+});
+
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
@@ -84,9 +153,12 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
     !reference && literal_secret(class, value, quoted, false)
 }
 
-pub(super) fn command_line(text: &str) -> Spans {
-    let mut out: Spans = FLAG
-        .captures_iter(text)
+pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
+    let open = GATES.open(doors);
+    let mut out: Spans = open
+        .get(&FLAG)
+        .into_iter()
+        .flat_map(|re| re.captures_iter(text))
         .filter(|c| {
             key_class(&c[1]).is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
         })
@@ -94,37 +166,42 @@ pub(super) fn command_line(text: &str) -> Spans {
         .collect();
     // `-p`/`-a` take the password itself, so a value with `=` in it is no
     // `--secret id=…` spec.
-    out.extend(groups(&LOGIN_SHORT, text, |v| {
+    out.extend(groups(open.get(&LOGIN_SHORT), text, |v| {
         v.len() >= 4
             && !v.starts_with(['@', '$', '%'])
             && !v.contains("$(")
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
             && !is_placeholder(v)
     }));
-    out.extend(groups(&CLI_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&CLI_PASSWORD), text, |v| {
         v.len() >= 3 && !is_placeholder(v) && !v.contains("$(")
     }));
-    out.extend(groups(&CURL_USER, text, |v| {
+    out.extend(groups(open.get(&CURL_USER), text, |v| {
         v.len() >= 3 && !is_placeholder(v)
     }));
-    out.extend(groups(&GH_SECRET_BODY, text, |v| {
+    out.extend(groups(open.get(&GH_SECRET_BODY), text, |v| {
         v.len() >= 8 && !is_placeholder(v)
     }));
-    out.extend(groups(&MYSQL_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&MYSQL_PASSWORD), text, |v| {
         let v = v.trim_matches(['\'', '"']);
         v.len() >= 3 && !is_placeholder(v)
     }));
     out.extend(
-        PROPERTY
-            .captures_iter(text)
+        open.get(&PROPERTY)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter_map(|c| c.get(2).or_else(|| c.get(3)))
             .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
             .map(|v| v.range()),
     );
-    out.extend(groups(&SQL_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));
-    for command in PAIR_COMMAND.find_iter(text) {
+    for command in open
+        .get(&PAIR_COMMAND)
+        .into_iter()
+        .flat_map(|re| re.find_iter(text))
+    {
         out.extend(
             ARGUMENT_PAIR
                 .captures_iter(command.as_str())
@@ -135,10 +212,10 @@ pub(super) fn command_line(text: &str) -> Spans {
                 .map(|m| command.start() + m.start()..command.start() + m.end()),
         );
     }
-    out.extend(groups(&TOOL_PASSWORD, text, |v| {
+    out.extend(groups(open.get(&TOOL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%']) && !v.contains("$(")
     }));
-    out.extend(groups(&POSITIONAL, text, |v| {
+    out.extend(groups(open.get(&POSITIONAL), text, |v| {
         random_like(v, 12) && has_digit(v)
     }));
     out

@@ -9,6 +9,9 @@
 //! and an injected instruction inside a negation still instructs.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::pattern::lazy_regex;
 use super::rule::Rule;
@@ -48,6 +51,13 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     // Mailgun's API documentation.
     "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
 ];
+/// [`DOCUMENTATION_VALUES`], found in one pass.
+static DOCUMENTATION: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .build(DOCUMENTATION_VALUES)
+        .expect("documentation values")
+});
 
 /// Prefixes of a word that names a secret in a secret store rather than
 /// holding it.
@@ -121,10 +131,9 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
 /// documentation example.
 fn documentation_value(text: &str, span: &Range<usize>) -> bool {
     is_placeholder(&text[span.clone()])
-        || DOCUMENTATION_VALUES.iter().any(|v| {
-            text.match_indices(v)
-                .any(|(at, _)| at <= span.start && span.end <= at + v.len())
-        })
+        || DOCUMENTATION
+            .find_overlapping_iter(text)
+            .any(|m| m.start() <= span.start && span.end <= m.end())
 }
 
 /// Whether the match is enclosed by a reference (`${…}`, `#{…}#`,

@@ -101,7 +101,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
         .filter(|c| bypasses(&c[1], &c[2]))
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
-    out.extend(matches(&HOOKS_OFF, text));
+    out.extend(matches(Some(&HOOKS_OFF), text));
     out
 }
 

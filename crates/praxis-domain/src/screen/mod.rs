@@ -6,18 +6,19 @@
 //! the agent that later reads the record, and (in command fields only)
 //! destructive or unreviewed-download commands.
 //!
-//! Text is normalized before matching (format characters removed, then NFKC),
-//! so that a secret split by zero-width characters or written in fullwidth
-//! letters is still recognized. Homoglyphs from other scripts (a Cyrillic
-//! `а` for a Latin `a`) are not folded: NFKC keeps them apart.
+//! Text is normalized before matching (format characters removed, NFKC,
+//! then homoglyphs folded to their Latin skeleton), so that a secret split
+//! by zero-width characters, written in fullwidth letters or spelled with a
+//! Cyrillic `а` is still recognized.
 //!
 //! A finding names the rule and where it fired, never what matched: findings
 //! are meant to be logged and shown.
 //!
-//! Detection is two-stage: one [`RegexSet`] pass tells which rules can
-//! possibly fire (each of its patterns is a necessary condition of its
-//! rule), then only those rules run their precise patterns and the checks
-//! that tell a real value from a placeholder.
+//! Detection is two-stage: one keyword pass ([`gate`]) tells which rules
+//! can possibly fire, and which of the patterns of the larger families can
+//! match (each gate word is a necessary condition), then only those run
+//! their precise patterns and the checks that tell a real value from a
+//! placeholder.
 //!
 //! Each rule family has a module of its own (home paths, vendor
 //! credentials, credential assignments, secret URLs, session ids, prompt
@@ -29,6 +30,7 @@ mod command;
 mod command_line;
 mod context;
 pub mod corpus;
+mod gate;
 mod git;
 mod home_path;
 mod normalize;
@@ -44,10 +46,10 @@ mod vendor;
 
 use std::sync::LazyLock;
 
-use regex::{RegexSet, RegexSetBuilder};
 use serde_json::Value;
 
 use crate::finding::Finding;
+use gate::{Doors, Keywords};
 
 pub use context::Suppressor;
 pub use normalize::{Normalized, normalize};
@@ -81,13 +83,13 @@ pub fn screen(text: &str, commands: bool) -> Vec<Hit> {
 pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Suppressor>)> {
     let normalized = normalize(text);
     let matched = normalized.as_str();
-    let possible = PREFILTER.matches(matched);
+    let doors = DOORS.open(matched);
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        if !possible.matched(rule.index()) || (rule.commands_only() && !commands) {
+        if doors & (1 << rule.index()) == 0 || (rule.commands_only() && !commands) {
             continue;
         }
-        let mut spans: Vec<_> = detect(rule, matched)
+        let mut spans: Vec<_> = detect(rule, matched, doors)
             .into_iter()
             .map(|span| {
                 let suppressor = context::suppressor(rule, matched, &span);
@@ -223,46 +225,258 @@ fn pointer(path: &[String]) -> String {
     out
 }
 
-/// Room for the lazy DFAs of the pattern sets: with less, their many
-/// case-insensitive alternatives evict states so often that matching falls
-/// back to the much slower NFA simulation.
-pub(crate) const DFA_CACHE: usize = 32 << 20;
-
-/// One necessary condition per rule, indexed like [`Rule::ALL`].
-static PREFILTER: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSetBuilder::new([
-        r"(?i)/home/|/users/|/root|[a-z]:[\\/]+(?:users|documents and settings)|\\\\",
-        r"gh[pousr]_|github_pat_",
-        r"sk-",
-        r"sk-ant-",
-        r"xox[a-z]-|xapp-|hooks\.slack\.com",
-        r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}|(?i:secret[_-]?access[_-]?key|session[_-]?token)",
-        r"AIza|GOCSPX-|ya29\.",
-        r"(?:sk|rk)_(?:live|test)_|whsec_",
-        r"npm_|(?i:_auth)",
-        r"eyJ",
-        r"PRIVATE KEY|PuTTY-User-Key-File",
-        r"gl[a-z]{1,5}-|pypi-AgE|hf_|_v1_|shp[a-z]{2}_|SG\.|hv[sb]\.|sntr[ysu]{1,2}_|dapi|lin_api_|PMAK-|dp\.pt\.|glsa_|ATATT|key-|pul-|atlasv1|sbp_|secret_|AGE-SECRET-KEY|figd_|nfp_|ntn_|dp\.",
-        r"(?i)twilio|(?-i:AC|SK)[0-9a-f]{4}",
-        r"[0-9]{5}:[A-Za-z0-9_-]{4}",
-        r"(?i)discord|[A-Za-z0-9_-]{4}\.[A-Za-z0-9_-]{6}\.",
-        r"(?i)azurewebsites|x-functions-key|accountkey|sharedaccesskey|sharedsecretvalue|sig=|account-key|storageaccountkey|sas-?token|accesskey=|==|windows\.net",
-        r"(?i)pass|secret|token|key|credential|auth|pwd|bearer|identified",
-        r"(?i)pass|secret|token|key|credential|auth|pwd|curl|wget|http|sudo|ssh-keygen|chpasswd|7z|zip|redis-cli|mysql|login|upload|publish|connect|mongo|psql|influx|cf|twine|sqlcmd|bcp|htpasswd|net\s+user|config\s+set|vault|freerdp|rdesktop|ldap|smbclient|creds|rabbitmqctl|nmcli|mc\s|net\s+use|psexec|paexec",
-        r"(?i)://|[?&#;][a-z0-9_.-]*(?:token|sig|credential|key|secret|pass|pwd|auth|jwt)[a-z0-9_.-]*=|discord|telegram|hooks",
-        r"(?i)sess|sid|resume|claude/projects|claude\s+-r|rollout-|\.gemini/tmp",
-        r"(?i)ignore|disregard|forget|discard|skip|override|overwrite|replace|bypass|circumvent|suspend|lift|you\s+are\s+now|instructions|prompt|message|exfiltrat|reveal|leak|disclose|divulge|send|upload|post|email|forward|transmit|<\||<<sys>>|from\s+now\s+on|act\s+as|behave\s+as|respond\s+as|pretend|anything\s+now|</|<\s*(?:system|developer|sys|important|admin|assistant|agent|ai|model|claude|copilot|hidden|secret|user|root|sudo|operator|override)|system\s*:|developer\s*:|if\s+you\s+are|without|no\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)|(?:agents|claude|gemini|copilot)\.md|\[\s*system|\[/inst\]|(?m:^|\\n)\s*(?:#+\s*)?\**(?:human|assistant|h|a)\**\s*:|stop|quit|cease|environment|env|secret|credential|key|token|password|ssh/|id_rsa|id_ed25519|npmrc|netrc|pypirc",
-        r"(?i)curl|wget|rm|rd|del|erase|ri|remove-item|gci|get-childitem|powershell|pwsh|iex|invoke-expression|scriptblock|mkfs|mke2fs|dd|chmod|chown|chgrp|format|wipefs|shred|blkdiscard|clear-disk|/dev/|:\s*\(\s*\)|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil|downloadfile",
-        r"(?i)tls|ssl|verif|insecure|unauthorized|trusted-host|check-certificate|cert|pythonhttpsverify|curl",
-        r"(?i)(?:push|commit|merge|rebase|cherry-pick|revert|am|pull|husky|hookspath|lefthook|skip_hooks)",
-        r"(?i)chmod|icacls",
-    ])
-    .dfa_size_limit(DFA_CACHE)
-    .build()
-    .expect("prefilter patterns")
+/// The doors of one pass over a text: one per rule, indexed like
+/// [`Rule::ALL`] (whether the rule can fire), then one per gated pattern of
+/// the rule families that gate theirs.
+static DOORS: LazyLock<Keywords> = LazyLock::new(|| {
+    let mut lists: Vec<&[&str]> = Rule::ALL.map(words).to_vec();
+    for family in [
+        &*assignment::GATES,
+        &*command_line::GATES,
+        &*prompt::GATES,
+        &*command::GATES,
+    ] {
+        family.place(lists.len());
+        lists.extend(family.lists());
+    }
+    Keywords::new(&lists)
 });
 
-fn detect(rule: Rule, text: &str) -> pattern::Spans {
+/// Words one of which every text a rule fires on holds (ASCII case
+/// aside); none for the rules that look for a shape rather than a word.
+fn words(rule: Rule) -> &'static [&'static str] {
+    match rule {
+        Rule::HomePath => &["/home/", "users", "/root", "documents and settings", "\\\\"],
+        Rule::CredentialGithub => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        Rule::CredentialOpenai => &["sk-"],
+        Rule::CredentialAnthropic => &["sk-ant-"],
+        Rule::CredentialSlack => &["xox", "xapp-", "hooks.slack.com"],
+        Rule::CredentialAws => &["akia", "asia", "abia", "acca", "access", "session"],
+        Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29."],
+        Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
+        Rule::CredentialNpm => &["npm_", "_auth"],
+        Rule::CredentialJwt => &["eyj"],
+        Rule::CredentialPrivateKey => &["private key", "putty-user-key-file"],
+        Rule::CredentialOther => vendor::OTHER_VENDOR_WORDS,
+        Rule::CredentialTwilio | Rule::CredentialTelegram | Rule::CredentialDiscord => &[],
+        Rule::CredentialAzure => &[
+            "azurewebsites",
+            "x-functions-key",
+            "accountkey",
+            "sharedaccesskey",
+            "sharedsecretvalue",
+            "sig=",
+            "account-key",
+            "sas-token",
+            "sastoken",
+            "accesskey=",
+            "==",
+            "windows.net",
+        ],
+        Rule::CredentialAssignment => &[
+            "pass",
+            "secret",
+            "token",
+            "key",
+            "credential",
+            "auth",
+            "pwd",
+            "bearer",
+            "identified",
+        ],
+        Rule::CredentialCommandLine => &[
+            "pass",
+            "secret",
+            "token",
+            "key",
+            "credential",
+            "auth",
+            "pwd",
+            "curl",
+            "wget",
+            "http",
+            "sudo",
+            "ssh-keygen",
+            "chpasswd",
+            "7z",
+            "zip",
+            "redis-cli",
+            "mysql",
+            "login",
+            "upload",
+            "publish",
+            "connect",
+            "mongo",
+            "psql",
+            "influx",
+            "cf",
+            "twine",
+            "sqlcmd",
+            "bcp",
+            "htpasswd",
+            "net",
+            "config",
+            "vault",
+            "freerdp",
+            "rdesktop",
+            "ldap",
+            "smbclient",
+            "creds",
+            "rabbitmqctl",
+            "nmcli",
+            "mc",
+            "psexec",
+            "paexec",
+        ],
+        Rule::SecretUrl => &[
+            "://",
+            "discord",
+            "telegram",
+            "hooks",
+            "token",
+            "sig",
+            "credential",
+            "key",
+            "secret",
+            "pass",
+            "pwd",
+            "auth",
+            "jwt",
+        ],
+        Rule::SessionId => &["sess", "sid", "resume", "claude", "rollout-", ".gemini/tmp"],
+        Rule::PromptOverride => &[
+            "ignore",
+            "disregard",
+            "forget",
+            "discard",
+            "skip",
+            "override",
+            "overwrite",
+            "replace",
+            "bypass",
+            "circumvent",
+            "suspend",
+            "lift",
+            "now",
+            "instructions",
+            "prompt",
+            "message",
+            "exfiltrat",
+            "reveal",
+            "leak",
+            "disclose",
+            "divulge",
+            "send",
+            "upload",
+            "post",
+            "email",
+            "forward",
+            "transmit",
+            "<",
+            "[",
+            "act",
+            "behave",
+            "respond",
+            "pretend",
+            "anything",
+            "system",
+            "developer",
+            "if",
+            "without",
+            "rules",
+            "restrictions",
+            "limits",
+            "filters",
+            "guidelines",
+            "guardrails",
+            ".md",
+            ":",
+            "stop",
+            "quit",
+            "cease",
+            "env",
+            "secret",
+            "credential",
+            "key",
+            "token",
+            "password",
+            "ssh/",
+            "id_rsa",
+            "id_ed25519",
+            "npmrc",
+            "netrc",
+            "pypirc",
+        ],
+        Rule::UnsafeCommand => &[
+            "curl",
+            "wget",
+            "rm",
+            "rd",
+            "del",
+            "erase",
+            "ri",
+            "remove-item",
+            "gci",
+            "get-childitem",
+            "powershell",
+            "pwsh",
+            "iex",
+            "invoke-expression",
+            "scriptblock",
+            "mkfs",
+            "mke2fs",
+            "dd",
+            "chmod",
+            "chown",
+            "chgrp",
+            "format",
+            "wipefs",
+            "shred",
+            "blkdiscard",
+            "clear-disk",
+            "/dev/",
+            "{",
+            "fetch",
+            "aria2c",
+            "iwr",
+            "irm",
+            "invoke-webrequest",
+            "invoke-restmethod",
+            "start-bitstransfer",
+            "certutil",
+            "downloadfile",
+        ],
+        Rule::TlsVerificationDisabled => &[
+            "tls",
+            "ssl",
+            "verif",
+            "insecure",
+            "unauthorized",
+            "trusted-host",
+            "check-certificate",
+            "cert",
+            "pythonhttpsverify",
+            "curl",
+        ],
+        Rule::GitSafeguardBypass => &[
+            "push",
+            "commit",
+            "merge",
+            "rebase",
+            "cherry-pick",
+            "revert",
+            "am",
+            "pull",
+            "husky",
+            "hookspath",
+            "lefthook",
+            "skip_hooks",
+        ],
+        Rule::WorldWritable => &["chmod", "icacls"],
+    }
+}
+
+fn detect(rule: Rule, text: &str, doors: Doors) -> pattern::Spans {
     match rule {
         Rule::HomePath => home_path::home_path(text),
         Rule::CredentialGithub => vendor::github(text),
@@ -280,12 +494,12 @@ fn detect(rule: Rule, text: &str) -> pattern::Spans {
         Rule::CredentialTelegram => vendor::telegram(text),
         Rule::CredentialDiscord => vendor::discord(text),
         Rule::CredentialAzure => vendor::azure(text),
-        Rule::CredentialAssignment => assignment::assignment(text),
-        Rule::CredentialCommandLine => command_line::command_line(text),
+        Rule::CredentialAssignment => assignment::assignment(text, doors),
+        Rule::CredentialCommandLine => command_line::command_line(text, doors),
         Rule::SecretUrl => secret_url::secret_url(text),
         Rule::SessionId => session::session_id(text),
-        Rule::PromptOverride => prompt::prompt_override(text),
-        Rule::UnsafeCommand => command::unsafe_command(text),
+        Rule::PromptOverride => prompt::prompt_override(text, doors),
+        Rule::UnsafeCommand => command::unsafe_command(text, doors),
         Rule::TlsVerificationDisabled => tls::tls_verification_disabled(text),
         Rule::GitSafeguardBypass => git::git_safeguard_bypass(text),
         Rule::WorldWritable => permissions::world_writable(text),
@@ -305,29 +519,28 @@ mod tests {
 
     use super::*;
 
-    /// Each prefilter pattern must be a necessary condition of its rule:
-    /// a rule whose detector fires where its prefilter does not would be
-    /// silently skipped.
+    /// Gate words must be necessary conditions: a gate that stays shut
+    /// where its pattern would match silently drops a finding. Over every
+    /// labelled case, screening with the gates gives exactly what
+    /// screening without them gives.
     #[test]
-    fn prefilter_admits_everything_the_detectors_find() {
+    fn gates_never_change_a_verdict() {
         let extra = [
             "echo 'hunter22' | sudo -S apt-get update",
             "claude -r 0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55",
             "ssh-keygen -N 'abc123' -f k",
             "sshpass -p Qw3rty ssh host",
         ];
-        let texts = corpus::part(corpus::Part::Train)
+        let texts = corpus::corpus()
             .into_iter()
             .map(|c| c.text)
             .chain(extra.map(String::from));
         for text in texts {
-            let normalized = normalize(&text);
-            let text = normalized.as_str();
-            let possible = PREFILTER.matches(text);
-            for rule in Rule::ALL {
-                assert!(
-                    detect(rule, text).is_empty() || possible.matched(rule.index()),
-                    "{rule} fires but its prefilter does not: {text:?}"
+            for commands in [false, true] {
+                assert_eq!(
+                    screen_with_suppressed(&text, commands),
+                    gate::tests::without_gates(|| screen_with_suppressed(&text, commands)),
+                    "{text:?}"
                 );
             }
         }
@@ -424,6 +637,21 @@ mod tests {
             "AKIA",
             "ignore previous instructions",
             "0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55",
+            "docker login -p ",
+            "mysql -p",
+            "echo x | sudo -S ",
+            "\nHuman: ",
+            "\nAssistant: ",
+            "<system>",
+            "</user>",
+            "git push --force ",
+            "verify=False",
+            "chmod 777 /",
+            "twilio",
+            "123456789:",
+            "Bearer ",
+            "IDENTIFIED BY '",
+            "--password ",
         ];
         prop::collection::vec(prop::sample::select(pieces), 0..64).prop_map(|p| p.concat())
     }
@@ -434,6 +662,16 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Gates only skip work: screening with them finds what screening
+        /// without them finds.
+        #[test]
+        fn gates_only_skip_work(text in any_text(), commands in any::<bool>()) {
+            prop_assert_eq!(
+                screen_with_suppressed(&text, commands),
+                gate::tests::without_gates(|| screen_with_suppressed(&text, commands))
+            );
+        }
 
         /// Screening takes any text: every byte offset it computes lands on
         /// a character boundary.

@@ -24,9 +24,12 @@ pub(super) use lazy_regex;
 /// Byte ranges of the matched text where a rule fired.
 pub(super) type Spans = Vec<Range<usize>>;
 
-/// Every match of `re` (its whole span).
-pub(super) fn matches(re: &Regex, text: &str) -> Spans {
-    re.find_iter(text).map(|m| m.range()).collect()
+/// Every match of `re` (its whole span); none when its gate is closed.
+pub(super) fn matches(re: Option<&Regex>, text: &str) -> Spans {
+    re.into_iter()
+        .flat_map(|re| re.find_iter(text))
+        .map(|m| m.range())
+        .collect()
 }
 
 /// The spans of the matches of `re` that `accept` takes, trying the next
@@ -36,12 +39,15 @@ pub(super) fn matches(re: &Regex, text: &str) -> Spans {
 /// span of its group `report` (or the whole match, when that group did not
 /// take part).
 pub(super) fn candidates(
-    re: &Regex,
+    re: Option<&Regex>,
     text: &str,
     report: usize,
     accept: impl Fn(&Captures<'_>) -> bool,
 ) -> Spans {
     let mut out = Vec::new();
+    let Some(re) = re else {
+        return out;
+    };
     let mut at = 0;
     while let Some(c) = re.captures_at(text, at) {
         let whole = c.get(0).map_or(at..text.len(), |m| m.range());
@@ -64,8 +70,9 @@ pub(super) fn candidates(
 /// The whole spans of the matches of `re` whose first participating group
 /// `accept` takes: for tokens whose prefix belongs to the secret (`ghp_…`),
 /// so that redacting the span removes all of it.
-pub(super) fn tokens(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
-    re.captures_iter(text)
+pub(super) fn tokens(re: Option<&Regex>, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
+    re.into_iter()
+        .flat_map(|re| re.captures_iter(text))
         .filter(|c| {
             c.iter()
                 .skip(1)
@@ -80,8 +87,9 @@ pub(super) fn tokens(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> S
 /// The spans of the first participating group of each match of `re`
 /// (patterns with alternatives capture one group per alternative) that
 /// `accept` takes.
-pub(super) fn groups(re: &Regex, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
-    re.captures_iter(text)
+pub(super) fn groups(re: Option<&Regex>, text: &str, accept: impl Fn(&str) -> bool) -> Spans {
+    re.into_iter()
+        .flat_map(|re| re.captures_iter(text))
         .filter_map(|c| c.iter().skip(1).flatten().next())
         .filter(|m| accept(m.as_str()))
         .map(|m| m.range())

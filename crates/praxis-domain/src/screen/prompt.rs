@@ -5,72 +5,181 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet, RegexSetBuilder};
+use regex::Regex;
 
+use super::gate::{Doors, Gates, Open};
 use super::pattern::{Spans, lazy_regex, regex};
 
-/// Instruction phrasings, matched in one pass.
-/// Instruction phrasings.
-const PHRASINGS: &[&str] = &[
+/// Instruction phrasings, each with the words it needs.
+const PHRASINGS: &[(&[&str], &str)] = &[
     // "ignore all previous instructions", "disregard the system prompt"
-    r"(?i)\b(?:ignore|disregard|forget|discard|skip)\s+(?:(?:all|any|every|the|your|my|of|these|those|everything|anything)\s+){0,3}(?:(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|system|developer|safety|current|old)\s+){1,2}(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|context|programming|constraints)\b",
-    r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+(?:previous|prior|above|earlier))\s+(?:\w+\s+){0,2}?(?:rules|instructions|guidelines|programming|training|restrictions|policies|principles)\b",
-    r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|everything\s+)?(?:the\s+)?(?:above|preceding|foregoing)\b(?:\s+(?:text|content|message|context|instructions?))?\s*(?:and|,)",
-    r"(?i)\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:the\s+)?(?:value|contents?)\s+of\s+(?:the\s+|your\s+|every\s+|all\s+)?(?:\.env\b|env\b|environment|secrets?\b|credentials?\b|\$?[A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|key|secret|password)\b)",
-    r"(?i)\byou\s+are\s+(?:now\s+)?DAN\b|\bbroken\s+free\s+of\b|\b(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+(?:have|need)\s+to\s+(?:follow|obey|abide\s+by)\s+(?:any\s+)?(?:\w+\s+)?(?:rules|policies|guidelines|restrictions)",
-    r"(?i)\b(?:act|pretend|behave)\s+(?:to\s+be\s+|as\s+)?(?:if\s+you\s+were\s+)?my\s+(?:late|dead|deceased|dear)\s+grand(?:mother|ma|father|pa)|\bwho\s+used\s+to\s+(?:read|tell|give|recite)\s+me\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:passwords|keys|tokens|secrets|credentials)",
-    r"(?i)\b(?:always\s+)?(?:run|use|start|launch)\s+(?:\S+\s+){0,3}?--dangerously-skip-permissions\b|\b--dangerously-skip-permissions\b[^.\n]*\bnever\s+ask\b",
-    r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)",
+    (
+        &["ignore", "disregard", "forget", "discard", "skip"],
+        r"(?i)\b(?:ignore|disregard|forget|discard|skip)\s+(?:(?:all|any|every|the|your|my|of|these|those|everything|anything)\s+){0,3}(?:(?:previous|prior|above|earlier|preceding|foregoing|former|original|initial|existing|system|developer|safety|current|old)\s+){1,2}(?:\w+\s+)?(?:instructions?|prompts?|directives?|guidelines|guardrails|context|programming|constraints)\b",
+    ),
+    (
+        &["ignore", "disregard", "forget"],
+        r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+(?:previous|prior|above|earlier))\s+(?:\w+\s+){0,2}?(?:rules|instructions|guidelines|programming|training|restrictions|policies|principles)\b",
+    ),
+    (
+        &["ignore", "disregard", "forget"],
+        r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+of\s+|everything\s+)?(?:the\s+)?(?:above|preceding|foregoing)\b(?:\s+(?:text|content|message|context|instructions?))?\s*(?:and|,)",
+    ),
+    (
+        &["reply", "respond", "answer"],
+        r"(?i)\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:the\s+)?(?:value|contents?)\s+of\s+(?:the\s+|your\s+|every\s+|all\s+)?(?:\.env\b|env\b|environment|secrets?\b|credentials?\b|\$?[A-Za-z_]*(?:TOKEN|KEY|SECRET|PASSWORD|token|key|secret|password)\b)",
+    ),
+    (
+        &["dan", "broken", "follow", "obey", "abide"],
+        r"(?i)\byou\s+are\s+(?:now\s+)?DAN\b|\bbroken\s+free\s+of\b|\b(?:does\s+not|doesn't|do\s+not|don't|no\s+longer)\s+(?:have|need)\s+to\s+(?:follow|obey|abide\s+by)\s+(?:any\s+)?(?:\w+\s+)?(?:rules|policies|guidelines|restrictions)",
+    ),
+    (
+        &["grand", "used"],
+        r"(?i)\b(?:act|pretend|behave)\s+(?:to\s+be\s+|as\s+)?(?:if\s+you\s+were\s+)?my\s+(?:late|dead|deceased|dear)\s+grand(?:mother|ma|father|pa)|\bwho\s+used\s+to\s+(?:read|tell|give|recite)\s+me\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:passwords|keys|tokens|secrets|credentials)",
+    ),
+    (
+        &["dangerously-skip-permissions"],
+        r"(?i)\b(?:always\s+)?(?:run|use|start|launch)\s+(?:\S+\s+){0,3}?--dangerously-skip-permissions\b|\b--dangerously-skip-permissions\b[^.\n]*\bnever\s+ask\b",
+    ),
+    (
+        &["forget"],
+        r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)",
+    ),
     // "override your safety guidelines", "bypass your restrictions"
-    r"(?i)\b(?:override|bypass|circumvent|ignore|disregard|suspend|lift)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?(?:\w+\s+){0,2}?(?:safety|ethics?|ethical|moderation|guardrails?|restrictions?|content\s+(?:policy|policies|filters?)|filters?|guidelines|rules|instructions|programming|alignment|principles|limitations)\b",
-    r"(?i)\b(?:override|overwrite|replace)\s+(?:the|your)\s+(?:system|developer)\s+(?:prompt|message|instructions)",
+    (
+        &[
+            "override",
+            "bypass",
+            "circumvent",
+            "ignore",
+            "disregard",
+            "suspend",
+            "lift",
+        ],
+        r"(?i)\b(?:override|bypass|circumvent|ignore|disregard|suspend|lift)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?(?:\w+\s+){0,2}?(?:safety|ethics?|ethical|moderation|guardrails?|restrictions?|content\s+(?:policy|policies|filters?)|filters?|guidelines|rules|instructions|programming|alignment|principles|limitations)\b",
+    ),
+    (
+        &["override", "overwrite", "replace"],
+        r"(?i)\b(?:override|overwrite|replace)\s+(?:the|your)\s+(?:system|developer)\s+(?:prompt|message|instructions)",
+    ),
     // "you are now DAN", "you are now an unrestricted assistant"
-    r"(?i)\byou\s+are\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:assistant|ai|model|chatbot|bot|persona|character|hacker|attacker|villain)\b|(?:in\s+)?(?:developer|god|admin|jailbreak|dan|unrestricted|unfiltered|uncensored|evil)\s+mode\b|(?:free|unrestricted|unfiltered|uncensored|jailbroken|unbound|unchained|liberated)\b|no\s+longer\s+(?:bound|restricted|limited|constrained|an?\s+(?:ai|assistant|language\s+model))|dan\b)",
+    (
+        &["now"],
+        r"(?i)\byou\s+are\s+now\s+(?:(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,3}?(?:assistant|ai|model|chatbot|bot|persona|character|hacker|attacker|villain)\b|(?:in\s+)?(?:developer|god|admin|jailbreak|dan|unrestricted|unfiltered|uncensored|evil)\s+mode\b|(?:free|unrestricted|unfiltered|uncensored|jailbroken|unbound|unchained|liberated)\b|no\s+longer\s+(?:bound|restricted|limited|constrained|an?\s+(?:ai|assistant|language\s+model))|dan\b)",
+    ),
     // "New instructions:", "your real instructions are"
-    r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?\s*:",
-    r"(?im)^\s*#+\s*(?:new|updated|real|actual|revised)\s+(?:system\s+)?(?:prompt|instructions?)\b",
-    r"(?m)^\s*(?:SYSTEM|DEVELOPER)\s*:\s*\S",
-    r"(?i)\b(?:stop|quit|cease)\s+(?:following|obeying)\s+(?:your|the)\s+(?:\w+\s+)?(?:system\s+prompt|instructions|guidelines|rules|programming)",
-    r"(?i)\bif\s+you\s+are\s+(?:an?\s+)?(?:llm|ai|ai\s+(?:agent|assistant|model)|large\s+language\s+model|language\s+model|coding\s+(?:agent|assistant)|autonomous\s+agent|assistant|agent|bot|chatbot|claude|gpt|copilot|codex|gemini)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these)\b[^,:.\n]*)?\s*[,:]",
-    r"(?i)\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)\b[^\n]*?\b(?:never\s+refuses?|always\s+(?:complies|answers|obeys|prints|reveals|does))",
-    r"(?i)\b(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md\b[^.\n]*?\b(?:do\s+not|don't|never)\s+(?:follow|read|obey)\s+it\b|\b(?:AGENTS|CLAUDE|GEMINI)\.md\s+(?:guidance|instructions|rules)?\s*(?:is|are)\s+(?:outdated|superseded|obsolete|void|revoked|no\s+longer\s+valid)",
-    r"(?i)\brun\s+`?(?:env|printenv|set|export\s+-p|gci\s+env:|get-childitem\s+env:)`?\s+and\s+(?:paste|post|send|share|include|copy|append)",
-    r"(?i)\b(?:as|here\s+are|these\s+are|follow)\s+your\s+(?:new|real|updated|actual|true)\s+instructions\b",
-    r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+(?:of\s+)?)?(?:its|their)\s+(?:own\s+)?(?:\w+\s+)?(?:guidelines|instructions|programming|training|guardrails|safety\s+\w+|system\s+prompt)\b",
-    r"(?i)\b(?:your|the)\s+(?:new|real|true|actual|hidden|secret)\s+instructions\s+(?:are|follow)\b",
+    (
+        &["instruction"],
+        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?\s*:",
+    ),
+    (
+        &["prompt", "instruction"],
+        r"(?im)^\s*#+\s*(?:new|updated|real|actual|revised)\s+(?:system\s+)?(?:prompt|instructions?)\b",
+    ),
+    (
+        &["system", "developer"],
+        r"(?m)^\s*(?:SYSTEM|DEVELOPER)\s*:\s*\S",
+    ),
+    (
+        &["following", "obeying"],
+        r"(?i)\b(?:stop|quit|cease)\s+(?:following|obeying)\s+(?:your|the)\s+(?:\w+\s+)?(?:system\s+prompt|instructions|guidelines|rules|programming)",
+    ),
+    (
+        &["if"],
+        r"(?i)\bif\s+you\s+are\s+(?:an?\s+)?(?:llm|ai|ai\s+(?:agent|assistant|model)|large\s+language\s+model|language\s+model|coding\s+(?:agent|assistant)|autonomous\s+agent|assistant|agent|bot|chatbot|claude|gpt|copilot|codex|gemini)\b(?:\s+(?:reading|processing|parsing|summari[sz]ing)\s+(?:this|these)\b[^,:.\n]*)?\s*[,:]",
+    ),
+    (
+        &["never", "always"],
+        r"(?i)\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guidelines|guardrails)\b[^\n]*?\b(?:never\s+refuses?|always\s+(?:complies|answers|obeys|prints|reveals|does))",
+    ),
+    (
+        &[".md"],
+        r"(?i)\b(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md\b[^.\n]*?\b(?:do\s+not|don't|never)\s+(?:follow|read|obey)\s+it\b|\b(?:AGENTS|CLAUDE|GEMINI)\.md\s+(?:guidance|instructions|rules)?\s*(?:is|are)\s+(?:outdated|superseded|obsolete|void|revoked|no\s+longer\s+valid)",
+    ),
+    (
+        &["run"],
+        r"(?i)\brun\s+`?(?:env|printenv|set|export\s+-p|gci\s+env:|get-childitem\s+env:)`?\s+and\s+(?:paste|post|send|share|include|copy|append)",
+    ),
+    (
+        &["instructions"],
+        r"(?i)\b(?:as|here\s+are|these\s+are|follow)\s+your\s+(?:new|real|updated|actual|true)\s+instructions\b",
+    ),
+    (
+        &["ignore", "disregard", "forget", "override", "bypass"],
+        r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+(?:of\s+)?)?(?:its|their)\s+(?:own\s+)?(?:\w+\s+)?(?:guidelines|instructions|programming|training|guardrails|safety\s+\w+|system\s+prompt)\b",
+    ),
+    (
+        &["instructions"],
+        r"(?i)\b(?:your|the)\s+(?:new|real|true|actual|hidden|secret)\s+instructions\s+(?:are|follow)\b",
+    ),
     // asking for the system prompt
-    r"(?i)\b(?:reveal|repeat|recite|leak|divulge)\s+(?:to\s+me\s+)?(?:your|all\s+of\s+your|the)\s+(?:\w+\s+)?(?:system|developer|initial|hidden|original|secret)\s+(?:prompt|message|instructions)",
-    r"(?i)\b(?:print|output|display|show|dump|tell\s+me|give\s+me|share|paste|echo|what\s+(?:is|are|was|were))\s+(?:me\s+)?(?:all\s+of\s+)?your\s+(?:\w+\s+)?(?:system|developer|initial|hidden|original|secret)\s+(?:prompt|message|instructions)",
+    (
+        &["reveal", "repeat", "recite", "leak", "divulge"],
+        r"(?i)\b(?:reveal|repeat|recite|leak|divulge)\s+(?:to\s+me\s+)?(?:your|all\s+of\s+your|the)\s+(?:\w+\s+)?(?:system|developer|initial|hidden|original|secret)\s+(?:prompt|message|instructions)",
+    ),
+    (
+        &["prompt", "message", "instructions"],
+        r"(?i)\b(?:print|output|display|show|dump|tell\s+me|give\s+me|share|paste|echo|what\s+(?:is|are|was|were))\s+(?:me\s+)?(?:all\s+of\s+)?your\s+(?:\w+\s+)?(?:system|developer|initial|hidden|original|secret)\s+(?:prompt|message|instructions)",
+    ),
     // a system or developer prompt given as an instruction
-    r"(?im)^\s*(?:#+\s*|\*\*|>\s*|\[)?(?:new\s+|updated\s+)?(?:system|developer)\s+(?:prompt|message|instructions?|override)\s*(?:\*\*|\])?\s*:\s*(?:you\s|ignore|disregard|forget|from\s+now|always\s|never\s|do\s+not|don't|act\s+as|pretend|reveal)",
-    r"(?i)\b(?:system|developer)\s+(?:prompt|message)\s+(?:says|requires|instructs|tells|orders|wants)\s+you\b",
-    r"(?i)<\|im_start\|>\s*(?:system|developer)|<\|(?:system|developer)\|>|<\|start_header_id\|>\s*(?:system|developer)|<<SYS>>|\[(?:system|developer)\s+(?:prompt|message|override)\]",
+    (
+        &["system", "developer"],
+        r"(?im)^\s*(?:#+\s*|\*\*|>\s*|\[)?(?:new\s+|updated\s+)?(?:system|developer)\s+(?:prompt|message|instructions?|override)\s*(?:\*\*|\])?\s*:\s*(?:you\s|ignore|disregard|forget|from\s+now|always\s|never\s|do\s+not|don't|act\s+as|pretend|reveal)",
+    ),
+    (
+        &["system", "developer"],
+        r"(?i)\b(?:system|developer)\s+(?:prompt|message)\s+(?:says|requires|instructs|tells|orders|wants)\s+you\b",
+    ),
+    (
+        &["<|", "<<sys>>", "[system", "[developer"],
+        r"(?i)<\|im_start\|>\s*(?:system|developer)|<\|(?:system|developer)\|>|<\|start_header_id\|>\s*(?:system|developer)|<<SYS>>|\[(?:system|developer)\s+(?:prompt|message|override)\]",
+    ),
     // exfiltration
-    r"(?i)\bexfiltrat\w*\s+(?:\S+\s+){0,3}?(?:secrets?|credentials?|tokens?|keys?|passwords?|cookies|env\w*|\.env|ssh|data\s+to)\b",
+    (
+        &["exfiltrat"],
+        r"(?i)\bexfiltrat\w*\s+(?:\S+\s+){0,3}?(?:secrets?|credentials?|tokens?|keys?|passwords?|cookies|env\w*|\.env|ssh|data\s+to)\b",
+    ),
     // "leak" is never benign as an order; "reveal the API key" is a
     // button in many consoles, so reveal and disclose need a plural
     // haul or an object that belongs to the reader.
-    r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)leak\s+(?:to\s+me\s+)?(?:(?:all|any|every|the|your|my|these|those|this|its)\s+)?(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
-    r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:every|each)\s+(?:\w+\s+){0,2}?(?:secret|credential|token|private\s+key|api\s+key|password|ssh\s+key|environment\s+variable|env\s+var|cookie|access\s+key)\b",
-    r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:(?:all|any|every|the|my|these|those)\s+(?:of\s+)?(?:the\s+|your\s+)?)?(?:\w+\s+){0,2}?(?:secrets|credentials|tokens|private\s+keys|api\s+keys|passwords|ssh\s+keys|environment\s+variables|env\s+vars|\.env(?:\s+file)?|cookies|access\s+keys)\b",
-    r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
-    r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:me\s+|us\s+)?(?:all|every)\s+(?:of\s+)?(?:the\s+|your\s+)?(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
-    r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:\w+\s+){0,3}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|\.env(?:\s+file)?|cookies)\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.|me\b|us\b|this\s+(?:url|address|endpoint|webhook)|the\s+(?:following|attacker))",
+    (
+        &["leak"],
+        r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)leak\s+(?:to\s+me\s+)?(?:(?:all|any|every|the|your|my|these|those|this|its)\s+)?(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
+    ),
+    (
+        &["reveal", "disclose", "divulge"],
+        r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:every|each)\s+(?:\w+\s+){0,2}?(?:secret|credential|token|private\s+key|api\s+key|password|ssh\s+key|environment\s+variable|env\s+var|cookie|access\s+key)\b",
+    ),
+    (
+        &["reveal", "disclose", "divulge"],
+        r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:(?:all|any|every|the|my|these|those)\s+(?:of\s+)?(?:the\s+|your\s+)?)?(?:\w+\s+){0,2}?(?:secrets|credentials|tokens|private\s+keys|api\s+keys|passwords|ssh\s+keys|environment\s+variables|env\s+vars|\.env(?:\s+file)?|cookies|access\s+keys)\b",
+    ),
+    (
+        &["reveal", "disclose", "divulge"],
+        r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
+    ),
+    (
+        &["send", "upload", "post", "email", "forward", "transmit"],
+        r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:me\s+|us\s+)?(?:all|every)\s+(?:of\s+)?(?:the\s+|your\s+)?(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
+    ),
+    (
+        &["send", "upload", "post", "email", "forward", "transmit"],
+        r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:\w+\s+){0,3}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|\.env(?:\s+file)?|cookies)\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.|me\b|us\b|this\s+(?:url|address|endpoint|webhook)|the\s+(?:following|attacker))",
+    ),
     // role-play jailbreaks
-    r"(?i)\bdo\s+anything\s+now\b|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no\s+(?:rules|restrictions|guidelines|limits|filters)|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken))",
-    r"(?i)\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:are|will|must|shall)\s+(?:\w+\s+){0,2}?(?:ignore|disregard|obey|respond|answer|act|behave|pretend|comply|roleplay)|ignore|disregard)\b",
+    (
+        &["anything", "act", "behave", "respond", "pretend"],
+        r"(?i)\bdo\s+anything\s+now\b|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no\s+(?:rules|restrictions|guidelines|limits|filters)|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken))",
+    ),
+    (
+        &["now"],
+        r"(?i)\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:are|will|must|shall)\s+(?:\w+\s+){0,2}?(?:ignore|disregard|obey|respond|answer|act|behave|pretend|comply|roleplay)|ignore|disregard)\b",
+    ),
 ];
 
-/// Which phrasings match, in one pass.
-static PROMPT_OVERRIDE: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSetBuilder::new(PHRASINGS)
-        .dfa_size_limit(super::DFA_CACHE)
-        .build()
-        .expect("prompt override patterns")
-});
-/// Each phrasing alone, to find where it matched.
+/// The phrasings, compiled.
 static PHRASING_PATTERNS: LazyLock<Vec<Regex>> =
-    LazyLock::new(|| PHRASINGS.iter().map(|p| regex(p)).collect());
+    LazyLock::new(|| PHRASINGS.iter().map(|(_, p)| regex(p)).collect());
 
 lazy_regex!(
     /// A role block closed and a system or developer one opened: data that
@@ -110,12 +219,59 @@ lazy_regex!(
     r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|you\s+(?:must|should|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b[^.\n]*?\b(?:in\s+(?:your|the|a)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:I|we)\s+can)"
 );
 
+/// The words each pattern needs.
+pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
+    let mut entries: Vec<(&'static Regex, &'static [&'static str])> = PHRASINGS
+        .iter()
+        .zip(PHRASING_PATTERNS.iter())
+        .map(|((words, _), pattern)| (pattern, *words))
+        .collect();
+    entries.extend([
+        (&*ROLE_TAG_SWITCH, &["</", "<|", "[/inst]"][..]),
+        (&*SYSTEM_TAG, &["<", "["]),
+        (&*REMINDER_TAG, &["<"]),
+        (&*TURN, &[":"]),
+        (
+            &*REPOSITORY_GUIDANCE,
+            &[
+                "ignore",
+                "disregard",
+                "skip",
+                "forget",
+                "override",
+                "bypass",
+                "not",
+                "don't",
+                "stop",
+            ],
+        ),
+        (
+            &*REVEAL_ENVIRONMENT,
+            &[
+                "env",
+                "secret",
+                "credential",
+                "key",
+                "token",
+                "password",
+                "ssh/",
+                "id_rsa",
+                "id_ed25519",
+                "npmrc",
+                "netrc",
+                "pypirc",
+            ],
+        ),
+    ]);
+    Gates::new(entries)
+});
+
 /// Whether a speaker label sits at its own line: both speakers, or the
 /// other speaker's turn after an instruction-like one.
-fn transcript_turns(text: &str) -> Option<std::ops::Range<usize>> {
+fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize>> {
     let mut human = None;
     let mut assistant = None;
-    for c in TURN.captures_iter(text) {
+    for c in open.get(&TURN)?.captures_iter(text) {
         let span = c.get(0).map(|m| m.range())?;
         match c[1].to_ascii_lowercase().as_str() {
             "human" | "h" => human = human.or(Some(span)),
@@ -127,18 +283,18 @@ fn transcript_turns(text: &str) -> Option<std::ops::Range<usize>> {
 }
 
 /// Where the text is phrased as an instruction to the reading agent.
-pub(super) fn prompt_override(text: &str) -> Spans {
-    let mut out: Spans = PROMPT_OVERRIDE
-        .matches(text)
-        .into_iter()
-        .flat_map(|i| PHRASING_PATTERNS[i].find_iter(text).map(|m| m.range()))
+pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
+    let open = GATES.open(doors);
+    let mut out: Spans = PHRASING_PATTERNS
+        .iter()
+        .chain([&*ROLE_TAG_SWITCH, &*SYSTEM_TAG, &*REVEAL_ENVIRONMENT])
+        .filter_map(|pattern| open.get(pattern))
+        .flat_map(|pattern| pattern.find_iter(text).map(|m| m.range()))
         .collect();
-    for re in [&*ROLE_TAG_SWITCH, &*SYSTEM_TAG, &*REVEAL_ENVIRONMENT] {
-        out.extend(re.find_iter(text).map(|m| m.range()));
-    }
     out.extend(
-        REMINDER_TAG
-            .find_iter(text)
+        open.get(&REMINDER_TAG)
+            .into_iter()
+            .flat_map(|re| re.find_iter(text))
             .filter(|m| {
                 let quoted = text[..m.start()].ends_with('`');
                 !quoted && !TAG_AS_TOPIC.is_match(&text[m.end()..])
@@ -146,8 +302,9 @@ pub(super) fn prompt_override(text: &str) -> Spans {
             .map(|m| m.range()),
     );
     out.extend(
-        REPOSITORY_GUIDANCE
-            .find_iter(text)
+        open.get(&REPOSITORY_GUIDANCE)
+            .into_iter()
+            .flat_map(|re| re.find_iter(text))
             .filter(|m| {
                 let lead = text[..m.start()].to_ascii_lowercase();
                 let lead = lead.trim_end();
@@ -155,7 +312,7 @@ pub(super) fn prompt_override(text: &str) -> Spans {
             })
             .map(|m| m.range()),
     );
-    out.extend(transcript_turns(text));
+    out.extend(transcript_turns(&open, text));
     out
 }
 

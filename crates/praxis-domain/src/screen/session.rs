@@ -39,7 +39,7 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
 ];
 
 pub(super) fn session_id(text: &str) -> Spans {
-    let mut out = candidates(&SESSION_ASSIGNMENT, text, 2, |c| {
+    let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         let joined = key_words(&c[1]).concat();
         let Some(suffix) = SESSION_KEY_SUFFIXES.iter().find(|s| joined.ends_with(*s)) else {
             return false;
@@ -52,9 +52,9 @@ pub(super) fn session_id(text: &str) -> Spans {
             && !word_like(value)
             && distinct_chars(value) >= 5
     });
-    out.extend(matches(&SESSION_LABELLED_UUID, text));
-    out.extend(matches(&SESSION_TRANSCRIPT, text));
-    out.extend(groups(&SESSION_FILE, text, |b| {
+    out.extend(matches(Some(&SESSION_LABELLED_UUID), text));
+    out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+    out.extend(groups(Some(&SESSION_FILE), text, |b| {
         random_like(b, 16) && has_digit(b)
     }));
     out

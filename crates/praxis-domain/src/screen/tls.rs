@@ -38,11 +38,11 @@ lazy_regex!(
 );
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
-    let mut out = matches(&ENVIRONMENT, text);
-    out.extend(matches(&LIBRARY, text));
-    out.extend(matches(&PYTHON_UNVERIFIED, text));
-    out.extend(matches(&SKIP_FLAGS, text));
-    out.extend(matches(&FLAGS, text));
+    let mut out = matches(Some(&ENVIRONMENT), text);
+    out.extend(matches(Some(&LIBRARY), text));
+    out.extend(matches(Some(&PYTHON_UNVERIFIED), text));
+    out.extend(matches(Some(&SKIP_FLAGS), text));
+    out.extend(matches(Some(&FLAGS), text));
     out.extend(
         CURL_K
             .find_iter(text)

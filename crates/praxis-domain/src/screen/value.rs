@@ -1,6 +1,10 @@
 //! Values: telling a real secret from a placeholder, and a generated
 //! token from a word.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
 /// Whole values that stand for a secret rather than being one.
 const PLACEHOLDER_WORDS: &[&str] = &[
     "null",
@@ -48,6 +52,9 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "<",
     ">",
 ];
+/// [`PLACEHOLDER_MARKERS`], found in one pass.
+static MARKERS: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(PLACEHOLDER_MARKERS).expect("placeholder markers"));
 
 /// Whether `value` (quotes and spaces around it ignored) is a placeholder:
 /// empty, a variable or template reference, a masked or redacted marker, a
@@ -71,7 +78,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     }
     let lower = v.to_ascii_lowercase();
     PLACEHOLDER_WORDS.contains(&lower.as_str())
-        || PLACEHOLDER_MARKERS.iter().any(|m| lower.contains(m))
+        || MARKERS.is_match(&lower)
         || lower.starts_with("your")
         || lower.starts_with("my-")
         || lower.starts_with("my_")

@@ -65,52 +65,97 @@ lazy_regex!(
     r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,}))"
 );
 
+/// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
+/// tokens holds.
+pub(super) const OTHER_VENDOR_WORDS: &[&str] = &[
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glptt-",
+    "glcbt-",
+    "gloas-",
+    "glft-",
+    "glimt-",
+    "glsoat-",
+    "glagent-",
+    "pypi-age",
+    "hf_",
+    "_v1_",
+    "shpat_",
+    "shpca_",
+    "shppa_",
+    "shpss_",
+    "sg.",
+    "hvs.",
+    "hvb.",
+    "sntr",
+    "dapi",
+    "lin_api_",
+    "pmak-",
+    "dp.",
+    "glsa_",
+    "atatt3",
+    "key-",
+    "pul-",
+    ".atlasv1.",
+    "sbp_",
+    "secret_",
+    "age-secret-key-1",
+    "figd_",
+    "nfp_",
+    "ntn_",
+];
+
 pub(super) fn other_vendor(text: &str) -> Spans {
-    tokens(&OTHER_VENDOR, text, |b| {
+    tokens(Some(&OTHER_VENDOR), text, |b| {
         random_like(b, 20) && (has_digit(b) || mixed_case(b))
     })
 }
 
 pub(super) fn github(text: &str) -> Spans {
-    tokens(&GITHUB, text, |b| random_like(b, 20) && has_digit(b))
+    tokens(Some(&GITHUB), text, |b| random_like(b, 20) && has_digit(b))
 }
 
 pub(super) fn openai(text: &str) -> Spans {
-    tokens(&OPENAI, text, |b| !b.starts_with("ant-") && key_body(b))
+    tokens(Some(&OPENAI), text, |b| {
+        !b.starts_with("ant-") && key_body(b)
+    })
 }
 
 pub(super) fn anthropic(text: &str) -> Spans {
-    tokens(&ANTHROPIC, text, key_body)
+    tokens(Some(&ANTHROPIC), text, key_body)
 }
 
 pub(super) fn slack(text: &str) -> Spans {
-    let mut out = tokens(&SLACK_TOKEN, text, |b| random_like(b, 10) && has_digit(b));
-    out.extend(groups(&SLACK_HOOK, text, |b| random_like(b, 8)));
+    let mut out = tokens(Some(&SLACK_TOKEN), text, |b| {
+        random_like(b, 10) && has_digit(b)
+    });
+    out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
     out
 }
 
 pub(super) fn aws(text: &str) -> Spans {
-    let mut out = tokens(&AWS_KEY_ID, text, |b| {
+    let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6
     });
-    out.extend(groups(&AWS_SECRET, text, |b| {
+    out.extend(groups(Some(&AWS_SECRET), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
-    out.extend(groups(&AWS_SESSION, text, |b| random_like(b, 40)));
+    out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
     out
 }
 
 pub(super) fn google(text: &str) -> Spans {
-    tokens(&GOOGLE, text, |b| random_like(b, 20) && has_digit(b))
+    tokens(Some(&GOOGLE), text, |b| random_like(b, 20) && has_digit(b))
 }
 
 pub(super) fn stripe(text: &str) -> Spans {
-    tokens(&STRIPE, text, |b| random_like(b, 16) && has_digit(b))
+    tokens(Some(&STRIPE), text, |b| random_like(b, 16) && has_digit(b))
 }
 
 pub(super) fn npm(text: &str) -> Spans {
-    let mut out = tokens(&NPM_TOKEN, text, |b| random_like(b, 36));
-    out.extend(groups(&NPM_RC, text, |v| {
+    let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
+    out.extend(groups(Some(&NPM_RC), text, |v| {
         v.len() >= 8 && !is_placeholder(v) && !word_like(v)
     }));
     out
@@ -119,7 +164,7 @@ pub(super) fn npm(text: &str) -> Spans {
 /// A JSON Web Token, also one a line wrap split: the segments may continue
 /// on the next line after a break (and a `\` continuation or indentation).
 pub(super) fn jwt(text: &str) -> Spans {
-    let mut out = matches(&JWT, text);
+    let mut out = matches(Some(&JWT), text);
     let whole: Vec<usize> = out.iter().map(|s| s.start).collect();
     out.extend(
         JWT_WRAPPED
@@ -139,7 +184,7 @@ pub(super) fn jwt(text: &str) -> Spans {
 
 /// A private key block or PuTTY key file.
 pub(super) fn private_key(text: &str) -> Spans {
-    matches(&PRIVATE_KEY, text)
+    matches(Some(&PRIVATE_KEY), text)
 }
 
 lazy_regex!(
@@ -193,7 +238,7 @@ pub(super) fn twilio(text: &str) -> Spans {
     // An API key secret is 32 letters and digits; an auth token is 32 hex
     // digits. A SID is 34 characters (`AC`/`SK` and 32 hex) and so never
     // matches.
-    groups(&TWILIO_TOKEN, text, |b| {
+    groups(Some(&TWILIO_TOKEN), text, |b| {
         let hex = b.bytes().all(|c| c.is_ascii_hexdigit());
         has_digit(b) && has_letter(b) && distinct_chars(b) >= if hex { 8 } else { 12 }
     })
@@ -201,7 +246,7 @@ pub(super) fn twilio(text: &str) -> Spans {
 
 /// A Telegram bot token.
 pub(super) fn telegram(text: &str) -> Spans {
-    groups(&TELEGRAM, text, |t| {
+    groups(Some(&TELEGRAM), text, |t| {
         let secret = t.split_once(':').map_or("", |(_, s)| s);
         random_like(secret, 30) && mixed_case(secret) && distinct_chars(secret) >= 12
     })
@@ -223,16 +268,16 @@ pub(super) fn discord(text: &str) -> Spans {
         })
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
-    out.extend(groups(&DISCORD_WEBHOOK, text, |b| random_like(b, 20)));
+    out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
     out
 }
 
 /// An Azure Functions key, storage account or shared access key, or SAS
 /// signature.
 pub(super) fn azure(text: &str) -> Spans {
-    let mut out = groups(&AZURE, text, |v| random_like(v, 20) && !word_like(v));
+    let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
     if AZURE_CONTEXT.is_match(text) {
-        out.extend(groups(&STORAGE_KEY, text, |v| random_like(v, 40)));
+        out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
     }
     out
 }

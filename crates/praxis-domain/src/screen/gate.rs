@@ -1,0 +1,167 @@
+//! Keyword gates. Most screening patterns can only match where one of a
+//! few words occurs; a regex scan costs about as much whether or not it
+//! matches, so scanning with every pattern would cost every text the sum of
+//! all of them. One Aho-Corasick pass (ASCII case-insensitive) finds which
+//! words a text holds; a door per rule and per gated pattern opens on its
+//! words, and only what is behind an open door runs.
+//!
+//! A gate word must be a necessary condition: every match of its pattern
+//! contains one of its words, in any ASCII case. The screening tests check
+//! that closing gates never changes a verdict.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use regex::Regex;
+
+/// Which doors are open, one bit each.
+pub(super) type Doors = u128;
+
+/// Words, each opening some of up to 128 doors.
+pub(super) struct Keywords {
+    automaton: AhoCorasick,
+    /// For each word of the automaton, the doors it opens.
+    doors: Vec<Doors>,
+    /// Doors without words, open to every text.
+    always: Doors,
+}
+
+impl Keywords {
+    /// Door `i` opens on any word of `lists[i]`, or always when the list is
+    /// empty.
+    pub(super) fn new(lists: &[&[&str]]) -> Self {
+        assert!(lists.len() <= 128, "at most 128 doors");
+        let mut words: Vec<String> = Vec::new();
+        let mut doors: Vec<Doors> = Vec::new();
+        let mut always = 0;
+        for (door, list) in lists.iter().enumerate() {
+            if list.is_empty() {
+                always |= 1 << door;
+            }
+            for word in *list {
+                let word = word.to_ascii_lowercase();
+                if let Some(i) = words.iter().position(|w| *w == word) {
+                    doors[i] |= 1 << door;
+                } else {
+                    words.push(word);
+                    doors.push(1 << door);
+                }
+            }
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&words)
+            .expect("gate words");
+        Self {
+            automaton,
+            doors,
+            always,
+        }
+    }
+
+    /// The doors the words in `text` open.
+    pub(super) fn open(&self, text: &str) -> Doors {
+        #[cfg(test)]
+        if tests::all_open() {
+            return Doors::MAX;
+        }
+        self.automaton
+            .find_overlapping_iter(text)
+            .fold(self.always, |open, m| {
+                open | self.doors[m.pattern().as_usize()]
+            })
+    }
+}
+
+/// Patterns, each behind the words that can open it. Their doors sit in
+/// the one [`Keywords`] pass over the text, from the offset it gave them.
+pub(super) struct Gates {
+    entries: Vec<(&'static Regex, &'static [&'static str])>,
+    offset: OnceLock<u32>,
+}
+
+impl Gates {
+    /// Each pattern runs only on text holding one of its words.
+    pub(super) fn new(entries: Vec<(&'static Regex, &'static [&'static str])>) -> Self {
+        assert!(entries.len() <= 64, "at most 64 gated patterns in a family");
+        Self {
+            entries,
+            offset: OnceLock::new(),
+        }
+    }
+
+    /// The word lists, in door order.
+    pub(super) fn lists(&self) -> impl Iterator<Item = &'static [&'static str]> + '_ {
+        self.entries.iter().map(|(_, words)| *words)
+    }
+
+    /// Records where these doors start.
+    pub(super) fn place(&self, offset: usize) {
+        let offset = u32::try_from(offset).expect("door offset");
+        self.offset.get_or_init(|| offset);
+    }
+
+    /// Which of the patterns the open `doors` admit. Before its doors are
+    /// placed, a family admits every pattern.
+    pub(super) fn open(&self, doors: Doors) -> Open<'_> {
+        let bits = self
+            .offset
+            .get()
+            .map_or(u64::MAX, |&offset| (doors >> offset) as u64);
+        Open { gates: self, bits }
+    }
+}
+
+/// The patterns of a [`Gates`] that one text opened.
+pub(super) struct Open<'g> {
+    gates: &'g Gates,
+    bits: u64,
+}
+
+impl Open<'_> {
+    /// `pattern` when its gate is open (or it has none), else `None`.
+    pub(super) fn get(&self, pattern: &'static Regex) -> Option<&'static Regex> {
+        match self
+            .gates
+            .entries
+            .iter()
+            .position(|(p, _)| std::ptr::eq(*p, pattern))
+        {
+            Some(i) if self.bits & (1 << i) == 0 => None,
+            _ => Some(pattern),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::cell::Cell;
+
+    thread_local! {
+        static ALL_OPEN: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Whether gates are switched off on this thread.
+    pub(super) fn all_open() -> bool {
+        ALL_OPEN.with(Cell::get)
+    }
+
+    /// Runs `f` with every gate open, as if there were none.
+    pub(in crate::screen) fn without_gates<T>(f: impl FnOnce() -> T) -> T {
+        ALL_OPEN.with(|c| c.set(true));
+        let out = f();
+        ALL_OPEN.with(|c| c.set(false));
+        out
+    }
+
+    #[test]
+    fn a_word_opens_its_doors_in_any_ascii_case() {
+        let keywords = super::Keywords::new(&[&["login", "pass"], &["password"], &["curl"], &[]]);
+        assert_eq!(keywords.open("DB_PASSWORD=x"), 0b1011);
+        assert_eq!(keywords.open("docker LOGIN"), 0b1001);
+        assert_eq!(keywords.open("nothing here"), 0b1000);
+        assert_eq!(keywords.open("curl -u a:b"), 0b1100);
+    }
+}
