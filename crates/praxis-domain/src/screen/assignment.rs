@@ -240,8 +240,24 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&SQL_PASSWORD, &["identified", "password"]),
         (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
         (&BARE_PASSWORD, &["password"]),
+        (&NAME_VALUE, &["value"]),
+        (&SECURE_STRING, &["convertto-securestring"]),
     ])
 });
+
+lazy_regex!(
+    /// A name and its value as separate fields: a Kubernetes `env` entry
+    /// (`- name: DB_PASSWORD` then `value: …`), an ECS or JSON
+    /// `{"name": …, "value": …}` pair.
+    NAME_VALUE,
+    r#"\bname\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
+);
+lazy_regex!(
+    /// PowerShell turning a literal into a secure string: the literal is
+    /// the secret.
+    SECURE_STRING,
+    r#"(?i)\bConvertTo-SecureString\s+(?:-String\s+)?(?:'([^'\n]+)'|"([^"\n]+)")[^\n]*?-AsPlainText"#
+);
 
 /// Whether a password read from prose is a literal one: long enough, not
 /// a word or a placeholder, and with a digit, a symbol or mixed case.
@@ -302,6 +318,19 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
+    out.extend(
+        open.get(&NAME_VALUE)
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
+            .filter(|c| {
+                let quoted = c[2].starts_with(['"', '\'', '\\']);
+                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], quoted, true))
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out.extend(groups(open.get(&SECURE_STRING), text, |v| {
+        v.len() >= 6 && !is_placeholder(v) && !v.contains("$(")
+    }));
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));

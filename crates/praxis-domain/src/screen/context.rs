@@ -203,9 +203,9 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
 }
 
 lazy_regex!(
-    /// Reported speech: what someone asked a model to do.
+    /// Reported speech: what someone asked a model (or "it") to do.
     REPORTED,
-    r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)\s+to\s*$"
+    r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)|it|them)\s+to\s*$"
 );
 
 /// Whether an instruction is reported as what someone asked a model to

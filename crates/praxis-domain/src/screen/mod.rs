@@ -49,7 +49,7 @@ use std::sync::LazyLock;
 use serde_json::Value;
 
 use crate::finding::Finding;
-use gate::{Doors, Keywords};
+use gate::{Doors, Gates, Keywords};
 
 pub use context::Suppressor;
 pub use normalize::{Normalized, normalize};
@@ -229,21 +229,41 @@ fn pointer(path: &[String]) -> String {
 /// [`Rule::ALL`] (whether the rule can fire), then one per gated pattern of
 /// the rule families that gate theirs.
 static DOORS: LazyLock<Keywords> = LazyLock::new(|| {
-    let mut lists: Vec<&[&str]> = Rule::ALL.map(words).to_vec();
-    for family in [
-        &*assignment::GATES,
-        &*command_line::GATES,
-        &*prompt::GATES,
-        &*command::GATES,
-    ] {
-        family.place(lists.len());
-        lists.extend(family.lists());
+    // A gated family's rule can fire only where one of its patterns' doors
+    // opens: its door takes all of their words.
+    let rule_lists: Vec<Vec<&str>> = Rule::ALL
+        .iter()
+        .map(|&rule| match family(rule) {
+            Some(family) => family.lists().flatten().copied().collect(),
+            None => words(rule).to_vec(),
+        })
+        .collect();
+    let mut lists: Vec<&[&str]> = rule_lists.iter().map(Vec::as_slice).collect();
+    for rule in Rule::ALL {
+        if let Some(family) = family(rule) {
+            family.place(lists.len());
+            for list in family.lists() {
+                lists.push(list);
+            }
+        }
     }
     Keywords::new(&lists)
 });
 
+/// The rules whose every pattern sits behind a gate of its own.
+fn family(rule: Rule) -> Option<&'static Gates> {
+    match rule {
+        Rule::CredentialAssignment => Some(&assignment::GATES),
+        Rule::CredentialCommandLine => Some(&command_line::GATES),
+        Rule::PromptOverride => Some(&prompt::GATES),
+        Rule::UnsafeCommand => Some(&command::GATES),
+        _ => None,
+    }
+}
+
 /// Words one of which every text a rule fires on holds (ASCII case
 /// aside); none for the rules that look for a shape rather than a word.
+/// The rules of a gated [`family`] take their patterns' words instead.
 fn words(rule: Rule) -> &'static [&'static str] {
     match rule {
         Rule::HomePath => &["/home/", "users", "/root", "documents and settings", "\\\\"],
@@ -256,9 +276,15 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
         Rule::CredentialNpm => &["npm_", "_auth"],
         Rule::CredentialJwt => &["eyj"],
-        Rule::CredentialPrivateKey => &["private key", "putty-user-key-file"],
+        Rule::CredentialPrivateKey => &["private key", "putty-user-key-file", "ls0tls1crudjti"],
         Rule::CredentialOther => vendor::OTHER_VENDOR_WORDS,
-        Rule::CredentialTwilio | Rule::CredentialTelegram | Rule::CredentialDiscord => &[],
+        Rule::CredentialTwilio
+        | Rule::CredentialTelegram
+        | Rule::CredentialDiscord
+        | Rule::CredentialAssignment
+        | Rule::CredentialCommandLine
+        | Rule::PromptOverride
+        | Rule::UnsafeCommand => &[],
         Rule::CredentialAzure => &[
             "azurewebsites",
             "x-functions-key",
@@ -272,61 +298,6 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "accesskey=",
             "==",
             "windows.net",
-        ],
-        Rule::CredentialAssignment => &[
-            "pass",
-            "secret",
-            "token",
-            "key",
-            "credential",
-            "auth",
-            "pwd",
-            "bearer",
-            "identified",
-        ],
-        Rule::CredentialCommandLine => &[
-            "pass",
-            "secret",
-            "token",
-            "key",
-            "credential",
-            "auth",
-            "pwd",
-            "curl",
-            "wget",
-            "http",
-            "sudo",
-            "ssh-keygen",
-            "chpasswd",
-            "7z",
-            "zip",
-            "redis-cli",
-            "mysql",
-            "login",
-            "upload",
-            "publish",
-            "connect",
-            "mongo",
-            "psql",
-            "influx",
-            "cf",
-            "twine",
-            "sqlcmd",
-            "bcp",
-            "htpasswd",
-            "net",
-            "config",
-            "vault",
-            "freerdp",
-            "rdesktop",
-            "ldap",
-            "smbclient",
-            "creds",
-            "rabbitmqctl",
-            "nmcli",
-            "mc",
-            "psexec",
-            "paexec",
         ],
         Rule::SecretUrl => &[
             "://",
@@ -344,108 +315,6 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "jwt",
         ],
         Rule::SessionId => &["sess", "sid", "resume", "claude", "rollout-", ".gemini/tmp"],
-        Rule::PromptOverride => &[
-            "ignore",
-            "disregard",
-            "forget",
-            "discard",
-            "skip",
-            "override",
-            "overwrite",
-            "replace",
-            "bypass",
-            "circumvent",
-            "suspend",
-            "lift",
-            "now",
-            "instructions",
-            "prompt",
-            "message",
-            "exfiltrat",
-            "reveal",
-            "leak",
-            "disclose",
-            "divulge",
-            "send",
-            "upload",
-            "post",
-            "email",
-            "forward",
-            "transmit",
-            "<",
-            "[",
-            "act",
-            "behave",
-            "respond",
-            "pretend",
-            "anything",
-            "system",
-            "developer",
-            "if",
-            "without",
-            "rules",
-            "restrictions",
-            "limits",
-            "filters",
-            "guidelines",
-            "guardrails",
-            ".md",
-            ":",
-            "stop",
-            "quit",
-            "cease",
-            "env",
-            "secret",
-            "credential",
-            "key",
-            "token",
-            "password",
-            "ssh/",
-            "id_rsa",
-            "id_ed25519",
-            "npmrc",
-            "netrc",
-            "pypirc",
-        ],
-        Rule::UnsafeCommand => &[
-            "curl",
-            "wget",
-            "rm",
-            "rd",
-            "del",
-            "erase",
-            "ri",
-            "remove-item",
-            "gci",
-            "get-childitem",
-            "powershell",
-            "pwsh",
-            "iex",
-            "invoke-expression",
-            "scriptblock",
-            "mkfs",
-            "mke2fs",
-            "dd",
-            "chmod",
-            "chown",
-            "chgrp",
-            "format",
-            "wipefs",
-            "shred",
-            "blkdiscard",
-            "clear-disk",
-            "/dev/",
-            "{",
-            "fetch",
-            "aria2c",
-            "iwr",
-            "irm",
-            "invoke-webrequest",
-            "invoke-restmethod",
-            "start-bitstransfer",
-            "certutil",
-            "downloadfile",
-        ],
         Rule::TlsVerificationDisabled => &[
             "tls",
             "ssl",

@@ -18,7 +18,7 @@ lazy_regex!(
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_-]?access[_-]?key\\?["']?(?:\s*(?::|=>|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_-]?access[_-]?key\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     AWS_SESSION,
@@ -182,9 +182,36 @@ pub(super) fn jwt(text: &str) -> Spans {
     out
 }
 
-/// A private key block or PuTTY key file.
+lazy_regex!(
+    /// A PEM block encoded once more in base64, as Kubernetes Secrets and
+    /// CI variables hold them: `-----BEGIN ` encodes to `LS0tLS1CRUdJTi`.
+    PEM_BASE64,
+    r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
+);
+
+/// A private key block or PuTTY key file, also base64-encoded.
 pub(super) fn private_key(text: &str) -> Spans {
-    matches(Some(&PRIVATE_KEY), text)
+    let mut out = matches(Some(&PRIVATE_KEY), text);
+    out.extend(
+        PEM_BASE64
+            .find_iter(text)
+            .filter(|m| encoded_private_key(m.as_str()))
+            .map(|m| m.range()),
+    );
+    out
+}
+
+/// Whether a base64 PEM's first line names a private key.
+fn encoded_private_key(encoded: &str) -> bool {
+    use base64::Engine as _;
+    // The header fits in the first 64 characters; decode whole quanta.
+    let head = &encoded[..encoded.len().min(64) / 4 * 4];
+    base64::engine::general_purpose::STANDARD
+        .decode(head)
+        .is_ok_and(|pem| {
+            let line = pem.split(|&b| b == b'\n').next().unwrap_or_default();
+            line.windows(11).any(|w| w == b"PRIVATE KEY")
+        })
 }
 
 lazy_regex!(
