@@ -185,6 +185,16 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     {
         return false;
     }
+    // The name of a secret kept elsewhere (`from_secret = "api_key"`), or a
+    // message (`'password' => 'Invalid credentials'`).
+    let names_a_secret = v.contains('_')
+        && !has_digit(v)
+        && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        && key_class(v).is_some();
+    let message = v.contains(' ') && v.split_whitespace().all(word_like);
+    if names_a_secret || message {
+        return false;
+    }
     match class {
         KeyClass::Password => v.chars().count() >= 4 && (quoted || !colon || !word_like(v)),
         KeyClass::Secret => {
@@ -241,6 +251,16 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
         (&BARE_PASSWORD, &["password"]),
         (&NAME_VALUE, &["value"]),
+        (
+            &DIRECTIVE,
+            &[
+                "requirepass",
+                "masterauth",
+                "auth_pass",
+                "bindpw",
+                "masterpassword",
+            ],
+        ),
         (&SECURE_STRING, &["convertto-securestring"]),
     ])
 });
@@ -251,6 +271,13 @@ lazy_regex!(
     /// `{"name": …, "value": …}` pair.
     NAME_VALUE,
     r#"\bname\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
+);
+lazy_regex!(
+    /// A password directive of a configuration file, its value after a
+    /// space: redis.conf `requirepass`/`masterauth`, keepalived
+    /// `auth_pass`, nslcd `bindpw`.
+    DIRECTIVE,
+    r"(?im)^[ \t]*(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+(\S+)"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is
@@ -328,6 +355,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
+    out.extend(groups(open.get(&DIRECTIVE), text, |v| {
+        literal_secret(KeyClass::Password, v, false, true)
+    }));
     out.extend(groups(open.get(&SECURE_STRING), text, |v| {
         v.len() >= 6 && !is_placeholder(v) && !v.contains("$(")
     }));
@@ -356,6 +386,9 @@ mod tests {
     fn assignments_distinguish_literals_from_references() {
         for hit in [
             "DB_PASSWORD=h4rd2guess",
+            "requirepass Zr8!kq2Lw9",
+            "- name: DB_PASSWORD\n  value: \"h4rd2guess\"",
+            "$s = ConvertTo-SecureString 'Pl41n!Text' -AsPlainText -Force",
             r#"{"password": "letmein"}"#,
             "client_secret: 9fK2mQ7xLp4Rt8Vz",
             "Authorization: Bearer 8f2Kq9Lm4Xz7Rt1Vb6Nw",
@@ -366,6 +399,9 @@ mod tests {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
         for clean in [
+            "requirepass ${REDIS_PASSWORD}",
+            "API_KEY = { from_secret = \"weather_api_key\" }",
+            "return back()->withErrors(['password' => 'Invalid credentials']);",
             "password=${DB_PASSWORD}",
             "password: <redacted>",
             "token: ***",

@@ -66,7 +66,7 @@ lazy_regex!(
     /// One `key=value` argument (`password=…`, `--from-literal=password=…`,
     /// `--set db.password=…`).
     ARGUMENT_PAIR,
-    r#"(?:^|\s|--from-literal=|--set(?:-string)?[= ])([A-Za-z_][\w.-]*)=["']?([^\s"',]+)"#
+    r#"(?:^|\s|["']|--from-literal=|--set(?:-string)?[= ])([A-Za-z_][\w.-]*)=["']?([^\s"',]+)"#
 );
 lazy_regex!(
     /// A secret given as a positional argument: `aws configure set

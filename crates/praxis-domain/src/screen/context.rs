@@ -101,7 +101,7 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         return negated(text, span).then_some(Suppressor::Negation);
     }
     if rule == Rule::PromptOverride {
-        return (quoted_mention(text, span) || reported(text, span))
+        return (quoted_mention(text, span) || reported(text, span) || format_talk(text, span))
             .then_some(Suppressor::Reference);
     }
     if rule == Rule::HomePath {
@@ -131,9 +131,12 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
 /// documentation example.
 fn documentation_value(text: &str, span: &Range<usize>) -> bool {
     is_placeholder(&text[span.clone()])
-        || DOCUMENTATION
-            .find_overlapping_iter(text)
-            .any(|m| m.start() <= span.start && span.end <= m.end())
+        || DOCUMENTATION.find_overlapping_iter(text).any(|m| {
+            // The value inside the match (a URL that carries it) or the
+            // match inside the value.
+            (span.start <= m.start() && m.end() <= span.end)
+                || (m.start() <= span.start && span.end <= m.end())
+        })
 }
 
 /// Whether the match is enclosed by a reference (`${…}`, `#{…}#`,
@@ -176,7 +179,7 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|reads|wrote|writes)\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|reads|wrote|writes|including|includes|include)\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -203,9 +206,32 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
 }
 
 lazy_regex!(
+    /// A chat template's special token: `<|im_start|>`, `<<SYS>>`, `[INST]`.
+    ROLE_TOKEN,
+    r"^(?:<\||<<|<</|\[/?INST\])"
+);
+lazy_regex!(
+    /// Words of a sentence about a chat template's format.
+    FORMAT_CUE,
+    r"(?i)\b(?:format|formats|formatter|template|tags?|wraps?|wrapped|introduced|tokens?|delimit\w*|syntax|documentation|docs|markup)\b"
+);
+
+/// Whether a bare special token is named in a sentence about a chat
+/// template's format rather than used.
+fn format_talk(text: &str, span: &Range<usize>) -> bool {
+    let start = text[..span.start]
+        .rfind(['.', '!', '?', '\n'])
+        .map_or(0, |i| i + 1);
+    let end = text[span.end..]
+        .find(['.', '!', '?', '\n'])
+        .map_or(text.len(), |i| span.end + i);
+    ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[start..end])
+}
+
+lazy_regex!(
     /// Reported speech: what someone asked a model (or "it") to do.
     REPORTED,
-    r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)|it|them)\s+to\s*$"
+    r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)\s+to\s*$"
 );
 
 /// Whether an instruction is reported as what someone asked a model to

@@ -298,6 +298,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "accesskey=",
             "==",
             "windows.net",
+            "sv=",
+            "azconfig",
         ],
         Rule::SecretUrl => &[
             "://",

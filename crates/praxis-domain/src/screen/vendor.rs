@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SESSION,
-    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken)\\?["']?\s*(?::|=>|=)\s*\\?["']?([A-Za-z0-9/+=]{40,})"#
+    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken)\\?["']?(?:\s*(?::|=>|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
 );
 lazy_regex!(
     GOOGLE,
@@ -245,7 +245,7 @@ lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|[?&]sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|[?&]code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|[?&]code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64.
@@ -375,6 +375,18 @@ mod tests {
         assert!(!fires(
             "AccountKey=<your-storage-key>",
             Rule::CredentialAzure
+        ));
+    }
+
+    #[test]
+    fn private_keys_encoded_once_more_in_base64() {
+        assert!(fires(
+            "tls.key: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSUJrZzRMVldNOW51d05TazN5Qnl4WnBZUlRCblZKazVvVGFkcVNleWRhR3QKLS0tLS1FTkQgRUMgUFJJVkFURSBLRVktLS0tLQo=",
+            Rule::CredentialPrivateKey
+        ));
+        assert!(!fires(
+            "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENCK3dJSkFLSEJmcGVnUGpNQ01BMEdDU3FHU0liM0RRRUJDd1VBTUJReEVqQVFCZ05WQkFNTUNXeHYKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
+            Rule::CredentialPrivateKey
         ));
     }
 }
