@@ -400,6 +400,7 @@ mod tests {
         }
         for clean in [
             "requirepass ${REDIS_PASSWORD}",
+            "STRIPE_SECRET_KEY=op://Engineering/Stripe/secret_key",
             "API_KEY = { from_secret = \"weather_api_key\" }",
             "return back()->withErrors(['password' => 'Invalid credentials']);",
             "password=${DB_PASSWORD}",

@@ -37,7 +37,7 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd\s+-(?-i:[A-Za-z]*b[A-Za-z]*)\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
+    r#"(?i)\becho\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p([^\s'"]+)|\bzip\b[^\n|;]*\s-P\s+(\S+)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -174,7 +174,10 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !is_placeholder(v)
     }));
     out.extend(groups(open.get(&CLI_PASSWORD), text, |v| {
-        v.len() >= 3 && !is_placeholder(v) && !v.contains("$(")
+        v.len() >= 3
+            && !is_placeholder(v)
+            && !v.contains("$(")
+            && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
     }));
     out.extend(groups(open.get(&CURL_USER), text, |v| {
         v.len() >= 3 && !is_placeholder(v)
@@ -250,6 +253,7 @@ mod tests {
             "kubectl --token=<token> get pods",
             "docker build --secret id=npmrc,src=.npmrc .",
             "git push -u origin main",
+            "Removed the sshpass -p invocation; the job uses an agent now.",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

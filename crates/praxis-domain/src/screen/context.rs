@@ -172,7 +172,8 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
         .char_indices()
         .rfind(|&(_, c)| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '='))
         .map_or(0, |(i, c)| i + c.len_utf8());
-    let word = before[word_start..].to_ascii_lowercase();
+    // The word runs on into the match: `op://vault/item` may be all of it.
+    let word = text[word_start..span.end].to_ascii_lowercase();
     REFERENCE_PREFIXES.iter().any(|p| word.starts_with(p))
 }
 
@@ -216,14 +217,13 @@ lazy_regex!(
     r"(?i)\b(?:format|formats|formatter|template|tags?|wraps?|wrapped|introduced|tokens?|delimit\w*|syntax|documentation|docs|markup)\b"
 );
 
-/// Whether a bare special token is named in a sentence about a chat
-/// template's format rather than used.
+/// Whether a bare special token is named on a line about a chat
+/// template's format rather than used. (Lines, not sentences: such lines
+/// write `[INST] ... [/INST]`, dots and all.)
 fn format_talk(text: &str, span: &Range<usize>) -> bool {
-    let start = text[..span.start]
-        .rfind(['.', '!', '?', '\n'])
-        .map_or(0, |i| i + 1);
+    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
     let end = text[span.end..]
-        .find(['.', '!', '?', '\n'])
+        .find('\n')
         .map_or(text.len(), |i| span.end + i);
     ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[start..end])
 }

@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|]*)"
+    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|`]*)"
 );
 lazy_regex!(
     /// Hook switches set around a git command.
@@ -121,6 +121,7 @@ mod tests {
             "git commit -am 'wip' --no-verify",
             "git commit -nm \"quick fix\"",
             "git push --no-verify origin feature/x",
+            "Re-run it after `git push --no-verify` so the hook stops blocking",
             "HUSKY=0 git commit -m 'skip'",
             "git -C repo push -fu origin master",
         ] {

@@ -35,7 +35,7 @@ lazy_regex!(
 lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
     NPM_RC,
-    r#"(?i)(?:^|[\s:/])_auth(?:Token)?\s*=\s*["']?([^\s"']+)"#
+    r#"(?i)(?:^|[\s:/])_auth(?:Token)?\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,}]+)"#
 );
 lazy_regex!(
     JWT,
@@ -49,7 +49,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:"#
+    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>+])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -134,6 +134,18 @@ pub(super) fn slack(text: &str) -> Spans {
     out
 }
 
+lazy_regex!(
+    /// A secret key handed to an SDK's static-credentials constructor.
+    AWS_CONSTRUCTOR,
+    r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
+);
+lazy_regex!(
+    /// `secret_key` in a text about S3 (s3cmd's `.s3cfg`, boto).
+    AWS_S3_SECRET,
+    r#"(?i)\bsecret_?key\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(AWS_CONTEXT, r"(?i)amazonaws|\baws\b|s3cmd|\bboto|\bs3\b");
+
 pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6
@@ -142,6 +154,14 @@ pub(super) fn aws(text: &str) -> Spans {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
     out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
+    out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
+        random_like(b, 40) && distinct_chars(b) >= 12
+    }));
+    if AWS_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
+            random_like(b, 40) && distinct_chars(b) >= 12
+        }));
+    }
     out
 }
 
@@ -224,7 +244,7 @@ lazy_regex!(
     /// What makes a text about Twilio: the vendor's name or an account or
     /// API key SID.
     TWILIO_CONTEXT,
-    r"(?i)twilio|\b(?-i:AC|SK)[0-9a-f]{32}\b"
+    r"(?i)twilio|\bRequestValidator\b|\b(?-i:AC|SK)[0-9a-f]{32}\b"
 );
 lazy_regex!(
     /// A bot id, a colon and the 35-character secret.
@@ -387,6 +407,38 @@ mod tests {
         assert!(!fires(
             "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENCK3dJSkFLSEJmcGVnUGpNQ01BMEdDU3FHU0liM0RRRUJDd1VBTUJReEVqQVFCZ05WQkFNTUNXeHYKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=",
             Rule::CredentialPrivateKey
+        ));
+    }
+
+    #[test]
+    fn secrets_in_sdk_calls_and_tool_configs() {
+        for (hit, rule) in [
+            (
+                "creds := credentials.NewStaticCredentials(os.Getenv(\"ID\"), \"q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yAw8Ee1Rt7\", \"\")",
+                Rule::CredentialAws,
+            ),
+            (
+                "host_base = s3.amazonaws.com\nsecret_key = q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yAw8Ee1Rt7",
+                Rule::CredentialAws,
+            ),
+            (
+                "{\"//npm.example/:_authToken\": \"q8Xv2LmN4pR7tK1wZ9sB3cD6fG0\"}",
+                Rule::CredentialNpm,
+            ),
+            (
+                "String k = \"-----BEGIN PRIVATE KEY-----\\n\" +\n  \"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n\";",
+                Rule::CredentialPrivateKey,
+            ),
+            (
+                "v = RequestValidator(\"9f3c2a7b1e8d4c6a0b5f2e9d7c1a3b8e\")",
+                Rule::CredentialTwilio,
+            ),
+        ] {
+            assert!(fires(hit, rule), "{hit}");
+        }
+        assert!(!fires(
+            "v = RequestValidator(os.environ[\"AUTH\"])",
+            Rule::CredentialTwilio
         ));
     }
 }
