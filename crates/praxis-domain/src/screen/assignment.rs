@@ -153,7 +153,7 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     let file = v.starts_with("./")
         || v.starts_with("../")
         || v.starts_with("~/")
-        || v.starts_with('@')
+        || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
         || (!quoted && ABSOLUTE_PATH.is_match(v));
     if file || is_placeholder(v) || is_type_name(v) {
         return false;
@@ -387,6 +387,7 @@ mod tests {
         for hit in [
             "DB_PASSWORD=h4rd2guess",
             "requirepass Zr8!kq2Lw9",
+            "SECRET_KEY = '@!)Yq7F&xLusgn3pJs+7rp'",
             "- name: DB_PASSWORD\n  value: \"h4rd2guess\"",
             "$s = ConvertTo-SecureString 'Pl41n!Text' -AsPlainText -Force",
             r#"{"password": "letmein"}"#,
@@ -400,6 +401,7 @@ mod tests {
         }
         for clean in [
             "requirepass ${REDIS_PASSWORD}",
+            "cursor.execute(\"SELECT 1 WHERE password = %(password)s\", row)",
             "STRIPE_SECRET_KEY=op://Engineering/Stripe/secret_key",
             "API_KEY = { from_secret = \"weather_api_key\" }",
             "return back()->withErrors(['password' => 'Invalid credentials']);",

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, groups, lazy_regex};
-use super::value::{has_digit, is_placeholder, random_like, word_like};
+use super::value::{has_digit, is_placeholder, random_like, refers, word_like};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`.
@@ -146,8 +146,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
 /// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
     let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
-    let reference = value.starts_with(['@', '$', '%'])
-        || value.contains("$(")
+    let reference = refers(value)
+        || value.starts_with('@')
         || SPEC_VALUE.is_match(value)
         || (!quoted && word_like(bare));
     !reference && literal_secret(class, value, quoted, false)
@@ -168,8 +168,8 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // `--secret id=…` spec.
     out.extend(groups(open.get(&LOGIN_SHORT), text, |v| {
         v.len() >= 4
-            && !v.starts_with(['@', '$', '%'])
-            && !v.contains("$(")
+            && !refers(v)
+            && !v.starts_with('@')
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
             && !is_placeholder(v)
     }));
@@ -216,7 +216,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         );
     }
     out.extend(groups(open.get(&TOOL_PASSWORD), text, |v| {
-        v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%']) && !v.contains("$(")
+        v.len() >= 4 && !is_placeholder(v) && !refers(v)
     }));
     out.extend(groups(open.get(&POSITIONAL), text, |v| {
         random_like(v, 12) && has_digit(v)
@@ -242,6 +242,7 @@ mod tests {
             "--api-key 4c9a7e1f2b8d3c6a",
             "aws configure set aws_secret_access_key q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yA",
             "sshpass -p Qw3rty ssh host",
+            "docker login -u ci -p %Rk2mQ9vL3x registry.example.com",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
@@ -254,6 +255,7 @@ mod tests {
             "docker build --secret id=npmrc,src=.npmrc .",
             "git push -u origin main",
             "Removed the sshpass -p invocation; the job uses an agent now.",
+            "docker login -u ci -p %REGISTRY_PASSWORD% registry.example.com",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

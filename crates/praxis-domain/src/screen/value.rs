@@ -61,7 +61,14 @@ static MARKERS: LazyLock<AhoCorasick> =
 /// documentation example or a generic word.
 pub(super) fn is_placeholder(value: &str) -> bool {
     let v = value.trim_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '\\'));
-    if v.is_empty() || v.starts_with(['$', '%', '<', '{', '[', '(', '=']) {
+    // A leading `%` is a Windows variable or a format directive (`%s`,
+    // `%(password)s`), not a generated password that merely starts so.
+    let format = v.starts_with('%') && (v.len() <= 3 || v[1..].starts_with(['(', '{']));
+    if v.is_empty()
+        || v.starts_with(['$', '<', '{', '[', '(', '='])
+        || windows_variable(v)
+        || format
+    {
         return true;
     }
     // A YAML tag (`!vault`, `!Ref`) stands for a value kept elsewhere.
@@ -93,6 +100,21 @@ pub(super) fn is_placeholder(value: &str) -> bool {
                 | "password123"
                 | "hunter2"
         )
+}
+
+/// Whether a value refers to a variable rather than holding a secret:
+/// `$NAME`, `${…}`, `%NAME%` (Windows), `$(…)`.
+pub(super) fn refers(v: &str) -> bool {
+    v.starts_with('$') || windows_variable(v) || v.contains("$(")
+}
+
+/// `%NAME%`: a Windows variable (a bare leading `%` is just a character).
+fn windows_variable(v: &str) -> bool {
+    v.strip_prefix('%').is_some_and(|rest| {
+        rest.split_once('%').is_some_and(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+    })
 }
 
 pub(super) fn distinct_chars(s: &str) -> usize {
