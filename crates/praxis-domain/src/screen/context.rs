@@ -130,30 +130,66 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
 /// Whether the match is a placeholder or lies inside a vendor's
 /// documentation example.
 fn documentation_value(text: &str, span: &Range<usize>) -> bool {
+    let around = reach(text, span);
     is_placeholder(&text[span.clone()])
-        || DOCUMENTATION.find_overlapping_iter(text).any(|m| {
-            // The value inside the match (a URL that carries it) or the
-            // match inside the value.
-            (span.start <= m.start() && m.end() <= span.end)
-                || (m.start() <= span.start && span.end <= m.end())
-        })
+        || DOCUMENTATION
+            .find_overlapping_iter(&text[around.clone()])
+            .map(|m| around.start + m.start()..around.start + m.end())
+            .any(|m| {
+                // The value inside the match (a URL that carries it) or the
+                // match inside the value.
+                (span.start <= m.start && m.end <= span.end)
+                    || (m.start <= span.start && span.end <= m.end)
+            })
+}
+
+/// How far around a match its context is read. Context checks read a
+/// bounded neighbourhood, so that screening stays linear in the length of
+/// a text however many matches it holds; no reference, documentation
+/// value or sentence cue they look for is longer.
+const REACH: usize = 512;
+
+/// The bytes within [`REACH`] of `span`, on character boundaries.
+fn reach(text: &str, span: &Range<usize>) -> Range<usize> {
+    let mut from = span.start.saturating_sub(REACH);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (span.end + REACH).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    from..to
+}
+
+/// The line around `span`, within [`reach`].
+fn line_around(text: &str, span: &Range<usize>) -> Range<usize> {
+    let around = reach(text, span);
+    let start = text[around.start..span.start]
+        .rfind('\n')
+        .map_or(around.start, |i| around.start + i + 1);
+    let end = text[span.end..around.end]
+        .find('\n')
+        .map_or(around.end, |i| span.end + i);
+    start..end
 }
 
 /// Whether the match is enclosed by a reference (`${…}`, `#{…}#`,
 /// `{{…}}`, `$(…)` on one line, the markers inside the match or around it),
 /// or sits in a word that names a secret in a store.
 fn referenced(text: &str, span: &Range<usize>) -> bool {
+    let line = line_around(text, span);
     let enclosed = |open: &str, close: &str| {
-        let Some(at) = text[..span.end.min(text.len())]
+        let Some(at) = text[line.start..span.end]
             .match_indices(open)
-            .map(|(at, _)| at)
+            .map(|(at, _)| line.start + at)
             .filter(|&at| at <= span.start)
             .last()
         else {
             return false;
         };
-        let inner = at + open.len();
-        let Some(length) = text[inner..].find(close) else {
+        let inner = (at + open.len()).min(line.end);
+        let Some(length) = text[inner..line.end].find(close) else {
             return false;
         };
         let expression = &text[inner..inner + length];
@@ -187,7 +223,8 @@ lazy_regex!(
 /// quotation marks that open after a mention cue in the same sentence
 /// ("strings such as \"ignore previous instructions\" are flagged").
 fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
-    let before = &text[..span.start];
+    let around = reach(text, span);
+    let before = &text[around.start..span.start];
     let Some(open) = before.rfind(['"', '“', '`', '\'']) else {
         return false;
     };
@@ -197,7 +234,7 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
         q => q,
     };
     let inside = &before[open + quote.len_utf8()..];
-    let after = &text[span.end..];
+    let after = &text[span.end..around.end];
     let closes = after
         .find(close)
         .is_some_and(|at| !after[..at].contains('\n'));
@@ -221,11 +258,7 @@ lazy_regex!(
 /// template's format rather than used. (Lines, not sentences: such lines
 /// write `[INST] ... [/INST]`, dots and all.)
 fn format_talk(text: &str, span: &Range<usize>) -> bool {
-    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..]
-        .find('\n')
-        .map_or(text.len(), |i| span.end + i);
-    ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[start..end])
+    ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[line_around(text, span)])
 }
 
 lazy_regex!(
@@ -237,13 +270,14 @@ lazy_regex!(
 /// Whether an instruction is reported as what someone asked a model to
 /// do ("it asked the bot to ignore its instructions").
 fn reported(text: &str, span: &Range<usize>) -> bool {
-    REPORTED.is_match(&text[..span.start])
+    REPORTED.is_match(&text[reach(text, span).start..span.start])
 }
 
 /// Whether the sentence around the match says the practice was removed,
 /// replaced or must never be used.
 fn negated(text: &str, span: &Range<usize>) -> bool {
-    let before = &text[..span.start];
+    let around = reach(text, span);
+    let before = &text[around.start..span.start];
     let sentence_start = before
         .rfind(['\n', '!', '?'])
         .into_iter()
@@ -252,7 +286,7 @@ fn negated(text: &str, span: &Range<usize>) -> bool {
         .map_or(0, |i| i + 1);
     let lead = &before[sentence_start..];
     (NEGATION_BEFORE.is_match(lead) && !NEGATION_EXCEPTIONS.is_match(lead))
-        || NEGATION_AFTER.is_match(&text[span.end..])
+        || NEGATION_AFTER.is_match(&text[span.end..around.end])
 }
 
 #[cfg(test)]

@@ -114,6 +114,13 @@ pub fn normalize(text: &str) -> Normalized<'_> {
     let mut origins = Vec::with_capacity(text.len());
     let mut piece = String::new();
     for (index, c) in text.chars().enumerate() {
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        // ASCII is its own normal form and is never folded.
+        if c.is_ascii() {
+            out.push(c);
+            origins.push(index);
+            continue;
+        }
         if is_invisible(c) {
             continue;
         }
@@ -122,7 +129,6 @@ pub fn normalize(text: &str) -> Normalized<'_> {
             fold(d, &mut piece);
         }
         out.push_str(&piece);
-        let index = u32::try_from(index).unwrap_or(u32::MAX);
         origins.extend(std::iter::repeat_n(index, piece.len()));
     }
     Normalized {
