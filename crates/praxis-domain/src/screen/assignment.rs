@@ -5,6 +5,8 @@
 
 use std::sync::LazyLock;
 
+use regex::{Captures, Regex};
+
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, groups, lazy_regex};
 use super::value::{
@@ -297,6 +299,27 @@ fn prose_password(raw: &str) -> bool {
         && !v.chars().all(|c| c.is_ascii_digit())
 }
 
+/// The values (group 2) of the matches of `re` whose key (group 1) names
+/// a secret and whose value is a literal one, among the matches `keep`
+/// takes. The pattern's own quotes surround the value, unless `own_quotes`:
+/// then the group holds any quotes, and a bare value is judged as YAML's.
+fn literal_pairs(
+    re: Option<&Regex>,
+    text: &str,
+    own_quotes: bool,
+    keep: impl Fn(&Captures<'_>) -> bool,
+) -> Spans {
+    re.into_iter()
+        .flat_map(|re| re.captures_iter(text))
+        .filter(|c| keep(c))
+        .filter(|c| {
+            let quoted = !own_quotes || c[2].starts_with(['"', '\'', '\\']);
+            key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], quoted, own_quotes))
+        })
+        .filter_map(|c| c.get(2).map(|m| m.range()))
+        .collect()
+}
+
 pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
@@ -317,44 +340,18 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&BEARER), text, |v| {
         !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
     }));
-    out.extend(
-        open.get(&KEY_VALUE_ATTRIBUTES)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
-            .filter(|c| {
-                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
-    out.extend(
-        open.get(&XML_ELEMENT)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
-            .filter(|c| c[1] == c[3])
-            .filter(|c| {
-                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
-    out.extend(
-        open.get(&SETTER_CALL)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
-            .filter(|c| {
-                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
-    out.extend(
-        open.get(&NAME_VALUE)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
-            .filter(|c| {
-                let quoted = c[2].starts_with(['"', '\'', '\\']);
-                key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], quoted, true))
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
+    out.extend(literal_pairs(
+        open.get(&KEY_VALUE_ATTRIBUTES),
+        text,
+        false,
+        |_| true,
+    ));
+    out.extend(literal_pairs(open.get(&SETTER_CALL), text, false, |_| true));
+    // An element closed by the tag that opened it.
+    out.extend(literal_pairs(open.get(&XML_ELEMENT), text, false, |c| {
+        c[1] == c[3]
+    }));
+    out.extend(literal_pairs(open.get(&NAME_VALUE), text, true, |_| true));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
     }));
