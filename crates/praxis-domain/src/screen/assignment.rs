@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use regex::{Captures, Regex};
+use regex::Captures;
 
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, groups, lazy_regex};
@@ -299,19 +299,12 @@ fn prose_password(raw: &str) -> bool {
         && !v.chars().all(|c| c.is_ascii_digit())
 }
 
-/// The values (group 2) of the matches of `re` whose key (group 1) names
-/// a secret and whose value is a literal one, among the matches `keep`
-/// takes. The pattern's own quotes surround the value, unless `own_quotes`:
-/// then the group holds any quotes, and a bare value is judged as YAML's.
-fn literal_pairs(
-    re: Option<&Regex>,
-    text: &str,
-    own_quotes: bool,
-    keep: impl Fn(&Captures<'_>) -> bool,
-) -> Spans {
-    re.into_iter()
-        .flat_map(|re| re.captures_iter(text))
-        .filter(|c| keep(c))
+/// The values (group 2) of the `pairs` whose key (group 1) names a secret
+/// and whose value is a literal one. The pattern's own quotes surround the
+/// value, unless `own_quotes`: then the group holds any quotes, and a bare
+/// value is judged as YAML's.
+fn literal_pairs<'t>(pairs: impl Iterator<Item = Captures<'t>>, own_quotes: bool) -> Spans {
+    pairs
         .filter(|c| {
             let quoted = !own_quotes || c[2].starts_with(['"', '\'', '\\']);
             key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], quoted, own_quotes))
@@ -341,17 +334,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
     }));
     out.extend(literal_pairs(
-        open.get(&KEY_VALUE_ATTRIBUTES),
-        text,
+        open.captures(&KEY_VALUE_ATTRIBUTES, text),
         false,
-        |_| true,
     ));
-    out.extend(literal_pairs(open.get(&SETTER_CALL), text, false, |_| true));
+    out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
     // An element closed by the tag that opened it.
-    out.extend(literal_pairs(open.get(&XML_ELEMENT), text, false, |c| {
-        c[1] == c[3]
-    }));
-    out.extend(literal_pairs(open.get(&NAME_VALUE), text, true, |_| true));
+    out.extend(literal_pairs(
+        open.captures(&XML_ELEMENT, text).filter(|c| c[1] == c[3]),
+        false,
+    ));
+    out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
     }));

@@ -442,16 +442,12 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
         out.extend(matches(open.get(re), text));
     }
     out.extend(
-        open.get(&DELETE)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&DELETE, text)
             .filter(|c: &Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(
-        open.get(&DELETE_PIPELINE)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&DELETE_PIPELINE, text)
             .filter(|c| {
                 dangerous_target(&c[1])
                     && c[2]
@@ -461,9 +457,7 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(
-        open.get(&PERMISSIONS)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&PERMISSIONS, text)
             .filter(|c| permissions_are_dangerous(&c[2]))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );

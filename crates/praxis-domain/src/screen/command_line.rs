@@ -156,9 +156,7 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
 pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out: Spans = open
-        .get(&FLAG)
-        .into_iter()
-        .flat_map(|re| re.captures_iter(text))
+        .captures(&FLAG, text)
         .filter(|c| {
             key_class(&c[1]).is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
         })
@@ -190,9 +188,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         v.len() >= 3 && !is_placeholder(v)
     }));
     out.extend(
-        open.get(&PROPERTY)
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&PROPERTY, text)
             .filter_map(|c| c.get(2).or_else(|| c.get(3)))
             .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
             .map(|v| v.range()),
@@ -200,11 +196,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));
-    for command in open
-        .get(&PAIR_COMMAND)
-        .into_iter()
-        .flat_map(|re| re.find_iter(text))
-    {
+    for command in open.find(&PAIR_COMMAND, text) {
         out.extend(
             ARGUMENT_PAIR
                 .captures_iter(command.as_str())

@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use super::pattern::lazy_regex;
 use super::rule::Rule;
@@ -52,12 +52,8 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
 ];
 /// [`DOCUMENTATION_VALUES`], found in one pass.
-static DOCUMENTATION: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::Standard)
-        .build(DOCUMENTATION_VALUES)
-        .expect("documentation values")
-});
+static DOCUMENTATION: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(DOCUMENTATION_VALUES).expect("documentation values"));
 
 /// Prefixes of a word that names a secret in a secret store rather than
 /// holding it.

@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use regex::Regex;
+use regex::{Captures, Match, Regex};
 
 /// Which doors are open, one bit each.
 pub(super) type Doors = u128;
@@ -79,6 +79,9 @@ impl Keywords {
 /// the one [`Keywords`] pass over the text, from the offset it gave them.
 pub(super) struct Gates {
     entries: Vec<(&'static Regex, &'static [&'static str])>,
+    /// Each pattern's address and door, sorted by address: asked for every
+    /// pattern of every text, so found by binary search.
+    doors: Vec<(usize, u32)>,
     offset: OnceLock<u32>,
 }
 
@@ -86,8 +89,14 @@ impl Gates {
     /// Each pattern runs only on text holding one of its words.
     pub(super) fn new(entries: Vec<(&'static Regex, &'static [&'static str])>) -> Self {
         assert!(entries.len() <= 64, "at most 64 gated patterns in a family");
+        let mut doors: Vec<(usize, u32)> = (0u32..)
+            .zip(&entries)
+            .map(|(door, (pattern, _))| (address(pattern), door))
+            .collect();
+        doors.sort_unstable();
         Self {
             entries,
+            doors,
             offset: OnceLock::new(),
         }
     }
@@ -123,16 +132,42 @@ pub(super) struct Open<'g> {
 impl Open<'_> {
     /// `pattern` when its gate is open (or it has none), else `None`.
     pub(super) fn get(&self, pattern: &'static Regex) -> Option<&'static Regex> {
-        match self
-            .gates
-            .entries
-            .iter()
-            .position(|(p, _)| std::ptr::eq(*p, pattern))
-        {
-            Some(i) if self.bits & (1 << i) == 0 => None,
+        let doors = &self.gates.doors;
+        match doors.binary_search_by_key(&address(pattern), |&(at, _)| at) {
+            Ok(i) if self.bits & (1 << doors[i].1) == 0 => None,
             _ => Some(pattern),
         }
     }
+}
+
+impl Open<'_> {
+    /// The matches of `pattern` with their groups; none when its gate is
+    /// shut.
+    pub(super) fn captures<'t>(
+        &self,
+        pattern: &'static Regex,
+        text: &'t str,
+    ) -> impl Iterator<Item = Captures<'t>> {
+        self.get(pattern)
+            .into_iter()
+            .flat_map(move |re| re.captures_iter(text))
+    }
+
+    /// The matches of `pattern`; none when its gate is shut.
+    pub(super) fn find<'t>(
+        &self,
+        pattern: &'static Regex,
+        text: &'t str,
+    ) -> impl Iterator<Item = Match<'t>> {
+        self.get(pattern)
+            .into_iter()
+            .flat_map(move |re| re.find_iter(text))
+    }
+}
+
+/// A pattern's identity: the address of its one static instance.
+fn address(pattern: &Regex) -> usize {
+    std::ptr::from_ref(pattern) as usize
 }
 
 #[cfg(test)]

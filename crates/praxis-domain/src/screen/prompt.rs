@@ -362,9 +362,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
         .flat_map(|pattern| pattern.find_iter(text).map(|m| m.range()))
         .collect();
     out.extend(
-        open.get(&REMINDER_TAG)
-            .into_iter()
-            .flat_map(|re| re.find_iter(text))
+        open.find(&REMINDER_TAG, text)
             .filter(|m| {
                 let quoted = text[..m.start()].ends_with('`');
                 !quoted && !TAG_AS_TOPIC.is_match(&text[m.end()..])
@@ -372,9 +370,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
             .map(|m| m.range()),
     );
     out.extend(
-        open.get(&REPOSITORY_GUIDANCE)
-            .into_iter()
-            .flat_map(|re| re.find_iter(text))
+        open.find(&REPOSITORY_GUIDANCE, text)
             .filter(|m| {
                 let lead = text[..m.start()].to_ascii_lowercase();
                 let lead = lead.trim_end();
