@@ -15,7 +15,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]{0,60})?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]{0,60})?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth|pat))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -53,6 +53,9 @@ pub(super) enum KeyClass {
     Secret,
     /// A base64 `user:password` (`.npmrc` `_auth`, Docker `auth`).
     Basic,
+    /// A key whose name alone says little (`pat`, a bare `pass`), so its
+    /// value counts only when it looks generated.
+    Generated,
 }
 
 /// Key words whose tokens are not credentials: pagination cursors, CSRF
@@ -104,6 +107,13 @@ pub(super) const KEY_WORDS: &[&str] = &[
     "token",
     "credential",
     "key",
+    "pat=",
+    "pat:",
+    "pat ",
+    "pat\"",
+    "pat'",
+    "_pat",
+    "-pat",
 ];
 
 pub(super) fn key_class(key: &str) -> Option<KeyClass> {
@@ -112,6 +122,16 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
         return Some(KeyClass::Basic);
     }
     let words = key_words(bare);
+    // A personal access token (`--pat`, `AZURE_DEVOPS_PAT`); "Pat" is also
+    // a name, so only a generated value counts.
+    if words.last().is_some_and(|w| w == "pat") {
+        return Some(KeyClass::Generated);
+    }
+    // A bare `pass:` (a YAML block's mail or proxy password) is also a
+    // test tally (`pass: 12`), so it takes a secret-like value.
+    if words.len() == 1 && words[0] == "pass" {
+        return Some(KeyClass::Secret);
+    }
     let joined: String = words.concat();
     if joined.ends_with("password")
         || joined.ends_with("passwd")
@@ -204,6 +224,9 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
                 && !v.contains(char::is_whitespace)
                 && !word_like(v)
                 && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()) || mixed_case(v))
+        }
+        KeyClass::Generated => {
+            random_like(v, 20) && has_digit(v) && !v.contains(char::is_whitespace)
         }
         KeyClass::Basic => {
             v.len() >= 16
@@ -385,6 +408,8 @@ mod tests {
             "<server><id>nexus</id><password>Nx8!vq2Lm</password></server>",
             "the password is Tr0ub4dor&3",
             "log in with password hunter22",
+            "smtp:\n  user: alerts@acme.test\n  pass: Tangerine#341wml",
+            "AZURE_DEVOPS_PAT=k2m9q4x7v1b8n3c6z5a0s2d4f6g8h1j3k5l7p9",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -408,6 +433,11 @@ mod tests {
             "the password is incorrect",
             "the password is stored in the vault",
             "password of length 12",
+            "tests:\n  pass: 412\n  fail: 3",
+            "Pat: restarted worker02 and it came back",
+            "Token: ghp_••••••••••••••••••••••••••••••••XY12 (masked by gh)",
+            "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",
+            "<password>REPLACE_ME</password>",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -13,7 +13,7 @@ use super::value::{has_digit, is_placeholder, random_like, refers, word_like};
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`.
     FLAG,
-    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
+    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*|(?:[a-z][a-z0-9_.-]*[_-])?pat)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
@@ -235,6 +235,8 @@ mod tests {
             "aws configure set aws_secret_access_key q8Xv2LmN4pR7tK1wZ9sB3cD6fG0hJ5yA",
             "sshpass -p Qw3rty ssh host",
             "docker login -u ci -p %Rk2mQ9vL3x registry.example.com",
+            "vsce publish --pat w3k9q2m7x5v8b1n4c6z0a2s4d6f8g1h3j5k7l9",
+            "az devops login --org https://dev.azure.com/acme --ado-pat q7w2e9r4t1y8u3i6o0p5a2s7d4f9g1h6",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
@@ -248,6 +250,8 @@ mod tests {
             "git push -u origin main",
             "Removed the sshpass -p invocation; the job uses an agent now.",
             "docker login -u ci -p %REGISTRY_PASSWORD% registry.example.com",
+            "vsce publish --pat \"$VSCE_PAT\"",
+            "git log --pat short",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

@@ -5,8 +5,10 @@ use super::pattern::{Spans, lazy_regex};
 use super::value::{has_digit, has_letter, is_placeholder, random_like, word_like};
 
 lazy_regex!(
+    /// `scheme://user:password@host`. A password may hold a raw `#`
+    /// (hand-written URLs seldom percent-encode it), the user may not.
     URL_USERINFO,
-    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>]*)@[A-Za-z0-9\[]"#
+    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>:]*(?::[^\s/?@"'<>]*)?)@[A-Za-z0-9\[]"#
 );
 lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
 lazy_regex!(
@@ -166,6 +168,15 @@ mod tests {
         ));
         assert!(!fires("https://example.com/x?key=value", Rule::SecretUrl));
         assert!(!fires("https://example.com/x?token=", Rule::SecretUrl));
+        // A raw `#` in the password, not yet a fragment.
+        assert!(fires(
+            "git clone https://deploy:Bluebird#4096ozg@git.acme.test/platform/infra.git",
+            Rule::SecretUrl
+        ));
+        assert!(!fires(
+            "see https://docs.acme.test/guide#setup and mail ops@acme.test",
+            Rule::SecretUrl
+        ));
     }
 
     /// Whitespace that survives NFKC and the invisible-character strip but

@@ -46,6 +46,16 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "xxxx",
     "***",
     "...",
+    // a masked value that keeps a few characters (`ghp_••••XY12`)
+    "••",
+    "●●",
+    // an instruction to substitute (`REPLACE_ME`, `abc-your-token`)
+    "replace",
+    "changeme",
+    "change_me",
+    "change-me",
+    "your-",
+    "your_",
     "${",
     "#{",
     "{{",
