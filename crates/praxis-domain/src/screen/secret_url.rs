@@ -2,7 +2,9 @@
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
 use super::pattern::{Spans, lazy_regex};
-use super::value::{has_digit, has_letter, is_placeholder, random_like, word_like};
+use super::value::{
+    has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like, word_like,
+};
 
 lazy_regex!(
     /// `scheme://user:password@host`. A password may hold a raw `#`
@@ -14,6 +16,13 @@ lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
 lazy_regex!(
     SECRET_PATH_URL,
     r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})"
+);
+lazy_regex!(
+    /// A URL whose host or path names a webhook: past that name, a
+    /// generated path segment is the secret (`hooks.acme.io/incoming/<token>`,
+    /// Sentry's `/api/hooks/release/builtin/<id>/<token>/`).
+    HOOK_URL,
+    r#"(?i)\bhttps?://[^\s"'<>?#]*?(?:hook|incoming)[^\s"'<>?#]*"#
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -94,6 +103,14 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
     }
 }
 
+/// A path segment that can only be a generated secret: 24 or more letters
+/// and digits in mixed case, or 32 or more hex digits, in one run.
+fn generated_segment(segment: &str) -> bool {
+    let hex = segment.len() >= 32 && segment.bytes().all(|b| b.is_ascii_hexdigit());
+    let mixed = segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment);
+    (hex || mixed) && has_digit(segment) && has_letter(segment) && random_like(segment, 24)
+}
+
 pub(super) fn secret_url(text: &str) -> Spans {
     let mut out: Spans = URL_USERINFO
         .captures_iter(text)
@@ -104,6 +121,15 @@ pub(super) fn secret_url(text: &str) -> Spans {
         .filter_map(|c| c.get(1).map(|m| m.range()))
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    for url in HOOK_URL.find_iter(text) {
+        let mut at = url.start();
+        for segment in url.as_str().split('/') {
+            if generated_segment(segment) {
+                out.push(at..at + segment.len());
+            }
+            at += segment.len() + 1;
+        }
+    }
     out.extend(
         URL_PARAM
             .captures_iter(text)
@@ -177,6 +203,20 @@ mod tests {
             "see https://docs.acme.test/guide#setup and mail ops@acme.test",
             Rule::SecretUrl
         ));
+        // A webhook whose path is the secret, on any host.
+        for hook in [
+            "https://hooks.acme.test/incoming/Qx7vL2mK9pR4tW8yB3nC6dF1gH5jZ0aS",
+            "https://sentry.acme.test/api/hooks/release/builtin/42/9f2c4e6a8b0d1f3e5a7c9b2d4f6e8a0c1b3d5f7e/",
+        ] {
+            assert!(fires(hook, Rule::SecretUrl), "{hook}");
+        }
+        for clean in [
+            "https://hooks.acme.test/incoming/release-2024-build-artifacts-x86_64",
+            "https://api.github.com/repos/acme/app/hooks/123456789/deliveries",
+            "https://hooks.acme.test/incoming/XXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
     }
 
     /// Whitespace that survives NFKC and the invisible-character strip but

@@ -9,8 +9,10 @@ use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
 use super::value::{distinct_chars, has_digit, is_placeholder, key_words, random_like, word_like};
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-/// A UUID, a ULID (Crockford base32, 26 characters) or 32 hex digits.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}|[0-9a-fA-F]{32})\b";
+/// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
+/// not held to a valid timestamp, as hand-made ids often break it) or 32
+/// hex digits.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{32})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -86,6 +88,7 @@ mod tests {
             "session: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
             "Reproduced with session ULID 01HRG3BM2AVZ9NJKBRQDE8WB5Q; it expired",
             "the sessionid cookie was 2b3350109b5f2d6a4ebf9f5a98d8f6e4 before",
+            "Session ULID: 8ZQ4X2M7N9P3R5T1V6W8Y0B2CD",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
         }

@@ -118,11 +118,13 @@ pub(super) fn refers(v: &str) -> bool {
     v.starts_with('$') || windows_variable(v) || v.contains("$(")
 }
 
-/// `%NAME%`: a Windows variable (a bare leading `%` is just a character).
+/// `%NAME%`: a Windows variable (a bare leading `%` is just a character,
+/// and `%2B…%3D` is percent-encoding: no variable name starts with a digit).
 fn windows_variable(v: &str) -> bool {
     v.strip_prefix('%').is_some_and(|rest| {
         rest.split_once('%').is_some_and(|(name, _)| {
-            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         })
     })
 }

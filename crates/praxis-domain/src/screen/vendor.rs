@@ -437,6 +437,11 @@ mod tests {
                 "https://prod-1.westeurope.logic.azure.com/workflows/x/triggers/manual/paths/invoke?sv=1.0&sig=Q9vL3xRk2mW7tY4uN8pZ1cB6dF0hJ5aS",
                 Rule::CredentialAzure,
             ),
+            // Percent-encoded, the signature is no `%NAME%` variable.
+            (
+                "https://st.blob.core.windows.net/$web?sv=2023-01-03&sr=c&sp=rl&sig=%2BQ9vL3xRk2mW7tY4uN8pZ1cB6dF0%3D",
+                Rule::CredentialAzure,
+            ),
         ] {
             assert!(fires(hit, rule), "{hit}");
         }
