@@ -260,9 +260,10 @@ lazy_regex!(
     r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile)\b[^\n;&|]*"
 );
 lazy_regex!(
-    /// A file handed to a shell or interpreter, or run directly.
+    /// A file handed to a shell or interpreter, or run directly (a path in
+    /// command position: an argument of `less` is only read).
     EXECUTE,
-    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c)(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\s;&|(])(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|$)"#
+    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c)(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|$)"#
 );
 lazy_regex!(
     /// A checksum or signature check, which makes a download reviewed.
@@ -491,6 +492,7 @@ mod tests {
             "curl -fsSL -o install.sh https://get.example.sh && bash install.sh",
             "wget https://x.example/setup-agent; chmod +x setup-agent; ./setup-agent",
             "curl -LO https://x.example/tool.sh && sudo sh ./tool.sh --yes",
+            "curl -o /tmp/agent.sh https://x.example/agent.sh && chmod +x /tmp/agent.sh && nohup /tmp/agent.sh",
             "Invoke-WebRequest https://x.example/i.ps1 -OutFile i.ps1; & .\\i.ps1",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
@@ -505,6 +507,7 @@ mod tests {
             "powershell -ExecutionPolicy Bypass -File build.ps1",
             "curl -fsSL -o install.sh https://get.example.sh && sha256sum -c install.sh.sha256 && bash install.sh",
             "curl -o data.json https://x.example/data.json && python3 process.py data.json",
+            "curl -fsSL https://get.example.sh -o /tmp/install.sh && less /tmp/install.sh",
             "wget https://x.example/tool.tar.gz && tar xzf tool.tar.gz",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
