@@ -47,10 +47,14 @@ lazy_regex!(
     r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s-P\s*["']?([^\s"']+)"#
 );
 lazy_regex!(
-    /// A Java system property (`-Drepo.password=…`) or a libpq connection
-    /// string handed to a PostgreSQL client.
+    /// A Java system property (`-Drepo.password=…`).
     PROPERTY,
-    r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?))=["']?([^\s"']+)|(?i:\b(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_basebackup|pgcli)\b)[^\n]*?\bpassword=([^\s'"]+)"#
+    r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?))=["']?([^\s"']+)"#
+);
+lazy_regex!(
+    /// A libpq connection string handed to a PostgreSQL client.
+    LIBPQ_PASSWORD,
+    r#"(?i:\b(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_basebackup|pgcli)\b)[^\n]*?\bpassword=([^\s'"]+)"#
 );
 lazy_regex!(
     /// A password in SQL handed to a database client.
@@ -76,70 +80,120 @@ lazy_regex!(
     r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})"#
 );
 
+/// The commands [`PAIR_COMMAND`] names.
+const PAIR_TOOLS: &[&str] = &[
+    "vault",
+    "kubectl",
+    "oc",
+    "helm",
+    "docker",
+    "podman",
+    "az",
+    "aws",
+    "gcloud",
+    "terraform",
+    "ansible",
+    "mc",
+    "curl",
+    "http",
+    "psql",
+    "java",
+    "mvn",
+    "gradle",
+    "npm",
+    "yarn",
+    "pip",
+    "python",
+    "node",
+    "dotnet",
+    "func",
+    "heroku",
+    "flyctl",
+    "doctl",
+    "kubeseal",
+    "argocd",
+    "gh",
+    "glab",
+    "consul",
+    "nomad",
+    "boundary",
+];
+
 /// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
-    Gates::new(vec![
-        (&FLAG, KEY_WORDS),
-        (
-            &LOGIN_SHORT,
-            &[
-                "login",
-                "upload",
-                "publish",
-                "connect",
-                "auth",
-                "mongo",
-                "psql",
-                "influx",
-                "cf",
-                "twine",
-                "redis-cli",
-                "rabbitmqadmin",
-                "sqlcmd",
-                "bcp",
-            ],
-        ),
-        (&CURL_USER, &["curl", "wget", "http"]),
-        (&MYSQL_PASSWORD, &["mysql"]),
-        (&GH_SECRET_BODY, &["secret"]),
-        (
-            &CLI_PASSWORD,
-            &[
-                "echo",
-                "sudo",
-                "ssh-keygen",
-                "pass:",
-                "sshpass",
-                "7z",
-                "zip",
-                "redis-cli",
-                "htpasswd",
-                "net",
-            ],
-        ),
-        (
-            &TOOL_PASSWORD,
-            &[
-                "freerdp",
-                "rdesktop",
-                "ldap",
-                "smbclient",
-                "creds",
-                "rabbitmqctl",
-                "reset-admin-password",
-                "nmcli",
-                "mc",
-                "net",
-                "psexec",
-                "paexec",
-                "sqlcmd",
-            ],
-        ),
-        (&PROPERTY, &["pass", "secret", "token", "api", "credential"]),
-        (&SQL_PASSWORD, &["password", "identified"]),
-        (&PAIR_COMMAND, KEY_WORDS),
-        (&POSITIONAL, &["config", "vault"]),
-    ])
+    Gates::with_also(
+        vec![
+            (&FLAG, KEY_WORDS),
+            (
+                &LOGIN_SHORT,
+                &[
+                    "login",
+                    "upload",
+                    "publish",
+                    "connect",
+                    "auth",
+                    "mongo",
+                    "psql",
+                    "influx",
+                    "cf",
+                    "twine",
+                    "redis-cli",
+                    "rabbitmqadmin",
+                    "sqlcmd",
+                    "bcp",
+                ],
+            ),
+            (&CURL_USER, &["curl", "wget", "http"]),
+            (&MYSQL_PASSWORD, &["mysql"]),
+            (&GH_SECRET_BODY, &["secret"]),
+            (
+                &CLI_PASSWORD,
+                &[
+                    "echo",
+                    "sudo",
+                    "ssh-keygen",
+                    "pass:",
+                    "sshpass",
+                    "7z",
+                    "zip",
+                    "redis-cli",
+                    "htpasswd",
+                    "net",
+                ],
+            ),
+            (
+                &TOOL_PASSWORD,
+                &[
+                    "freerdp",
+                    "rdesktop",
+                    "ldap",
+                    "smbclient",
+                    "creds",
+                    "rabbitmqctl",
+                    "reset-admin-password",
+                    "nmcli",
+                    "mc",
+                    "net",
+                    "psexec",
+                    "paexec",
+                    "sqlcmd",
+                ],
+            ),
+            (&PROPERTY, &["pass", "secret", "token", "api", "credential"]),
+            (&LIBPQ_PASSWORD, &["psql", "pg_", "pgbench", "pgcli"]),
+            (&SQL_PASSWORD, &["password", "identified"]),
+            (&PAIR_COMMAND, KEY_WORDS),
+            (&POSITIONAL, &["config", "vault"]),
+        ],
+        // Each of these also needs its flag or its tool.
+        vec![
+            (&LOGIN_SHORT, &["-p", "-a"]),
+            (&CURL_USER, &["-u"]),
+            (&PROPERTY, &["-d"]),
+            (&LIBPQ_PASSWORD, &["password="]),
+            (&PAIR_COMMAND, PAIR_TOOLS),
+        ],
+    )
 });
 
 /// Whether a flag value is a literal secret (not a variable, a file, a
@@ -189,7 +243,11 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(
         open.captures(&PROPERTY, text)
-            .filter_map(|c| c.get(2).or_else(|| c.get(3)))
+            .filter_map(|c| c.get(2))
+            .chain(
+                open.captures(&LIBPQ_PASSWORD, text)
+                    .filter_map(|c| c.get(1)),
+            )
             .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
             .map(|v| v.range()),
     );

@@ -79,31 +79,66 @@ impl Keywords {
 /// the one [`Keywords`] pass over the text, from the offset it gave them.
 pub(super) struct Gates {
     entries: Vec<(&'static Regex, &'static [&'static str])>,
-    /// Each pattern's address and door, sorted by address: asked for every
-    /// pattern of every text, so found by binary search.
-    doors: Vec<(usize, u32)>,
+    /// Second word lists of some of the patterns: such a pattern runs only
+    /// where a word of each of its two lists occurs.
+    also: Vec<(&'static Regex, &'static [&'static str])>,
+    /// Each pattern's address, door and second door, sorted by address:
+    /// asked for every pattern of every text, so found by binary search.
+    doors: Vec<(usize, u32, Option<u32>)>,
     offset: OnceLock<u32>,
 }
 
 impl Gates {
     /// Each pattern runs only on text holding one of its words.
     pub(super) fn new(entries: Vec<(&'static Regex, &'static [&'static str])>) -> Self {
-        assert!(entries.len() <= 64, "at most 64 gated patterns in a family");
-        let mut doors: Vec<(usize, u32)> = (0u32..)
+        Self::with_also(entries, Vec::new())
+    }
+
+    /// As [`Gates::new`], and each pattern of `also` needs a word of its
+    /// second list as well: for patterns that need two things, each of
+    /// which alone is common (a tool's name and a flag).
+    pub(super) fn with_also(
+        entries: Vec<(&'static Regex, &'static [&'static str])>,
+        also: Vec<(&'static Regex, &'static [&'static str])>,
+    ) -> Self {
+        assert!(
+            entries.len() + also.len() <= 64,
+            "at most 64 doors in a family"
+        );
+        let second = |pattern: &Regex| {
+            (0u32..)
+                .zip(&also)
+                .find(|(_, (p, _))| address(p) == address(pattern))
+                .map(|(i, _)| u32::try_from(entries.len()).expect("door") + i)
+        };
+        let mut doors: Vec<(usize, u32, Option<u32>)> = (0u32..)
             .zip(&entries)
-            .map(|(door, (pattern, _))| (address(pattern), door))
+            .map(|(door, (pattern, _))| (address(pattern), door, second(pattern)))
             .collect();
         doors.sort_unstable();
+        assert!(
+            also.iter()
+                .all(|(p, _)| doors.iter().any(|d| d.0 == address(p))),
+            "a second list belongs to a gated pattern"
+        );
         Self {
             entries,
+            also,
             doors,
             offset: OnceLock::new(),
         }
     }
 
-    /// The word lists, in door order.
-    pub(super) fn lists(&self) -> impl Iterator<Item = &'static [&'static str]> + '_ {
+    /// The first word lists, in door order: what a text must hold for any
+    /// of the family's patterns to run.
+    pub(super) fn first_lists(&self) -> impl Iterator<Item = &'static [&'static str]> + '_ {
         self.entries.iter().map(|(_, words)| *words)
+    }
+
+    /// Every word list, in door order (the first lists, then the second).
+    pub(super) fn lists(&self) -> impl Iterator<Item = &'static [&'static str]> + '_ {
+        self.first_lists()
+            .chain(self.also.iter().map(|(_, words)| *words))
     }
 
     /// Records where these doors start.
@@ -133,8 +168,9 @@ impl Open<'_> {
     /// `pattern` when its gate is open (or it has none), else `None`.
     pub(super) fn get(&self, pattern: &'static Regex) -> Option<&'static Regex> {
         let doors = &self.gates.doors;
-        match doors.binary_search_by_key(&address(pattern), |&(at, _)| at) {
-            Ok(i) if self.bits & (1 << doors[i].1) == 0 => None,
+        let shut = |door: u32| self.bits & (1 << door) == 0;
+        match doors.binary_search_by_key(&address(pattern), |&(at, _, _)| at) {
+            Ok(i) if shut(doors[i].1) || doors[i].2.is_some_and(shut) => None,
             _ => Some(pattern),
         }
     }

@@ -234,7 +234,7 @@ static DOORS: LazyLock<Keywords> = LazyLock::new(|| {
     let rule_lists: Vec<Vec<&str>> = Rule::ALL
         .iter()
         .map(|&rule| match family(rule) {
-            Some(family) => family.lists().flatten().copied().collect(),
+            Some(family) => family.first_lists().flatten().copied().collect(),
             None => words(rule).to_vec(),
         })
         .collect();

@@ -7,8 +7,67 @@ use regex::{Captures, Regex};
 
 /// Compiles a screening pattern; a broken one is a bug caught by the first
 /// test that touches its rule.
+///
+/// Word boundaries, word characters and digits are taken in their ASCII
+/// sense ([`ascii_classes`]): what the rules look for is ASCII, and a
+/// Unicode word boundary makes the lazy DFA give up on the first non-ASCII
+/// byte and fall back to a far slower engine.
 pub(super) fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|e| panic!("screening pattern {pattern:?}: {e}"))
+    let pattern = ascii_classes(pattern);
+    Regex::new(&pattern).unwrap_or_else(|e| panic!("screening pattern {pattern:?}: {e}"))
+}
+
+/// `pattern` with `\b`, `\B`, `\w` and `\d` made ASCII-only, in and out of
+/// bracketed classes.
+fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    // Depth of bracketed classes (`[[:alpha:]]` and nested sets nest).
+    let mut depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                match (next, depth) {
+                    ('b' | 'B', 0) => {
+                        out.push_str("(?-u:\\");
+                        out.push(next);
+                        out.push(')');
+                    }
+                    ('w', 0) => out.push_str("[0-9A-Za-z_]"),
+                    ('d', 0) => out.push_str("[0-9]"),
+                    ('w', _) => out.push_str("0-9A-Za-z_"),
+                    ('d', _) => out.push_str("0-9"),
+                    _ => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' => {
+                depth += 1;
+                out.push(c);
+                // A `]` or `^]` right after the opening bracket is a literal.
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Declares a pattern compiled on first use.
@@ -94,4 +153,22 @@ pub(super) fn groups(re: Option<&Regex>, text: &str, accept: impl Fn(&str) -> bo
         .filter(|m| accept(m.as_str()))
         .map(|m| m.range())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ascii_classes;
+
+    #[test]
+    fn classes_become_ascii_in_and_out_of_brackets() {
+        assert_eq!(ascii_classes(r"\bkey\b"), r"(?-u:\b)key(?-u:\b)");
+        assert_eq!(ascii_classes(r"\w+\d"), r"[0-9A-Za-z_]+[0-9]");
+        assert_eq!(ascii_classes(r"[\w.-]"), r"[0-9A-Za-z_.-]");
+        assert_eq!(ascii_classes(r"[^\d\s]"), r"[^0-9\s]");
+        // Escaped brackets and backslashes are no classes.
+        assert_eq!(ascii_classes(r"\[\w\]"), r"\[[0-9A-Za-z_]\]");
+        assert_eq!(ascii_classes(r"\\w"), r"\\w");
+        assert_eq!(ascii_classes(r"[]\w]"), r"[]0-9A-Za-z_]");
+        assert_eq!(ascii_classes(r"\s\S\."), r"\s\S\.");
+    }
 }
