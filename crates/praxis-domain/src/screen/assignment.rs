@@ -438,6 +438,7 @@ mod tests {
             "Token: ghp_••••••••••••••••••••••••••••••••XY12 (masked by gh)",
             "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",
             "<password>REPLACE_ME</password>",
+            "Server=myServer;Database=myDB;User Id=myUser;Password=myPassword;",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

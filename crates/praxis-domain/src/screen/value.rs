@@ -94,7 +94,14 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     let lower = v.to_ascii_lowercase();
-    PLACEHOLDER_WORDS.contains(&lower.as_str())
+    // Documentation's `myPassword`, `mySecretKey`: "my" and a capitalised
+    // name, letters only.
+    let my_name = v.len() > 3
+        && v.starts_with("my")
+        && v.as_bytes()[2].is_ascii_uppercase()
+        && v.bytes().all(|b| b.is_ascii_alphabetic());
+    my_name
+        || PLACEHOLDER_WORDS.contains(&lower.as_str())
         || MARKERS.is_match(&lower)
         || lower.starts_with("your")
         || lower.starts_with("my-")
