@@ -115,6 +115,16 @@ fn scalar(value: &Value) -> Option<String> {
     }
 }
 
+/// The exit status of a check that reports findings: 0 when it found
+/// none, 1 when it found some (2 stays for usage errors).
+pub fn findings_exit(total: usize) -> ExitCode {
+    if total == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 /// `text` safe to show on a terminal: control characters other than
 /// newline and tab are escaped.
 pub fn shown(text: &str) -> String {

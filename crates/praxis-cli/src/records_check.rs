@@ -24,7 +24,7 @@ use praxis_domain::records::lifecycle::{self, Source};
 use praxis_domain::records::view::View;
 use serde_json::{Value, json};
 
-use crate::output::{emit, json, shown, usage};
+use crate::output::{emit, findings_exit, json, shown, usage};
 
 /// The largest body the server's intake takes.
 const BODY_LIMIT: usize = praxis_server::RECORD_BODY_LIMIT;
@@ -148,11 +148,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         }
         eprintln!("{total} finding(s) in {} file(s)", reports.len());
     }
-    Ok(if total == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(findings_exit(total))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use praxis_domain::records::{MAX_RECORD_BYTES, screen};
 use serde_json::{Value, json};
 
 use crate::client_config::ConfiguredRemote;
-use crate::output::{client_error, emit, json, shown, usage};
+use crate::output::{client_error, emit, findings_exit, json, shown, usage};
 
 /// What the text is about to become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -178,11 +178,7 @@ pub async fn run(args: ScreenArgs) -> anyhow::Result<ExitCode> {
         }
         eprintln!("{total} finding(s) in {} input(s)", reports.len());
     }
-    Ok(if total == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(findings_exit(total))
 }
 
 #[cfg(test)]

@@ -260,7 +260,7 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
     /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\bpassword\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\bpassword\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 
 /// The words each pattern needs.
@@ -274,7 +274,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&SETTER_CALL, KEY_WORDS),
         (&SQL_PASSWORD, &["identified", "password"]),
         (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
-        (&BARE_PASSWORD, &["password"]),
+        (&BARE_PASSWORD, &["pass", "pwd"]),
         (&NAME_VALUE, &["value"]),
         (
             &DIRECTIVE,
@@ -410,6 +410,7 @@ mod tests {
             "log in with password hunter22",
             "smtp:\n  user: alerts@acme.test\n  pass: Tangerine#341wml",
             "AZURE_DEVOPS_PAT=k2m9q4x7v1b8n3c6z5a0s2d4f6g8h1j3k5l7p9",
+            "Used the shared account: user 'qa-runner', pass 'Qv7!3Vo8eOM4', from the wiki.",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -434,6 +435,7 @@ mod tests {
             "the password is stored in the vault",
             "password of length 12",
             "tests:\n  pass: 412\n  fail: 3",
+            "We pass 'release' to the build script as its channel.",
             "Pat: restarted worker02 and it came back",
             "Token: ghp_••••••••••••••••••••••••••••••••XY12 (masked by gh)",
             "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",

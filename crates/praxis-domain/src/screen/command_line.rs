@@ -64,7 +64,7 @@ lazy_regex!(
 lazy_regex!(
     /// A command line of a tool that takes `key=value` arguments.
     PAIR_COMMAND,
-    r"(?i)\b(?:vault|kubectl|oc|helm|docker|podman|az|aws|gcloud|terraform|ansible(?:-playbook)?|mc|curl|http|psql|java|mvn|gradle|npm|yarn|pip|python\d*|node|dotnet|func|heroku|flyctl|doctl|kubeseal|argocd|gh|glab|consul|nomad|boundary)\b[^\n|;&]*"
+    r"(?i)\b(?:vault|kubectl|oc|helm|docker|podman|az|aws|gcloud|terraform|ansible(?:-playbook)?|mc|curl|http|psql|java|mvn|gradle|npm|yarn|pip|python\d*|node|dotnet|func|heroku|flyctl|doctl|kubeseal|argocd|gh|glab|consul|nomad|boundary)\b(?:[^\n|;&]|&[^&\s])*"
 );
 lazy_regex!(
     /// One `key=value` argument (`password=…`, `--from-literal=password=…`,
@@ -294,6 +294,7 @@ mod tests {
             "sshpass -p Qw3rty ssh host",
             "docker login -u ci -p %Rk2mQ9vL3x registry.example.com",
             "vsce publish --pat w3k9q2m7x5v8b1n4c6z0a2s4d6f8g1h3j5k7l9",
+            "vault login -method=userpass username=ops password=Tp4&d4tUNjIVXIt5MHz",
             "az devops login --org https://dev.azure.com/acme --ado-pat q7w2e9r4t1y8u3i6o0p5a2s7d4f9g1h6",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");

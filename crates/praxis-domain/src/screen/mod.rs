@@ -288,8 +288,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialJwt => &["eyj"],
         Rule::CredentialPrivateKey => &["private key", "putty-user-key-file", "ls0tls1crudjti"],
         Rule::CredentialOther => vendor::OTHER_VENDOR_WORDS,
+        // A bot token is `<digits>:<secret>`.
+        Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
         Rule::CredentialTwilio
-        | Rule::CredentialTelegram
         | Rule::CredentialDiscord
         | Rule::CredentialAssignment
         | Rule::CredentialCommandLine

@@ -1,16 +1,18 @@
 //! Secret-bearing URLs: userinfo with a password, a secret query or
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
+use super::assignment::{KeyClass, key_class};
 use super::pattern::{Spans, lazy_regex};
 use super::value::{
     has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like, word_like,
 };
 
 lazy_regex!(
-    /// `scheme://user:password@host`. A password may hold a raw `#`
-    /// (hand-written URLs seldom percent-encode it), the user may not.
+    /// `scheme://user:password@host`. A password may hold a raw `#` or
+    /// `@` (hand-written URLs seldom percent-encode them), the user may
+    /// not; the host starts after the last `@`.
     URL_USERINFO,
-    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>:]*(?::[^\s/?@"'<>]*)?)@[A-Za-z0-9\[]"#
+    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>:]*(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
 );
 lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
 lazy_regex!(
@@ -78,7 +80,13 @@ fn param_kind(key: &str) -> Option<Param> {
         | "x-goog-signature" => Param::Token,
         "auth" => Param::Auth,
         "key" => Param::Key,
-        _ => return None,
+        // Other names of secrets (`reset_token`, `admin_password`), less
+        // the harmless ones (`page_token`, `csrf_token`).
+        other => match key_class(other)? {
+            KeyClass::Password => Param::Password,
+            KeyClass::Basic => Param::Auth,
+            KeyClass::Secret | KeyClass::Generated => Param::Token,
+        },
     })
 }
 
@@ -201,6 +209,17 @@ mod tests {
         ));
         assert!(!fires(
             "see https://docs.acme.test/guide#setup and mail ops@acme.test",
+            Rule::SecretUrl
+        ));
+        // A raw `@` in the password; a secret named like one in a query.
+        for hit in [
+            "mongodb+srv://analytics:Lz9$7h3yHb@@cluster0.ab12c.mongodb.net/prod",
+            "https://portal.example.test/reset?reset_token=6uPTQP9XGWiIT95X2SKDXVWU8",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires(
+            "https://api.example.test/items?page_token=CiAKGjBpNDd2Nmp2",
             Rule::SecretUrl
         ));
         // A webhook whose path is the secret, on any host.
