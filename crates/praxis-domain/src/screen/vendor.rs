@@ -45,7 +45,7 @@ lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
     /// or an editor leaves when it wraps a long token.
     JWT_WRAPPED,
-    r#"\beyJ(?:[A-Za-z0-9_.-]|[\\`]?[ \t]*\r?\n[ \t>]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']){40,}"#
+    r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']){40,}"#
 );
 lazy_regex!(
     PRIVATE_KEY,
@@ -376,6 +376,11 @@ mod tests {
             Rule::CredentialGithub
         ));
         assert!(!fires("task-sk-3 is done", Rule::CredentialOpenai));
+        // A JWT wrapped after a space and a backslash, indented.
+        assert!(fires(
+            "token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NTEx \\\n  NCIsImlhdCI6MTcyMzA3MjkxMX0.0VOHu6uIKLbASzMsVGaik6nStUKeCqnZp9_kCzsfVV4",
+            Rule::CredentialJwt
+        ));
         // Sentry's org tokens carry URL-safe base64.
         assert!(fires(
             "sntrys_eyJpYXQiOjE3-Xq9vR7tW4yB8nC1dF6gJ0sE5uMz3Lk2_Pw8Yt5",
