@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SESSION,
-    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken)\\?["']?(?:\s*(?::|=>|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
+    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
 );
 lazy_regex!(
     GOOGLE,
@@ -376,6 +376,11 @@ mod tests {
             Rule::CredentialGithub
         ));
         assert!(!fires("task-sk-3 is done", Rule::CredentialOpenai));
+        // A session token in a Kubernetes env entry's `value`.
+        assert!(fires(
+            "- name: AWS_SESSION_TOKEN\n  value: \"FwoGZXIvYXdzEJI7psacM1/bKz7s8LIWTZjjDUiR9zvU/4q6iHhN2ETO\"",
+            Rule::CredentialAws
+        ));
         // A JWT wrapped after a space and a backslash, indented.
         assert!(fires(
             "token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NTEx \\\n  NCIsImlhdCI6MTcyMzA3MjkxMX0.0VOHu6uIKLbASzMsVGaik6nStUKeCqnZp9_kCzsfVV4",
