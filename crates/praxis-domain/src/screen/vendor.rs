@@ -62,7 +62,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z]{34})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{43})\b|AGE-SECRET-KEY-1([0-9A-Z]{58})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,}))"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -94,6 +94,7 @@ pub(super) const OTHER_VENDOR_WORDS: &[&str] = &[
     "pmak-",
     "dp.",
     "glsa_",
+    "glc_",
     "atatt3",
     "key-",
     "pul-",
@@ -385,6 +386,11 @@ mod tests {
         assert!(fires(
             "token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NTEx \\\n  NCIsImlhdCI6MTcyMzA3MjkxMX0.0VOHu6uIKLbASzMsVGaik6nStUKeCqnZp9_kCzsfVV4",
             Rule::CredentialJwt
+        ));
+        // Grafana Cloud access policy tokens.
+        assert!(fires(
+            "password: glc_BcNEyOzC8IrusRPNtlNmkREPJ9x07seCOxmozFmuM3QF7nVMq3dPH4",
+            Rule::CredentialOther
         ));
         // Sentry's org tokens carry URL-safe base64.
         assert!(fires(
