@@ -276,6 +276,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
         (&BARE_PASSWORD, &["pass", "pwd"]),
         (&NAME_VALUE, &["value"]),
+        (&HCL_DEFAULT, &["default"]),
         (
             &DIRECTIVE,
             &[
@@ -296,6 +297,12 @@ lazy_regex!(
     /// `{"name": …, "value": …}` pair.
     NAME_VALUE,
     r#"\bname\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
+);
+lazy_regex!(
+    /// A Terraform variable named for a secret, with a literal default
+    /// (`variable "admin_password" { default = "…" }`).
+    HCL_DEFAULT,
+    r#"\bvariable\s+"([A-Za-z_][A-Za-z0-9_-]*)"\s*\{[^{}]*?\bdefault\s*=\s*("[^"\n]*")"#
 );
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
@@ -367,6 +374,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
+    out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
     }));
@@ -411,6 +419,7 @@ mod tests {
             "smtp:\n  user: alerts@acme.test\n  pass: Tangerine#341wml",
             "AZURE_DEVOPS_PAT=k2m9q4x7v1b8n3c6z5a0s2d4f6g8h1j3k5l7p9",
             "Used the shared account: user 'qa-runner', pass 'Qv7!3Vo8eOM4', from the wiki.",
+            "variable \"admin_password\" {\n  type    = string\n  default = \"cuQL#Zi2Eo#j9x3\"\n}",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -436,6 +445,8 @@ mod tests {
             "password of length 12",
             "tests:\n  pass: 412\n  fail: 3",
             "We pass 'release' to the build script as its channel.",
+            "variable \"admin_password\" {\n  type      = string\n  sensitive = true\n}",
+            "variable \"db_password\" { default = \"\" }",
             "Pat: restarted worker02 and it came back",
             "Token: ghp_••••••••••••••••••••••••••••••••XY12 (masked by gh)",
             "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",

@@ -18,7 +18,7 @@ lazy_regex!(
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_-]?access[_-]?key\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     AWS_SESSION,
@@ -377,6 +377,11 @@ mod tests {
             Rule::CredentialGithub
         ));
         assert!(!fires("task-sk-3 is done", Rule::CredentialOpenai));
+        // Prose, with an aside before the colon.
+        assert!(fires(
+            "secret access key (from the leaked .env): W62lv8UfKBh7YM2GueQJ1PRAYnJdvZkdRB1xuPEk",
+            Rule::CredentialAws
+        ));
         // A session token in a Kubernetes env entry's `value`.
         assert!(fires(
             "- name: AWS_SESSION_TOKEN\n  value: \"FwoGZXIvYXdzEJI7psacM1/bKz7s8LIWTZjjDUiR9zvU/4q6iHhN2ETO\"",
