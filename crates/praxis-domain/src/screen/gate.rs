@@ -228,6 +228,31 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_pattern_with_a_second_list_needs_a_word_of_each() {
+        use std::sync::LazyLock;
+
+        use regex::Regex;
+
+        static LOGIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"login\s.*-p").unwrap());
+        static PUSH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"push").unwrap());
+        let gates = super::Gates::with_also(
+            vec![(&LOGIN, &["login"]), (&PUSH, &["push"])],
+            vec![(&LOGIN, &["-p"])],
+        );
+        let lists: Vec<&[&str]> = gates.lists().collect();
+        let keywords = super::Keywords::new(&lists);
+        gates.place(0);
+        let runs = |text: &str, pattern: &'static LazyLock<Regex>| {
+            gates.open(keywords.open(text)).get(pattern).is_some()
+        };
+        assert!(runs("docker login -p x", &LOGIN));
+        assert!(!runs("docker login -u x", &LOGIN));
+        assert!(!runs("psql -p 5433", &LOGIN));
+        assert!(runs("git push", &PUSH));
+        assert!(!runs("git pull", &PUSH));
+    }
+
+    #[test]
     fn a_word_opens_its_doors_in_any_ascii_case() {
         let keywords = super::Keywords::new(&[&["login", "pass"], &["password"], &["curl"], &[]]);
         assert_eq!(keywords.open("DB_PASSWORD=x"), 0b1011);
