@@ -112,6 +112,9 @@ pub(super) const KEY_WORDS: &[&str] = &[
     "pat ",
     "pat\"",
     "pat'",
+    "pat`",
+    "pat\\",
+    "pat\t",
     "_pat",
     "-pat",
 ];

@@ -273,10 +273,16 @@ fn format_talk(text: &str, span: &Range<usize>) -> bool {
     ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[line_around(text, span)])
 }
 
+/// Who a reported order went to: a model, or "it"/"them".
+const REPORTED_TO: &str = r"(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)";
+
 lazy_regex!(
-    /// Reported speech: what someone asked a model (or "it") to do.
+    /// Reported speech: what someone asked a model (or "it") to do, up to
+    /// an opening quote, or what they tried to make it do.
     REPORTED,
-    r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)\s+$"
+    &format!(
+        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$"
+    )
 );
 
 /// Whether an instruction is reported as what someone asked a model to

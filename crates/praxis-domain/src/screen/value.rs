@@ -109,13 +109,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || lower.ends_with("here")
         || matches!(
             lower.as_str(),
-            "changeme"
-                | "change-me"
-                | "change_me"
-                | "changeit"
-                | "secret123"
-                | "password123"
-                | "hunter2"
+            "changeit" | "secret123" | "password123" | "hunter2"
         )
 }
 
