@@ -268,30 +268,34 @@ lazy_regex!(
 
 /// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
-    Gates::new(vec![
-        (&ASSIGNMENT, KEY_WORDS),
-        (&AUTHORIZATION, &["authorization"]),
-        (&BEARER, &["bearer"]),
-        (&KEY_VALUE_ATTRIBUTES, &["value"]),
-        (&XML_ELEMENT, KEY_WORDS),
-        (&SETTER_CALL, KEY_WORDS),
-        (&SQL_PASSWORD, &["identified", "password"]),
-        (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
-        (&BARE_PASSWORD, &["pass", "pwd"]),
-        (&NAME_VALUE, &["value"]),
-        (&HCL_DEFAULT, &["default"]),
-        (
-            &DIRECTIVE,
-            &[
-                "requirepass",
-                "masterauth",
-                "auth_pass",
-                "bindpw",
-                "masterpassword",
-            ],
-        ),
-        (&SECURE_STRING, &["convertto-securestring"]),
-    ])
+    Gates::with_also(
+        vec![
+            (&ASSIGNMENT, KEY_WORDS),
+            (&AUTHORIZATION, &["authorization"]),
+            (&BEARER, &["bearer"]),
+            (&KEY_VALUE_ATTRIBUTES, &["value"]),
+            (&XML_ELEMENT, KEY_WORDS),
+            (&SETTER_CALL, KEY_WORDS),
+            (&SQL_PASSWORD, &["identified", "password"]),
+            (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
+            (&BARE_PASSWORD, &["pass", "pwd"]),
+            (&NAME_VALUE, &["value"]),
+            (&HCL_DEFAULT, &["default"]),
+            (
+                &DIRECTIVE,
+                &[
+                    "requirepass",
+                    "masterauth",
+                    "auth_pass",
+                    "bindpw",
+                    "masterpassword",
+                ],
+            ),
+            (&SECURE_STRING, &["convertto-securestring"]),
+        ],
+        // Each of these also needs its closing tag or its call's parenthesis.
+        vec![(&XML_ELEMENT, &["</"]), (&SETTER_CALL, &["("])],
+    )
 });
 
 lazy_regex!(

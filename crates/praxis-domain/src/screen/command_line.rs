@@ -187,6 +187,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         ],
         // Each of these also needs its flag or its tool.
         vec![
+            (&FLAG, &["-"]),
             (&LOGIN_SHORT, &["-p", "-a"]),
             (&CURL_USER, &["-u"]),
             (&PROPERTY, &["-d"]),
@@ -254,7 +255,13 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));
-    for command in open.find(&PAIR_COMMAND, text) {
+    // Every pair holds a `=`.
+    let pairs = if text.contains('=') {
+        open.get(&PAIR_COMMAND)
+    } else {
+        None
+    };
+    for command in pairs.into_iter().flat_map(|re| re.find_iter(text)) {
         out.extend(
             ARGUMENT_PAIR
                 .captures_iter(command.as_str())

@@ -85,6 +85,8 @@ pub(super) struct Gates {
     /// Each pattern's address, door and second door, sorted by address:
     /// asked for every pattern of every text, so found by binary search.
     doors: Vec<(usize, u32, Option<u32>)>,
+    /// The second door of each first door, in door order.
+    seconds: Vec<Option<u32>>,
     offset: OnceLock<u32>,
 }
 
@@ -111,9 +113,11 @@ impl Gates {
                 .find(|(_, (p, _))| address(p) == address(pattern))
                 .map(|(i, _)| u32::try_from(entries.len()).expect("door") + i)
         };
+        let seconds: Vec<Option<u32>> = entries.iter().map(|(p, _)| second(p)).collect();
         let mut doors: Vec<(usize, u32, Option<u32>)> = (0u32..)
             .zip(&entries)
-            .map(|(door, (pattern, _))| (address(pattern), door, second(pattern)))
+            .zip(&seconds)
+            .map(|((door, (pattern, _)), &second)| (address(pattern), door, second))
             .collect();
         doors.sort_unstable();
         assert!(
@@ -125,6 +129,7 @@ impl Gates {
             entries,
             also,
             doors,
+            seconds,
             offset: OnceLock::new(),
         }
     }
@@ -165,6 +170,17 @@ pub(super) struct Open<'g> {
 }
 
 impl Open<'_> {
+    /// The patterns whose gates are open, in door order: for families that
+    /// run many patterns alike, cheaper than asking for each in turn.
+    pub(super) fn patterns(&self) -> impl Iterator<Item = &'static Regex> + '_ {
+        let shut = |door: u32| self.bits & (1 << door) == 0;
+        (0u32..)
+            .zip(&self.gates.entries)
+            .zip(&self.gates.seconds)
+            .filter(move |((door, _), second)| !shut(*door) && !second.is_some_and(shut))
+            .map(|((_, (pattern, _)), _)| *pattern)
+    }
+
     /// `pattern` when its gate is open (or it has none), else `None`.
     pub(super) fn get(&self, pattern: &'static Regex) -> Option<&'static Regex> {
         let doors = &self.gates.doors;
@@ -250,6 +266,10 @@ pub(super) mod tests {
         assert!(!runs("psql -p 5433", &LOGIN));
         assert!(runs("git push", &PUSH));
         assert!(!runs("git pull", &PUSH));
+        let open = |text: &str| gates.open(keywords.open(text)).patterns().count();
+        assert_eq!(open("docker login -p x && git push"), 2);
+        assert_eq!(open("docker login -u x && git push"), 1);
+        assert_eq!(open("git pull"), 0);
     }
 
     #[test]

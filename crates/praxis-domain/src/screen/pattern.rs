@@ -155,9 +155,31 @@ pub(super) fn groups(re: Option<&Regex>, text: &str, accept: impl Fn(&str) -> bo
         .collect()
 }
 
+/// Whether `text` contains `word` (ASCII lowercase) in any ASCII case.
+pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    let (text, word) = (text.as_bytes(), word.as_bytes());
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    text.iter().enumerate().any(|(i, b)| {
+        b.to_ascii_lowercase() == first
+            && text
+                .get(i..i + word.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::ascii_classes;
+    use super::{ascii_classes, contains_ignoring_case};
+
+    #[test]
+    fn words_are_found_in_any_ascii_case() {
+        assert!(contains_ignoring_case("see DiScOrD.com", "discord"));
+        assert!(contains_ignoring_case("discord", "discord"));
+        assert!(!contains_ignoring_case("discor", "discord"));
+        assert!(!contains_ignoring_case("díscord", "discord"));
+    }
 
     #[test]
     fn classes_become_ascii_in_and_out_of_brackets() {

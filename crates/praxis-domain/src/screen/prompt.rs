@@ -404,10 +404,11 @@ fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize
 /// Where the text is phrased as an instruction to the reading agent.
 pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
-    let mut out: Spans = PHRASING_PATTERNS
-        .iter()
-        .chain([&*ROLE_TAG_SWITCH, &*SYSTEM_TAG, &*REVEAL_ENVIRONMENT])
-        .filter_map(|pattern| open.get(pattern))
+    // Every open pattern but those whose matches are checked below.
+    let checked: [&Regex; 3] = [&REMINDER_TAG, &REPOSITORY_GUIDANCE, &TURN];
+    let mut out: Spans = open
+        .patterns()
+        .filter(|pattern| !checked.iter().any(|c| std::ptr::eq(*c, *pattern)))
         .flat_map(|pattern| pattern.find_iter(text).map(|m| m.range()))
         .collect();
     out.extend(
