@@ -19,7 +19,7 @@ pub enum Rule {
     /// session token.
     CredentialAws,
     /// A Google API key (`AIza`), OAuth client secret (`GOCSPX-`) or OAuth
-    /// access token (`ya29.`).
+    /// access token (`ya29.`, a service account's `ya29.c.`).
     CredentialGoogle,
     /// A Stripe secret or restricted key (`sk_live_`, `sk_test_`, `rk_…`) or
     /// webhook signing secret (`whsec_`). Publishable keys (`pk_`) are

@@ -26,7 +26,7 @@ lazy_regex!(
 );
 lazy_regex!(
     GOOGLE,
-    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.([0-9A-Za-z_-]{30,}))"
+    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,}))"
 );
 lazy_regex!(
     STRIPE,
@@ -425,6 +425,11 @@ mod tests {
         assert!(fires(
             "token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NTEx \\\n  NCIsImlhdCI6MTcyMzA3MjkxMX0.0VOHu6uIKLbASzMsVGaik6nStUKeCqnZp9_kCzsfVV4",
             Rule::CredentialJwt
+        ));
+        // A service account's access token carries `c.` after the prefix.
+        assert!(fires(
+            "Authorization: ya29.c.b0AXv0zTN3kq8Lw2Rf5Yh7Jm1Pd9Sx4Vb6Gc0Ne3Uo8Ki2",
+            Rule::CredentialGoogle
         ));
         // Grafana Cloud access policy tokens.
         assert!(fires(
