@@ -254,9 +254,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A password given in a sentence: "the password is …", "log in with
-    /// password …", "the password was reset to …".
+    /// password …", "the password was reset to …", and the first of these
+    /// in German, French, Dutch, Portuguese and Spanish.
     PROSE_PASSWORD,
-    r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)"#
+    r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,4}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)"#
 );
 
 lazy_regex!(
@@ -277,7 +278,19 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
-            (&PROSE_PASSWORD, &["pass", "pwd", "psk", "shared"]),
+            (
+                &PROSE_PASSWORD,
+                &[
+                    "pass",
+                    "pwd",
+                    "psk",
+                    "shared",
+                    "kennwort",
+                    "senha",
+                    "wachtwoord",
+                    "contrase",
+                ],
+            ),
             (&BARE_PASSWORD, &["pass", "pwd"]),
             (&NAME_VALUE, &["value"]),
             (&HCL_DEFAULT, &["default"]),
@@ -426,6 +439,8 @@ mod tests {
             "smtp:\n  user: alerts@acme.test\n  pass: Tangerine#341wml",
             "AZURE_DEVOPS_PAT=k2m9q4x7v1b8n3c6z5a0s2d4f6g8h1j3k5l7p9",
             "Used the shared account: user 'qa-runner', pass 'Qv7!3Vo8eOM4', from the wiki.",
+            "Das Kennwort für den Dienstkonto-Login lautet Fr0st!Birke77.",
+            "Le mot de passe du compte de test est Lune#2024quartz.",
             "variable \"admin_password\" {\n  type    = string\n  default = \"cuQL#Zi2Eo#j9x3\"\n}",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
@@ -448,6 +463,8 @@ mod tests {
             "Authorization: Bearer $TOKEN",
             "<password>${env.NEXUS_PASSWORD}</password>",
             "the password is incorrect",
+            "Das Passwort ist falsch, bitte erneut versuchen.",
+            "Le mot de passe est stocké dans le coffre de l'équipe.",
             "the password is stored in the vault",
             "password of length 12",
             "tests:\n  pass: 412\n  fail: 3",

@@ -133,8 +133,12 @@ fn documentation_value(text: &str, span: &Range<usize>) -> bool {
             .map(|m| around.start + m.start()..around.start + m.end())
             .any(|m| {
                 // The value inside the match (a URL that carries it) or the
-                // match inside the value.
-                (span.start <= m.start && m.end <= span.end)
+                // match inside the value; a value that runs on into more
+                // token characters is another key that starts alike (a
+                // prefix before it, as `bot` in a Telegram URL, is not).
+                let token = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                let runs_on = text[m.end..].starts_with(token);
+                (span.start <= m.start && m.end <= span.end && !runs_on)
                     || (m.start <= span.start && span.end <= m.end)
             })
 }
@@ -364,6 +368,11 @@ mod tests {
                 "{text}"
             );
         }
+        // A key that only starts like the documented one is another key.
+        assert!(fires(
+            "stripe('sk_test_4eC39HqLyjWDarjtT1zdp7dcXk2Lm9Vb')",
+            Rule::CredentialStripe
+        ));
     }
 
     #[test]
