@@ -87,7 +87,7 @@ lazy_regex!(
 );
 lazy_regex!(
     REDACTION_AFTER,
-    r#"(?i)^["'`]?\s?(?:\.\.\.|\*{3}|\[redacted\]|<redacted>|\(redacted\)|\[\.\.\.\]|<snip>|\[snip\]|\[truncated\]|<truncated>)"#
+    r#"(?i)^["'`]?(?:\.\.\.|…|\*{3}|\s?(?:\[redacted\]|<redacted>|\(redacted\)|\[\.\.\.\]|<snip>|\[snip\]|\[truncated\]|<truncated>))"#
 );
 
 /// The context in which `rule`'s match at `span` of `text` (the matched
@@ -216,7 +216,7 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|quot(?:e|es|ed|ing)|observed|attacks?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include)\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|quot(?:e|es|ed|ing)|observed|attacks?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -256,7 +256,7 @@ lazy_regex!(
     /// A noun right after a quotation that names it as a specimen: "an
     /// 'ignore previous instructions' attack".
     MENTION_NOUN,
-    r"^\s*(?:attacks?|attempts?|injections?|payloads?|strings?|phrases?|patterns?|tricks?|prompts?|style|lines?|examples?|messages?|comments?|text)\b"
+    r"^\s*(?:as\s+(?:an?\s+)?)?(?:attacks?|attempts?|injections?|payloads?|strings?|phrases?|patterns?|tricks?|prompts?|style|lines?|examples?|messages?|comments?|text)\b"
 );
 
 lazy_regex!(
@@ -445,6 +445,11 @@ mod tests {
         assert!(!fires(
             "api_key=9f8e7d6c5b4a3f2e1d0c[REDACTED]",
             Rule::CredentialAssignment
+        ));
+        // An ellipsis after a space is a pause in a log line, not a cut.
+        assert!(fires(
+            "posting to https://hooks.slack.com/services/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 ... 200 ok",
+            Rule::CredentialSlack
         ));
     }
 }

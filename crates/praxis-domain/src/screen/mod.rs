@@ -281,6 +281,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "credentials",
             "secret_key",
             "secretkey",
+            "x-amz-security-token",
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29."],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],

@@ -26,6 +26,12 @@ lazy_regex!(
     HOOK_URL,
     r#"(?i)\bhttps?://[^\s"'<>?#]*?(?:hook|incoming)[^\s"'<>?#]*"#
 );
+lazy_regex!(
+    /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
+    /// alone lets anyone report the monitor up.
+    PUSH_URL,
+    r"(?i)://[^\s/]+/api/push/([A-Za-z0-9]{10,64})(?:[?#/\s\x22']|$)"
+);
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
 /// Hosts whose plain `key` parameter is an API key.
@@ -129,6 +135,16 @@ pub(super) fn secret_url(text: &str) -> Spans {
         .filter_map(|c| c.get(1).map(|m| m.range()))
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    out.extend(
+        PUSH_URL
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .filter(|m| {
+                let token = m.as_str();
+                has_digit(token) && has_letter(token) && mixed_case(token) && !word_like(token)
+            })
+            .map(|m| m.range()),
+    );
     for url in HOOK_URL.find_iter(text) {
         let mut at = url.start();
         for segment in url.as_str().split('/') {
@@ -202,6 +218,15 @@ mod tests {
         ));
         assert!(!fires("https://example.com/x?key=value", Rule::SecretUrl));
         assert!(!fires("https://example.com/x?token=", Rule::SecretUrl));
+        // A heartbeat push token; a word in its place is a route.
+        assert!(fires(
+            "curl 'https://status.acme.io/api/push/Vq81TzLm4k?status=up'",
+            Rule::SecretUrl
+        ));
+        assert!(!fires(
+            "https://acme.io/api/push/notifications?since=3",
+            Rule::SecretUrl
+        ));
         // A raw `#` in the password, not yet a fragment.
         assert!(fires(
             "git clone https://deploy:Bluebird#4096ozg@git.acme.test/platform/infra.git",

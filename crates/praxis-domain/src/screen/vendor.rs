@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SESSION,
-    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
+    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken|\bx-amz-security-token)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
 );
 lazy_regex!(
     GOOGLE,
@@ -267,7 +267,7 @@ lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|[?&]code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64.
@@ -425,6 +425,16 @@ mod tests {
         assert!(fires(
             "token eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NTEx \\\n  NCIsImlhdCI6MTcyMzA3MjkxMX0.0VOHu6uIKLbASzMsVGaik6nStUKeCqnZp9_kCzsfVV4",
             Rule::CredentialJwt
+        ));
+        // Temporary credentials in a request header.
+        assert!(fires(
+            "x-amz-security-token: IQoJb3JpZ2luX2VjEk5Sr6oZ38DTDlUZNOcZwO/40O/vRcAJNdt76V0xboc",
+            Rule::CredentialAws
+        ));
+        // A Functions key as a bare `code=` parameter.
+        assert!(fires(
+            "Postman export: code=63U4InK7wdOp1tx45b_sykz5C_mtTXL_kxqLhSBp03ov6xrq-phy2r==",
+            Rule::CredentialAzure
         ));
         // A service account's access token carries `c.` after the prefix.
         assert!(fires(
