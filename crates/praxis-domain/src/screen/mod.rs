@@ -312,6 +312,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "windows.net",
             "sv=",
             "azconfig",
+            "arm_access_key",
         ],
         Rule::SecretUrl => &[
             "://",
@@ -328,7 +329,19 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "auth",
             "jwt",
         ],
-        Rule::SessionId => &["sess", "sid", "resume", "claude", "rollout-", ".gemini/tmp"],
+        Rule::SessionId => &[
+            "sess",
+            "sid",
+            "resume",
+            "claude",
+            "rollout-",
+            ".gemini/tmp",
+            "セッション",
+            "会话",
+            "会話",
+            "세션",
+            "sitzung",
+        ],
         Rule::TlsVerificationDisabled => &[
             "tls",
             "ssl",

@@ -29,6 +29,24 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
+lazy_regex!(
+    /// A session cookie given as a name and a value in separate fields: a
+    /// Netscape cookie file's tab-separated row, a JSON or Go cookie
+    /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
+    COOKIE_PAIR,
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id)["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+);
+lazy_regex!(
+    /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
+    /// PHP's `session_id('…')`, an engine.io or express `sid`.
+    SESSION_KEY,
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})"#
+);
+static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(&format!(
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n|ID\s+de\s+session)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+    ))
+});
 
 /// Session keys whose value is an identifier: the last words of the key.
 const SESSION_KEY_SUFFIXES: &[&str] = &[
@@ -56,6 +74,15 @@ pub(super) fn session_id(text: &str) -> Spans {
     });
     out.extend(matches(Some(&SESSION_LABELLED_UUID), text));
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+    out.extend(matches(Some(&SESSION_CONTEXT), text));
+    out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
+        !is_placeholder(v) && has_digit(v) && !word_like(v) && distinct_chars(v) >= 8
+    }));
+    out.extend(groups(Some(&SESSION_KEY), text, |v| {
+        // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
+        let twilio = v.len() == 34 && v[2..].bytes().all(|b| b.is_ascii_hexdigit());
+        !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16)
+    }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
         random_like(b, 16) && has_digit(b)
     }));
@@ -96,5 +123,28 @@ mod tests {
             "commit 9f8e7d6c5b4a39281706f5e4d3c2b1a0 fixed it",
             Rule::SessionId
         ));
+        for hit in [
+            "shop.example.com\tFALSE\t/\tTRUE\t0\tPHPSESSID\tz6bk64gg6brv0iz2xrgesiw55t",
+            "{\"name\": \"JSESSIONID\", \"value\": \"F9A715EE76194389988B9D0B8C712885\"}",
+            "c := &http.Cookie{Name: \"session_id\", Value: \"af739f0d57fb1a518102ee924685cbaa\"}",
+            "Cookie: ASPSESSIONIDQQTBRCAD=YCIYOAQFAYRVESSEIGKZQQOJ3",
+            "redis-cli TTL sess:ppAYeRFNyAmrsloMFUwTVM4hLaw62bsh",
+            "session_id('1ays5oyofdo7gjf9js8oun72as');",
+            "0{\"sid\":\"RY5uh3SDQ75xWck7NGgJ\",\"upgrades\":[]}",
+            "セッションID: 107ea711-ea3a-4329-acea-ae1ec876f037 のリクエスト",
+            "Sitzung 5eda6b85-5b3f-45c4-ac49-78e8d56ecee0 wurde nicht wiederhergestellt",
+            "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
+            "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
+            "db.sessions.find({ sessionId: UUID(\"51e5a194-064d-4829-87ce-13db433a02ed\") })",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "{\"sid\": \"AC0123456789abcdef0123456789abcdef\"}",
+            "{\"name\": \"JSESSIONID\", \"value\": \"<redacted>\"}",
+            "sess:lock acquired",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
     }
 }

@@ -24,12 +24,19 @@ lazy_regex!(
     /// Flags whose name says verification is skipped (maybe set to true),
     /// and verification flags set to false.
     SKIP_FLAGS,
-    r#"(?i)(?:^|[\s"'(])--?(?:(?:insecure(?:-skip-tls-verify)?|insecure-skip-verify|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
+    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
 );
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
     FLAGS,
-    r#"(?i)(?:^|[\s"'(.])-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?false\b|\bstrict-ssl(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
+    r#"(?i)(?:^|[\s"'(.]|\\n)-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?false\b|\bstrict-ssl(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
+);
+lazy_regex!(
+    /// Switches of particular tools and runtimes: curl's config file, lftp,
+    /// Bundler, Composer, Yarn 2+, mongosh, svn, cargo and reqwest, uv, the
+    /// Azure CLI, OpenLDAP, Terraform backends, Go modules.
+    TOOL_SWITCHES,
+    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b"#
 );
 lazy_regex!(
     /// curl's `-k`, alone or in a group of short flags.
@@ -43,6 +50,7 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     out.extend(matches(Some(&PYTHON_UNVERIFIED), text));
     out.extend(matches(Some(&SKIP_FLAGS), text));
     out.extend(matches(Some(&FLAGS), text));
+    out.extend(matches(Some(&TOOL_SWITCHES), text));
     out.extend(
         CURL_K
             .find_iter(text)
@@ -78,6 +86,22 @@ mod tests {
             "ssl._create_default_https_context = ssl._create_unverified_context",
             "tls.Config{InsecureSkipVerify: true}",
             "https.Agent({ rejectUnauthorized: false })",
+            "echo insecure >> ~/.curlrc",
+            "helm upgrade --install api ./chart --kube-insecure-skip-tls-verify",
+            "lftp -e \"set ssl:verify-certificate no; mirror /pub ./pub; quit\" ftps.lan",
+            "bundle config set ssl_verify_mode 0",
+            "composer config -g disable-tls true",
+            "yarn config set enableStrictSsl false",
+            "mongosh --tls --tlsAllowInvalidHostnames --host rs0.lan",
+            "svn checkout https://svn.lan/repos/core --trust-server-cert-failures=unknown-ca",
+            "cargo run -- --danger-accept-invalid-certs https://10.0.9.9:8443",
+            "uv pip install --allow-insecure-host pypi.mirror.lan -r requirements.txt",
+            "export AZURE_CLI_DISABLE_CONNECTION_VERIFICATION=1",
+            "LDAPTLS_REQCERT=never ldapsearch -H ldaps://dc01.lan -x",
+            "terraform init -backend-config=\"skip_cert_verification=true\"",
+            "go env -w GOINSECURE=git.lan/* && go mod download",
+            "printf '[global]\\ntrusted-host = pypi.org\\n' > /etc/pip.conf",
+            "ruby -e 'URI.open(u, ssl_verify_mode: OpenSSL::SSL::VERIFY_NONE)'",
         ] {
             assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
         }
@@ -90,6 +114,9 @@ mod tests {
             "git config http.sslCAInfo /etc/ssl/ca.pem",
             "NODE_TLS_REJECT_UNAUTHORIZED=1 node app.js",
             "curl -fsSL -o out.json https://x.example/api",
+            "LDAPTLS_REQCERT=demand ldapsearch -H ldaps://dc01.lan -x",
+            "yarn config set enableStrictSsl true",
+            "bundle config set ssl_verify_mode 1",
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }

@@ -35,7 +35,7 @@ lazy_regex!(
 lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
     NPM_RC,
-    r#"(?i)(?:^|[\s:/])_auth(?:Token)?\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,}]+)"#
+    r#"(?i)(?:^|[\s:/`"'(])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     JWT,
@@ -49,7 +49,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>+])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:"#
+    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>+])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -166,12 +166,18 @@ pub(super) fn aws(text: &str) -> Spans {
     out
 }
 
+/// A generated body has a digit, or, 20 characters or longer, mixed case:
+/// one in seventy random base62 bodies of 24 has no digit.
+fn generated(body: &str) -> bool {
+    has_digit(body) || (body.len() >= 20 && mixed_case(body))
+}
+
 pub(super) fn google(text: &str) -> Spans {
-    tokens(Some(&GOOGLE), text, |b| random_like(b, 20) && has_digit(b))
+    tokens(Some(&GOOGLE), text, |b| random_like(b, 20) && generated(b))
 }
 
 pub(super) fn stripe(text: &str) -> Spans {
-    tokens(Some(&STRIPE), text, |b| random_like(b, 16) && has_digit(b))
+    tokens(Some(&STRIPE), text, |b| random_like(b, 16) && generated(b))
 }
 
 pub(super) fn npm(text: &str) -> Spans {
@@ -267,7 +273,7 @@ lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_-]{40,}==)|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|(?:^|[\s"'])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64.
@@ -299,10 +305,34 @@ pub(super) fn twilio(text: &str) -> Spans {
     // An API key secret is 32 letters and digits; an auth token is 32 hex
     // digits. A SID is 34 characters (`AC`/`SK` and 32 hex) and so never
     // matches.
-    groups(Some(&TWILIO_TOKEN), text, |b| {
-        let hex = b.bytes().all(|c| c.is_ascii_hexdigit());
-        has_digit(b) && has_letter(b) && distinct_chars(b) >= if hex { 8 } else { 12 }
-    })
+    TWILIO_TOKEN
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .filter(|m| {
+            let b = m.as_str();
+            let hex = b.bytes().all(|c| c.is_ascii_hexdigit());
+            has_digit(b)
+                && has_letter(b)
+                && distinct_chars(b) >= if hex { 8 } else { 12 }
+                && !(hex && digest_line(text, m.range()))
+        })
+        .map(|m| m.range())
+        .collect()
+}
+
+/// Whether the line around `at`, or the command line before it, says its
+/// hex is a digest (`md5sum`, `hexdigest()`, a checksum or an ETag), not a
+/// token.
+fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
+    let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
+    let start = text[..line_start.saturating_sub(1)]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
+    let line = text[start..end].to_ascii_lowercase();
+    ["md5", "sha1", "hexdigest", "checksum", "etag", "digest"]
+        .iter()
+        .any(|w| line.contains(w))
 }
 
 /// Whether `text` holds a word of exactly 32 ASCII letters and digits
@@ -389,6 +419,18 @@ pub(super) fn azure(text: &str) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    #[test]
+    fn a_twilio_token_is_no_digest() {
+        assert!(!fires(
+            "$ md5sum twilio-notify-1.3.0.tar.gz\na67774cbc82fd2c66e46b6d6aaf6be45  twilio-notify-1.3.0.tar.gz",
+            Rule::CredentialTwilio
+        ));
+        assert!(fires(
+            "twilio_client = Client(\"AC0123456789abcdef0123456789abcdef\", \"a67774cbc82fd2c66e46b6d6aaf6be45\")",
+            Rule::CredentialTwilio
+        ));
+    }
 
     #[test]
     fn a_twilio_token_needs_a_bare_word_of_32() {
