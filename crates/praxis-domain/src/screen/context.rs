@@ -264,9 +264,10 @@ lazy_regex!(
 );
 
 lazy_regex!(
-    /// A chat template's special token: `<|im_start|>`, `<<SYS>>`, `[INST]`.
+    /// A chat template's special token: `<|im_start|>`, `<<SYS>>`, `[INST]`,
+    /// `<start_of_turn>`.
     ROLE_TOKEN,
-    r"^(?:<\||<<|<</|\[/?INST\])"
+    r"^(?:<\||<<|<</|\[/?INST\]|<(?:start|end)_of_turn>)"
 );
 lazy_regex!(
     /// Words of a sentence about a chat template's format.
