@@ -167,7 +167,7 @@ pub fn run(args: &RedactionArgs) -> anyhow::Result<ExitCode> {
     let first_pass = cold.elapsed();
 
     let mut test = None;
-    for part in [Part::Train, Part::Test] {
+    for part in [Part::Train, Part::Seen, Part::Test] {
         let (part_cases, part_fired): (Vec<&CorpusCase>, Vec<&Vec<Rule>>) = cases
             .iter()
             .zip(&fired)
