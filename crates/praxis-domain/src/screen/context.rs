@@ -317,7 +317,7 @@ fn negated(text: &str, span: &Range<usize>) -> bool {
     let substituted = ["s/", "s|", "s#"].iter().any(|s| {
         before
             .strip_suffix(s)
-            .is_some_and(|b| b.ends_with([' ', '\'', '"', ';', '-', 'e']) || b.is_empty())
+            .is_some_and(|b| b.is_empty() || b.ends_with([' ', '\'', '"', ';']))
     });
     substituted
         || (NEGATION_BEFORE.is_match(lead) && !NEGATION_EXCEPTIONS.is_match(lead))
@@ -455,6 +455,11 @@ mod tests {
         ));
         assert!(fires(
             "sed -i 's/True/False/' x.py && python x.py verify=False",
+            Rule::TlsVerificationDisabled
+        ));
+        // A path segment ending in `s` is no substitution.
+        assert!(fires(
+            "python tools/verify=False",
             Rule::TlsVerificationDisabled
         ));
     }
