@@ -80,7 +80,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     }));
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
-        let twilio = v.len() == 34 && v[2..].bytes().all(|b| b.is_ascii_hexdigit());
+        let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
         !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16)
     }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
@@ -135,6 +135,8 @@ mod tests {
             "Sitzung 5eda6b85-5b3f-45c4-ac49-78e8d56ecee0 wurde nicht wiederhergestellt",
             "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
             "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
+            // A multi-byte character where a Twilio SID's hex would start.
+            "session_id('aé1234567890123456789012345678901')",
             "db.sessions.find({ sessionId: UUID(\"51e5a194-064d-4829-87ce-13db433a02ed\") })",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
