@@ -32,7 +32,7 @@ lazy_regex!(
 /// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+fork\b|\bfind\s+/(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)?/?\s[^|;&\n]*?-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:urllib\.request\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+fork\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)?/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:urllib\.request\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -558,6 +558,8 @@ mod tests {
             "find / -name core -print",
             "cd / && ls",
             "bitsadmin /transfer job /download https://dl.example/u.exe C:\\dl\\u.exe",
+            "find /opt -name '*.pyc' -delete",
+            "sudo find /var/log -mtime +30 -delete",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

@@ -37,14 +37,14 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s-P\s+(\S+)|\b(?:un)?rar\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
     /// clients, LDAP tools, smbclient, `--creds user:pass`, `net use`,
     /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s-P\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']"#
 );
 lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
@@ -186,8 +186,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "set-initial-password",
                     "mount",
                     "schtasks",
-                    "sc ",
-                    "sc.exe",
+                    "password=",
                     "lftp",
                     "http",
                     "nuget",
@@ -319,6 +318,9 @@ mod tests {
             "vsce publish --pat w3k9q2m7x5v8b1n4c6z0a2s4d6f8g1h3j5k7l9",
             "vault login -method=userpass username=ops password=Tp4&d4tUNjIVXIt5MHz",
             "az devops login --org https://dev.azure.com/acme --ado-pat q7w2e9r4t1y8u3i6o0p5a2s7d4f9g1h6",
+            "mosquitto_pub -h broker.lan -p 8883 -u edge -P Mq7tT2vLx9 -t s/1 -m on",
+            "rar a -pK7wq2Zt9 backup.rar ./reports",
+            "sc\tconfig Spooler obj= .\\svc password= Hunter2pass!",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
@@ -334,6 +336,10 @@ mod tests {
             "docker login -u ci -p %REGISTRY_PASSWORD% registry.example.com",
             "vsce publish --pat \"$VSCE_PAT\"",
             "git log --pat short",
+            "mosquitto_sub -h broker.local -p 1883 -t sensors/#",
+            "find . -name '*.rar' -print0 | xargs -0 ls -l",
+            "unzip -p build.zip config.json | jq .version",
+            "sqlcmd -S db.lan -E -p -Q \"SELECT 1\"",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

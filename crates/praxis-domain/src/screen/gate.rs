@@ -38,8 +38,7 @@ impl Keywords {
             if list.is_empty() {
                 always |= 1 << door;
             }
-            for word in *list {
-                let word = word.to_ascii_lowercase();
+            for word in list.iter().flat_map(|w| cased(w)) {
                 if let Some(i) = words.iter().position(|w| *w == word) {
                     doors[i] |= 1 << door;
                 } else {
@@ -73,6 +72,25 @@ impl Keywords {
                 open | self.doors[m.pattern().as_usize()]
             })
     }
+}
+
+/// The forms of a gate word the automaton must hold: the word itself, and
+/// for a word with letters beyond ASCII (which the automaton's case folding
+/// does not reach) its capitalized and all-capitals forms too, as a shouted
+/// "ИГНОРИРУЙ ВСЕ ПРЕДЫДУЩИЕ ИНСТРУКЦИИ" is still an order.
+fn cased(word: &str) -> Vec<String> {
+    let lower = word.to_ascii_lowercase();
+    if word.is_ascii() {
+        return vec![lower];
+    }
+    let mut chars = lower.chars();
+    let capitalized: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let mut forms = vec![lower.clone(), capitalized, lower.to_uppercase()];
+    forms.dedup();
+    forms
 }
 
 /// Patterns, each behind the words that can open it. Their doors sit in
@@ -279,5 +297,10 @@ pub(super) mod tests {
         assert_eq!(keywords.open("docker LOGIN"), 0b1001);
         assert_eq!(keywords.open("nothing here"), 0b1000);
         assert_eq!(keywords.open("curl -u a:b"), 0b1100);
+        // Beyond ASCII, the capitalized and all-capitals forms open too.
+        let keywords = super::Keywords::new(&[&["инструкции"]]);
+        for text in ["инструкции", "Инструкции", "ИНСТРУКЦИИ"] {
+            assert_eq!(keywords.open(text), 1, "{text}");
+        }
     }
 }

@@ -331,6 +331,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::SessionId => &[
             "sess",
+            "sesi",
             "sid",
             "resume",
             "claude",
@@ -353,6 +354,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "cert",
             "pythonhttpsverify",
             "curl",
+            "accept-invalid",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

@@ -133,6 +133,7 @@ mod tests {
             "0{\"sid\":\"RY5uh3SDQ75xWck7NGgJ\",\"upgrades\":[]}",
             "セッションID: 107ea711-ea3a-4329-acea-ae1ec876f037 のリクエスト",
             "Sitzung 5eda6b85-5b3f-45c4-ac49-78e8d56ecee0 wurde nicht wiederhergestellt",
+            "ID de sesión: 01HZX3K5N8Q2R7T9V4W6Y8A0BC",
             "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
             "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
             // A multi-byte character where a Twilio SID's hex would start.

@@ -95,6 +95,7 @@ mod tests {
             "mongosh --tls --tlsAllowInvalidHostnames --host rs0.lan",
             "svn checkout https://svn.lan/repos/core --trust-server-cert-failures=unknown-ca",
             "cargo run -- --danger-accept-invalid-certs https://10.0.9.9:8443",
+            "cargo run -- --accept-invalid-hostnames https://10.0.9.9:8443",
             "uv pip install --allow-insecure-host pypi.mirror.lan -r requirements.txt",
             "export AZURE_CLI_DISABLE_CONNECTION_VERIFICATION=1",
             "LDAPTLS_REQCERT=never ldapsearch -H ldaps://dc01.lan -x",

@@ -314,7 +314,7 @@ pub(super) fn twilio(text: &str) -> Spans {
             has_digit(b)
                 && has_letter(b)
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
-                && !(hex && digest_line(text, m.range()))
+                && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
         })
         .map(|m| m.range())
         .collect()
@@ -333,6 +333,18 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
     ["md5", "sha1", "hexdigest", "checksum", "etag", "digest"]
         .iter()
         .any(|w| line.contains(w))
+}
+
+/// Whether the value starting at `at` is labelled a token or passed to a
+/// client on its own line, so that a digest named nearby (a webhook's
+/// HMAC-SHA1 signature) does not make it one.
+fn labelled_token(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let from = text.floor_char_boundary(at.saturating_sub(48).max(line_start));
+    let before = text[from..at].to_ascii_lowercase();
+    ["token", "secret", "client(", "auth"]
+        .iter()
+        .any(|w| before.contains(w))
 }
 
 /// Whether `text` holds a word of exactly 32 ASCII letters and digits
@@ -428,6 +440,12 @@ mod tests {
         ));
         assert!(fires(
             "twilio_client = Client(\"AC0123456789abcdef0123456789abcdef\", \"a67774cbc82fd2c66e46b6d6aaf6be45\")",
+            Rule::CredentialTwilio
+        ));
+        // A webhook's HMAC-SHA1 signature named beside it leaves the token
+        // a token.
+        assert!(fires(
+            "TWILIO_AUTH_TOKEN=a67774cbc82fd2c66e46b6d6aaf6be45 # signs webhooks with HMAC-SHA1",
             Rule::CredentialTwilio
         ));
     }
