@@ -9,10 +9,11 @@
 //!   twenty held-out parts: each was measured once untuned (BENCHMARKS.md has
 //!   the figures), then tuned on, so it moved here and a new one replaced
 //!   it.
-//! - **Seen** is a retired held-out part that was tuned on but still has
-//!   misses: `redaction-heldout-21.jsonl`, the first part with 100
-//!   positives per family. It is reported beside the others and joins
-//!   train once it passes whole.
+//! - **Seen** holds retired held-out parts that were tuned on but still
+//!   have misses: `redaction-heldout-21.jsonl` and
+//!   `redaction-heldout-22.jsonl`, the first parts with 100 positives per
+//!   family. They are reported beside the others, and each joins train
+//!   once it passes whole.
 //! - **Test** is held out: `redaction-test.jsonl` was written from the rule
 //!   families alone (`corpus/FAMILIES.md`), by a writer who never saw the
 //!   engine, before the rules it measures were tuned, and no rule was
@@ -123,10 +124,16 @@ pub const TRAIN: [(&str, &str); 22] = [
 /// Retired held-out parts that have been looked at and tuned on, whose
 /// remaining misses are not fixed yet: measured and reported, not held to
 /// 100% like [`TRAIN`]. A part moves to [`TRAIN`] once it passes whole.
-pub const SEEN: [(&str, &str); 1] = [(
-    "redaction-heldout-21.jsonl",
-    include_str!("../../corpus/redaction-heldout-21.jsonl"),
-)];
+pub const SEEN: [(&str, &str); 2] = [
+    (
+        "redaction-heldout-21.jsonl",
+        include_str!("../../corpus/redaction-heldout-21.jsonl"),
+    ),
+    (
+        "redaction-heldout-22.jsonl",
+        include_str!("../../corpus/redaction-heldout-22.jsonl"),
+    ),
+];
 
 /// The held-out test file, one case per line.
 pub const TEST: (&str, &str) = (
