@@ -258,8 +258,20 @@ fn permissions_are_dangerous(args: &str) -> bool {
             operands.push(arg);
         }
     }
-    // The first operand is the mode or the owner.
-    recursive && operands.iter().skip(1).any(|a| dangerous_target(a))
+    // The first operand is the mode or the owner. A mode that only takes
+    // permissions away (`go-w`, `o-rwx`) tightens what it reaches.
+    let takes_away = |mode: &str| {
+        mode.split(',').all(|clause| {
+            clause.split_once('-').is_some_and(|(who, perms)| {
+                who.chars().all(|c| "ugoa".contains(c))
+                    && !perms.is_empty()
+                    && perms.chars().all(|c| "rwxXst".contains(c))
+            })
+        })
+    };
+    recursive
+        && !operands.first().is_some_and(|m| takes_away(m))
+        && operands.iter().skip(1).any(|a| dangerous_target(a))
 }
 
 lazy_regex!(
@@ -559,6 +571,7 @@ mod tests {
             "cd / && ls",
             "bitsadmin /transfer job /download https://dl.example/u.exe C:\\dl\\u.exe",
             "find /opt -name '*.pyc' -delete",
+            "sudo chmod -R go-w /usr/local",
             "sudo find /var/log -mtime +30 -delete",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");

@@ -19,7 +19,7 @@ lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
     /// uploads, database shells), where `-p` is the password.
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|redis-cli|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"']+)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|redis-cli|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -340,6 +340,7 @@ mod tests {
             "find . -name '*.rar' -print0 | xargs -0 ls -l",
             "unzip -p build.zip config.json | jq .version",
             "sqlcmd -S db.lan -E -p -Q \"SELECT 1\"",
+            "mongosh -u admin -p --authenticationDatabase admin --host mongo01",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

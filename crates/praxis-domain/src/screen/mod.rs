@@ -84,12 +84,29 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     let normalized = normalize(text);
     let matched = normalized.as_str();
     let doors = DOORS.open(matched);
+    // Leetspeak spelled out, where the text has it, for prompt overrides.
+    let plain = normalize::unleet(matched).map(|plain| {
+        let doors = DOORS.open(&plain);
+        (plain, doors)
+    });
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        if doors & (1 << rule.index()) == 0 || (rule.commands_only() && !commands) {
+        let leet = rule == Rule::PromptOverride && plain.is_some();
+        let shut = doors & (1 << rule.index()) == 0;
+        if (shut && !leet) || (rule.commands_only() && !commands) {
             continue;
         }
-        let mut spans: Vec<_> = detect(rule, matched, doors)
+        let mut found = if shut {
+            Vec::new()
+        } else {
+            detect(rule, matched, doors)
+        };
+        if let (Rule::PromptOverride, Some((plain, doors))) = (rule, &plain)
+            && doors & (1 << rule.index()) != 0
+        {
+            found.extend(detect(rule, plain, *doors));
+        }
+        let mut spans: Vec<_> = found
             .into_iter()
             .map(|span| {
                 let suppressor = context::suppressor(rule, matched, &span);

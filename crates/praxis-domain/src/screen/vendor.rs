@@ -315,6 +315,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && has_letter(b)
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
+                && !text[..m.start()].ends_with('-')
         })
         .map(|m| m.range())
         .collect()
@@ -440,6 +441,11 @@ mod tests {
         ));
         assert!(fires(
             "twilio_client = Client(\"AC0123456789abcdef0123456789abcdef\", \"a67774cbc82fd2c66e46b6d6aaf6be45\")",
+            Rule::CredentialTwilio
+        ));
+        // A hash inside a hyphenated name is part of the name.
+        assert!(!fires(
+            "Build cache key node-modules-43692162434b9ed9e48a95793408b69c missed after bumping twilio",
             Rule::CredentialTwilio
         ));
         // A webhook's HMAC-SHA1 signature named beside it leaves the token
