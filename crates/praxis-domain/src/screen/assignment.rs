@@ -5,17 +5,18 @@
 
 use std::sync::LazyLock;
 
-use regex::Captures;
+use regex::{Captures, Regex};
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, candidates, groups, lazy_regex};
+use super::normalize::{leak_normalized, normalize};
+use super::pattern::{Spans, candidates, groups, lazy_regex, regex};
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
 };
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth|pat))(?:\\?["'`])?([ \t]*)(:=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth|pat))(?:\\?["'`]\]?)?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -92,6 +93,11 @@ const SECRET_SUFFIXES: &[&str] = &[
     "accountkey",
     "sharedaccesskey",
     "subscriptionkey",
+    // WordPress's salts and Airflow's Fernet key.
+    "authkey",
+    "loggedinkey",
+    "noncekey",
+    "fernetkey",
     "token",
     "credential",
     "credentials",
@@ -131,7 +137,12 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
         return Some(KeyClass::Generated);
     }
     // A bare `pass:` (a YAML block's mail or proxy password) is also a
-    // test tally (`pass: 12`), so it takes a secret-like value.
+    // test tally (`pass: 12`), so it takes a secret-like value; a bare
+    // `pwd` is also the working directory (`"$PWD":/workspace`), so only a
+    // generated value counts.
+    if words.len() == 1 && words[0] == "pwd" {
+        return Some(KeyClass::Generated);
+    }
     if words.len() == 1 && words[0] == "pass" {
         return Some(KeyClass::Secret);
     }
@@ -250,15 +261,37 @@ lazy_regex!(
     /// A password set in SQL (`CREATE USER … IDENTIFIED BY '…'`,
     /// `ALTER ROLE … PASSWORD '…'`).
     SQL_PASSWORD,
-    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*'([^'\n]+)'"
+    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
 );
-lazy_regex!(
-    /// A password given in a sentence: "the password is …", "log in with
-    /// password …", "the password was reset to …", and the first of these
-    /// in German, French, Dutch, Portuguese and Spanish.
-    PROSE_PASSWORD,
-    r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+for(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,4}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)"#
-);
+/// A password given in a sentence: "the password is …", "log in with
+/// password …", "the password was reset to …", and the first of these in
+/// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
+/// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
+/// form, as are its words.
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,4}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+\S+){0,4}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)"#;
+
+/// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
+const PROSE_PASSWORD_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "psk",
+    "shared",
+    "kennwort",
+    "senha",
+    "wachtwoord",
+    "contrase",
+    "hasło",
+    "lösenord",
+    "şifre",
+    "пароль",
+    "パスワード",
+    "密码",
+];
+
+static PROSE_PASSWORD: LazyLock<Regex> =
+    LazyLock::new(|| regex(normalize(PROSE_PASSWORD_PATTERN).as_str()));
+static PROSE_PASSWORD_GATE: LazyLock<&'static [&'static str]> =
+    LazyLock::new(|| leak_normalized(PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
@@ -278,19 +311,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
-            (
-                &PROSE_PASSWORD,
-                &[
-                    "pass",
-                    "pwd",
-                    "psk",
-                    "shared",
-                    "kennwort",
-                    "senha",
-                    "wachtwoord",
-                    "contrase",
-                ],
-            ),
+            (&PROSE_PASSWORD, *PROSE_PASSWORD_GATE),
             (&BARE_PASSWORD, &["pass", "pwd"]),
             (&NAME_VALUE, &["value"]),
             (&HCL_DEFAULT, &["default"]),
@@ -329,7 +350,7 @@ lazy_regex!(
     /// space: redis.conf `requirepass`/`masterauth`, keepalived
     /// `auth_pass`, nslcd `bindpw`.
     DIRECTIVE,
-    r"(?im)^[ \t]*(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+(\S+)"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is
@@ -442,6 +463,19 @@ mod tests {
             "Das Kennwort für den Dienstkonto-Login lautet Fr0st!Birke77.",
             "Le mot de passe du compte de test est Lune#2024quartz.",
             "variable \"admin_password\" {\n  type    = string\n  default = \"cuQL#Zi2Eo#j9x3\"\n}",
+            "La password dell'utente root è Ciao!Mondo88z, non condividerla.",
+            "Hasło do serwera testowego to Krowa#2024pl.",
+            "Пароль от базы staging: Zv3zda!91q",
+            "管理画面のパスワードは Sakura#2291x です。",
+            "测试环境数据库密码是 Lx8#qW2mZp，用户名是 tester。",
+            "Lösenordet till wifi:t på kontoret är Älg-Skog-8831.",
+            "I reset the root password on the NAS to Nas#Reset_0419 so we could log in.",
+            "redis.conf still had `requirepass Rd7#xQ2mLp9zW4` from the old cluster.",
+            "ALTER USER app_owner IDENTIFIED BY \"Ora_9xLm2#Qw\";",
+            "REGISTRY_PASSWORD ?= Mk9!file-Lq2x",
+            "app.config['SECRET_KEY'] = 'b7f2c91e4a6d08f3e5c1a9b2d7f40e6c'",
+            "define( 'AUTH_KEY', 'x9!Lq#2mZ@7vRt$4kWp%8nBc^1hJd&5f' );",
+            "cli.set_default_headers({{\"Authorization\", \"Bearer 8f2Kq9Lm4Xz7Rt1Vb6Nw3\"}});",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -463,6 +497,9 @@ mod tests {
             "Authorization: Bearer $TOKEN",
             "<password>${env.NEXUS_PASSWORD}</password>",
             "the password is incorrect",
+            "docker run --rm -v \"$PWD\":/workspace -w /workspace node:20 npm test",
+            "Пароль от базы хранится в Vault.",
+            "管理画面のパスワードは Vault に保存しています。",
             "Das Passwort ist falsch, bitte erneut versuchen.",
             "Le mot de passe est stocké dans le coffre de l'équipe.",
             "the password is stored in the vault",

@@ -200,7 +200,13 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'));
         let literal_default =
             open == "${" && rest.starts_with([':', '-', '=', '+']) && !rest.starts_with(":?");
-        inner + length + close.len() >= span.end && !expression.contains('\n') && !literal_default
+        // A string literal inside braces (`{{"Authorization", "Bearer …"}}`
+        // in C++) is no template expression.
+        let quoted = open == "{{" && text[inner..span.start].matches('"').count() % 2 == 1;
+        inner + length + close.len() >= span.end
+            && !expression.contains('\n')
+            && !literal_default
+            && !quoted
     };
     if enclosed("${", "}") || enclosed("#{", "}#") || enclosed("{{", "}}") || enclosed("$(", ")") {
         return true;

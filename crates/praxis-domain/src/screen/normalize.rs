@@ -137,6 +137,16 @@ pub fn normalize(text: &str) -> Normalized<'_> {
     }
 }
 
+/// `words` normalized, as the gate pass sees text, for the life of the
+/// process (gates hold them as statics).
+pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
+    let words: Vec<&'static str> = words
+        .iter()
+        .map(|w| &*Box::leak(normalize(w).as_str().to_owned().into_boxed_str()))
+        .collect();
+    Box::leak(words.into_boxed_slice())
+}
+
 /// The text with leetspeak spelled out (`1gn0re` as `ignore`, `y0u` as
 /// `you`), where at least two words mix letters with the digits that stand
 /// for them; `None` otherwise. Only such words change, and each digit

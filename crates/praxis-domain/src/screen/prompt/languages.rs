@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::screen::normalize::normalize;
+use crate::screen::normalize::{leak_normalized, normalize};
 use crate::screen::pattern::regex;
 
 /// "Ignore the previous instructions" in languages the phrasings above do
@@ -202,16 +202,6 @@ fn compile(pattern: &str, words: &[&str]) -> Normalized {
         pattern: regex(normalize(pattern).as_str()),
         words: leak_normalized(words),
     }
-}
-
-/// `words` normalized, as the gate pass sees text, for the life of the
-/// process (gates hold them as statics).
-fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
-    let words: Vec<&'static str> = words
-        .iter()
-        .map(|w| &*Box::leak(normalize(w).as_str().to_owned().into_boxed_str()))
-        .collect();
-    Box::leak(words.into_boxed_slice())
 }
 
 static FOREIGN_OVERRIDE: LazyLock<Normalized> =
