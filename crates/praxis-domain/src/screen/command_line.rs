@@ -120,10 +120,36 @@ const PAIR_TOOLS: &[&str] = &[
 ];
 
 /// The words each pattern needs.
+lazy_regex!(
+    /// A single-quoted argument with no spaces and none of the characters
+    /// of paths, patterns or shell code: judged by its shape alone
+    /// ([`password_shaped`]), as the tools that take one are too many to
+    /// name (`plink -pw '…'`, `bw unlock '…'`, `poetry config http-basic.x
+    /// user '…'`).
+    QUOTED_LITERAL,
+    r"(?:^|[\s=:])'([^'\s/\\\[\]{}()$<>|;&*?^`]{8,64})'(?:$|[\s;|&)])"
+);
+
+/// Whether a quoted literal looks like a chosen password: capitals, small
+/// letters, digits and a symbol that identifiers and versions do not use.
+/// Base64 (its padding and `+` are no symbols of choice) is encoded data.
+fn password_shaped(v: &str) -> bool {
+    let base64 = v.len() % 4 == 0
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
+    !base64
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && has_digit(v)
+        && v.bytes().any(|b| b"!@#%+=~".contains(&b))
+        && !is_placeholder(v)
+}
+
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::with_also(
         vec![
             (&FLAG, KEY_WORDS),
+            (&QUOTED_LITERAL, &["'"]),
             (
                 &LOGIN_SHORT,
                 &[
@@ -232,6 +258,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         })
         .filter_map(|c| c.get(3).map(|m| m.range()))
         .collect();
+    out.extend(groups(open.get(&QUOTED_LITERAL), text, password_shaped));
     // `-p`/`-a` take the password itself, so a value with `=` in it is no
     // `--secret id=…` spec.
     out.extend(groups(open.get(&LOGIN_SHORT), text, |v| {
@@ -321,6 +348,9 @@ mod tests {
             "mosquitto_pub -h broker.lan -p 8883 -u edge -P Mq7tT2vLx9 -t s/1 -m on",
             "rar a -pK7wq2Zt9 backup.rar ./reports",
             "sc\tconfig Spooler obj= .\\svc password= Hunter2pass!",
+            "plink -ssh -pw 'Pl1nk!Ops' ops@10.0.4.20 uptime",
+            "bw unlock 'Bitw@rden!Master88'",
+            "poetry config http-basic.internal ci 'P0etry!Repo'",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
@@ -341,6 +371,10 @@ mod tests {
             "unzip -p build.zip config.json | jq .version",
             "sqlcmd -S db.lan -E -p -Q \"SELECT 1\"",
             "mongosh -u admin -p --authenticationDatabase admin --host mongo01",
+            "git commit -m 'Fix: retry on HTTP 503!'",
+            "grep -P '^v[0-9]+\\.[0-9]+' CHANGELOG.md",
+            "docker tag 'App-Server_v2' registry.lan/app:2",
+            "echo 'SGVsbG8sIHdvcmxkIQ==' | base64 -d",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }
