@@ -349,6 +349,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::SessionId => &[
             "sess",
             "sesi",
+            "sesj",
             "sid",
             "resume",
             "claude",

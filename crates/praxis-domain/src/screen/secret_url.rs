@@ -20,11 +20,13 @@ lazy_regex!(
     r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(
-    /// A URL whose host or path names a webhook: past that name, a
-    /// generated path segment is the secret (`hooks.acme.io/incoming/<token>`,
-    /// Sentry's `/api/hooks/release/builtin/<id>/<token>/`).
+    /// A URL whose host or path names a webhook, a heartbeat or an
+    /// integration: past that name, a generated path segment (or, for a
+    /// webhook or a ping, a UUID) is the secret
+    /// (`hooks.acme.io/incoming/<token>`, Sentry's
+    /// `/api/hooks/release/builtin/<id>/<token>/`, `hc-ping.com/<uuid>`).
     HOOK_URL,
-    r#"(?i)\bhttps?://[^\s"'<>?#]*?(?:hook|incoming)[^\s"'<>?#]*"#
+    r#"(?i)\bhttps?://[^\s"'<>?#]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/)[^\s"'<>?#]*"#
 );
 lazy_regex!(
     /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
@@ -125,6 +127,16 @@ fn generated_segment(segment: &str) -> bool {
     (hex || mixed) && has_digit(segment) && has_letter(segment) && random_like(segment, 24)
 }
 
+/// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
+fn is_uuid(segment: &str) -> bool {
+    let groups: Vec<&str> = segment.split('-').collect();
+    groups.len() == 5
+        && groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 pub(super) fn secret_url(text: &str) -> Spans {
     let mut out: Spans = URL_USERINFO
         .captures_iter(text)
@@ -146,9 +158,13 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .map(|m| m.range()),
     );
     for url in HOOK_URL.find_iter(text) {
+        // A UUID is the secret of a webhook or a heartbeat ping; elsewhere
+        // (`/integrations/<uuid>/settings`) it names a thing.
+        let lower = url.as_str().to_ascii_lowercase();
+        let uuid_secret = lower.contains("hook") || lower.contains("hc-ping");
         let mut at = url.start();
         for segment in url.as_str().split('/') {
-            if generated_segment(segment) {
+            if generated_segment(segment) || (uuid_secret && is_uuid(segment)) {
                 out.push(at..at + segment.len());
             }
             at += segment.len() + 1;
@@ -251,12 +267,16 @@ mod tests {
         for hook in [
             "https://hooks.acme.test/incoming/Qx7vL2mK9pR4tW8yB3nC6dF1gH5jZ0aS",
             "https://sentry.acme.test/api/hooks/release/builtin/42/9f2c4e6a8b0d1f3e5a7c9b2d4f6e8a0c1b3d5f7e/",
+            "https://hc-ping.com/3dce54f3-3911-48bf-8566-3a3dcd95c6e6",
+            "https://open.feishu.cn/open-apis/bot/v2/hook/35d1caf4-0d21-46aa-99f7-3cf68a2cf014",
+            "curl -fsS https://cronitor.link/p/14a57139a26ead7bef144adaca6739ef/nightly-backup",
         ] {
             assert!(fires(hook, Rule::SecretUrl), "{hook}");
         }
         for clean in [
             "https://hooks.acme.test/incoming/release-2024-build-artifacts-x86_64",
             "https://api.github.com/repos/acme/app/hooks/123456789/deliveries",
+            "https://app.acme.test/integrations/3dce54f3-3911-48bf-8566-3a3dcd95c6e6/settings",
             "https://hooks.acme.test/incoming/XXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");

@@ -44,7 +44,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n|ID\s+de\s+session)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n|ID\s+de\s+session|Sess[ãa]o|Sesja|Sesi[oó]n)(?:\s*\([^)\n]{{0,24}}\))?\s*(?:[:=]|\b(?:es|est|ist|é|to|is)\b)?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -134,6 +134,9 @@ mod tests {
             "セッションID: 107ea711-ea3a-4329-acea-ae1ec876f037 のリクエスト",
             "Sitzung 5eda6b85-5b3f-45c4-ac49-78e8d56ecee0 wurde nicht wiederhergestellt",
             "ID de sesión: 01HZX3K5N8Q2R7T9V4W6Y8A0BC",
+            "Sessão 01JHGP9VT85AQ6FQT5QYXK14YK encerrada; o agente perdeu o contexto.",
+            "Sesja 01JB2XW0EQEX3JC4Q2NGRKXVJM (agent) wygasła w połowie zadania.",
+            "Mi id de sesión es 87345d4227ff8bc8632d5ab73ecc2c46, por si sirve.",
             "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
             "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
             // A multi-byte character where a Twilio SID's hex would start.
