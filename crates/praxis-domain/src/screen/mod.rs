@@ -373,6 +373,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "pythonhttpsverify",
             "curl",
             "accept-invalid",
+            "trusted_host",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

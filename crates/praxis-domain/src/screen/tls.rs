@@ -29,14 +29,14 @@ lazy_regex!(
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
     FLAGS,
-    r#"(?i)(?:^|[\s"'(.]|\\n)-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?false\b|\bstrict-ssl(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
+    r#"(?i)(?:^|[\s"'(.]|\\n)-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?(?:false|0|no|off)\b|\bstrict-ssl(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
 );
 lazy_regex!(
     /// Switches of particular tools and runtimes: curl's config file, lftp,
     /// Bundler, Composer, Yarn 2+, mongosh, svn, cargo and reqwest, uv, the
     /// Azure CLI, OpenLDAP, Terraform backends, Go modules.
     TOOL_SWITCHES,
-    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b"#
+    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\bPIP_TRUSTED_HOST\s*=\s*["']?[^\s"']|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
 );
 lazy_regex!(
     /// curl's `-k`, alone or in a group of short flags.
@@ -96,6 +96,12 @@ mod tests {
             "svn checkout https://svn.lan/repos/core --trust-server-cert-failures=unknown-ca",
             "cargo run -- --danger-accept-invalid-certs https://10.0.9.9:8443",
             "cargo run -- --accept-invalid-hostnames https://10.0.9.9:8443",
+            "restic -r rest:https://backup.lab:8000/ --insecure-tls snapshots",
+            "export PIP_TRUSTED_HOST=pypi.corp.example",
+            "git config --global http.sslVerify 0 && git pull",
+            "kubectl config set clusters.kind-dev.insecure-skip-tls-verify true",
+            "deno run --allow-net --unsafely-ignore-certificate-errors=api.lab main.ts",
+            "echo \"check_certificate = off\" >> ~/.wgetrc",
             "uv pip install --allow-insecure-host pypi.mirror.lan -r requirements.txt",
             "export AZURE_CLI_DISABLE_CONNECTION_VERIFICATION=1",
             "LDAPTLS_REQCERT=never ldapsearch -H ldaps://dc01.lan -x",
