@@ -119,7 +119,6 @@ const PAIR_TOOLS: &[&str] = &[
     "boundary",
 ];
 
-/// The words each pattern needs.
 lazy_regex!(
     /// A single-quoted argument with no spaces and none of the characters
     /// of paths, patterns or shell code: judged by its shape alone
@@ -134,7 +133,7 @@ lazy_regex!(
 /// letters, digits and a symbol that identifiers and versions do not use.
 /// Base64 (its padding and `+` are no symbols of choice) is encoded data.
 fn password_shaped(v: &str) -> bool {
-    let base64 = v.len() % 4 == 0
+    let base64 = v.len().is_multiple_of(4)
         && v.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
     !base64
@@ -145,6 +144,7 @@ fn password_shaped(v: &str) -> bool {
         && !is_placeholder(v)
 }
 
+/// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::with_also(
         vec![
