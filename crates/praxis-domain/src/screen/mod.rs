@@ -84,11 +84,15 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     let normalized = normalize(text);
     let matched = normalized.as_str();
     let doors = DOORS.open(matched);
-    // Leetspeak spelled out, where the text has it, for prompt overrides.
-    let plain = normalize::unleet(matched).map(|plain| {
-        let doors = DOORS.open(&plain);
-        (plain, doors)
-    });
+    // Leetspeak spelled out, where prose has it, for prompt overrides (an
+    // order to the reader is prose; a command's digits are its own).
+    let plain = (!commands)
+        .then(|| normalize::unleet(matched))
+        .flatten()
+        .map(|plain| {
+            let doors = DOORS.open(&plain);
+            (plain, doors)
+        });
     let mut out = Vec::new();
     for rule in Rule::ALL {
         let leet = rule == Rule::PromptOverride && plain.is_some();

@@ -44,7 +44,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n|ID\s+de\s+session|Sess[ãa]o|Sesja|Sesi[oó]n)(?:\s*\([^)\n]{{0,24}}\))?\s*(?:[:=]|\b(?:es|est|ist|é|to|is)\b)?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
