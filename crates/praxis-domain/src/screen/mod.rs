@@ -393,7 +393,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "lefthook",
             "skip_hooks",
         ],
-        Rule::WorldWritable => &["chmod", "icacls"],
+        Rule::WorldWritable => &["chmod", "icacls", "mkdir", "install", "mode="],
     }
 }
 

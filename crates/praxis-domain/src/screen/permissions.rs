@@ -8,12 +8,29 @@ lazy_regex!(
     /// `chmod` (maybe under sudo) and its arguments, up to the end of the
     /// command.
     CHMOD,
-    r"(?i)(?:^|[\s;&|(`])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
+    r"(?i)(?:^|[\s;&|(`\x22'])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
 );
 lazy_regex!(
     /// `find PATH … -exec chmod MODE {}`: a recursive change of PATH.
     FIND_EXEC,
     r"(?i)\bfind\s+(\S+)[^\n;&|]*?-exec(?:dir)?\s+(?:sudo\s+)?chmod\s+(?:-\S+\s+)*(\S+)\s+[\x22']?\{\}"
+);
+lazy_regex!(
+    /// `find PATH … | xargs chmod MODE`: a recursive change of PATH.
+    FIND_XARGS,
+    r"(?i)\bfind\s+(\S+)[^\n;&]*?\|\s*(sudo\s+)?xargs\s+(?:-\S+\s+)*(?:sudo\s+)?chmod\s+(?:-\S+\s+)*(\S+)"
+);
+lazy_regex!(
+    /// `mkdir -m MODE` or `install -m MODE` (maybe under sudo), creating
+    /// with the mode given.
+    CREATE_WITH_MODE,
+    r"(?i)(?:^|[\s;&|(`])(sudo\s+(?:-\S+\s+)*)?(?:mkdir|install)\b([^\n;&|)]*?)\s-m\s*(\S+)([^\n;&|)]*)"
+);
+lazy_regex!(
+    /// Ansible's file module: `mode=` and `path=` in one task, maybe
+    /// recursive, maybe become (`-b`).
+    ANSIBLE_FILE,
+    r"(?i)\bmode=[\x22']?(0?[0-7]{3,4})\b"
 );
 lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
@@ -160,8 +177,60 @@ pub(super) fn world_writable(text: &str) -> Spans {
             .filter(|c| dangerous(false, &format!("-R {} {}", &c[2], &c[1])))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
+    out.extend(
+        FIND_XARGS
+            .captures_iter(text)
+            .filter(|c| dangerous(c.get(2).is_some(), &format!("-R {} {}", &c[3], &c[1])))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out.extend(
+        CREATE_WITH_MODE
+            .captures_iter(text)
+            .filter(|c| {
+                dangerous(
+                    c.get(1).is_some(),
+                    &format!("{} {} {}", &c[3], &c[2], &c[4]),
+                )
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out.extend(ansible_file(text));
     out.extend(ICACLS.find_iter(text).map(|m| m.range()));
     out
+}
+
+/// An Ansible file task whose mode lets everyone write a system path: the
+/// path from the same line's `path=` (or `dest=`), recursive with
+/// `recurse=yes`, privileged with `-b`/`--become` or `become: true`.
+fn ansible_file(text: &str) -> Spans {
+    ANSIBLE_FILE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let mode = c.get(1)?;
+            let line = text[..mode.start()].rfind('\n').map_or(0, |i| i + 1)
+                ..text[mode.end()..]
+                    .find('\n')
+                    .map_or(text.len(), |i| mode.end() + i);
+            let task = &text[line.clone()];
+            let path = task
+                .split(|ch: char| ch.is_whitespace() || matches!(ch, '\x22' | '\''))
+                .find_map(|word| {
+                    word.strip_prefix("path=")
+                        .or_else(|| word.strip_prefix("dest="))
+                })?;
+            let recurse = task.contains("recurse=yes") || task.contains("recurse=true");
+            let privileged =
+                task.contains(" -b ") || task.contains("--become") || task.contains("become: true");
+            let args = format!(
+                "{}{} {path}",
+                if recurse { "-R " } else { "" },
+                mode.as_str()
+            );
+            dangerous(privileged, &args)
+                .then(|| c.get(0).map(|m| m.range()))
+                .flatten()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -173,6 +242,12 @@ mod tests {
     fn world_writable_system_paths() {
         for hit in [
             "sudo chmod 777 /var/run/docker.sock",
+            "find /usr/local -type d -print0 | sudo xargs -0 chmod 777",
+            "sudo install -d -m 777 /var/lib/app",
+            "sudo mkdir -m 777 /srv/uploads",
+            "ansible all -b -m file -a \"path=/var/run/docker.sock mode=0666\"",
+            "ansible web -b -m file -a 'path=/var/www mode=0777 recurse=yes'",
+            "config.vm.provision \"shell\", inline: \"chmod -R 777 /var/www\"",
             "chmod 666 /dev/kvm",
             "chmod -R 777 /var/www",
             "sudo chmod a+rwx /opt/app",

@@ -281,6 +281,17 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)"
 );
 lazy_regex!(
+    /// The shape of a Functions key: 40 bytes in base64, 54 characters
+    /// and its padding.
+    FUNCTION_KEY,
+    r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{54}==)(?:$|[^A-Za-z0-9+/=])"
+);
+lazy_regex!(
+    /// Words that place a Functions key.
+    FUNCTION_CONTEXT,
+    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]key|function_key|host key|azure"
+);
+lazy_regex!(
     AZURE_CONTEXT,
     r"(?i)azure|storage|blob|windows\.net|accountkey|account_key"
 );
@@ -425,6 +436,9 @@ pub(super) fn azure(text: &str) -> Spans {
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
     }
+    if FUNCTION_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
+    }
     out
 }
 
@@ -534,6 +548,13 @@ mod tests {
 
     #[test]
     fn messaging_and_cloud_vendor_secrets() {
+        // A Functions key by its shape, where a function is named.
+        let key = "Hcpo1liFaZ63lAzhkC83wjWJaIitVK5QAq4vtTOeP2UMzY7uwBag2w==";
+        assert!(fires(
+            &format!("the func key for prod is {key}"),
+            Rule::CredentialAzure
+        ));
+        assert!(!fires(&format!("blob digest {key}"), Rule::CredentialAzure));
         let sid = "AC3f9d2b7e1c8a4f6d0b5e9c2a7f1d3b8e";
         let token = "9e4b1c7d2a8f3e6b0c5d9a1f7e2b4c8d";
         assert!(fires(
