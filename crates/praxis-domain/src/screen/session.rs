@@ -16,7 +16,7 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid))(?:\\?["'])?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid))(?:\\?["']\]?)?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -40,11 +40,11 @@ lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
     /// PHP's `session_id('…')`, an engine.io or express `sid`.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\s*[=:]\s*{SESSION_SHAPES}|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -76,7 +76,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
     out.extend(matches(Some(&SESSION_CONTEXT), text));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
-        !is_placeholder(v) && has_digit(v) && !word_like(v) && distinct_chars(v) >= 8
+        // Classic ASP's cookie value is 24 capitals and no digit.
+        let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
+        !is_placeholder(v) && (has_digit(v) || capitals) && !word_like(v) && distinct_chars(v) >= 8
     }));
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
@@ -137,6 +139,13 @@ mod tests {
             "Sessão 01JHGP9VT85AQ6FQT5QYXK14YK encerrada; o agente perdeu o contexto.",
             "Sesja 01JB2XW0EQEX3JC4Q2NGRKXVJM (agent) wygasła w połowie zadania.",
             "Mi id de sesión es 87345d4227ff8bc8632d5ab73ecc2c46, por si sirve.",
+            "Cookie: ASPSESSIONIDQQTBRCAD=YCIYOAQFAYRVESSEIGKZQQOJ",
+            "self.client.cookies[\"sessionid\"] = \"kl4i15y1twsr05iz6sat0cnhrby9bgw9\"",
+            "$_COOKIE['PHPSESSID'] = 'rdqmoef5js8gb9p7w7y7nmb7a5kkmujd';",
+            "{\"session\": {\"id\": \"b6a719e7-39fb-4ce7-803c-b5cacb59311d\", \"user\": \"c.ortiz\"}}",
+            "DEBUG django.contrib.sessions: loaded session key x5xkolwwkpdycbsfduvpfh9xel9t6i13",
+            "Session started — id c8303571-a4b3-4f18-8ebb-319e3c84ee5e — model claude-sonnet",
+            "cd ~/.claude/projects/-home-dev-app && less b9a2b3c3-259a-41c9-9531-180831da8877.jsonl",
             "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
             "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
             // A multi-byte character where a Twilio SID's hex would start.
