@@ -18,7 +18,13 @@ lazy_regex!(
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+|[^\n]{0,40}?(?:--body|--value|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*aws\s+configure\s+set\s+aws_secret_access_key\b"#
+);
+lazy_regex!(
+    /// An STS session token by its fixed opening (the base64 of its
+    /// protobuf header), wherever it is printed.
+    AWS_STS_TOKEN,
+    r"\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/=]{60,}"
 );
 lazy_regex!(
     AWS_SESSION,
@@ -62,7 +68,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -105,6 +111,7 @@ pub(super) const OTHER_VENDOR_WORDS: &[&str] = &[
     "figd_",
     "nfp_",
     "ntn_",
+    "eyjrijoi",
 ];
 
 pub(super) fn other_vendor(text: &str) -> Spans {
@@ -155,6 +162,7 @@ pub(super) fn aws(text: &str) -> Spans {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
     out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
+    out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
     out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
@@ -251,7 +259,7 @@ lazy_regex!(
 // validator or an account or API key SID. Three patterns, each with a
 // literal the regex engine can skip to; as one alternation they had none
 // and cost a full scan of every text.
-lazy_regex!(TWILIO_NAME, r"(?i)twilio");
+lazy_regex!(TWILIO_NAME, r"(?i)twilio|트윌리오|トゥイリオ|特维利奥");
 lazy_regex!(TWILIO_VALIDATOR, r"\bRequestValidator\b");
 lazy_regex!(TWILIO_SID, r"(?:AC|SK)[0-9a-f]{32}");
 lazy_regex!(
@@ -267,7 +275,7 @@ lazy_regex!(
 );
 lazy_regex!(
     DISCORD_WEBHOOK,
-    r"(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d+/([A-Za-z0-9_-]{20,})"
+    r"(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d+/([A-Za-z0-9_-]{20,})|discord://([A-Za-z0-9_-]{60,70})@\d{17,20}|discord://\d{17,20}/([A-Za-z0-9_-]{60,70})"
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
@@ -548,6 +556,33 @@ mod tests {
 
     #[test]
     fn messaging_and_cloud_vendor_secrets() {
+        for (hit, rule) in [
+            (
+                "WATCHTOWER_NOTIFICATION_URL=discord://7HC3lgNuSmh_XMwQfuq942iB3FwDaba7ECJBx3kP6vH6x5CxD8ukRpJl60kRuUFMY2F6@1212394826628635541",
+                Rule::CredentialDiscord,
+            ),
+            (
+                "sb_secret_l4eN0xa6UOQvLxBJ5TXLvrUX0_6FUla was bundled into the client",
+                Rule::CredentialOther,
+            ),
+            (
+                "Grafana key eyJrIjoibEI3dHUwUDc1MTBIN1JjMUg3RjJYcXlibTBqcmc3R0giLCJuIjoiY2kiLCJpZCI6NX0=",
+                Rule::CredentialOther,
+            ),
+            (
+                "트윌리오 인증 토큰 a0f19f42b8441dc9d45b999f37452e4a 이(가) 남아 있었습니다.",
+                Rule::CredentialTwilio,
+            ),
+        ] {
+            assert!(fires(hit, rule), "{hit}");
+        }
+        for hit in [
+            "gh secret set AWS_SECRET_ACCESS_KEY --body v9HakoVpXYnicz1Xs6VrEh5ejwCwMXyBmVcbQKpB",
+            "echo \"V6eicbpC4aT8qM/GQboBeOdydMcoU0/fIyNDyFvl\" | aws configure set aws_secret_access_key",
+            "token in the log: FwoGZXIvYXdzE33GPmie64P6RZw8CVtV59ocG8jZIBnT+L1nD0/Gs7OqYKXPQHytpHD81+V7BiVPVzh46nA2h78",
+        ] {
+            assert!(fires(hit, Rule::CredentialAws), "{hit}");
+        }
         // A Functions key by its shape, where a function is named.
         let key = "Hcpo1liFaZ63lAzhkC83wjWJaIitVK5QAq4vtTOeP2UMzY7uwBag2w==";
         assert!(fires(
