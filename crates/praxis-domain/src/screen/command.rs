@@ -32,7 +32,7 @@ lazy_regex!(
 /// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:(?:etc|usr|var|bin|boot|lib\w*|opt|sbin|home|root)(?:/[\w.-]+)?)?/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -262,8 +262,10 @@ fn permissions_are_dangerous(args: &str) -> bool {
     // permissions away (`go-w`, `o-rwx`) tightens what it reaches.
     let takes_away = |mode: &str| {
         mode.split(',').all(|clause| {
+            // Only group's and others' bits: `a-x` or `-w` on /usr breaks it.
             clause.split_once('-').is_some_and(|(who, perms)| {
-                who.chars().all(|c| "ugoa".contains(c))
+                !who.is_empty()
+                    && who.chars().all(|c| "go".contains(c))
                     && !perms.is_empty()
                     && perms.chars().all(|c| "rwxXst".contains(c))
             })
@@ -566,6 +568,9 @@ mod tests {
             "bitsadmin /transfer job /download https://dl.example/u.exe %TEMP%\\u.exe & start %TEMP%\\u.exe",
             "python3 -c \"import os\nwhile True: os.fork()\"",
             "perl -e 'fork while 1'",
+            "sudo chmod -R a-x /usr",
+            "sudo find / -mtime +1 -delete",
+            "find /home -user bob -delete",
             "gsutil cat gs://ops-bootstrap/bootstrap.sh | bash",
             "aws s3 cp s3://ops-scripts/bootstrap.sh - | bash",
             "curl -sfL https://get.k3s.io | INSTALL_K3S_EXEC=\"server\" sh -",
@@ -581,6 +586,8 @@ mod tests {
             "bitsadmin /transfer job /download https://dl.example/u.exe C:\\dl\\u.exe",
             "find /opt -name '*.pyc' -delete",
             "sudo chmod -R go-w /usr/local",
+            "find /var/tmp -type f -delete",
+            "find /opt/myapp -mindepth 1 -delete",
             "sudo find /var/log -mtime +30 -delete",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");

@@ -126,21 +126,36 @@ lazy_regex!(
     /// name (`plink -pw '…'`, `bw unlock '…'`, `poetry config http-basic.x
     /// user '…'`).
     QUOTED_LITERAL,
-    r"(?:^|[\s=:])'([^'\s/\\\[\]{}()$<>|;&*?^`]{8,64})'(?:$|[\s;|&)])"
+    r"(?:^|[\s=:])'([^'\s/\\\[\]{}()<>|;&*?^`]{8,64})'(?:$|[\s;|&)])"
 );
 
 /// Whether a quoted literal looks like a chosen password: capitals, small
 /// letters, digits and a symbol that identifiers and versions do not use.
-/// Base64 (its padding and `+` are no symbols of choice) is encoded data.
+/// Base64 of 16 characters or more (its padding and `+` are no symbols of
+/// choice) is encoded data; `KEY=value`, `pkg==1.2`, `Class#method` and a
+/// `$NAME` are settings, pins, names and variables.
 fn password_shaped(v: &str) -> bool {
-    let base64 = v.len().is_multiple_of(4)
-        && v.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
+    let bytes = v.as_bytes();
+    let base64 = v.len() >= 16
+        && v.len().is_multiple_of(4)
+        && v.trim_end_matches('=')
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/".contains(&b));
+    let setting = v.trim_end_matches('=').contains('=');
+    let method = bytes
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b'#' && w[2].is_ascii_lowercase());
+    let variable = bytes
+        .windows(2)
+        .any(|w| w[0] == b'$' && (w[1].is_ascii_uppercase() || w[1] == b'_'));
     !base64
-        && v.bytes().any(|b| b.is_ascii_uppercase())
-        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && !setting
+        && !method
+        && !variable
+        && bytes.iter().any(u8::is_ascii_uppercase)
+        && bytes.iter().any(u8::is_ascii_lowercase)
         && has_digit(v)
-        && v.bytes().any(|b| b"!@#%+=~".contains(&b))
+        && bytes.iter().any(|b| b"!@#$%+=~".contains(b))
         && !is_placeholder(v)
 }
 
@@ -351,6 +366,8 @@ mod tests {
             "plink -ssh -pw 'Pl1nk!Ops' ops@10.0.4.20 uptime",
             "bw unlock 'Bitw@rden!Master88'",
             "poetry config http-basic.internal ci 'P0etry!Repo'",
+            "plink -ssh -pw 'Pa$$w0rd!' ops@10.0.4.20 uptime",
+            "plink -ssh -pw 'Passw0rd+123' ops@10.0.4.20 uptime",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
@@ -375,6 +392,10 @@ mod tests {
             "grep -P '^v[0-9]+\\.[0-9]+' CHANGELOG.md",
             "docker tag 'App-Server_v2' registry.lan/app:2",
             "echo 'SGVsbG8sIHdvcmxkIQ==' | base64 -d",
+            "helm upgrade app ./chart --set 'replicaCount=3'",
+            "pip install 'Django==4.2.7'",
+            "mvn test -Dtest='UserServiceTest#testLogin2'",
+            "docker run -e 'JAVA_OPTS=-Xmx2G' app",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

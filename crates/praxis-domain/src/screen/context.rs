@@ -202,7 +202,8 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
             open == "${" && rest.starts_with([':', '-', '=', '+']) && !rest.starts_with(":?");
         // A string literal inside braces (`{{"Authorization", "Bearer …"}}`
         // in C++) is no template expression.
-        let quoted = open == "{{" && text[inner..span.start].matches('"').count() % 2 == 1;
+        let quoted =
+            open == "{{" && text[inner.min(span.start)..span.start].matches('"').count() % 2 == 1;
         inner + length + close.len() >= span.end
             && !expression.contains('\n')
             && !literal_default
@@ -342,6 +343,18 @@ mod tests {
             .filter(|(hit, _)| hit.rule == rule)
             .filter_map(|(_, s)| s)
             .collect()
+    }
+
+    /// A finding that starts on the braces of a template (`{{user}}` in a
+    /// URL's user part) is screened without slicing past its own start.
+    #[test]
+    fn a_finding_on_template_braces_is_screened() {
+        for text in [
+            "amqp://{{user}}:Rabbit9Pass@mq:5672/",
+            "DATABASE_URL=postgres://{{db_user}}:Xy7kLm2pQ9@db/app",
+        ] {
+            let _ = crate::screen::scan(text, true);
+        }
     }
 
     #[test]

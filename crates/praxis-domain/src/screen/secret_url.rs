@@ -158,16 +158,20 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .map(|m| m.range()),
     );
     for url in HOOK_URL.find_iter(text) {
-        // A UUID is the secret of a webhook or a heartbeat ping; elsewhere
-        // (`/integrations/<uuid>/settings`) it names a thing.
-        let lower = url.as_str().to_ascii_lowercase();
-        let uuid_secret = lower.contains("hook") || lower.contains("hc-ping");
+        // A UUID right after `hook/` or on a heartbeat host is the secret;
+        // elsewhere (`/hooks/subscriptions/<uuid>`, `/integrations/<uuid>`)
+        // it names a thing.
+        let ping = url.as_str().to_ascii_lowercase().contains("hc-ping");
         let mut at = url.start();
+        let mut previous = "";
         for segment in url.as_str().split('/') {
-            if generated_segment(segment) || (uuid_secret && is_uuid(segment)) {
+            let hook =
+                previous.eq_ignore_ascii_case("hook") || previous.eq_ignore_ascii_case("hooks");
+            if generated_segment(segment) || ((hook || ping) && is_uuid(segment)) {
                 out.push(at..at + segment.len());
             }
             at += segment.len() + 1;
+            previous = segment;
         }
     }
     out.extend(
@@ -277,6 +281,7 @@ mod tests {
             "https://hooks.acme.test/incoming/release-2024-build-artifacts-x86_64",
             "https://api.github.com/repos/acme/app/hooks/123456789/deliveries",
             "https://app.acme.test/integrations/3dce54f3-3911-48bf-8566-3a3dcd95c6e6/settings",
+            "https://dev.azure.com/acme/_apis/hooks/subscriptions/3dce54f3-3911-48bf-8566-3a3dcd95c6e6",
             "https://hooks.acme.test/incoming/XXXXXXXXXXXXXXXXXXXXXXXXXXXX",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");

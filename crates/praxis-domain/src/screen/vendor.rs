@@ -334,7 +334,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && has_letter(b)
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
-                && !text[..m.start()].ends_with('-')
+                && !hyphenated(text, m.start())
         })
         .map(|m| m.range())
         .collect()
@@ -365,6 +365,13 @@ fn labelled_token(text: &str, at: usize) -> bool {
     ["token", "secret", "client(", "auth"]
         .iter()
         .any(|w| before.contains(w))
+}
+
+/// Whether the value at `at` continues a hyphenated name
+/// (`node-modules-<hash>`): a letter or digit, then `-`, right before it.
+fn hyphenated(text: &str, at: usize) -> bool {
+    let before = &text.as_bytes()[..at];
+    before.len() >= 2 && before.ends_with(b"-") && before[before.len() - 2].is_ascii_alphanumeric()
 }
 
 /// Whether `text` holds a word of exactly 32 ASCII letters and digits
@@ -468,6 +475,10 @@ mod tests {
         // A hash inside a hyphenated name is part of the name.
         assert!(!fires(
             "Build cache key node-modules-43692162434b9ed9e48a95793408b69c missed after bumping twilio",
+            Rule::CredentialTwilio
+        ));
+        assert!(fires(
+            "twilio token removed from config:\n-a67774cbc82fd2c66e46b6d6aaf6be45",
             Rule::CredentialTwilio
         ));
         // A webhook's HMAC-SHA1 signature named beside it leaves the token
