@@ -84,20 +84,17 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     let normalized = normalize(text);
     let matched = normalized.as_str();
     let doors = DOORS.open(matched);
-    // Leetspeak spelled out, where prose has it, for prompt overrides (an
-    // order to the reader is prose; a command's digits are its own).
-    let plain = (!commands)
-        .then(|| normalize::unleet(matched))
-        .flatten()
-        .map(|plain| {
-            let doors = DOORS.open(&plain);
-            (plain, doors)
-        });
+    let variants = Variant::of(matched, commands);
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        let leet = rule == Rule::PromptOverride && plain.is_some();
-        let shut = doors & (1 << rule.index()) == 0;
-        if (shut && !leet) || (rule.commands_only() && !commands) {
+        let bit = 1 << rule.index();
+        let readers = || {
+            variants
+                .iter()
+                .filter(move |v| (v.rules)(rule) && v.doors & bit != 0)
+        };
+        let shut = doors & bit == 0;
+        if (shut && readers().next().is_none()) || (rule.commands_only() && !commands) {
             continue;
         }
         let mut found = if shut {
@@ -105,10 +102,12 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
         } else {
             detect(rule, matched, doors)
         };
-        if let (Rule::PromptOverride, Some((plain, doors))) = (rule, &plain)
-            && doors & (1 << rule.index()) != 0
-        {
-            found.extend(detect(rule, plain, *doors));
+        for variant in readers() {
+            found.extend(
+                detect(rule, &variant.text, variant.doors)
+                    .into_iter()
+                    .filter_map(|span| variant.back(span)),
+            );
         }
         let mut spans: Vec<_> = found
             .into_iter()
@@ -142,6 +141,57 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
+}
+
+/// Another form of a text that some rules read too, with its doors and
+/// the way back to the bytes of the text as matched.
+struct Variant {
+    text: String,
+    doors: Doors,
+    /// For each byte of `text`, the byte it came from; `None` when the
+    /// offsets agree.
+    origin: Option<Vec<usize>>,
+    /// The rules that read this form.
+    rules: fn(Rule) -> bool,
+}
+
+impl Variant {
+    /// The forms of `matched` worth reading: leetspeak spelled out, in
+    /// prose, for prompt overrides (an order to the reader is prose; a
+    /// command's digits are its own), and adjacent string literals joined
+    /// (`"ghp_" + "…"`) for vendor tokens split to dodge a scanner.
+    fn of(matched: &str, commands: bool) -> Vec<Variant> {
+        let mut variants = Vec::new();
+        if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
+            variants.push(Variant {
+                doors: DOORS.open(&text),
+                text,
+                origin: None,
+                rules: |rule| rule == Rule::PromptOverride,
+            });
+        }
+        if let Some((text, origin)) = normalize::joined_literals(matched) {
+            variants.push(Variant {
+                doors: DOORS.open(&text),
+                text,
+                origin: Some(origin),
+                rules: Rule::is_vendor_token,
+            });
+        }
+        variants
+    }
+
+    /// `span` of this form as a span of the matched text.
+    fn back(&self, span: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+        match &self.origin {
+            None => Some(span),
+            Some(origin) => {
+                let start = *origin.get(span.start)?;
+                let end = origin.get(span.end.checked_sub(1)?)? + 1;
+                Some(start..end)
+            }
+        }
+    }
 }
 
 /// The rules that fire on one text, in [`Rule::ALL`] order.

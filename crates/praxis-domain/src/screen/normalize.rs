@@ -147,6 +147,47 @@ pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
     Box::leak(words.into_boxed_slice())
 }
 
+/// The text with adjacent string literals joined (`"ghp_" + "…"`,
+/// `'AKIA' + '…'`: a quote, a `+` and the same quote again, with spaces or
+/// line breaks between), and for each of its bytes the byte of `text` it
+/// came from; `None` where no literals are joined.
+pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
+    if !text.contains('+') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len());
+    let mut joined = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let quote = bytes[i];
+        if quote == b'"' || quote == b'\'' {
+            let mut j = i + 1;
+            while bytes.get(j).is_some_and(|b| *b == b' ' || *b == b'\t') {
+                j += 1;
+            }
+            if bytes.get(j) == Some(&b'+') {
+                let mut k = j + 1;
+                while bytes.get(k).is_some_and(u8::is_ascii_whitespace) {
+                    k += 1;
+                }
+                if bytes.get(k) == Some(&quote) {
+                    i = k + 1;
+                    joined = true;
+                    continue;
+                }
+            }
+        }
+        out.push(quote);
+        origin.push(i);
+        i += 1;
+    }
+    // Only ASCII bytes were left out: still UTF-8.
+    let text = String::from_utf8(out).ok()?;
+    joined.then_some((text, origin))
+}
+
 /// The text with leetspeak spelled out (`1gn0re` as `ignore`, `y0u` as
 /// `you`), where at least two words mix letters with the digits that stand
 /// for them; `None` otherwise. Only such words change, and each digit
@@ -275,6 +316,25 @@ mod tests {
             "Upgraded log4j and s3 clients; p4ss tests on v2 again.",
             Rule::PromptOverride
         ));
+    }
+
+    /// Adjacent literals are joined, and each byte leads back to its own.
+    #[test]
+    fn adjacent_string_literals_are_joined() {
+        let text = r#"TOKEN = "ghp_" + "A0pHdOmWINDqshFb3GDfH1ekMywP7Z3KLUYJ""#;
+        let (joined, origin) = super::joined_literals(text).unwrap();
+        assert_eq!(
+            joined,
+            r#"TOKEN = "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""#
+        );
+        assert_eq!(&text[origin[13]..=origin[13]], "A");
+        assert_eq!(super::joined_literals("a + b"), None);
+        assert!(fires(text, Rule::CredentialGithub));
+        assert!(fires(
+            "key_id = 'AKIA' + 'GFQ6Q3U3BFWKAGXQ'",
+            Rule::CredentialAws
+        ));
+        assert!(!fires("x = \"abc\" + \"def\"", Rule::CredentialGithub));
     }
 
     /// A span of the matched text leads back to the original characters,

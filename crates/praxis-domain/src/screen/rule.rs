@@ -140,6 +140,29 @@ impl Rule {
         Rule::ALL.into_iter().find(|r| r.code() == code)
     }
 
+    /// Whether the rule finds a vendor's token by its shape: one that a
+    /// writer may split into string literals joined again at run time.
+    pub fn is_vendor_token(self) -> bool {
+        matches!(
+            self,
+            Rule::CredentialGithub
+                | Rule::CredentialOpenai
+                | Rule::CredentialAnthropic
+                | Rule::CredentialSlack
+                | Rule::CredentialAws
+                | Rule::CredentialGoogle
+                | Rule::CredentialStripe
+                | Rule::CredentialNpm
+                | Rule::CredentialJwt
+                | Rule::CredentialOther
+                | Rule::CredentialTelegram
+                | Rule::CredentialDiscord
+                | Rule::CredentialTwilio
+                | Rule::CredentialAzure
+                | Rule::SecretUrl
+        )
+    }
+
     /// Whether the rule screens command fields only: it judges a practice
     /// (what a command does), which prose may describe freely.
     pub fn commands_only(self) -> bool {
