@@ -5,11 +5,10 @@
 
 use std::sync::LazyLock;
 
-use regex::{Captures, Regex};
+use regex::Captures;
 
 use super::gate::{Doors, Gates};
-use super::normalize::{leak_normalized, normalize};
-use super::pattern::{Spans, candidates, groups, lazy_regex, regex};
+use super::pattern::{ScriptPattern, Spans, candidates, groups, lazy_regex};
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
 };
@@ -288,10 +287,8 @@ const PROSE_PASSWORD_WORDS: &[&str] = &[
     "密码",
 ];
 
-static PROSE_PASSWORD: LazyLock<Regex> =
-    LazyLock::new(|| regex(normalize(PROSE_PASSWORD_PATTERN).as_str()));
-static PROSE_PASSWORD_GATE: LazyLock<&'static [&'static str]> =
-    LazyLock::new(|| leak_normalized(PROSE_PASSWORD_WORDS));
+static PROSE_PASSWORD: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
@@ -311,7 +308,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
-            (&PROSE_PASSWORD, *PROSE_PASSWORD_GATE),
+            (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (&BARE_PASSWORD, &["pass", "pwd"]),
             (&NAME_VALUE, &["value"]),
             (&HCL_DEFAULT, &["default"]),
@@ -425,7 +422,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
     }));
-    out.extend(groups(open.get(&PROSE_PASSWORD), text, prose_password));
+    out.extend(groups(
+        open.get(&PROSE_PASSWORD.pattern),
+        text,
+        prose_password,
+    ));
     out.extend(groups(open.get(&BARE_PASSWORD), text, |v| {
         let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
         v.len() >= 8

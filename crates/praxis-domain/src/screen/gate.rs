@@ -88,9 +88,8 @@ fn cased(word: &str) -> Vec<String> {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default();
-    let mut forms = vec![lower.clone(), capitalized, lower.to_uppercase()];
-    forms.dedup();
-    forms
+    // Repeated forms (a script without case) are merged by the caller.
+    vec![lower.clone(), capitalized, lower.to_uppercase()]
 }
 
 /// Patterns, each behind the words that can open it. Their doors sit in

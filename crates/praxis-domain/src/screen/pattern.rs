@@ -5,6 +5,8 @@ use std::ops::Range;
 
 use regex::{Captures, Regex};
 
+use super::normalize::{leak_normalized, normalize};
+
 /// Compiles a screening pattern; a broken one is a bug caught by the first
 /// test that touches its rule.
 ///
@@ -15,6 +17,26 @@ use regex::{Captures, Regex};
 pub(super) fn regex(pattern: &str) -> Regex {
     let pattern = ascii_classes(pattern);
     Regex::new(&pattern).unwrap_or_else(|e| panic!("screening pattern {pattern:?}: {e}"))
+}
+
+/// A pattern written in other scripts with the gate words it needs, both
+/// in their normalized form (lookalike letters folded as the screened
+/// text's are), so that folding treats pattern, words and text alike.
+pub(super) struct ScriptPattern {
+    /// The compiled pattern.
+    pub(super) pattern: Regex,
+    /// Its gate words, normalized.
+    pub(super) words: &'static [&'static str],
+}
+
+impl ScriptPattern {
+    /// Compiles `pattern` and `words` from their normalized forms.
+    pub(super) fn new(pattern: &str, words: &[&str]) -> Self {
+        Self {
+            pattern: regex(normalize(pattern).as_str()),
+            words: leak_normalized(words),
+        }
+    }
 }
 
 /// `pattern` with `\b`, `\B`, `\w` and `\d` made ASCII-only, in and out of

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::screen::normalize::{leak_normalized, normalize};
-use crate::screen::pattern::regex;
+use crate::screen::normalize::leak_normalized;
+use crate::screen::pattern::ScriptPattern;
 
 /// "Ignore the previous instructions" in languages the phrasings above do
 /// not spell: Chinese, Japanese, Korean, Russian, Dutch, Polish, Turkish,
@@ -184,29 +184,16 @@ const ADDRESSEES: &[&str] = &[
     "агент",
 ];
 
-/// A pattern compiled from its normalized form, with its normalized words.
-struct Normalized {
-    pattern: Regex,
-    words: &'static [&'static str],
-}
-
-fn compile(pattern: &str, words: &[&str]) -> Normalized {
-    Normalized {
-        pattern: regex(normalize(pattern).as_str()),
-        words: leak_normalized(words),
-    }
-}
-
-static FOREIGN_OVERRIDE: LazyLock<Normalized> =
-    LazyLock::new(|| compile(FOREIGN_OVERRIDE_PATTERN, FOREIGN_OVERRIDE_WORDS));
-static UNBOUND_PERSONA: LazyLock<Normalized> =
-    LazyLock::new(|| compile(UNBOUND_PERSONA_PATTERN, UNBOUND_PERSONA_WORDS));
-static REVEAL_ABROAD: LazyLock<Normalized> =
-    LazyLock::new(|| compile(REVEAL_ABROAD_PATTERN, REVEAL_ABROAD_WORDS));
-static RULE_FILES_DISMISSED: LazyLock<Normalized> =
-    LazyLock::new(|| compile(RULE_FILES_DISMISSED_PATTERN, RULE_FILES_WORDS));
-static ADDRESSED_ORDER: LazyLock<Normalized> =
-    LazyLock::new(|| compile(ADDRESSED_ORDER_PATTERN, ADDRESSED_ORDER_WORDS));
+static FOREIGN_OVERRIDE: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(FOREIGN_OVERRIDE_PATTERN, FOREIGN_OVERRIDE_WORDS));
+static UNBOUND_PERSONA: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(UNBOUND_PERSONA_PATTERN, UNBOUND_PERSONA_WORDS));
+static REVEAL_ABROAD: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(REVEAL_ABROAD_PATTERN, REVEAL_ABROAD_WORDS));
+static RULE_FILES_DISMISSED: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(RULE_FILES_DISMISSED_PATTERN, RULE_FILES_WORDS));
+static ADDRESSED_ORDER: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(ADDRESSED_ORDER_PATTERN, ADDRESSED_ORDER_WORDS));
 static ADDRESSEE_WORDS: LazyLock<&'static [&'static str]> =
     LazyLock::new(|| leak_normalized(ADDRESSEES));
 
