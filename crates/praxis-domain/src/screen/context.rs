@@ -209,7 +209,13 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
             && !literal_default
             && !quoted
     };
-    if enclosed("${", "}") || enclosed("#{", "}#") || enclosed("{{", "}}") || enclosed("$(", ")") {
+    // Every opener holds `{` or `(`: most lines have neither, and a byte
+    // scan for them spares the four substring searches.
+    let lead = &text.as_bytes()[line.start..span.end];
+    let braces = lead.contains(&b'{');
+    if (braces && (enclosed("${", "}") || enclosed("#{", "}#") || enclosed("{{", "}}")))
+        || (lead.contains(&b'(') && enclosed("$(", ")"))
+    {
         return true;
     }
     let before = &text[..span.start];

@@ -11,7 +11,9 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
 use regex::{Captures, Match, Regex};
 
 /// Which doors are open, one bit each.
@@ -19,7 +21,10 @@ pub(super) type Doors = u128;
 
 /// Words, each opening some of up to 128 doors.
 pub(super) struct Keywords {
-    automaton: AhoCorasick,
+    /// Stepped byte by byte: a match state holds every word that ends
+    /// there, so one pass finds all of them, overlapping or not.
+    automaton: DFA,
+    start: StateID,
     /// For each word of the automaton, the doors it opens.
     doors: Vec<Doors>,
     /// Doors without words, open to every text.
@@ -29,12 +34,22 @@ pub(super) struct Keywords {
 impl Keywords {
     /// Door `i` opens on any word of `lists[i]`, or always when the list is
     /// empty.
+    #[cfg(test)]
     pub(super) fn new(lists: &[&[&str]]) -> Self {
+        Self::only(lists, Doors::MAX)
+    }
+
+    /// As [`Keywords::new`], with only the doors of `keep`: the others stay
+    /// shut, and their words are left out of the automaton.
+    pub(super) fn only(lists: &[&[&str]], keep: Doors) -> Self {
         assert!(lists.len() <= 128, "at most 128 doors");
         let mut words: Vec<String> = Vec::new();
         let mut doors: Vec<Doors> = Vec::new();
         let mut always = 0;
         for (door, list) in lists.iter().enumerate() {
+            if keep & (1 << door) == 0 {
+                continue;
+            }
             if list.is_empty() {
                 always |= 1 << door;
             }
@@ -47,14 +62,17 @@ impl Keywords {
                 }
             }
         }
-        let automaton = AhoCorasick::builder()
+        let automaton = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)
             .expect("gate words");
+        let start = automaton
+            .start_state(Anchored::No)
+            .expect("an unanchored start");
         Self {
             automaton,
+            start,
             doors,
             always,
         }
@@ -66,11 +84,18 @@ impl Keywords {
         if tests::all_open() {
             return Doors::MAX;
         }
-        self.automaton
-            .find_overlapping_iter(text)
-            .fold(self.always, |open, m| {
-                open | self.doors[m.pattern().as_usize()]
-            })
+        let dfa = &self.automaton;
+        let mut open = self.always;
+        let mut state = self.start;
+        for &byte in text.as_bytes() {
+            state = dfa.next_state(Anchored::No, state, byte);
+            if dfa.is_special(state) && dfa.is_match(state) {
+                for i in 0..dfa.match_len(state) {
+                    open |= self.doors[dfa.match_pattern(state, i).as_usize()];
+                }
+            }
+        }
+        open
     }
 }
 

@@ -163,22 +163,29 @@ impl Variant {
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
+            static LEET: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::leet_readers));
             variants.push(Variant {
-                doors: DOORS.open(&text),
+                doors: LEET.open(&text),
                 text,
                 origin: None,
-                rules: |rule| rule == Rule::PromptOverride,
+                rules: Variant::leet_readers,
             });
         }
         if let Some((text, origin)) = normalize::joined_literals(matched) {
+            static JOINED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::is_vendor_token));
             variants.push(Variant {
-                doors: DOORS.open(&text),
+                doors: JOINED.open(&text),
                 text,
                 origin: Some(origin),
                 rules: Rule::is_vendor_token,
             });
         }
         variants
+    }
+
+    /// The rules that read leetspeak spelled out.
+    fn leet_readers(rule: Rule) -> bool {
+        rule == Rule::PromptOverride
     }
 
     /// `span` of this form as a span of the matched text.
@@ -296,30 +303,47 @@ fn pointer(path: &[String]) -> String {
     out
 }
 
-/// The doors of one pass over a text: one per rule, indexed like
-/// [`Rule::ALL`] (whether the rule can fire), then one per gated pattern of
-/// the rule families that gate theirs.
-static DOORS: LazyLock<Keywords> = LazyLock::new(|| {
+/// Every door's words: one door per rule, indexed like [`Rule::ALL`]
+/// (whether the rule can fire), then one per gated pattern of the rule
+/// families that gate theirs; and for each rule, the doors that are its
+/// own (its door and its family's).
+static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::new(|| {
     // A gated family's rule can fire only where one of its patterns' doors
     // opens: its door takes all of their words.
-    let rule_lists: Vec<Vec<&str>> = Rule::ALL
+    let mut lists: Vec<Vec<&str>> = Rule::ALL
         .iter()
         .map(|&rule| match family(rule) {
             Some(family) => family.first_lists().flatten().copied().collect(),
             None => words(rule).to_vec(),
         })
         .collect();
-    let mut lists: Vec<&[&str]> = rule_lists.iter().map(Vec::as_slice).collect();
+    let mut owned: Vec<Doors> = Rule::ALL.iter().map(|r| 1 << r.index()).collect();
     for rule in Rule::ALL {
         if let Some(family) = family(rule) {
             family.place(lists.len());
             for list in family.lists() {
-                lists.push(list);
+                owned[rule.index()] |= 1 << lists.len();
+                lists.push(list.to_vec());
             }
         }
     }
-    Keywords::new(&lists)
+    (lists, owned)
 });
+
+/// The doors of one pass over a text.
+static DOORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(|_| true));
+
+/// The doors of the rules that read `reads`, the others shut: a smaller
+/// automaton for a form of the text that only some rules read.
+fn doors_of(reads: impl Fn(Rule) -> bool) -> Keywords {
+    let (lists, owned) = &*DOOR_WORDS;
+    let mask = Rule::ALL
+        .iter()
+        .filter(|&&rule| reads(rule))
+        .fold(0, |mask, rule| mask | owned[rule.index()]);
+    let lists: Vec<&[&str]> = lists.iter().map(Vec::as_slice).collect();
+    Keywords::only(&lists, mask)
+}
 
 /// The rules whose every pattern sits behind a gate of its own.
 fn family(rule: Rule) -> Option<&'static Gates> {

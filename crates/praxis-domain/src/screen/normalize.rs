@@ -205,6 +205,17 @@ pub(super) fn unleet(text: &str) -> Option<String> {
     if leet_digits < 2 {
         return None;
     }
+    // Each such word has a digit next to a letter: two words, two pairs.
+    let leet = |b: u8| matches!(b, b'0' | b'1' | b'3' | b'4' | b'5' | b'7');
+    let pairs = bytes
+        .windows(2)
+        .filter(|w| {
+            (leet(w[0]) && w[1].is_ascii_alphabetic()) || (w[0].is_ascii_alphabetic() && leet(w[1]))
+        })
+        .count();
+    if pairs < 2 {
+        return None;
+    }
     let mut words = Vec::new();
     let mut i = 0;
     while i < bytes.len() {

@@ -379,17 +379,25 @@ fn hyphenated(text: &str, at: usize) -> bool {
 /// matches, found by one pass over the bytes instead of a pattern scan of
 /// every text.
 fn has_bare_run_of_32(text: &str) -> bool {
-    let (mut run, mut underscore) = (0usize, false);
-    for &b in text.as_bytes().iter().chain([&b' ']) {
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            run += 1;
-            underscore |= b == b'_';
-        } else {
-            if run == 32 && !underscore {
-                return true;
-            }
-            (run, underscore) = (0, false);
+    let bytes = text.as_bytes();
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    // `start` is always where a word may start. A window of 32 bytes from
+    // there that holds a non-word byte rules out every start up to it, so
+    // most of prose is skipped rather than read.
+    let mut start = 0;
+    while start + 32 <= bytes.len() {
+        if let Some(at) = bytes[start..start + 32].iter().rposition(|b| !word(b)) {
+            start += at + 1;
+            continue;
         }
+        let end = bytes[start..]
+            .iter()
+            .position(|b| !word(b))
+            .map_or(bytes.len(), |at| start + at);
+        if end - start == 32 && !bytes[start..end].contains(&b'_') {
+            return true;
+        }
+        start = end + 1;
     }
     false
 }
@@ -497,6 +505,20 @@ mod tests {
         assert!(!super::has_bare_run_of_32(&format!("{token}0")));
         assert!(!super::has_bare_run_of_32(&format!("x_{token}")));
         assert!(!super::has_bare_run_of_32(&token[1..]));
+    }
+
+    proptest::proptest! {
+        /// The skipping scan agrees with reading every word.
+        #[test]
+        fn the_skipping_scan_finds_every_bare_word_of_32(
+            text in "([a-c0-2_]{0,40}[ .=-]){0,6}[a-c0-2_]{0,40}"
+        ) {
+            let every_word = text
+                .as_bytes()
+                .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .any(|w| w.len() == 32 && !w.contains(&b'_'));
+            proptest::prop_assert_eq!(super::has_bare_run_of_32(&text), every_word);
+        }
     }
 
     #[test]

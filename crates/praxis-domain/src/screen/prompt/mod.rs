@@ -435,14 +435,19 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         ),
     ]);
     entries.extend(languages::entries());
-    let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![(
-        &*REVEAL_ENVIRONMENT,
-        &[
-            "print", "output", "dump", "show", "display", "list", "echo", "cat", "paste",
-            "include", "post", "send", "share", "reveal", "return", "write", "copy", "upload",
-            "append", "attach", "read",
-        ],
-    )];
+    let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
+        (
+            &*REVEAL_ENVIRONMENT,
+            &[
+                "print", "output", "dump", "show", "display", "list", "echo", "cat", "paste",
+                "include", "post", "send", "share", "reveal", "return", "write", "copy", "upload",
+                "append", "attach", "read",
+            ],
+        ),
+        // Turns count only in pairs, and only one label can sit at the
+        // text's start: the other follows a line break, written or escaped.
+        (&*TURN, &["\n", "\\n"]),
+    ];
     also.extend(languages::second_lists());
     Gates::with_also(entries, also)
 });
