@@ -348,6 +348,7 @@ fn doors_of(reads: impl Fn(Rule) -> bool) -> Keywords {
 /// The rules whose every pattern sits behind a gate of its own.
 fn family(rule: Rule) -> Option<&'static Gates> {
     match rule {
+        Rule::CredentialOther => Some(&vendor::OTHER_GATES),
         Rule::CredentialAssignment => Some(&assignment::GATES),
         Rule::CredentialCommandLine => Some(&command_line::GATES),
         Rule::PromptOverride => Some(&prompt::GATES),
@@ -386,10 +387,10 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialNpm => &["npm_", "_auth"],
         Rule::CredentialJwt => &["eyj"],
         Rule::CredentialPrivateKey => &["private key", "putty-user-key-file", "ls0tls1crudjti"],
-        Rule::CredentialOther => vendor::OTHER_VENDOR_WORDS,
         // A bot token is `<digits>:<secret>`.
         Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
         Rule::CredentialTwilio
+        | Rule::CredentialOther
         | Rule::CredentialDiscord
         | Rule::CredentialAssignment
         | Rule::CredentialCommandLine
@@ -487,7 +488,7 @@ fn detect(rule: Rule, text: &str, doors: Doors) -> pattern::Spans {
         Rule::CredentialNpm => vendor::npm(text),
         Rule::CredentialJwt => vendor::jwt(text),
         Rule::CredentialPrivateKey => vendor::private_key(text),
-        Rule::CredentialOther => vendor::other_vendor(text),
+        Rule::CredentialOther => vendor::other_vendor(text, doors),
         Rule::CredentialTwilio => vendor::twilio(text),
         Rule::CredentialTelegram => vendor::telegram(text),
         Rule::CredentialDiscord => vendor::discord(text),
