@@ -17,9 +17,60 @@ use aho_corasick::{Anchored, MatchKind};
 use regex::{Captures, Match, Regex};
 
 /// Which doors are open, one bit each.
-pub(super) type Doors = u128;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Doors([u64; 4]);
 
-/// Words, each opening some of up to 128 doors.
+impl Doors {
+    /// How many doors there are.
+    pub(super) const CAPACITY: usize = 256;
+    /// Every door shut.
+    pub(super) const NONE: Self = Self([0; 4]);
+    /// Every door open.
+    #[cfg(test)]
+    pub(super) const ALL: Self = Self([u64::MAX; 4]);
+
+    /// Door `door` alone.
+    pub(super) fn one(door: usize) -> Self {
+        let mut doors = Self::NONE;
+        doors.0[door / 64] = 1 << (door % 64);
+        doors
+    }
+
+    /// Whether door `door` is open.
+    pub(super) fn has(self, door: usize) -> bool {
+        (self.0[door / 64] >> (door % 64)) & 1 == 1
+    }
+
+    /// The 64 doors from `offset` on, one bit each.
+    pub(super) fn window(self, offset: usize) -> u64 {
+        let (word, shift) = (offset / 64, offset % 64);
+        let low = self.0.get(word).map_or(0, |w| w >> shift);
+        let high = match shift {
+            0 => 0,
+            _ => self.0.get(word + 1).map_or(0, |w| w << (64 - shift)),
+        };
+        low | high
+    }
+}
+
+impl std::ops::BitOr for Doors {
+    type Output = Self;
+
+    fn bitor(mut self, other: Self) -> Self {
+        self |= other;
+        self
+    }
+}
+
+impl std::ops::BitOrAssign for Doors {
+    fn bitor_assign(&mut self, other: Self) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine |= theirs;
+        }
+    }
+}
+
+/// Words, each opening some of up to [`Doors::CAPACITY`] doors.
 pub(super) struct Keywords {
     /// Stepped byte by byte: a match state holds every word that ends
     /// there, so one pass finds all of them, overlapping or not.
@@ -36,29 +87,33 @@ impl Keywords {
     /// empty.
     #[cfg(test)]
     pub(super) fn new(lists: &[&[&str]]) -> Self {
-        Self::only(lists, Doors::MAX)
+        Self::only(lists, Doors::ALL)
     }
 
     /// As [`Keywords::new`], with only the doors of `keep`: the others stay
     /// shut, and their words are left out of the automaton.
     pub(super) fn only(lists: &[&[&str]], keep: Doors) -> Self {
-        assert!(lists.len() <= 128, "at most 128 doors");
+        assert!(
+            lists.len() <= Doors::CAPACITY,
+            "at most {} doors",
+            Doors::CAPACITY
+        );
         let mut words: Vec<String> = Vec::new();
         let mut doors: Vec<Doors> = Vec::new();
-        let mut always = 0;
+        let mut always = Doors::NONE;
         for (door, list) in lists.iter().enumerate() {
-            if keep & (1 << door) == 0 {
+            if !keep.has(door) {
                 continue;
             }
             if list.is_empty() {
-                always |= 1 << door;
+                always |= Doors::one(door);
             }
             for word in list.iter().flat_map(|w| cased(w)) {
                 if let Some(i) = words.iter().position(|w| *w == word) {
-                    doors[i] |= 1 << door;
+                    doors[i] |= Doors::one(door);
                 } else {
                     words.push(word);
-                    doors.push(1 << door);
+                    doors.push(Doors::one(door));
                 }
             }
         }
@@ -82,7 +137,7 @@ impl Keywords {
     pub(super) fn open(&self, text: &str) -> Doors {
         #[cfg(test)]
         if tests::all_open() {
-            return Doors::MAX;
+            return Doors::ALL;
         }
         let dfa = &self.automaton;
         let mut open = self.always;
@@ -200,7 +255,7 @@ impl Gates {
         let bits = self
             .offset
             .get()
-            .map_or(u64::MAX, |&offset| (doors >> offset) as u64);
+            .map_or(u64::MAX, |&offset| doors.window(offset as usize));
         Open { gates: self, bits }
     }
 }
@@ -315,16 +370,27 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_window_of_doors_reads_across_words() {
+        use super::Doors;
+        let doors = Doors::one(3) | Doors::one(63) | Doors::one(64) | Doors::one(200);
+        assert!(doors.has(63) && doors.has(64) && doors.has(200) && !doors.has(65));
+        assert_eq!(doors.window(0), (1 << 63) | (1 << 3));
+        assert_eq!(doors.window(60), (1 << 3) | (1 << 4));
+        assert_eq!(doors.window(200), 1);
+        assert_eq!(doors.window(201), 0);
+    }
+
+    #[test]
     fn a_word_opens_its_doors_in_any_ascii_case() {
         let keywords = super::Keywords::new(&[&["login", "pass"], &["password"], &["curl"], &[]]);
-        assert_eq!(keywords.open("DB_PASSWORD=x"), 0b1011);
-        assert_eq!(keywords.open("docker LOGIN"), 0b1001);
-        assert_eq!(keywords.open("nothing here"), 0b1000);
-        assert_eq!(keywords.open("curl -u a:b"), 0b1100);
+        assert_eq!(keywords.open("DB_PASSWORD=x").window(0), 0b1011);
+        assert_eq!(keywords.open("docker LOGIN").window(0), 0b1001);
+        assert_eq!(keywords.open("nothing here").window(0), 0b1000);
+        assert_eq!(keywords.open("curl -u a:b").window(0), 0b1100);
         // Beyond ASCII, the capitalized and all-capitals forms open too.
         let keywords = super::Keywords::new(&[&["инструкции"]]);
         for text in ["инструкции", "Инструкции", "ИНСТРУКЦИИ"] {
-            assert_eq!(keywords.open(text), 1, "{text}");
+            assert_eq!(keywords.open(text).window(0), 1, "{text}");
         }
     }
 }

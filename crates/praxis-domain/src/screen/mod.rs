@@ -87,13 +87,12 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     let variants = Variant::of(matched, commands);
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        let bit = 1 << rule.index();
         let readers = || {
             variants
                 .iter()
-                .filter(move |v| (v.rules)(rule) && v.doors & bit != 0)
+                .filter(move |v| (v.rules)(rule) && v.doors.has(rule.index()))
         };
-        let shut = doors & bit == 0;
+        let shut = !doors.has(rule.index());
         if (shut && readers().next().is_none()) || (rule.commands_only() && !commands) {
             continue;
         }
@@ -317,12 +316,12 @@ static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::ne
             None => words(rule).to_vec(),
         })
         .collect();
-    let mut owned: Vec<Doors> = Rule::ALL.iter().map(|r| 1 << r.index()).collect();
+    let mut owned: Vec<Doors> = Rule::ALL.iter().map(|r| Doors::one(r.index())).collect();
     for rule in Rule::ALL {
         if let Some(family) = family(rule) {
             family.place(lists.len());
             for list in family.lists() {
-                owned[rule.index()] |= 1 << lists.len();
+                owned[rule.index()] |= Doors::one(lists.len());
                 lists.push(list.to_vec());
             }
         }
@@ -340,7 +339,7 @@ fn doors_of(reads: impl Fn(Rule) -> bool) -> Keywords {
     let mask = Rule::ALL
         .iter()
         .filter(|&&rule| reads(rule))
-        .fold(0, |mask, rule| mask | owned[rule.index()]);
+        .fold(Doors::NONE, |mask, rule| mask | owned[rule.index()]);
     let lists: Vec<&[&str]> = lists.iter().map(Vec::as_slice).collect();
     Keywords::only(&lists, mask)
 }
