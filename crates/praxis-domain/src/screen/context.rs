@@ -265,9 +265,27 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     // The cue may also follow the quotation: "an 'ignore previous
     // instructions' attack".
     let rest = &after[closing + close.len_utf8()..];
-    !inside.contains(['\n', close])
-        && (MENTION_CUE.is_match(sentence) || MENTION_NOUN.is_match(rest))
+    // A quotation that holds more than the phrase (a log's payload, a
+    // message body, a string a command prints) carries the order to
+    // whoever reads it; only a cue that names it as a specimen ("such as",
+    // "an attack") still makes it a mention, while one that only says
+    // data was written or sent ("payload=", "text:", "writes") does not.
+    let words = |s: &str| {
+        s.split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.chars().count() > 1)
+            .count()
+    };
+    let carried = words(inside) + words(&after[..closing]) >= 4;
+    let cue = if carried { &SPECIMEN_CUE } else { &MENTION_CUE };
+    !inside.contains(['\n', close]) && (cue.is_match(sentence) || MENTION_NOUN.is_match(rest))
 }
+
+lazy_regex!(
+    /// The words of [`MENTION_CUE`] that name a quotation as a specimen
+    /// under discussion, not as data written somewhere.
+    SPECIMEN_CUE,
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|patterns?|contain(?:s|ed|ing)?|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|quot(?:e|es|ed|ing)|observed|attacks?|jailbreaks?|injections?|exploits?|samples?|findings?|including|includes|include|classif(?:y|ies|ied))\b"
+);
 
 lazy_regex!(
     /// A noun right after a quotation that names it as a specimen: "an

@@ -157,17 +157,26 @@ struct Variant {
 impl Variant {
     /// The forms of `matched` worth reading: leetspeak spelled out, in
     /// prose, for prompt overrides (an order to the reader is prose; a
-    /// command's digits are its own), and adjacent string literals joined
-    /// (`"ghp_" + "…"`) for vendor tokens split to dodge a scanner.
+    /// command's digits are its own), words written apart put back together
+    /// for them too, and adjacent string literals joined (`"ghp_" + "…"`)
+    /// for vendor tokens split to dodge a scanner.
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
+        static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
-            static LEET: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::leet_readers));
             variants.push(Variant {
-                doors: LEET.open(&text),
+                doors: ORDERS.open(&text),
                 text,
                 origin: None,
-                rules: Variant::leet_readers,
+                rules: Variant::order_readers,
+            });
+        }
+        if let Some((text, origin)) = normalize::rejoined(matched) {
+            variants.push(Variant {
+                doors: ORDERS.open(&text),
+                text,
+                origin: Some(origin),
+                rules: Variant::order_readers,
             });
         }
         if let Some((text, origin)) = normalize::joined_literals(matched) {
@@ -182,8 +191,9 @@ impl Variant {
         variants
     }
 
-    /// The rules that read leetspeak spelled out.
-    fn leet_readers(rule: Rule) -> bool {
+    /// The rules that read leetspeak spelled out and words put back
+    /// together.
+    fn order_readers(rule: Rule) -> bool {
         rule == Rule::PromptOverride
     }
 
