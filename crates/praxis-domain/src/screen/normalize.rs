@@ -204,28 +204,64 @@ const ENTITIES: &[(&str, u8)] = &[
     ("&#x3e;", b'>'),
 ];
 
-/// Whether a separator of letters written apart follows: a space, a
-/// hyphen, a dot or an underscore.
+/// Whether a separator of letters written apart follows: a space or a
+/// hyphen (dots and underscores join letters in abbreviations and names).
 fn letter_gap(b: Option<&u8>) -> bool {
-    matches!(b, Some(b' ' | b'-' | b'.' | b'_'))
+    matches!(b, Some(b' ' | b'-'))
+}
+
+/// Whether `bytes` may hold words written apart: three letters in a row,
+/// each alone before a separator, an entity, or a hyphen ending a line.
+/// One pass that skips whole words, as most texts hold none.
+fn may_rejoin(bytes: &[u8]) -> bool {
+    let mut singles = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphanumeric() {
+            let alone = b.is_ascii_alphabetic()
+                && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
+                && !bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+            if alone {
+                singles += 1;
+                if singles == 3 {
+                    return true;
+                }
+                if letter_gap(bytes.get(i + 1))
+                    && bytes.get(i + 2).is_some_and(u8::is_ascii_alphabetic)
+                {
+                    i += 2;
+                    continue;
+                }
+            }
+            singles = 0;
+            while bytes.get(i).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+            }
+            continue;
+        }
+        let next = bytes.get(i + 1);
+        if (b == b'&' && next.is_some_and(|c| *c == b'#' || c.is_ascii_alphabetic()))
+            || (b == b'-' && next == Some(&b'\n'))
+        {
+            return true;
+        }
+        singles = 0;
+        i += 1;
+    }
+    false
 }
 
 /// The text with words written apart put back together, and for each of
 /// its bytes the byte of `text` it came from; `None` where nothing was:
 /// letters spaced out one by one (`i g n o r e`, `I-g-n-o-r-e`, three
-/// letters or more), words hyphenated across a line break (`instruc-\n
+/// letters or more, ending a word), words hyphenated across a line break (`instruc-\n
 /// tions`) and markup escaped as HTML entities (`&lt;system&gt;`). Prompt
 /// overrides are matched in this form too: an order does not stop being
 /// one for being spelled apart.
 pub(super) fn rejoined(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
-    let spaced = bytes.windows(4).any(|w| {
-        w[0].is_ascii_alphabetic()
-            && letter_gap(Some(&w[1]))
-            && w[2].is_ascii_alphabetic()
-            && w[3] == w[1]
-    });
-    if !spaced && !bytes.contains(&b'&') && !text.contains("-\n") {
+    if !may_rejoin(bytes) {
         return None;
     }
     let mut out = Vec::with_capacity(bytes.len());
