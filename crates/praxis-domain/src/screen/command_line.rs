@@ -23,7 +23,7 @@ lazy_regex!(
 );
 lazy_regex!(
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?['"]?[^\s:'"]+:([^\s'"@]+)"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?['"]?[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@]+))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -47,9 +47,22 @@ lazy_regex!(
     r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']"#
 );
 lazy_regex!(
+    /// More tools that take a password or token as an argument of their
+    /// own: BMC and SNMP clients (`ipmitool -P`, `racadm -p`, `snmpwalk
+    /// -A/-X`), database shells (`cypher-shell -p`, `db2 connect … using`),
+    /// Windows (`cmdkey /pass:`, `schtasks /p`, `plink -pw`), Azure CLI
+    /// `-p`, Jenkins' `-auth user:secret`, and registries' and services'
+    /// token commands (`cargo login`, `snyk auth`, `ngrok config
+    /// add-authtoken`, `codecov -t`, `influx -t`, `composer config
+    /// http-basic.<host> <user> <password>`, `poetry config`, `bundle config
+    /// <host> <user>:<password>`).
+    TOOL_SECRET,
+    r#"\bipmitool\b[^\n|;]*?\s-P\s+["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/p\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:-p|--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
+);
+lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
     PROPERTY,
-    r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?))=["']?([^\s"']+)"#
+    r#"(?:^|\s)-D([A-Za-z0-9_.-]*(?i:password|passwd|secret|token|apikey|api-key|api_key|credentials?|\.login))=["']?([^\s"']+)"#
 );
 lazy_regex!(
     /// A libpq connection string handed to a PostgreSQL client.
@@ -235,7 +248,35 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "openssl",
                 ],
             ),
-            (&PROPERTY, &["pass", "secret", "token", "api", "credential"]),
+            (
+                &TOOL_SECRET,
+                &[
+                    "ipmitool",
+                    "racadm",
+                    "cypher-shell",
+                    "plink",
+                    "pscp",
+                    "psftp",
+                    "snmp",
+                    "db2",
+                    "cmdkey",
+                    "schtasks",
+                    "az",
+                    "-auth",
+                    "cargo",
+                    "snyk",
+                    "ngrok",
+                    "codecov",
+                    "influx",
+                    "composer",
+                    "poetry",
+                    "bundle",
+                ],
+            ),
+            (
+                &PROPERTY,
+                &["pass", "secret", "token", "api", "credential", ".login"],
+            ),
             (&LIBPQ_PASSWORD, &["psql", "pg_", "pgbench", "pgcli"]),
             (&SQL_PASSWORD, &["password", "identified"]),
             (&PAIR_COMMAND, KEY_WORDS),
@@ -332,6 +373,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&TOOL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v) && !refers(v)
     }));
+    out.extend(groups(open.get(&TOOL_SECRET), text, |v| {
+        v.len() >= 6 && !is_placeholder(v) && !refers(v) && !word_like(v)
+    }));
     out.extend(groups(open.get(&POSITIONAL), text, |v| {
         random_like(v, 12) && has_digit(v)
     }));
@@ -342,6 +386,64 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    #[test]
+    fn tools_with_secrets_of_their_own() {
+        for hit in [
+            "ipmitool -I lanplus -H 10.1.2.3 -U admin -P Xq7vR2mLw9Tz power status",
+            "racadm -r 10.1.2.4 -u root -p Plum9-Anvil-Reed getsysinfo",
+            "cypher-shell -a bolt://graph:7687 -u neo4j -p Hq2Zr8PwLm5Tx",
+            "plink -ssh -pw Gr4nite!Owl ops@10.0.0.9 uptime",
+            "snmpget -v3 -l authPriv -u mon -a SHA -A Zt8qWm2Rk5Lp -x AES -X Vb3nMq7Ty2Wd 10.0.0.1 sysName.0",
+            "db2 connect to ORDERS user db2inst1 using Fj4!kR9zTq2",
+            "cmdkey /add:files01 /user:CORP\\svc /pass:Wk2Lm9Qx7Rt4",
+            "schtasks /create /tn Nightly /tr run.bat /ru CORP\\svc /p Pq8Wn3Zr6Xt",
+            "az vm create -n vm1 -g rg1 --admin-username azureuser --admin-password 'Tz9!qWm4Lr2Xk'",
+            "java -jar jenkins-cli.jar -s https://ci.example/ -auth admin:f3a9c2e7b1d4086a5c2e9f7b3d1a8c6e4b build app",
+            "cargo login Jx8qLm2Rw9Tz4Vb7Nc1Pd5Hs3Kf",
+            "snyk auth 3f6c1a9e-7b2d-4e8f-a1c3-5d7e9f0b2a4c",
+            "ngrok config add-authtoken 2Zq8LmR4wTx9Vb7Nc1Pd5Hs3Kf6Jy",
+            "composer config --global http-basic.repo.example.org ci Mq4!vR8zLw2",
+            "bundle config set --global gems.example.org ci:Rk7!wQ2zLm9",
+            "sonar-scanner -Dsonar.projectKey=app -Dsonar.login=7d3e9a1c5b2f8e4d6a0c9b7e3f1d5a2c8e6b4f0a",
+            "curl --user deploy:'Zq8-wR2m!Lx' -X POST https://ci.example/job/build",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "ipmitool -I lanplus -H 10.1.2.3 -U admin -P \"$IPMI_PASSWORD\" power status",
+            "cargo login --registry crates-io",
+            "bundle config set path vendor/bundle",
+            "bundle config set --local without 'development:test'",
+            "az group create -n rg1 -l westeurope",
+            "snmpwalk -v2c -c public 10.0.0.1",
+            "schtasks /query /fo LIST /v",
+            "composer config --global http-basic.repo.example.org ci \"$COMPOSER_PASS\"",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+
+    /// In a command field, an assignment inside the command is passed on
+    /// the command line too.
+    #[test]
+    fn assignments_inside_commands_are_on_the_command_line() {
+        use crate::screen::scan;
+        for command in [
+            "PGPASSWORD=Sq8!wLm2Rz4Tx psql -h db -U app",
+            "curl -H \"Authorization: Bearer Hq7vR2mLw9TzXk4Pb8Nc3Df6Gy1Js5\" https://api.example/v1",
+            "newman run suite.json --env-var \"apiKey=Wz4qLm8Rt2Xv6Nb9Pc3D\"",
+        ] {
+            let rules = scan(command, true);
+            assert!(
+                rules.contains(&Rule::CredentialCommandLine),
+                "{command}: {rules:?}"
+            );
+        }
+        // In prose the assignment stands alone.
+        let rules = scan("PGPASSWORD=Sq8!wLm2Rz4Tx was in the runbook", false);
+        assert!(!rules.contains(&Rule::CredentialCommandLine), "{rules:?}");
+    }
 
     #[test]
     fn literal_secrets_on_command_lines() {

@@ -138,8 +138,33 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
             out.push((hit, suppressor));
         }
     }
+    if commands {
+        carried_on_command_line(&mut out);
+    }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
+}
+
+/// In a command field, a credential assigned inside the command
+/// (`PGPASSWORD=… psql`, `-H "Authorization: Bearer …"`, `--env-var
+/// "apiKey=…"`) is passed on the command line too: each assignment that
+/// stands is also a command-line finding, unless one is there already.
+fn carried_on_command_line(out: &mut Vec<(Hit, Option<Suppressor>)>) {
+    let standing = |rule: Rule| {
+        out.iter()
+            .filter(move |(hit, suppressor)| hit.rule == rule && suppressor.is_none())
+            .map(|(hit, _)| hit)
+    };
+    let carried: Vec<Hit> = standing(Rule::CredentialAssignment)
+        .filter(|a| {
+            !standing(Rule::CredentialCommandLine).any(|c| c.start < a.end && a.start < c.end)
+        })
+        .map(|a| Hit {
+            rule: Rule::CredentialCommandLine,
+            ..a.clone()
+        })
+        .collect();
+    out.extend(carried.into_iter().map(|hit| (hit, None)));
 }
 
 /// Another form of a text that some rules read too, with its doors and
