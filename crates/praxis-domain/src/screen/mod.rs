@@ -183,8 +183,10 @@ impl Variant {
     /// The forms of `matched` worth reading: leetspeak spelled out, in
     /// prose, for prompt overrides (an order to the reader is prose; a
     /// command's digits are its own), words written apart put back together
-    /// for them too, and adjacent string literals joined (`"ghp_" + "…"`)
-    /// for vendor tokens split to dodge a scanner.
+    /// for them too, a command as the shell reads it (`c''url … | b\ash`,
+    /// continuations joined) for the command-field rules, and adjacent
+    /// string literals joined (`"ghp_" + "…"`) for vendor tokens split to
+    /// dodge a scanner.
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
         let mut variants = Vec::new();
@@ -202,6 +204,15 @@ impl Variant {
                 text,
                 origin: Some(origin),
                 rules: Variant::order_readers,
+            });
+        }
+        if let Some((text, origin)) = commands.then(|| normalize::dequoted(matched)).flatten() {
+            static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::commands_only));
+            variants.push(Variant {
+                doors: COMMANDS.open(&text),
+                text,
+                origin: Some(origin),
+                rules: Rule::commands_only,
             });
         }
         if let Some((text, origin)) = normalize::joined_literals(matched) {

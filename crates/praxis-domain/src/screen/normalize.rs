@@ -328,6 +328,69 @@ pub(super) fn rejoined(text: &str) -> Option<(String, Vec<usize>)> {
     changed.then_some((text, origin))
 }
 
+/// Whether the backslash at `at` sits in a path (a word with another
+/// separator or a drive's colon), where it separates rather than escapes.
+fn in_path(bytes: &[u8], at: usize) -> bool {
+    let start = bytes[..at]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(bytes.len(), |i| at + i);
+    bytes[start..end]
+        .iter()
+        .filter(|b| matches!(b, b'\\' | b'/' | b':' | b'%' | b'$'))
+        .count()
+        > 1
+}
+
+/// The command as the shell reads it, where quoting only hides a word:
+/// empty quotes inside a word (`c''url`, `ba""sh`) and a backslash before
+/// a letter inside one (`b\ash`) left out, and line continuations (`\`
+/// at a line's end) joined; with, for each byte, the byte of `text` it
+/// came from. `None` where none of these occur.
+pub(super) fn dequoted(text: &str) -> Option<(String, Vec<usize>)> {
+    if !text.contains("''") && !text.contains("\"\"") && !text.contains('\\') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let in_word = i > 0 && bytes[i - 1].is_ascii_alphanumeric();
+        let next = bytes.get(i + 1).copied();
+        let skip = match b {
+            b'\'' | b'"' if in_word && next == Some(b) => 2,
+            b'\\'
+                if in_word
+                    && next.is_some_and(|n| n.is_ascii_alphabetic())
+                    && !in_path(bytes, i) =>
+            {
+                1
+            }
+            b'\\' if next == Some(b'\n') => 2,
+            b'\\' if next == Some(b'\r') && bytes.get(i + 2) == Some(&b'\n') => 3,
+            _ => 0,
+        };
+        if skip > 0 {
+            i += skip;
+            continue;
+        }
+        out.push(b);
+        origin.push(i);
+        i += 1;
+    }
+    if out.len() == bytes.len() {
+        return None;
+    }
+    // Only ASCII bytes were left out: still UTF-8.
+    String::from_utf8(out).ok().map(|text| (text, origin))
+}
+
 /// The text with leetspeak spelled out (`1gn0re` as `ignore`, `y0u` as
 /// `you`), where at least two words mix letters with the digits that stand
 /// for them; `None` otherwise. Only such words change, and each digit
