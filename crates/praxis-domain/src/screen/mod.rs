@@ -487,6 +487,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "会話",
             "세션",
             "sitzung",
+            "frontend",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

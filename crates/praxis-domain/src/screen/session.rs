@@ -12,11 +12,11 @@ const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
 /// not held to a valid timestamp, as hand-made ids often break it) or 32
 /// hex digits.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{32})\b";
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid))(?:\\?["']\]?)?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -25,10 +25,18 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"(?i)\.claude/projects/[^\s/]+/{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
+        r"(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
+lazy_regex!(
+    /// A session id after its label and a space or as a flag's value
+    /// (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
+    /// named for it (`<SessionId>…</SessionId>`), or paired with its name
+    /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
+    SESSION_NAMED,
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|sessionid|session_id|sessid|sid)\s+([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_-]{16,})|<[\w:]*session(?:id|token|key)>\s*([A-Za-z0-9._+/=-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+);
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
@@ -44,7 +52,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -58,20 +66,77 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "connectsid",
 ];
 
+/// Whether a value is a Twilio resource SID (two capitals and 32 hex
+/// digits) or a Windows security identifier (`S-1-5-…`): named "SID", and
+/// no session.
+fn resource_sid(v: &str) -> bool {
+    let b = v.as_bytes();
+    let twilio = b.len() == 34
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..].iter().all(u8::is_ascii_hexdigit);
+    twilio || v.starts_with("S-1-")
+}
+
+/// The session suffix a key ends in, allowing for what only tells one
+/// deployment's cookie from another's: `SAP_SESSIONID_PRD_100`,
+/// `JSESSIONID.7adf92d4`, Drupal's `SESS` and 32 hex digits; also the bare
+/// cookie names `sid` and Magento's `frontend`.
+fn session_key(key: &str) -> Option<&'static str> {
+    let words = key_words(key);
+    // A qualifier is a number, a hex id, or a short code in capitals
+    // (`PRD`), as the key spells it.
+    let qualifier = |w: &String| {
+        let spelled = key
+            .split(['_', '-', '.'])
+            .find(|s| s.eq_ignore_ascii_case(w))
+            .unwrap_or("");
+        let hex = w.bytes().all(|b| b.is_ascii_hexdigit()) && w.bytes().any(|b| b.is_ascii_digit());
+        let code = spelled.len() <= 4 && spelled.bytes().all(|b| b.is_ascii_uppercase());
+        hex || (!spelled.is_empty() && code)
+    };
+    let drupal = |w: &String| {
+        w.strip_prefix("sess")
+            .or_else(|| w.strip_prefix("ssess"))
+            .is_some_and(|h| h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    };
+    match words.as_slice() {
+        [only] if only == "sid" || only == "frontend" => return Some("session"),
+        [only] if drupal(only) => return Some("session"),
+        _ => {}
+    }
+    (1..=words.len())
+        .rev()
+        .take_while(|&end| end == words.len() || words[end..].iter().all(qualifier))
+        .find_map(|end| {
+            let joined = words[..end].concat();
+            SESSION_KEY_SUFFIXES
+                .iter()
+                .copied()
+                .find(|s| joined.ends_with(s))
+        })
+}
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
-        let joined = key_words(&c[1]).concat();
-        let Some(suffix) = SESSION_KEY_SUFFIXES.iter().find(|s| joined.ends_with(*s)) else {
+        let Some(suffix) = session_key(&c[1]) else {
             return false;
         };
         let value = c[2].trim_end_matches([':', '.']);
-        let min = if *suffix == "session" { 16 } else { 8 };
+        let min = if suffix == "session" { 16 } else { 8 };
         value.len() >= min
             && !is_placeholder(value)
             && has_digit(value)
             && !word_like(value)
             && distinct_chars(value) >= 5
+            && !resource_sid(value)
     });
+    out.extend(groups(Some(&SESSION_NAMED), text, |v| {
+        !is_placeholder(v)
+            && has_digit(v)
+            && random_like(v, 16)
+            && !word_like(v)
+            && !resource_sid(v)
+    }));
     out.extend(matches(Some(&SESSION_LABELLED_UUID), text));
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
     out.extend(matches(Some(&SESSION_CONTEXT), text));
@@ -95,6 +160,35 @@ pub(super) fn session_id(text: &str) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    #[test]
+    fn session_cookies_of_more_frameworks_and_labels() {
+        for hit in [
+            "Cookie: SAP_SESSIONID_QAS_200=Zq8LmR4wTx9Vb7Nc1Pd5Hs3Kf6Jy%3d; sap-usercontext=x",
+            "Cookie: SESS0a1b2c3d4e5f60718293a4b5c6d7e8f9=Hq7vR2mLw9TzXk4Pb8Nc3Df6",
+            "Cookie: JSESSIONID.9c2e41aa=node0x7f3k2m9q1w8e4r6t.node0",
+            "Set-Cookie: frontend=k29dj3nd84hf7s6a1q0w5e2r9t; path=/",
+            "express-session: no entry for sid Tq7-zW2mLx9Rk4Vb8Nc3Df6G, starting fresh",
+            "opencode run --session ses_Hq7vR2mLw9TzXk4Pb8Nc3Df6 'continue'",
+            "<SessionId>9f1c2e3a-4b5d-4e6f-8a7b-0c1d2e3f4a5b</SessionId>",
+            "headers = [(\"x-session-id\", \"7c3e9a1f5b2d8e4c6a0f9b7e3d1c5a2e\")]",
+            "De sessie-ID 0c1f2e3a4b5d6e7f8091a2b3c4d5e6f7 bleef geldig na het uitloggen.",
+            "the session id was 6d9e3f1a5c7b2e8d4f0a9c1b3e5d7f2a4c6e8b0d in the dashboard",
+            "cookies[:_shop_session] = \"Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0Ab\"",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "Message SID SMd5f0ce74d2d076c7e580ef4ebd270eae was queued",
+            "sms.sent sid=SMd5f0ce74d2d076c7e580ef4ebd270eae status=queued",
+            "SID S-1-5-21-1004336348-1177238915-682003330-512 is Domain Admins",
+            "session.save_path = \"tcp://cache-01:6379\"",
+            "frontend=react backend=axum",
+            "the frontend session timeout is 30 minutes",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
 
     #[test]
     fn sessions_need_a_label() {
