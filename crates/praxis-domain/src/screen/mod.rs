@@ -502,6 +502,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "curl",
             "accept-invalid",
             "trusted_host",
+            "httpserrors",
+            "https_errors",
+            "sqlcmd",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

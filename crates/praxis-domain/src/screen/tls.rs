@@ -8,7 +8,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// Environment variables that turn verification off.
     ENVIRONMENT,
-    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
+    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY|NOMAD_SKIP_VERIFY|BOUNDARY_TLS_INSECURE|TF_INSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|YARN_ENABLE_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY|CONSUL_HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
 );
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.
@@ -39,6 +39,17 @@ lazy_regex!(
     r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\bPIP_TRUSTED_HOST\s*=\s*["']?[^\s"']|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
 );
 lazy_regex!(
+    /// More tools' switches: Maven's resolver `securityMode=insecure`, Go's
+    /// `-insecure`, browsers driven with HTTPS errors ignored, apt's
+    /// `Acquire::https::Verify-Peer false`, `--check-certificate=false`,
+    /// reqwest's `danger_accept_invalid_certs(true)`, Ansible Galaxy's
+    /// `--ignore-certs`, kubeadm's unsafe discovery, sqlcmd's `-C`, Docker's
+    /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
+    /// argument list.
+    MORE_SWITCHES,
+    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']"#
+);
+lazy_regex!(
     /// curl's `-k`, alone or in a group of short flags.
     CURL_K,
     r"(?i:\bcurl(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
@@ -51,6 +62,7 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     out.extend(matches(Some(&SKIP_FLAGS), text));
     out.extend(matches(Some(&FLAGS), text));
     out.extend(matches(Some(&TOOL_SWITCHES), text));
+    out.extend(matches(Some(&MORE_SWITCHES), text));
     out.extend(
         CURL_K
             .find_iter(text)
@@ -64,6 +76,36 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
 mod tests {
     use crate::screen::rule::Rule;
     use crate::screen::{fires, scan};
+
+    #[test]
+    fn more_tools_switches() {
+        for hit in [
+            "mvn -Daether.connector.https.securityMode=insecure package",
+            "GOFLAGS=-insecure go mod download",
+            "npx playwright test --config cfg.ts  # with ignoreHTTPSErrors: true in use",
+            "sudo apt-get -o Acquire::https::Verify-Peer=false update",
+            "aria2c --check-certificate=false https://mirror.example.dev/x.iso",
+            "let client = reqwest::Client::builder().danger_accept_invalid_certs(true).build()?;",
+            "ansible-galaxy collection install community.general --ignore-certs",
+            "kubeadm join 10.0.0.1:6443 --token t --discovery-token-unsafe-skip-ca-verification",
+            "sqlcmd -S db01 -E -C -Q \"SELECT 1\"",
+            "echo '{\"insecure-registries\":[\"reg.local:5000\"]}' | sudo tee /etc/docker/daemon.json",
+            "YARN_ENABLE_STRICT_SSL=false yarn install",
+            "NOMAD_SKIP_VERIFY=1 nomad status",
+            "[Environment]::SetEnvironmentVariable('GIT_SSL_NO_VERIFY', '1', 'User')",
+            "subprocess.run(['curl', '-k', 'https://internal.example/ready'])",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "sqlcmd -S db01 -E -Q \"SELECT 1\"",
+            "go get -u ./...",
+            "aria2c --check-certificate=true https://mirror.example.dev/x.iso",
+            "npx playwright test --reporter=list",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
 
     #[test]
     fn switches_that_turn_verification_off() {
