@@ -15,7 +15,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth|pat))(?:\\?["'`]\]?)?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk))(?:\\?["'`]\]?)?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -106,6 +106,7 @@ const SECRET_SUFFIXES: &[&str] = &[
 /// patterns that go on to ask it.
 pub(super) const KEY_WORDS: &[&str] = &[
     "pass",
+    "psk",
     "pwd",
     "auth",
     "secret",
@@ -144,6 +145,14 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     }
     if words.len() == 1 && words[0] == "pass" {
         return Some(KeyClass::Secret);
+    }
+    // A Wi-Fi pre-shared key, Redis's `requirepass`, SSSD's bind
+    // `authtok`.
+    if matches!(
+        words.last().map(String::as_str),
+        Some("psk" | "requirepass" | "authtok")
+    ) {
+        return Some(KeyClass::Password);
     }
     let joined: String = words.concat();
     if joined.ends_with("password")
@@ -267,7 +276,7 @@ lazy_regex!(
 /// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
 /// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
 /// form, as are its words.
-const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,4}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+\S+){0,4}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)"#;
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+\S+){0,4}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -283,6 +292,7 @@ const PROSE_PASSWORD_WORDS: &[&str] = &[
     "lösenord",
     "şifre",
     "пароль",
+    "비밀번호",
     "パスワード",
     "密码",
 ];
@@ -311,6 +321,21 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (&BARE_PASSWORD, &["pass", "pwd"]),
             (&NAME_VALUE, &["value"]),
+            (
+                &DECLARATION,
+                &[
+                    "#define",
+                    "set",
+                    "pass",
+                    "secret",
+                    "token",
+                    "apikey",
+                    "str",
+                    "property",
+                    "value",
+                    "requirepass",
+                ],
+            ),
             (&HCL_DEFAULT, &["default"]),
             (
                 &DIRECTIVE,
@@ -329,6 +354,15 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     )
 });
 
+lazy_regex!(
+    /// A secret declared in code or configuration without `=` or `:`: a C
+    /// `#define`, fish's `set -x`, Gradle's `storePassword "…"`, a Rust
+    /// `const KEY: &str = "…"`, a `<property name="…password">` element,
+    /// an answer file's `<…Password><Value>…`, Postman's `"key": …,
+    /// "value": …`, Redis's `requirepass …`.
+    DECLARATION,
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)"#
+);
 lazy_regex!(
     /// A name and its value as separate fields: a Kubernetes `env` entry
     /// (`- name: DB_PASSWORD` then `value: …`), an ECS or JSON
@@ -412,6 +446,19 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
+    out.extend(
+        open.captures(&DECLARATION, text)
+            .filter_map(|c| {
+                let mut groups = c.iter().skip(1).flatten();
+                Some((groups.next()?, groups.next()?))
+            })
+            .filter(|(key, value)| {
+                let quoted = value.as_str().starts_with(['"', '\'']);
+                key_class(key.as_str())
+                    .is_some_and(|class| literal_secret(class, value.as_str(), quoted, false))
+            })
+            .map(|(_, value)| value.range()),
+    );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
@@ -443,6 +490,34 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    #[test]
+    fn declarations_without_an_operator() {
+        for hit in [
+            "#define DB_PASSWORD \"Qz8!wLm2Rx4T\"",
+            "set -gx API_TOKEN 7f3c9a1e5b2d8f4a6c0e9b7d3f1a5c2e",
+            "signingConfigs {\n    release {\n        storePassword \"Vq7!rT2mLx9\"\n    }\n}",
+            "const API_TOKEN: &str = \"Hq7vR2mLw9TzXk4Pb8Nc3Df6Gy1Js5\";",
+            "<property name=\"db.connection.password\">Pq4-Zr8!Lm2</property>",
+            "<AdminPassword>\n  <Value>Tz9!qWm4Lr2</Value>\n</AdminPassword>",
+            "{\"key\": \"apiToken\", \"value\": \"Wz4qLm8Rt2Xv6Nb9Pc3D\", \"type\": \"secret\"}",
+            "+requirepass Hx7!kPq2Lm9",
+            "network={\n    ssid=\"lab\"\n    psk=\"Indigo^4821Orbit\"\n}",
+            "La contraseña de la base de datos es Rk7!wQ2zLm9 desde ayer.",
+            "운영 계정 비밀번호는 Qz8!wLm2Rx4 입니다.",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "gh secret set DB_PASSWORD --body \"$DB_PASSWORD\"",
+            "set -x API_TOKEN $argv[1]",
+            "# requirepass foobared",
+            "#define PASSWORD_MAX_LEN 64",
+            "<property name=\"db.connection.password\">${DB_PASSWORD}</property>",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
 
     #[test]
     fn assignments_distinguish_literals_from_references() {

@@ -265,9 +265,9 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     // The cue may also follow the quotation: "an 'ignore previous
     // instructions' attack".
     let rest = &after[closing + close.len_utf8()..];
-    // A quotation that holds more than the phrase (a log's payload, a
-    // message body, a string a command prints) carries the order to
-    // whoever reads it; only a cue that names it as a specimen ("such as",
+    // A quotation that holds more than the phrase and ends its line (a
+    // log's payload, a message body, a string a command prints) carries
+    // the order to whoever reads it; only a cue that names it as a specimen ("such as",
     // "an attack") still makes it a mention, while one that only says
     // data was written or sent ("payload=", "text:", "writes") does not.
     let words = |s: &str| {
@@ -275,7 +275,12 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
             .filter(|w| w.chars().count() > 1)
             .count()
     };
-    let carried = words(inside) + words(&after[..closing]) >= 4;
+    let rest_of_line = after[closing + close.len_utf8()..]
+        .split('\n')
+        .next()
+        .unwrap_or("");
+    let carried = words(inside) + words(&after[..closing]) >= 4
+        && !rest_of_line.chars().any(char::is_alphanumeric);
     let cue = if carried { &SPECIMEN_CUE } else { &MENTION_CUE };
     !inside.contains(['\n', close]) && (cue.is_match(sentence) || MENTION_NOUN.is_match(rest))
 }

@@ -105,7 +105,7 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
             found.extend(
                 detect(rule, &variant.text, variant.doors)
                     .into_iter()
-                    .filter_map(|span| variant.back(span)),
+                    .filter_map(|span| variant.back(span, matched.len())),
             );
         }
         let mut spans: Vec<_> = found
@@ -233,13 +233,16 @@ impl Variant {
         rule == Rule::PromptOverride
     }
 
-    /// `span` of this form as a span of the matched text.
-    fn back(&self, span: std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    /// `span` of this form as a span of the matched text, `len` bytes
+    /// long. The span ends where the next byte came from, so that a byte
+    /// that stands for several (an entity's `&lt;`) is taken whole.
+    fn back(&self, span: std::ops::Range<usize>, len: usize) -> Option<std::ops::Range<usize>> {
         match &self.origin {
             None => Some(span),
             Some(origin) => {
                 let start = *origin.get(span.start)?;
-                let end = origin.get(span.end.checked_sub(1)?)? + 1;
+                let last = *origin.get(span.end.checked_sub(1)?)?;
+                let end = origin.get(span.end).copied().unwrap_or(len).max(last + 1);
                 Some(start..end)
             }
         }
