@@ -202,6 +202,8 @@ const ENTITIES: &[(&str, u8)] = &[
     ("&#x27;", b'\''),
     ("&#x3c;", b'<'),
     ("&#x3e;", b'>'),
+    ("&#32;", b' '),
+    ("&nbsp;", b' '),
 ];
 
 /// Whether a separator of letters written apart follows: a space or a
