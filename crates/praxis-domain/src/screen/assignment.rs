@@ -10,12 +10,13 @@ use regex::Captures;
 use super::gate::{Doors, Gates};
 use super::pattern::{ScriptPattern, Spans, candidates, groups, lazy_regex};
 use super::value::{
-    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
+    distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
+    random_like, word_like,
 };
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk))(?:\\?["'`]\]?)?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"[^"\n]*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk))(?:\\?["'`]\]?)?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -37,6 +38,26 @@ lazy_regex!(
     /// `setenv("API_TOKEN", "…")`, `config.set("password", "…")`.
     SETTER_CALL,
     r#"\b[A-Za-z_][A-Za-z0-9_.]*\(\s*["']([A-Za-z0-9_.-]+)["']\s*,\s*["']([^"'\n]+)["']"#
+);
+lazy_regex!(
+    /// A setter named for what it sets, with one literal:
+    /// `ds.setPassword("…")`, `builder.withApiKey("…")`.
+    NAMED_SETTER,
+    r#"\b(?:set|with)([A-Z][A-Za-z0-9]*)\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
+);
+lazy_regex!(
+    /// A user name and a literal password handed to a credentials
+    /// constructor (.NET's `NetworkCredential`, Java's
+    /// `PasswordAuthentication`, Apache's `UsernamePasswordCredentials`,
+    /// `HTTPBasicAuth`) or to an `auth=` pair.
+    CREDENTIAL_PAIR,
+    r#"\b(?:NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication|PasswordCredential|HTTPBasicAuth|HttpBasicAuth|BasicAuth|BasicCredentials|auth\s*=\s*)\(\s*["'][^"'\n]+["']\s*,\s*(?:new\s+char\[\]\s*)?("[^"\n]+"|'[^'\n]+')"#
+);
+lazy_regex!(
+    /// A connection string or ODBC section that names its user: there,
+    /// `PWD` is the password, not the working directory.
+    USER_ID,
+    r"(?i)(?:^|[;\s\x22'])(?:UID|User\s?ID)\s*="
 );
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
 lazy_regex!(
@@ -192,6 +213,15 @@ fn is_type_name(v: &str) -> bool {
 /// `quoted` values are literals for sure; unquoted ones may be code
 /// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
 pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool {
+    // A quoted value continued on the next line (`"…\` and a line break)
+    // is one value.
+    let joined;
+    let raw = if raw.contains("\\\n") {
+        joined = raw.replace("\\\n", "");
+        joined.as_str()
+    } else {
+        raw
+    };
     let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
     // A file that holds the secret, not the secret.
     let file = v.starts_with("./")
@@ -276,7 +306,7 @@ lazy_regex!(
 /// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
 /// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
 /// form, as are its words.
-const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+\S+){0,4}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:—–]+){0,6}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -348,9 +378,15 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 ],
             ),
             (&SECURE_STRING, &["convertto-securestring"]),
+            (&NAMED_SETTER, KEY_WORDS),
+            (&CREDENTIAL_PAIR, &["credential", "auth"]),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
-        vec![(&XML_ELEMENT, &["</"]), (&SETTER_CALL, &["("])],
+        vec![
+            (&XML_ELEMENT, &["</"]),
+            (&SETTER_CALL, &["("]),
+            (&NAMED_SETTER, &["("]),
+        ],
     )
 });
 
@@ -390,6 +426,76 @@ lazy_regex!(
     r#"(?i)\bConvertTo-SecureString\s+(?:-String\s+)?(?:'([^'\n]+)'|"([^"\n]+)")[^\n]*?-AsPlainText"#
 );
 
+/// What a key ending in `key` names when it is no secret: a database's,
+/// a cache's or a queue's key, a public key, a hotkey.
+const HARMLESS_KEY_WORDS: &[&str] = &[
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "hash",
+    "range",
+    "row",
+    "cache",
+    "idempotency",
+    "dedup",
+    "dedupe",
+    "lock",
+    "lookup",
+    "routing",
+    "message",
+    "event",
+    "group",
+    "object",
+    "s3",
+    "public",
+    "publishable",
+    "site",
+    "hot",
+    "short",
+    "sign",
+    "translation",
+    "i18n",
+    "label",
+    "map",
+    "dict",
+    "index",
+    "unique",
+    "composite",
+    "natural",
+    "join",
+    "react",
+    "data",
+];
+
+/// Whether a key the classes above leave out still names a secret: one
+/// ending in `key` (`project_key`, Laravel's `APP_KEY`) that no harmless
+/// word qualifies. Its value counts only when it is generated.
+fn generated_key(key: &str) -> bool {
+    let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let words = key_words(bare);
+    matches!(words.as_slice(), [.., qualifier, last]
+        if last == "key" && !HARMLESS_KEY_WORDS.contains(&qualifier.as_str()))
+}
+
+/// Whether the value of a [`generated_key`] is generated: after an
+/// optional `base64:`, one run of 24 base64 or hex characters or more,
+/// with letters and digits and a long alphanumeric stretch.
+fn generated_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let v = v.strip_prefix("base64:").unwrap_or(v);
+    // A publishable key (`pk_test_…`, `pk_live_…`) is public.
+    !v.starts_with("pk_")
+        && v.len() >= 24
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-'))
+        && has_digit(v)
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && longest_alnum_run(v) >= 16
+        && !is_placeholder(v)
+        && distinct_chars(v) >= 10
+}
+
 /// Whether a password read from prose is a literal one: long enough, not
 /// a word or a placeholder, and with a digit, a symbol or mixed case.
 fn prose_password(raw: &str) -> bool {
@@ -419,7 +525,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
-            return false;
+            return generated_key(&c[1]) && generated_value(&c[5]);
+        };
+        let class = if c[1].eq_ignore_ascii_case("pwd") && USER_ID.is_match(text) {
+            KeyClass::Password
+        } else {
+            class
         };
         let (before, separator, after, value) = (&c[2], &c[3], &c[4], &c[5]);
         // In a shell, `KEY= command` assigns the empty string.
@@ -440,6 +551,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
+    out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
+    out.extend(groups(open.get(&CREDENTIAL_PAIR), text, |v| {
+        literal_secret(KeyClass::Password, v, true, false)
+    }));
     // An element closed by the tag that opened it.
     out.extend(literal_pairs(
         open.captures(&XML_ELEMENT, text).filter(|c| c[1] == c[3]),
@@ -589,6 +704,37 @@ mod tests {
             "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",
             "<password>REPLACE_ME</password>",
             "Server=myServer;Database=myDB;User Id=myUser;Password=myPassword;",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Setters and constructors that take a literal, a connection
+    /// string's `PWD`, keys named `…_key` with a generated value, a value
+    /// continued on the next line, a Russian label before a colon.
+    #[test]
+    fn secrets_set_by_call_or_named_key() {
+        for hit in [
+            "ds.setPassword(\"e8oE*AoJA32T\");",
+            "smtp.Credentials = new NetworkCredential(\"svc_reports\", \"vcNTahK.IK1n8z\");",
+            "requests.get(url, auth=(\"ci\", \"Zq8-wR2m!Lx\"))",
+            "[WarehouseDSN]\nServer=dwh.example.lan\nUID=etl_user\nPWD=mz8G.@.~+doz2D0Wu#r",
+            "Airbrake.configure do |c|\n  c.project_key = '2499bf6d05c91d5e327c85aa19842aec'\nend",
+            "APP_KEY=base64:482WHb1js8kGB7L4z7Nfe0A65h4agAgX5bN5kYOdT9g=",
+            "export SIGNING_SECRET=\"rEtR1pHuDziGmC4P3yyrS5wK4oHIojdI\\\n4bIYbk1ebz4EsubL8qGYi0Sis5zvYaKb\"",
+            "Пароль от учётки deploy на стейдже: GaLdOrfel#3467 — после этого деплой прошёл.",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "ds.setPassword(System.getenv(\"DB_PASSWORD\"));",
+            "new NetworkCredential(user, password)",
+            "cd \"$PWD\" && make",
+            "cache_key = \"node-modules-43692162434b9ed9e48a95793408b69c\"",
+            "data-key=\"pk_test_uEr8mC4x5inDRLwSZlvqENjw\"",
+            "object_key = \"uploads/2024/03/report-final-v2.pdf\"",
+            "partition_key = \"7f3a9c2e7b1d4086a5c2e9f7b3d1a8c6\"",
+            "grep -rnE \"AccountKey=|SharedAccessKey=|sig=\" src/",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
+    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -294,9 +294,10 @@ fn permissions_are_dangerous(args: &str) -> bool {
 lazy_regex!(
     /// A download saved to a file: curl's `-o FILE`/`--output FILE` or
     /// `-O` (the URL's name), wget's `-O FILE` or the URL's name,
-    /// PowerShell's `-OutFile`, `DownloadFile(url, file)`, certutil.
+    /// PowerShell's `-OutFile`, `DownloadFile(url, file)`, certutil, PHP's
+    /// `copy(url, file)` and Python's `urlretrieve(url, file)`.
     DOWNLOAD,
-    r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile|bitsadmin(?:\.exe)?)\b[^\n;&|]*"
+    r"(?i)\b(?:curl(?:\.exe)?|wget|fetch|aria2c|iwr|invoke-webrequest|start-bitstransfer|certutil(?:\.exe)?|downloadfile|bitsadmin(?:\.exe)?)\b[^\n;&|]*|\b(?:copy|urlretrieve)\(\s*[\x22']https?://[^\n;&|]*"
 );
 lazy_regex!(
     /// A file handed to a shell or interpreter, or run directly (a path in
@@ -450,6 +451,8 @@ const DOWNLOADERS: &[&str] = &[
     "gsutil",
     "s3",
     "bitsadmin",
+    "copy(",
+    "urlretrieve(",
 ];
 
 /// The words each pattern needs.
@@ -695,5 +698,21 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }
+    }
+
+    /// A pipe into `env bash`, and PHP's and Python's downloads run next.
+    #[test]
+    fn downloads_run_by_env_or_saved_by_an_interpreter() {
+        for hit in [
+            "wget -O- https://apt.example/add-repo.sh | /usr/bin/env bash",
+            "php -r \"copy('https://getcomposer.example/installer', 'composer-setup.php');\" && php composer-setup.php",
+            "python3 -c \"import urllib.request as u; u.urlretrieve('https://x.example/i.py', 'i.py')\" && python3 i.py",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        assert!(!fires(
+            "php -r \"copy('https://getcomposer.example/installer', 'composer-setup.php');\" && php -r \"if (hash_file('sha384', 'composer-setup.php') === 'x') echo 'ok';\"",
+            Rule::UnsafeCommand
+        ));
     }
 }

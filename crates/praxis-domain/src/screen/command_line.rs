@@ -17,13 +17,14 @@ lazy_regex!(
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
-    /// uploads, database shells), where `-p` is the password.
+    /// uploads, database shells), where `-p` is the password; `-a` of
+    /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|redis-cli|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?['"]?[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@]+))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@]+)))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -56,8 +57,9 @@ lazy_regex!(
     /// add-authtoken`, `codecov -t`, `influx -t`, `composer config
     /// http-basic.<host> <user> <password>`, `poetry config`, `bundle config
     /// <host> <user>:<password>`).
+    /// `sqlplus user/password@db` too.
     TOOL_SECRET,
-    r#"\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
+    r#"\bsqlplus(?:\.exe)?\s+(?:-\w+\s+)*["']?[A-Za-z0-9_$#.]+/(\S+?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
 );
 lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
@@ -88,9 +90,9 @@ lazy_regex!(
 lazy_regex!(
     /// A secret given as a positional argument: `aws configure set
     /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
-    /// login …`.
+    /// login …`, `dotnet user-secrets set <name> …`.
     POSITIONAL,
-    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})"#
+    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)"#
 );
 
 /// The commands [`PAIR_COMMAND`] names.
@@ -251,6 +253,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (
                 &TOOL_SECRET,
                 &[
+                    "sqlplus",
                     "ipmitool",
                     "racadm",
                     "cypher-shell",
@@ -280,7 +283,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&LIBPQ_PASSWORD, &["psql", "pg_", "pgbench", "pgcli"]),
             (&SQL_PASSWORD, &["password", "identified"]),
             (&PAIR_COMMAND, KEY_WORDS),
-            (&POSITIONAL, &["config", "vault"]),
+            (&POSITIONAL, &["config", "vault", "user-secrets"]),
         ],
         // Each of these also needs its flag or its tool.
         vec![
@@ -293,6 +296,18 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         ],
     )
 });
+
+/// Whether a flag named for a secret takes no value: it asks for the
+/// secret or reads it elsewhere (`--ask-password`, `--password-stdin`,
+/// `--prompt-password`), so the next word is an argument of its own.
+fn switch_flag(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.starts_with("ask")
+        || name.starts_with("prompt")
+        || name.starts_with("no-")
+        || name.ends_with("stdin")
+        || name.ends_with("-prompt")
+}
 
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
@@ -310,7 +325,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     let mut out: Spans = open
         .captures(&FLAG, text)
         .filter(|c| {
-            key_class(&c[1]).is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
+            !switch_flag(&c[1])
+                && key_class(&c[1])
+                    .is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
         })
         .filter_map(|c| c.get(3).map(|m| m.range()))
         .collect();
@@ -318,7 +335,10 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // `-p`/`-a` take the password itself, so a value with `=` in it is no
     // `--secret id=…` spec.
     out.extend(groups(open.get(&LOGIN_SHORT), text, |v| {
-        v.len() >= 4
+        // A number of five digits or fewer is a port (`psql -p 5432`).
+        let port = v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit());
+        !port
+            && v.len() >= 4
             && !refers(v)
             && !v.starts_with('@')
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
@@ -502,6 +522,30 @@ mod tests {
             "pip install 'Django==4.2.7'",
             "mvn test -Dtest='UserServiceTest#testLogin2'",
             "docker run -e 'JAVA_OPTS=-Xmx2G' app",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+
+    /// `sqlplus user/password@db`, `dotnet user-secrets set`; a port after
+    /// `-p`, a flag that asks for the password, a quoted reference.
+    #[test]
+    fn more_tools_and_what_is_no_password() {
+        for hit in [
+            "sqlplus scott/ERR@m7gEMBcj@//ora-02.example.lan:1521/ORCLPDB1",
+            "sqlplus -s app/Tq7-zW2mLx9R@prod @report.sql",
+            "dotnet user-secrets set \"Payments:ApiKey\" \"AfxVHJn6WEIuit9C419b84gywyBMi1ifHfQtlR5d\"",
+            "redis-cli -h cache-02 -a Xq7vR2mLw9Tz ping",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "redis-cli -h cache-02 -p 6380 --latency",
+            "psql -h db -p 5432 -U app",
+            "wget --user=reader --ask-password https://files.example.lan/dumps/latest.sql.gz",
+            "curl https://api.example.com/v1/refunds -u \"$STRIPE_SECRET_KEY:\" -H \"Idempotency-Key: c10238d7\"",
+            "sqlplus /nolog",
+            "sqlplus scott/$ORACLE_PW@prod",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

@@ -97,8 +97,12 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         return negated(text, span).then_some(Suppressor::Negation);
     }
     if rule == Rule::PromptOverride {
-        return (quoted_mention(text, span) || reported(text, span) || format_talk(text, span))
-            .then_some(Suppressor::Reference);
+        return (quoted_mention(text, span)
+            || reported(text, span)
+            || format_talk(text, span)
+            || searched(text, span)
+            || tag_in_code(text, span))
+        .then_some(Suppressor::Reference);
     }
     if rule == Rule::HomePath {
         return None;
@@ -107,11 +111,24 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
     let matched = &text[span.clone()];
     let inner = span.start + (matched.len() - matched.trim_start_matches(['"', '\'', '`']).len())
         ..span.end - (matched.len() - matched.trim_end_matches(['"', '\'', '`']).len());
-    let span = if inner.start < inner.end {
-        &inner
+    let mut span = if inner.start < inner.end {
+        inner
     } else {
-        span
+        span.clone()
     };
+    if rule == Rule::CredentialPrivateKey {
+        // The body is the value: the quoting or comment marks before it
+        // (`> `, `# `) are the text's, not a placeholder's.
+        let body = text[span.clone()]
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            .count();
+        if body > 0 {
+            span.start = span.end - body;
+        }
+    }
+    let span = &span;
     if referenced(text, span) {
         Some(Suppressor::Reference)
     } else if documentation_value(text, span) {
@@ -318,15 +335,44 @@ fn format_talk(text: &str, span: &Range<usize>) -> bool {
     ROLE_TOKEN.is_match(&text[span.clone()]) && FORMAT_CUE.is_match(&text[line_around(text, span)])
 }
 
+lazy_regex!(
+    /// A command that searches for text or edits it by pattern, at the
+    /// start of a pipeline stage.
+    SEARCH_COMMAND,
+    r"(?i)(?:^|[|;&(]\s*|\bsudo\s+)(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep|git\s+log\s+-[SG]|sed|awk|perl\s+-[a-z]*[np]|findstr|select-string|sls)\b[^|;&\n]*$"
+);
+
+/// Whether a prompt-injection marker is what a command searches for or
+/// deletes by pattern (`grep -rn "ignore previous instructions" data/`,
+/// `sed -i '/<system-reminder>/,/…/d'`): the marker is named, not used.
+fn searched(text: &str, span: &Range<usize>) -> bool {
+    let line = line_around(text, span);
+    let lead = &text[line.start..span.start];
+    let opened = lead.ends_with(['"', '\'', '/']) || lead.ends_with("-e ");
+    opened && SEARCH_COMMAND.is_match(lead)
+}
+
+/// Whether a chat template's special token is a string literal in code:
+/// right before its closing quote, with at most an escaped line break
+/// between (`'<|im_start|>assistant\n' }}`, `startswith("<|im_start|>system\n")`).
+fn tag_in_code(text: &str, span: &Range<usize>) -> bool {
+    let rest = &text[span.end..];
+    let rest = rest.strip_prefix("\\n").unwrap_or(rest);
+    ROLE_TOKEN.is_match(&text[span.clone()])
+        && rest.starts_with(['\'', '"'])
+        && text[..span.start].ends_with(['\'', '"'])
+}
+
 /// Who a reported order went to: a model, or "it"/"them".
 const REPORTED_TO: &str = r"(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)";
 
 lazy_regex!(
     /// Reported speech: what someone asked a model (or "it") to do, up to
-    /// an opening quote, or what they tried to make it do.
+    /// an opening quote, what they tried to make it do, or what a piece of
+    /// data said to do ("when a tool result says to …").
     REPORTED,
     &format!(
-        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$"
+        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$|\b(?:result|output|message|response|page|document|comment|payload|text|input|email|issue)\s+(?:says|said|tells|told|asks|asked)\s+(?:{REPORTED_TO}\s+)?to\s+$"
     )
 );
 

@@ -41,8 +41,13 @@ impl Doors {
         (self.0[door / 64] >> (door % 64)) & 1 == 1
     }
 
+    /// The 128 doors from `offset` on, one bit each.
+    pub(super) fn window(self, offset: usize) -> u128 {
+        u128::from(self.window64(offset)) | (u128::from(self.window64(offset + 64)) << 64)
+    }
+
     /// The 64 doors from `offset` on, one bit each.
-    pub(super) fn window(self, offset: usize) -> u64 {
+    fn window64(self, offset: usize) -> u64 {
         let (word, shift) = (offset / 64, offset % 64);
         let low = self.0.get(word).map_or(0, |w| w >> shift);
         let high = match shift {
@@ -201,8 +206,8 @@ impl Gates {
         also: Vec<(&'static Regex, &'static [&'static str])>,
     ) -> Self {
         assert!(
-            entries.len() + also.len() <= 64,
-            "at most 64 doors in a family"
+            entries.len() + also.len() <= 128,
+            "at most 128 doors in a family"
         );
         let second = |pattern: &Regex| {
             (0u32..)
@@ -255,7 +260,7 @@ impl Gates {
         let bits = self
             .offset
             .get()
-            .map_or(u64::MAX, |&offset| doors.window(offset as usize));
+            .map_or(u128::MAX, |&offset| doors.window(offset as usize));
         Open { gates: self, bits }
     }
 }
@@ -263,7 +268,7 @@ impl Gates {
 /// The patterns of a [`Gates`] that one text opened.
 pub(super) struct Open<'g> {
     gates: &'g Gates,
-    bits: u64,
+    bits: u128,
 }
 
 impl Open<'_> {
@@ -374,8 +379,9 @@ pub(super) mod tests {
         use super::Doors;
         let doors = Doors::one(3) | Doors::one(63) | Doors::one(64) | Doors::one(200);
         assert!(doors.has(63) && doors.has(64) && doors.has(200) && !doors.has(65));
-        assert_eq!(doors.window(0), (1 << 63) | (1 << 3));
-        assert_eq!(doors.window(60), (1 << 3) | (1 << 4));
+        assert_eq!(doors.window(0), (1 << 64) | (1 << 63) | (1 << 3));
+        assert_eq!(doors.window(60), (1 << 4) | (1 << 3));
+        assert_eq!(doors.window(100), 1u128 << 100);
         assert_eq!(doors.window(200), 1);
         assert_eq!(doors.window(201), 0);
     }

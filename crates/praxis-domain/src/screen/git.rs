@@ -14,6 +14,13 @@ lazy_regex!(
     r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22)"
 );
 
+lazy_regex!(
+    /// git run with its arguments as a list: PowerShell's `Start-Process
+    /// git -ArgumentList 'push','--force'`, Python's `["git", "push", …]`.
+    GIT_ARGUMENT_LIST,
+    r#"(?i)\bgit(?:\.exe)?["']?\s*(?:-ArgumentList\s+@?\(?|,\s*)((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])"#
+);
+
 /// Branches others build on.
 fn shared_branch(name: &str) -> bool {
     let name = name.trim_start_matches('+');
@@ -101,6 +108,27 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
         .filter(|c| bypasses(&c[1], &c[2]))
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
+    out.extend(
+        GIT_ARGUMENT_LIST
+            .captures_iter(text)
+            .filter(|c| {
+                let items: Vec<&str> = c[1]
+                    .split(',')
+                    .map(|w| w.trim().trim_matches(['"', '\'']))
+                    .collect();
+                items.split_first().is_some_and(|(sub, args)| {
+                    bypasses(
+                        sub,
+                        &args
+                            .iter()
+                            .map(|a| format!("'{a}'"))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    )
+                })
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(matches(Some(&HOOKS_OFF), text));
     out
 }
@@ -138,5 +166,22 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
         }
+    }
+
+    /// git with its arguments as a list.
+    #[test]
+    fn argument_lists() {
+        assert!(fires(
+            "Start-Process git -ArgumentList 'push','--force','origin','master' -NoNewWindow -Wait",
+            Rule::GitSafeguardBypass
+        ));
+        assert!(fires(
+            "subprocess.run([\"git\", \"commit\", \"--no-verify\", \"-m\", \"wip\"])",
+            Rule::GitSafeguardBypass
+        ));
+        assert!(!fires(
+            "Start-Process git -ArgumentList 'push','origin','feature/x' -Wait",
+            Rule::GitSafeguardBypass
+        ));
     }
 }

@@ -184,11 +184,13 @@ impl Variant {
     /// prose, for prompt overrides (an order to the reader is prose; a
     /// command's digits are its own), words written apart put back together
     /// for them too, a command as the shell reads it (`c''url … | b\ash`,
-    /// continuations joined) for the command-field rules, and adjacent
-    /// string literals joined (`"ghp_" + "…"`) for vendor tokens split to
-    /// dodge a scanner.
+    /// continuations joined) for the command-field rules, and for vendor
+    /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
+    /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
+    /// query parameter) and wrapped lines put back together.
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
+        static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::is_vendor_token));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
             variants.push(Variant {
@@ -215,10 +217,14 @@ impl Variant {
                 rules: Rule::commands_only,
             });
         }
-        if let Some((text, origin)) = normalize::joined_literals(matched) {
-            static JOINED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::is_vendor_token));
+        let vendor_forms = [
+            normalize::joined_literals(matched),
+            normalize::percent_decoded(matched),
+            normalize::unwrapped(matched),
+        ];
+        for (text, origin) in vendor_forms.into_iter().flatten() {
             variants.push(Variant {
-                doors: JOINED.open(&text),
+                doors: VENDORS.open(&text),
                 text,
                 origin: Some(origin),
                 rules: Rule::is_vendor_token,
@@ -362,7 +368,9 @@ static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::ne
         .iter()
         .map(|&rule| match family(rule) {
             Some(family) => family.first_lists().flatten().copied().collect(),
-            None => words(rule).to_vec(),
+            // Words are matched in the text's normalized form: a
+            // Cyrillic label's lookalike letters are folded there too.
+            None => normalize::leak_normalized(words(rule)).to_vec(),
         })
         .collect();
     let mut owned: Vec<Doors> = Rule::ALL.iter().map(|r| Doors::one(r.index())).collect();
@@ -491,6 +499,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "세션",
             "sitzung",
             "frontend",
+            "сесси",
+            "сесі",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",
@@ -508,6 +518,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "httpserrors",
             "https_errors",
             "sqlcmd",
+            "websocat",
+            "trustmanager",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

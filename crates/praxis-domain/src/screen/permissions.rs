@@ -30,7 +30,14 @@ lazy_regex!(
     /// Ansible's file module: `mode=` and `path=` in one task, maybe
     /// recursive, maybe become (`-b`).
     ANSIBLE_FILE,
-    r"(?i)\bmode=[\x22']?(0?[0-7]{3,4})\b"
+    r"(?i)\bmode=[\x22']?(0?[0-7]{3,4}\b|[ugoa]*[+=][rwxXst]+)"
+);
+lazy_regex!(
+    /// A program's own chmod call with a path and an octal mode:
+    /// Python's `os.chmod('/var/run/docker.sock', 0o777)`, Node's
+    /// `fs.chmodSync`, Go's `os.Chmod`.
+    CHMOD_CALL,
+    r"\b(?:os\.chmod|fs\.chmod(?:Sync)?|os\.Chmod|(?:Path|pathlib\.Path)\([\x22'][^\x22'\n]+[\x22']\)\.chmod)\(\s*(?:[\x22']([^\x22'\n]+)[\x22']\s*,\s*)?0[oO]?([0-7]{3,4})\b"
 );
 lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
@@ -162,15 +169,28 @@ fn dangerous(sudo: bool, args: &str) -> bool {
 }
 
 pub(super) fn world_writable(text: &str) -> Spans {
-    let mut out: Spans = CHMOD
+    let mut out: Spans = CHMOD_CALL
         .captures_iter(text)
         .filter(|c| {
-            let start = c.get(0).map_or(0, |m| m.start());
-            let sudo = c.get(1).is_some() || SUDO_BEFORE.is_match(&text[..start]);
-            dangerous(sudo, &c[2])
+            // `Path('/etc/x').chmod(0o777)` names its path before the call.
+            let path = c.get(1).map(|m| m.as_str()).or_else(|| {
+                let call = c.get(0)?.as_str();
+                call.split(['\'', '"']).nth(1)
+            });
+            path.is_some_and(|path| dangerous(false, &format!("{} {path}", &c[2])))
         })
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
+    out.extend(
+        CHMOD
+            .captures_iter(text)
+            .filter(|c| {
+                let start = c.get(0).map_or(0, |m| m.start());
+                let sudo = c.get(1).is_some() || SUDO_BEFORE.is_match(&text[..start]);
+                dangerous(sudo, &c[2])
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(
         FIND_EXEC
             .captures_iter(text)
@@ -269,6 +289,24 @@ mod tests {
             "chmod u+w README.md",
             "chmod -R 777 /tmp/shared",
             "chmod -R 777 ./tmp/test-output",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+
+    /// A program's own chmod call, and Ansible's symbolic modes.
+    #[test]
+    fn chmod_calls_and_symbolic_ansible_modes() {
+        for hit in [
+            "sudo python3 -c \"import os; os.chmod('/var/run/docker.sock', 0o777)\"",
+            "node -e \"fs.chmodSync('/etc/hosts', 0o666)\"",
+            "ansible web -b -m file -a \"path=/var/www recurse=yes mode=a+rwx\"",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "python3 -c \"import os; os.chmod('build/run.sh', 0o755)\"",
+            "ansible web -b -m file -a \"path=/var/www mode=u+rwx\"",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

@@ -20,6 +20,14 @@ lazy_regex!(
     r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(
+    /// Deploy hooks whose path or key is the secret (Netlify's
+    /// `/build_hooks/<id>`, Render's `/deploy/srv-…?key=`, Vercel's
+    /// `/integrations/deploy/…/<id>`), and a presigned URL's signature,
+    /// also on a line of its own where the URL wrapped.
+    DEPLOY_HOOK,
+    r"/build_hooks/([a-f0-9]{24})\b|/deploy/srv-[a-z0-9]{16,24}\?key=([A-Za-z0-9_-]{8,})|/integrations/deploy/[A-Za-z0-9_]+/([A-Za-z0-9]{8,})|\bX-(?:Amz|Goog)-Signature=([0-9a-f]{64})\b"
+);
+lazy_regex!(
     /// A URL whose host or path names a webhook, a heartbeat or an
     /// integration: past that name, a generated path segment (or, for a
     /// webhook or a ping, a UUID) is the secret
@@ -147,6 +155,13 @@ pub(super) fn secret_url(text: &str) -> Spans {
         .filter_map(|c| c.get(1).map(|m| m.range()))
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    let bytes = text.as_bytes();
+    if memchr::memmem::find(bytes, b"hooks/").is_some()
+        || memchr::memmem::find(bytes, b"deploy/").is_some()
+        || memchr::memmem::find(bytes, b"-Signature=").is_some()
+    {
+        out.extend(DEPLOY_HOOK.find_iter(text).map(|m| m.range()));
+    }
     out.extend(
         PUSH_URL
             .captures_iter(text)
@@ -297,5 +312,22 @@ mod tests {
             let text = format!("x{space}https://h.io/?token=abcd1234efgh");
             assert!(fires(&text, Rule::SecretUrl), "{text:?}");
         }
+    }
+
+    /// Deploy hooks whose path or key is the secret, and a signature left
+    /// on its own line when a presigned URL wraps.
+    #[test]
+    fn deploy_hooks_and_wrapped_signatures() {
+        for hit in [
+            "curl -X POST -d {} https://api.netlify.com/build_hooks/044e48a7c50dbd545a135b84",
+            "curl \"https://api.render.com/deploy/srv-p5i207fcjj9epgzbzqfv?key=Y0Z8GNfF5Mz\"",
+            "https://files.example.com/x.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&\n  X-Amz-Signature=e206c3389a4ab8eb0fc7e06a4757de304b61016281189d1f4337019919970236",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires(
+            "Netlify build hooks live under /build_hooks/ in the API.",
+            Rule::SecretUrl
+        ));
     }
 }

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::normalize::normalize;
 use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
 use super::value::{distinct_chars, has_digit, is_placeholder, key_words, random_like, word_like};
 
@@ -20,7 +21,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume)\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume)(?:\s+(?:war|ist|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}|{UUID}\b[^\n]{{0,12}}?(?:#|//|\(|—|\s-)\s*(?:the\s+)?session(?:[ _-]?id)?\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -35,7 +36,7 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|sessionid|session_id|sessid|sid)\s+([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_-]{16,})|<[\w:]*session(?:id|token|key)>\s*([A-Za-z0-9._+/=-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key)>\s*([A-Za-z0-9._+/=-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -116,6 +117,26 @@ fn session_key(key: &str) -> Option<&'static str> {
         })
 }
 
+/// Any key of a `[session]` or `[sessions]` table whose value has a
+/// session id's shape (`last = "…"`, `current = "…"`).
+static SESSION_SECTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(&format!(
+        r#"(?im)^\s*\[sessions?\][ \t]*\n(?:[^\n\[]*\n){{0,4}}?\s*[\w.-]+\s*=\s*["']?({SESSION_SHAPES})"#
+    ))
+});
+
+/// A session id labelled in Russian or Ukrainian ("ID сессии …",
+/// "ідентифікатор сесії …"): compiled from its normalized form, as the
+/// text is matched with lookalike Cyrillic letters folded.
+static SESSION_CYRILLIC: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        normalize(&format!(
+            r#"(?i)(?:ID|идентификатор|ідентифікатор)\s+(?:сесси[ияюей]|сесі[їяю])\s*[:=]?\s*["'`]?{SESSION_SHAPES}"#
+        ))
+        .as_str(),
+    )
+});
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         let Some(suffix) = session_key(&c[1]) else {
@@ -140,6 +161,10 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(matches(Some(&SESSION_LABELLED_UUID), text));
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
     out.extend(matches(Some(&SESSION_CONTEXT), text));
+    if !text.is_ascii() {
+        out.extend(matches(Some(&SESSION_CYRILLIC), text));
+    }
+    out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
@@ -252,6 +277,33 @@ mod tests {
             "{\"sid\": \"AC0123456789abcdef0123456789abcdef\"}",
             "{\"name\": \"JSESSIONID\", \"value\": \"<redacted>\"}",
             "sess:lock acquired",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Labels in other shapes: a flag's dotted value, a cookie named
+    /// before a parenthesis, a label after the id, a `[sessions]` table,
+    /// a verb between label and id, a WebDriver path, a hyphenated
+    /// element, a Russian label.
+    #[test]
+    fn session_ids_labelled_in_other_shapes() {
+        for hit in [
+            "aws ssm terminate-session --session-id priya.n-37aaa3e3ac369054e",
+            "Copied the sessionid cookie (abokvzg1c9014h52ylpx7it3voje486t) into Postman.",
+            "kubectl logs deploy/gw | grep c1a51082-2622-4d98-9289-ab1ccf569d28  # session id from the report",
+            "[sessions]\nlast = \"8fcd1243-a18f-4f7a-9bc3-8006214861e7\"\nauto_resume = true",
+            "Die Session-ID war e1eb1c39704635a875312799e1de8f62; danach nicht mehr gültig.",
+            "POST /session/4c9e43e1c4277543337250ec795d00e5/element HTTP/1.1 -> 404",
+            "<session-id>4558A43107DDFD03F7883FAA51179714</session-id>",
+            "ID сессии eb6ea53c-7147-4421-86d3-6083ba7a3fa6 встречается в логах.",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "[sessions]\nttl = 3600\nstore = \"redis\"",
+            "grep c1a51082-2622-4d98-9289-ab1ccf569d28  # trace id from the report",
+            "ID запроса eb6ea53c-7147-4421-86d3-6083ba7a3fa6 в логах.",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

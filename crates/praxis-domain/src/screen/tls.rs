@@ -24,7 +24,7 @@ lazy_regex!(
     /// Flags whose name says verification is skipped (maybe set to true),
     /// and verification flags set to false.
     SKIP_FLAGS,
-    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
+    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|insecure-skip-[a-z-]*verif[a-z]*|insecure-registr(?:y|ies)|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
 );
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
@@ -45,14 +45,15 @@ lazy_regex!(
     /// reqwest's `danger_accept_invalid_certs(true)`, Ansible Galaxy's
     /// `--ignore-certs`, kubeadm's unsafe discovery, sqlcmd's `-C`, Docker's
     /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
-    /// argument list.
+    /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
+    /// a `HostnameVerifier` that says yes to every host.
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']"#
+    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
-    /// curl's `-k`, alone or in a group of short flags.
+    /// curl's (and websocat's) `-k`, alone or in a group of short flags.
     CURL_K,
-    r"(?i:\bcurl(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
+    r"(?i:\b(?:curl|websocat)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
 );
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
@@ -173,5 +174,26 @@ mod tests {
             !scan("requests.get(url, verify=False)", false)
                 .contains(&Rule::TlsVerificationDisabled)
         );
+    }
+
+    /// websocat's `-k`, flags named for a skipped verification or an
+    /// insecure registry, grpcurl, trust-all managers and verifiers.
+    #[test]
+    fn more_ways_to_skip_verification() {
+        for hit in [
+            "websocat -k wss://events.staging.example/stream",
+            "argocd repo add https://git.example/apps.git --insecure-skip-server-verification",
+            "nerdctl --insecure-registry pull registry.lab.example:5000/api:dev",
+            "grpcurl -insecure api.example:443 list",
+            "Registered a trust-all `X509TrustManager` and `HostnameVerifier` returning true, then `mvn test`",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "websocat wss://events.staging.example/stream",
+            "The HostnameVerifier now checks the SAN list.",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     // `%(password)s`), not a generated password that merely starts so.
     let format = v.starts_with('%') && (v.len() <= 3 || v[1..].starts_with(['(', '{']));
     if v.is_empty()
-        || v.starts_with(['$', '<', '{', '[', '(', '='])
+        || v.starts_with(['$', '<', '{', '[', '(', '=', '|'])
         || windows_variable(v)
         || format
     {

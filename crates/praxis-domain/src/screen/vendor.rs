@@ -13,12 +13,17 @@ use super::value::{
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
 lazy_regex!(OPENAI, r"\bsk-([A-Za-z0-9_-]{20,})");
 lazy_regex!(ANTHROPIC, r"\bsk-ant-([A-Za-z0-9_-]{20,})");
-lazy_regex!(SLACK_TOKEN, r"\bx(?:ox[abposre]|app)-([A-Za-z0-9-]{10,})");
+lazy_regex!(SLACK_TOKEN, r"\bx(?:ox[abposrecd]|app)-([A-Za-z0-9-]{10,})");
 lazy_regex!(
     SLACK_HOOK,
     r"hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]+)"
 );
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
+lazy_regex!(
+    /// An access key id read out in groups of four (`AKIA SLK2 BD26 …`).
+    AWS_KEY_ID_GROUPED,
+    r"\b(?:AKIA|ASIA)((?:[ -][A-Z0-9]{4}){4})\b"
+);
 lazy_regex!(
     AWS_SECRET,
     r#"(?i)secret[_ -]?access[_ -]?key\\?["']?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+|[^\n]{0,40}?(?:--body|--value|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*aws\s+configure\s+set\s+aws_secret_access_key\b"#
@@ -58,7 +63,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\[nr]|["'|>+])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
+    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\+[nr]|["'|>+#;*])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -242,6 +247,15 @@ pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6
     });
+    // Read out in groups, the id's prefix stands before a space or a dash.
+    let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
+        .iter()
+        .any(|p| memchr::memmem::find(text.as_bytes(), *p).is_some());
+    if grouped {
+        out.extend(tokens(Some(&AWS_KEY_ID_GROUPED), text, |b| {
+            distinct_chars(b) >= 8 && has_digit(b)
+        }));
+    }
     out.extend(groups(Some(&AWS_SECRET), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
@@ -310,7 +324,11 @@ lazy_regex!(
 
 /// A private key block or PuTTY key file, also base64-encoded.
 pub(super) fn private_key(text: &str) -> Spans {
-    let mut out = matches(Some(&PRIVATE_KEY), text);
+    let mut out: Spans = PRIVATE_KEY
+        .find_iter(text)
+        .filter(|m| !cut_short(text, m.end()))
+        .map(|m| m.range())
+        .collect();
     out.extend(
         PEM_BASE64
             .find_iter(text)
@@ -318,6 +336,25 @@ pub(super) fn private_key(text: &str) -> Spans {
             .map(|m| m.range()),
     );
     out
+}
+
+/// Whether the key body that ends a match at `end` is cut short by a
+/// redaction marker: a run of under 64 base64 characters (a key's fixed
+/// opening at most) right before `<redacted>`, `[REDACTED]` or a snip
+/// mark. (Three dots after a body still count: a key's opening with an
+/// ellipsis is how a pasted key is shortened, not redacted.)
+fn cut_short(text: &str, end: usize) -> bool {
+    let before = text[..end]
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        .count();
+    let after = text[end..].trim_start_matches(['+', '/', '=']);
+    let after = after.get(..12).unwrap_or(after).to_ascii_lowercase();
+    before < 64
+        && ["<redacted", "[redacted", "<snip", "[snip"]
+            .iter()
+            .any(|m| after.starts_with(m))
 }
 
 /// Whether a base64 PEM's first line names a private key.
@@ -347,6 +384,12 @@ lazy_regex!(TWILIO_NAME, r"(?i)twilio|트윌리오|トゥイリオ|特维利奥"
 lazy_regex!(TWILIO_VALIDATOR, r"\bRequestValidator\b");
 lazy_regex!(TWILIO_SID, r"(?:AC|SK)[0-9a-f]{32}");
 lazy_regex!(
+    /// What Twilio is used for, without its name: SMS and subaccounts. A
+    /// weaker cue, so the value must be hex and called a token beside it.
+    TWILIO_HINT,
+    r"(?i)\bsms\b|subaccount"
+);
+lazy_regex!(
     /// A bot id, a colon and the 35-character secret.
     TELEGRAM,
     r"(?:^|[^A-Za-z0-9_:]|/bot)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
@@ -362,6 +405,12 @@ lazy_regex!(
     r"(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d+/([A-Za-z0-9_-]{20,})|discord://([A-Za-z0-9_-]{60,70})@\d{17,20}|discord://\d{17,20}/([A-Za-z0-9_-]{60,70})"
 );
 lazy_regex!(
+    /// A webhook's token given apart from its id (Ansible's
+    /// `community.general.discord`, Apprise), in a text about Discord.
+    DISCORD_WEBHOOK_TOKEN,
+    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])"#
+);
+lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
@@ -373,10 +422,10 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)"
 );
 lazy_regex!(
-    /// The shape of a Functions key: 40 bytes in base64, 54 characters
-    /// and its padding.
+    /// The shape of a Functions key: 40 bytes in base64 (or base64url, as
+    /// newer hosts write them), 54 characters and its padding.
     FUNCTION_KEY,
-    r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{54}==)(?:$|[^A-Za-z0-9+/=])"
+    r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9+/_-]{54}==)(?:$|[^A-Za-z0-9+/=_-])"
 );
 lazy_regex!(
     /// Words that place a Functions key.
@@ -400,9 +449,11 @@ pub(super) fn twilio(text: &str) -> Spans {
             .find_iter(text)
             .any(|m| (m.start() == 0 || !word(m.start() - 1)) && !word(m.end()))
     };
-    if !has_bare_run_of_32(text)
-        || !(TWILIO_NAME.is_match(text) || TWILIO_VALIDATOR.is_match(text) || sid())
-    {
+    if !has_bare_run_of_32(text) {
+        return Vec::new();
+    }
+    let named = TWILIO_NAME.is_match(text) || TWILIO_VALIDATOR.is_match(text) || sid();
+    if !named && !TWILIO_HINT.is_match(text) {
         return Vec::new();
     }
     // An API key secret is 32 letters and digits; an auth token is 32 hex
@@ -419,9 +470,22 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
                 && !hyphenated(text, m.start())
+                && (named || (hex && called_token(text, m.range())))
         })
         .map(|m| m.range())
         .collect()
+}
+
+/// Whether the value at `at` is called a token on its own line: `token`
+/// in the words just before it (`validator was built with token …`) or
+/// just after it (`… is the token we found`).
+fn called_token(text: &str, at: std::ops::Range<usize>) -> bool {
+    let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
+    let from = text.floor_char_boundary(at.start.saturating_sub(24).max(line_start));
+    let to = text.ceil_char_boundary((at.end + 24).min(line_end));
+    let near = |s: &str| s.to_ascii_lowercase().contains("token");
+    near(&text[from..at.start]) || near(&text[at.end..to])
 }
 
 /// Whether the line around `at`, or the command line before it, says its
@@ -532,6 +596,9 @@ pub(super) fn discord(text: &str) -> Spans {
         .collect();
     if contains_ignoring_case(text, "discord") {
         out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
+        out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {
+            random_like(b, 20)
+        }));
     }
     out
 }
@@ -823,6 +890,68 @@ mod tests {
         assert!(!fires(
             "v = RequestValidator(os.environ[\"AUTH\"])",
             Rule::CredentialTwilio
+        ));
+    }
+
+    /// Slack's client tokens and cookies, an access key id read out in
+    /// groups, Twilio tokens in SMS texts, a Discord webhook token given
+    /// apart, a base64url Functions key.
+    #[test]
+    fn vendor_tokens_in_less_usual_shapes() {
+        for (text, rule) in [
+            (
+                "data={\"token\": \"xoxc-133260155273-2629605104996-3005726574704-318addc4fa56cc4bc5d440200e851344\"}",
+                Rule::CredentialSlack,
+            ),
+            (
+                "Cookie: d=xoxd-vftWBIesPwpRSH7mH%2BjrBgjniTYMVs82Z%2BoB5eANNtjocA",
+                Rule::CredentialSlack,
+            ),
+            (
+                "key id as read out on the call: AKIA SLK2 BD26 RPH2 63IA",
+                Rule::CredentialAws,
+            ),
+            (
+                "f96ade6439b78a994ac41feb6360ab55 is the token we found on the SMS outage ticket.",
+                Rule::CredentialTwilio,
+            ),
+            (
+                "WARN signature mismatch for /sms/inbound; validator was built with token d205a73d33a7e7c988d9efb7c32f6188",
+                Rule::CredentialTwilio,
+            ),
+            (
+                "community.general.discord:\n  webhook_id: \"1097191030235383641\"\n  webhook_token: \"EMb_fHZ7mPJhttg-V1i9Jr-pBhhQ1iKrekaNnMgg0w4gRdioUR-bcbQJL2BDG5hqbtxx\"",
+                Rule::CredentialDiscord,
+            ),
+            (
+                "azure-webjobs-secrets host.json: {\"masterKey\":{\"value\":\"hFAFTy1uLm59U-2hMyJsbFpgw2_FHLnvJ_OXsmrzEuqZ2G_zZUlcdQ==\"}}",
+                Rule::CredentialAzure,
+            ),
+        ] {
+            assert!(fires(text, rule), "{text}");
+        }
+        // SMS alone does not make a hex id a token.
+        assert!(!fires(
+            "SMS delivery report 0f3a9c2e7b1d4086a5c2e9f7b3d1a8c6 arrived late",
+            Rule::CredentialTwilio
+        ));
+        assert!(!fires("AKIA IS NOT A KEY", Rule::CredentialAws));
+    }
+
+    /// A key block quoted in Markdown, commented out or double-escaped in
+    /// JSON is still a key; one redacted after its fixed opening is not.
+    #[test]
+    fn private_keys_quoted_commented_and_escaped() {
+        for hit in [
+            "> -----BEGIN OPENSSH PRIVATE KEY-----\n> b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n> -----END OPENSSH PRIVATE KEY-----",
+            "#   -----BEGIN OPENSSH PRIVATE KEY-----\n#   b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n",
+            r#"{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\\\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCz"#,
+        ] {
+            assert!(fires(hit, Rule::CredentialPrivateKey), "{hit}");
+        }
+        assert!(!fires(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA<redacted>\n-----END OPENSSH PRIVATE KEY-----",
+            Rule::CredentialPrivateKey
         ));
     }
 }
