@@ -201,10 +201,22 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
 
 /// Type names and annotations that follow a key in schemas and code.
 fn is_type_name(v: &str) -> bool {
-    let lower = v.to_ascii_lowercase();
+    // GraphQL marks a required type with `!`.
+    let lower = v.trim_end_matches('!').to_ascii_lowercase();
     matches!(
         lower.as_str(),
-        "int" | "bool" | "boolean" | "number" | "bytes" | "secretstr" | "text" | "any" | "object"
+        "int"
+            | "bool"
+            | "boolean"
+            | "number"
+            | "bytes"
+            | "secretstr"
+            | "text"
+            | "any"
+            | "object"
+            | "string"
+            | "float"
+            | "id"
     ) || lower.starts_with("optional[")
         || lower.starts_with("secret[")
 }

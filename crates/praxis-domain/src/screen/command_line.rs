@@ -309,6 +309,12 @@ fn switch_flag(name: &str) -> bool {
         || name.ends_with("-prompt")
 }
 
+/// Whether `--secret` marks a configuration value as secret (`pulumi
+/// config set --secret <key> [value]`): the word after it is the key.
+fn config_key(text: &str, flag: &str, at: usize) -> bool {
+    flag.eq_ignore_ascii_case("secret") && text[..at].to_ascii_lowercase().contains("config set")
+}
+
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
@@ -326,6 +332,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         .captures(&FLAG, text)
         .filter(|c| {
             !switch_flag(&c[1])
+                && !config_key(text, &c[1], c.get(0).map_or(0, |m| m.start()))
                 && key_class(&c[1])
                     .is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
         })

@@ -190,7 +190,7 @@ impl Variant {
     /// query parameter) and wrapped lines put back together.
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
-        static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::is_vendor_token));
+        static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::token_readers));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
             variants.push(Variant {
@@ -227,10 +227,16 @@ impl Variant {
                 doors: VENDORS.open(&text),
                 text,
                 origin: Some(origin),
-                rules: Rule::is_vendor_token,
+                rules: Variant::token_readers,
             });
         }
         variants
+    }
+
+    /// The rules that read the forms made for tokens: vendor tokens, and
+    /// private keys (a key block percent-encoded in a form body).
+    fn token_readers(rule: Rule) -> bool {
+        rule.is_vendor_token() || rule == Rule::CredentialPrivateKey
     }
 
     /// The rules that read leetspeak spelled out and words put back

@@ -256,19 +256,20 @@ fn hex_value(b: u8) -> Option<u8> {
         .and_then(|d| u8::try_from(d).ok())
 }
 
-/// The text with percent-encoded printable ASCII decoded (`%3A` as `:`,
-/// `%2F` as `/`), and for each of its bytes the byte of `text` it came
+/// The text with percent-encoded printable ASCII, spaces and line feeds
+/// decoded (`%3A` as `:`, `%2F` as `/`), and for each of its bytes the byte of `text` it came
 /// from; `None` where nothing is encoded. A webhook URL passed as a query
 /// parameter, or a bot token whose colon a proxy encoded, is read whole.
 pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     // Only an encoded colon or slash can hide a URL or a token's
-    // separator; other escapes (`%20`) are left as they are read.
+    // separator, and a space a key block's header (`BEGIN%20`); other
+    // escapes are left as they are read.
     let encoded_separator = memchr::memchr_iter(b'%', bytes).any(|at| {
         matches!(
             bytes.get(at + 1..at + 3),
             Some(b"3A" | b"3a" | b"2F" | b"2f")
-        )
+        ) || bytes[..at].ends_with(b"BEGIN")
     });
     if !encoded_separator {
         return None;
@@ -283,7 +284,7 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
             let lo = bytes.get(i + 2).copied().and_then(hex_value);
             if let (Some(hi), Some(lo)) = (hi, lo) {
                 let b = hi * 16 + lo;
-                if (0x21..0x7f).contains(&b) {
+                if (0x21..0x7f).contains(&b) || b == b' ' || b == b'\n' {
                     out.push(b);
                     origin.push(i);
                     decoded = true;
@@ -361,14 +362,18 @@ pub(super) fn unwrapped(text: &str) -> Option<(String, Vec<usize>)> {
 }
 
 /// Where the line break at `at` was put by a wrap, the bytes to leave
-/// out: from the break (or the carriage return before it) to the next
-/// line's first token byte.
+/// out: from the break (or the carriage return or the shell continuation
+/// before it) to the next line's first token byte.
 fn wrapped_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
-    let start = if at > 0 && bytes[at - 1] == b'\r' {
+    let mut start = if at > 0 && bytes[at - 1] == b'\r' {
         at - 1
     } else {
         at
     };
+    // A shell's continuation (`\` ending the line) is the break's too.
+    if start > 0 && bytes[start - 1] == b'\\' {
+        start -= 1;
+    }
     let run = &bytes[start
         - bytes[..start]
             .iter()

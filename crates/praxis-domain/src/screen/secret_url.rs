@@ -95,7 +95,8 @@ fn param_kind(key: &str) -> Option<Param> {
         | "x-amz-signature"
         | "x-goog-signature" => Param::Token,
         "auth" => Param::Auth,
-        "key" => Param::Key,
+        // OpenWeather's and others' application key is a key too.
+        "key" | "appid" | "app_id" => Param::Key,
         // Other names of secrets (`reset_token`, `admin_password`), less
         // the harmless ones (`page_token`, `csrf_token`).
         other => match key_class(other)? {
@@ -152,7 +153,13 @@ pub(super) fn secret_url(text: &str) -> Spans {
             Some((_, password)) => !is_placeholder(password),
             None => random_like(&c[1], 20) && has_digit(&c[1]),
         })
-        .filter_map(|c| c.get(1).map(|m| m.range()))
+        .filter_map(|c| {
+            // The password is the secret (a user named `…%40example.com`
+            // is no placeholder of it).
+            let userinfo = c.get(1)?;
+            let at = userinfo.as_str().find(':').map_or(0, |i| i + 1);
+            Some(userinfo.start() + at..userinfo.end())
+        })
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
     let bytes = text.as_bytes();
@@ -218,6 +225,23 @@ pub(super) fn secret_url(text: &str) -> Spans {
                     .captures(token)
                     .map(|h| h.get(1).map_or("", |m| m.as_str()));
                 secret_param(kind, &c[2], host)
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    // InfluxDB's and others' `?u=<user>&p=<password>`.
+    out.extend(
+        URL_PARAM
+            .captures_iter(text)
+            .filter(|c| {
+                &c[1] == "p"
+                    && c.get(0).is_some_and(|m| {
+                        let line = text[..m.start()]
+                            .rfind(char::is_whitespace)
+                            .map_or(0, |i| i + 1);
+                        let url = &text[line..m.start()];
+                        url.contains("://") && (url.contains("?u=") || url.contains("&u="))
+                    })
+                    && secret_param(Param::Password, &c[2], None)
             })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
@@ -327,6 +351,23 @@ mod tests {
         }
         assert!(!fires(
             "Netlify build hooks live under /build_hooks/ in the API.",
+            Rule::SecretUrl
+        ));
+    }
+
+    /// A user named for a mail address, an application id parameter, a
+    /// password parameter beside its user.
+    #[test]
+    fn passwords_beside_users_and_application_keys() {
+        for hit in [
+            "MAILER_DSN=smtp://alerts%40example.com:QfT0kbvEPZuVp1xX@smtp.example.com:587",
+            "fetch(`https://api.openweather.example/data/2.5/weather?q=Berlin&appid=65fdebf1b86553e31359dc6755191e4a`)",
+            "http://influx.lan:8086/query?u=telegraf&p=hBDJGdjnAXf6T0&db=metrics",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires(
+            "https://shop.example/list?p=2&sort=price",
             Rule::SecretUrl
         ));
     }

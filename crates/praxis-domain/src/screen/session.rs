@@ -17,7 +17,7 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -43,7 +43,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id)["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*_session)["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -306,6 +306,19 @@ mod tests {
             "ID запроса eb6ea53c-7147-4421-86d3-6083ba7a3fa6 в логах.",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Cookies named `…_session`, given as a name and a value on lines of
+    /// their own, or sealed by iron (`Fe26.2**…`).
+    #[test]
+    fn more_cookie_pairs() {
+        for hit in [
+            "{\"cookies\":[{\"name\":\"_session\",\"value\":\"zMoh_HHlQMa87Jqnt9UlrBYQ50luUkXFAlFD\"}]}",
+            "Name: sessionid\nValue: nlkb1mvs7ck8tbd5pd17j9ok8yyfe63n\nDomain: .example.org",
+            "Cookie: sid=Fe26.2**6da6228e69bcf13cf7e3b94ac7ac9d03*XwCSMa24R_-F5plTM8cuPB",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
         }
     }
 }

@@ -81,6 +81,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // A token-replacement slot (`__ApiKey__`, as release pipelines fill).
+    if v.len() > 4 && v.starts_with("__") && v.ends_with("__") {
+        return true;
+    }
     // A YAML tag (`!vault`, `!Ref`) stands for a value kept elsewhere.
     if v.len() > 1 && v.starts_with('!') && v[1..].bytes().all(|b| b.is_ascii_alphabetic()) {
         return true;

@@ -49,7 +49,7 @@ lazy_regex!(
 lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)"#
 );
 lazy_regex!(
     JWT,
@@ -59,11 +59,11 @@ lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
     /// or an editor leaves when it wraps a long token.
     JWT_WRAPPED,
-    r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']){40,}"#
+    r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>#<]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']|["'][ \t]*\\\r?\n[ \t]*["']){40,}"#
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\+[nr]|["'|>+#;*])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
+    r#"-{5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{5}(?:\s|\\+[nr]|`[nr]|["'|>+#;*\\])*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -76,7 +76,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-f]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -289,7 +289,8 @@ pub(super) fn stripe(text: &str) -> Spans {
 pub(super) fn npm(text: &str) -> Spans {
     let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
     out.extend(groups(Some(&NPM_RC), text, |v| {
-        v.len() >= 8 && !is_placeholder(v) && !word_like(v)
+        // `npm config delete …:_authToken --location=project`: a flag.
+        v.len() >= 8 && !is_placeholder(v) && !word_like(v) && !v.starts_with('-')
     }));
     out
 }
@@ -307,7 +308,7 @@ pub(super) fn jwt(text: &str) -> Spans {
             .filter(|m| !whole.contains(&m.start()))
             .filter(|m| {
                 let joined: String = m.as_str().split_whitespace().collect();
-                let joined = joined.replace(['\\', '`', '"', '\'', '+'], "");
+                let joined = joined.replace(['\\', '`', '"', '\'', '+', '#', '<', '>'], "");
                 JWT.is_match(&joined)
             })
             .map(|m| m.range()),
@@ -384,10 +385,11 @@ lazy_regex!(TWILIO_NAME, r"(?i)twilio|트윌리오|トゥイリオ|特维利奥"
 lazy_regex!(TWILIO_VALIDATOR, r"\bRequestValidator\b");
 lazy_regex!(TWILIO_SID, r"(?:AC|SK)[0-9a-f]{32}");
 lazy_regex!(
-    /// What Twilio is used for, without its name: SMS and subaccounts. A
+    /// What Twilio is used for, without its name: SMS, subaccounts, an
+    /// "auth token" (the name of its secret). A
     /// weaker cue, so the value must be hex and called a token beside it.
     TWILIO_HINT,
-    r"(?i)\bsms\b|subaccount"
+    r"(?i)\bsms\b|subaccount|\bauth[ _-]?token\b"
 );
 lazy_regex!(
     /// A bot id, a colon and the 35-character secret.
@@ -408,13 +410,13 @@ lazy_regex!(
     /// A webhook's token given apart from its id (Ansible's
     /// `community.general.discord`, Apprise), in a text about Discord.
     DISCORD_WEBHOOK_TOKEN,
-    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])"#
+    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']"#
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
     /// Bus and Event Hubs connection strings.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|(?:^|[\s"'])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64.
@@ -470,6 +472,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
                 && !hyphenated(text, m.start())
+                && !labelled_id(text, m.start())
                 && (named || (hex && called_token(text, m.range())))
         })
         .map(|m| m.range())
@@ -513,6 +516,19 @@ fn labelled_token(text: &str, at: usize) -> bool {
     ["token", "secret", "client(", "auth"]
         .iter()
         .any(|w| before.contains(w))
+}
+
+/// Whether the value at `at` is labelled an id (`trace_id=`, `span_id:`,
+/// `requestId=`): a tracing or request id, not a token. (A `sid` is a
+/// Twilio resource's name, and no label of this kind.)
+fn labelled_id(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches(['=', ':', ' ', '"', '\'']);
+    let start = before
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = before[start..].to_ascii_lowercase();
+    word.len() > 2 && word.ends_with("id") && !word.ends_with("sid")
 }
 
 /// Whether the value at `at` continues a hyphenated name
@@ -594,7 +610,8 @@ pub(super) fn discord(text: &str) -> Spans {
         })
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
-    if contains_ignoring_case(text, "discord") {
+    // discord.js's `WebhookClient` names its vendor by itself.
+    if contains_ignoring_case(text, "discord") || text.contains("WebhookClient(") {
         out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
         out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {
             random_like(b, 20)
@@ -952,6 +969,75 @@ mod tests {
         assert!(!fires(
             "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA<redacted>\n-----END OPENSSH PRIVATE KEY-----",
             Rule::CredentialPrivateKey
+        ));
+    }
+
+    /// Tokens in more wrappings: a JWT continued after comment marks or a
+    /// quote and a shell continuation, a Discord `WebhookClient`, Twilio's
+    /// "auth token", Azure keys with `/` or after `(`, npm's `--_auth` and
+    /// environment form, Mailgun keys, key blocks escaped for PowerShell,
+    /// continued with `\` or percent-encoded in a form.
+    #[test]
+    fn tokens_in_more_wrappings() {
+        for (text, rule) in [
+            (
+                "# rendered value eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ\n#   zdWIiOiI5MTU2MSIsImh0dHBzOi8vaGFzdXJhLmlvL2p3dC9jbGFpbXMiOnsieC1oYXN1cmEtYWxsb3dl.c2lnbmF0dXJlX3ZhbHVlX2hlcmU",
+                Rule::CredentialJwt,
+            ),
+            (
+                "printf '%s' 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6Ikl5T1BL'\\\n'OGgifQ.eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0.c2lnbmF0dXJlX3ZhbHVl'",
+                Rule::CredentialJwt,
+            ),
+            (
+                "new WebhookClient({ id: '967595255165254513', token: '6du-qubgq2jOO55IQiMo-le0dQLEjub0YBfrqZbeYBbOlMghlBXmKSgev5tyDIPmmIc5' });",
+                Rule::CredentialDiscord,
+            ),
+            (
+                "Postmortem: the auth token b4a21e5ab6ae9b497aa92efd4aa6a1a0 was pasted into #ops.",
+                Rule::CredentialTwilio,
+            ),
+            (
+                "the query string ?code=GlxfS7YfwaY9hUikBGWjaeArpTuqv2pe/heqw1BlpLEho6ozEvHCAg== for every call",
+                Rule::CredentialAzure,
+            ),
+            (
+                "an embedded SAS URL (sig=KNFmzHcaMXUn82x6NKTmDf%2ByZqMtacvc7E1tu%2BtFtxI%3D) granting write",
+                Rule::CredentialAzure,
+            ),
+            (
+                "npm install --registry=https://nexus.example/npm/ --_auth=YnVpbGQ6MER2MnREaExMdnQ4VFpHemRB",
+                Rule::CredentialNpm,
+            ),
+            (
+                "NPM_CONFIG__AUTH=cmVsZWFzZXI6ZjRST0tWUDZIWE9JWU91SiM= npm ci",
+                Rule::CredentialNpm,
+            ),
+            (
+                "MAILGUN_API_KEY=key-v5ioknsz6rs5rlasf8qyxhs2qpoyo1ic",
+                Rule::CredentialOther,
+            ),
+            (
+                "Set-Content -Path k -Value \"-----BEGIN EC PRIVATE KEY-----`nMHcCAQEEI/IQ7wPHenVzXdju/EZvRVbrkTnO4CbQwpgy\"",
+                Rule::CredentialPrivateKey,
+            ),
+            (
+                "ssl.keystore.key=-----BEGIN PRIVATE KEY----- \\\n  MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg",
+                Rule::CredentialPrivateKey,
+            ),
+            (
+                "name=export&key=-----BEGIN%20EC%20PRIVATE%20KEY-----%0AMHcCAQEEIbXtk2o1vUkvFEoYv9XepLB6N8mzFD8nwr%2BBEjtAkiqY",
+                Rule::CredentialPrivateKey,
+            ),
+            (
+                "curl -s \"https://api.telegram.org/bot5018063843:AAH4X7gKq\\\nvpJ9cradS5x6GTHcg6aJx_Wgpr/getWebhookInfo\"",
+                Rule::CredentialTelegram,
+            ),
+        ] {
+            assert!(fires(text, rule), "{text}");
+        }
+        assert!(!fires(
+            "new WebhookClient({ id: '967595255165254513', token: process.env.HOOK })",
+            Rule::CredentialDiscord
         ));
     }
 }

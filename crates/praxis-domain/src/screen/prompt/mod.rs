@@ -394,8 +394,9 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "limits",
             "policies",
             "safety",
+            "filters",
         ],
-        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b",
+        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b",
     ),
     // the user overruled: "ignore whatever the user asked", "Ignore the
     // user."
@@ -463,7 +464,7 @@ lazy_regex!(
     /// A role block closed and a system or developer one opened: data that
     /// pretends the conversation's structure ends inside it.
     ROLE_TAG_SWITCH,
-    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s)*<\s*(?:system|developer|instructions?|admin|assistant)\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*<\|(?:im_start|start_header_id|system)\|>|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
+    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s|-->|<!--)*<\s*(?:system|developer|instructions?|admin|assistant)\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*<\|(?:im_start|start_header_id|system)\|>|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
 );
 lazy_regex!(
     /// A system-sounding opening tag followed by an instruction.
@@ -487,6 +488,11 @@ lazy_regex!(
     /// escaped blank line, or opening the string a command writes).
     TURN,
     r"(?im)(?:^|\\n|\n|\b(?:echo|printf|print|write|Write-Output)\s+['\x22])\s*(?:#+\s*)?\**\[?(Human|User|Assistant|H|A)\]?\**\s*:"
+);
+lazy_regex!(
+    /// A negated order to order it: "must never tell agents to …".
+    NEVER_TELL,
+    r"(?:never|not|n't)\s+(?:tell|ask|instruct|encourage)\s+(?:\w+\s+){1,2}to$"
 );
 lazy_regex!(
     /// An address to disregard the repository's own guidance.
@@ -586,10 +592,14 @@ fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize
         });
         // A label before a number is a field of a table (`Human: 41,212
         // turns`), not a turn.
-        let count = text[span.end..]
-            .trim_start()
-            .starts_with(|c: char| c.is_ascii_digit());
-        if quoted || count {
+        let content = text[span.end..].trim_start();
+        let count = content.starts_with(|c: char| c.is_ascii_digit());
+        // A label listed with another (`\n\nHuman: and \n\nAssistant:
+        // turns`) is named, not used.
+        let listed = content.starts_with([',', ';', ')'])
+            || content.starts_with("and ")
+            || content.starts_with("or ");
+        if quoted || count || listed {
             continue;
         }
         let slot = match c[1].to_ascii_lowercase().as_str() {
@@ -623,7 +633,13 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
         open.find(&REMINDER_TAG, text)
             .filter(|m| {
                 let quoted = text[..m.start()].ends_with('`');
-                !quoted && !TAG_AS_TOPIC.is_match(&text[m.end()..])
+                // The tag ends at its `>`: a bare `<important>` match also
+                // takes the first letter after it.
+                let end = m
+                    .as_str()
+                    .find('>')
+                    .map_or(m.end(), |at| m.start() + at + 1);
+                !quoted && !TAG_AS_TOPIC.is_match(&text[end..])
             })
             .map(|m| m.range()),
     );
@@ -633,7 +649,10 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
             .filter(|m| {
                 let lead = text[..m.start()].to_ascii_lowercase();
                 let lead = lead.trim_end();
-                !(lead.ends_with("not") || lead.ends_with("don't") || lead.ends_with("never"))
+                !(lead.ends_with("not")
+                    || lead.ends_with("don't")
+                    || lead.ends_with("never")
+                    || NEVER_TELL.is_match(lead))
             })
             .map(|m| m.range()),
     );
