@@ -20,7 +20,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AUTHORIZATION,
-    r#"(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
+    r#"(?i)\b(?:proxy-)?authorization\\?["']?\s*(?:[:=]\s*|\s+)\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
 );
 lazy_regex!(BEARER, r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{20,}=*)");
 lazy_regex!(DOTTED_IDENTIFIER, r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$");

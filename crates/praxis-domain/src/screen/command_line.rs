@@ -13,7 +13,7 @@ use super::value::{has_digit, is_placeholder, random_like, refers, word_like};
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`.
     FLAG,
-    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*|(?:[a-z][a-z0-9_.-]*[_-])?pat)(?:[ \t]+|=)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
+    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*|(?:[a-z][a-z0-9_.-]*[_-])?pat)(?:[ \t]+|=|["']\s*,\s*)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
@@ -374,7 +374,12 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
                 open.captures(&LIBPQ_PASSWORD, text)
                     .filter_map(|c| c.get(1)),
             )
-            .filter(|v| literal_flag_value(KeyClass::Password, v.as_str(), false))
+            // A property's value may hold `=` (`-Dx.password=Willow=ZA5…`).
+            .filter(|v| {
+                !refers(v.as_str())
+                    && literal_secret(KeyClass::Password, v.as_str(), false, false)
+                    && !word_like(v.as_str())
+            })
             .map(|v| v.range()),
     );
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
@@ -556,5 +561,21 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }
+    }
+
+    /// A flag and its value as items of an argument list; a property's
+    /// value holding `=`.
+    #[test]
+    fn flags_in_argument_lists_and_properties_with_equals() {
+        for hit in [
+            "args: [\"--api-key\", \"oALKaujXaU34YAXwSE9MSyEMMqaktDPf\", \"--interval\", \"60s\"]",
+            "mvn deploy -Dnexus.username=deployer -Dnexus.password=Willow=ZA5vjpwG",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        assert!(!fires(
+            "args: [\"--api-key\", \"$(API_KEY)\", \"--interval\", \"60s\"]",
+            Rule::CredentialCommandLine
+        ));
     }
 }

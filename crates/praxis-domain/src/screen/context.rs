@@ -134,7 +134,7 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         }
     }
     let span = &span;
-    if referenced(text, span) {
+    if referenced(text, span, rule.is_vendor_token()) {
         Some(Suppressor::Reference)
     } else if documentation_value(text, span) || slot_follows(text, span) {
         Some(Suppressor::Placeholder)
@@ -214,7 +214,7 @@ fn line_around(text: &str, span: &Range<usize>) -> Range<usize> {
 /// Whether the match is enclosed by a reference (`${…}`, `#{…}#`,
 /// `{{…}}`, `$(…)` on one line, the markers inside the match or around it),
 /// or sits in a word that names a secret in a store.
-fn referenced(text: &str, span: &Range<usize>) -> bool {
+fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
     let line = line_around(text, span);
     let enclosed = |open: &str, close: &str| {
         let Some(at) = text[line.start..span.end]
@@ -251,7 +251,9 @@ fn referenced(text: &str, span: &Range<usize>) -> bool {
     let lead = &text.as_bytes()[line.start..span.end];
     let braces = lead.contains(&b'{');
     if (braces && (enclosed("${", "}") || enclosed("#{", "}#") || enclosed("{{", "}}")))
-        || (lead.contains(&b'(') && enclosed("$(", ")"))
+        // A vendor's token inside a substitution (`$(echo ghs_… | base64)`)
+        // is still the literal token.
+        || (!vendor_token && lead.contains(&b'(') && enclosed("$(", ")"))
     {
         return true;
     }

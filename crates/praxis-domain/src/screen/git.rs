@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b([^\n;&|`]*)"
+    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"
 );
 lazy_regex!(
     /// Hook switches set around a git command.
@@ -181,6 +181,15 @@ mod tests {
         ));
         assert!(!fires(
             "Start-Process git -ArgumentList 'push','origin','feature/x' -Wait",
+            Rule::GitSafeguardBypass
+        ));
+    }
+
+    /// A substitution among the arguments does not hide what follows it.
+    #[test]
+    fn substitutions_among_arguments() {
+        assert!(fires(
+            "git push origin `git subtree split --prefix dist main`:gh-pages --force",
             Rule::GitSafeguardBypass
         ));
     }

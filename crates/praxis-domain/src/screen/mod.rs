@@ -474,6 +474,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "sv=",
             "azconfig",
             "arm_access_key",
+            "aeg-sas-key",
         ],
         Rule::SecretUrl => &[
             "://",

@@ -194,6 +194,7 @@ pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
 /// quote (`"5aad9d53" "a208697f"`, as C and Python join them).
 fn may_join_literals(bytes: &[u8]) -> bool {
     memchr::memchr(b'+', bytes).is_some()
+        || memchr::memmem::find(bytes, b".join(").is_some()
         || memchr::memchr2_iter(b'"', b'\'', bytes).any(|at| {
             at > 0
                 && bytes[at - 1].is_ascii_alphanumeric()
@@ -204,13 +205,15 @@ fn may_join_literals(bytes: &[u8]) -> bool {
 /// The text with adjacent string literals joined (`"ghp_" + "…"`,
 /// `'AKIA' + '…'`: a quote, a `+` and the same quote again, with spaces or
 /// line breaks between; or a closing quote and the same quote again after
-/// blanks alone, `("5aad9d53" "a208697f")`), and for each of its bytes the
+/// blanks alone, `("5aad9d53" "a208697f")`, or a list's items where the
+/// text joins a list, `['AKIA', '…'].join('')`), and for each of its bytes the
 /// byte of `text` it came from; `None` where no literals are joined.
 pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     if !may_join_literals(bytes) {
         return None;
     }
+    let list_joined = memchr::memmem::find(bytes, b".join(").is_some();
     let mut out = Vec::with_capacity(bytes.len());
     let mut origin = Vec::with_capacity(bytes.len());
     let mut joined = false;
@@ -222,7 +225,9 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             while bytes.get(j).is_some_and(|b| *b == b' ' || *b == b'\t') {
                 j += 1;
             }
-            let plus = bytes.get(j) == Some(&b'+');
+            // `+` joins literals, and so does a list's `,` when the list
+            // is joined (`['AKIA', '…'].join('')`).
+            let plus = bytes.get(j) == Some(&b'+') || (list_joined && bytes.get(j) == Some(&b','));
             // Side by side, the quote must close a literal (a letter or
             // digit before it) and open one (the same after the next).
             let closes = i > 0 && bytes[i - 1].is_ascii_alphanumeric();

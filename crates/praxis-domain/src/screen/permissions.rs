@@ -37,7 +37,7 @@ lazy_regex!(
     /// Python's `os.chmod('/var/run/docker.sock', 0o777)`, Node's
     /// `fs.chmodSync`, Go's `os.Chmod`.
     CHMOD_CALL,
-    r"\b(?:os\.chmod|fs\.chmod(?:Sync)?|os\.Chmod|(?:Path|pathlib\.Path)\([\x22'][^\x22'\n]+[\x22']\)\.chmod)\(\s*(?:[\x22']([^\x22'\n]+)[\x22']\s*,\s*)?0[oO]?([0-7]{3,4})\b"
+    r"(?:\bos\.chmod|\bfs\.chmod|\.chmodSync|\bos\.Chmod|(?:Path|pathlib\.Path)\([\x22'][^\x22'\n]+[\x22']\)\.chmod)\(\s*(?:[\x22']([^\x22'\n]+)[\x22']\s*,\s*)?0[oO]?([0-7]{3,4})\b"
 );
 lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
@@ -310,5 +310,14 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }
+    }
+
+    /// `chmodSync` on a module reached by `require`.
+    #[test]
+    fn chmod_sync_on_a_required_module() {
+        assert!(fires(
+            "node -e \"require('fs').chmodSync('/etc/hosts', 0o777)\"",
+            Rule::WorldWritable
+        ));
     }
 }
