@@ -59,6 +59,12 @@ lazy_regex!(
     USER_ID,
     r"(?i)(?:^|[;\s\x22'])(?:UID|User\s?ID)\s*="
 );
+lazy_regex!(
+    /// A property list's key and its string (`<key>DB_PASSWORD</key>
+    /// <string>…</string>`).
+    PLIST_PAIR,
+    r"<key>([A-Za-z0-9_.-]+)</key>\s*<string>([^<\n]+)</string>"
+);
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
 lazy_regex!(
     /// A PowerShell command (`Read-Host`, `Get-Secret`): code, not a value.
@@ -235,6 +241,12 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         raw
     };
     let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    // A sentence's full stop after an unquoted value is the sentence's.
+    let v = if quoted {
+        v
+    } else {
+        v.trim_end_matches(['.', ',', ';'])
+    };
     // A file that holds the secret, not the secret.
     let file = v.starts_with("./")
         || v.starts_with("../")
@@ -318,12 +330,13 @@ lazy_regex!(
 /// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
 /// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
 /// form, as are its words.
-const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:—–]+){0,6}?\s*(?::|—|–|-|это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 const PROSE_PASSWORD_WORDS: &[&str] = &[
     "pass",
     "pwd",
+    "pw",
     "psk",
     "shared",
     "kennwort",
@@ -392,6 +405,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&SECURE_STRING, &["convertto-securestring"]),
             (&NAMED_SETTER, KEY_WORDS),
             (&CREDENTIAL_PAIR, &["credential", "auth"]),
+            (&PLIST_PAIR, &["<key>"]),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -564,6 +578,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
+    out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
     out.extend(groups(open.get(&CREDENTIAL_PAIR), text, |v| {
         literal_secret(KeyClass::Password, v, true, false)
     }));

@@ -20,7 +20,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P|a)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -28,7 +28,7 @@ lazy_regex!(
 );
 lazy_regex!(
     MYSQL_PASSWORD,
-    r#"(?i)\bmysql(?:dump|admin|sh|import|slap)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
+    r#"(?i)(?:^|[\s;&|(`"'])mysql(?:dump|admin|sh|import|slap)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
 );
 lazy_regex!(
     GH_SECRET_BODY,

@@ -73,7 +73,11 @@ fn bypasses(subcommand: &str, args: &str) -> bool {
             .iter()
             .any(|w| w == long || w.starts_with(&format!("{long}=")))
     };
-    if flag("--no-verify") {
+    // git takes a long option's unambiguous start (`--no-verif`).
+    let no_verify_start = words
+        .iter()
+        .any(|w| w.len() >= 8 && "--no-verify".starts_with(w.as_str()));
+    if flag("--no-verify") || no_verify_start {
         return true;
     }
     let short_groups = words

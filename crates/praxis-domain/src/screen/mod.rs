@@ -508,6 +508,10 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "frontend",
             "сесси",
             "сесі",
+            "oturum",
+            "cftoken",
+            "wordpress_",
+            "threads continue",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",
@@ -526,6 +530,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "https_errors",
             "sqlcmd",
             "websocat",
+            "fly",
+            "govc_insecure",
             "trustmanager",
         ],
         Rule::GitSafeguardBypass => &[
@@ -542,7 +548,16 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "lefthook",
             "skip_hooks",
         ],
-        Rule::WorldWritable => &["chmod", "icacls", "mkdir", "install", "mode="],
+        Rule::WorldWritable => &[
+            "chmod",
+            "cacls",
+            "mkdir",
+            "install",
+            "mode=",
+            "setfacl",
+            "set_mode",
+            "filesystemaccessrule",
+        ],
     }
 }
 

@@ -330,7 +330,9 @@ pub(super) fn unwrapped(text: &str) -> Option<(String, Vec<usize>)> {
     let joins: Vec<(usize, usize)> = memchr::memchr_iter(b'\n', bytes)
         .filter_map(|at| wrapped_at(bytes, at))
         .collect();
-    if joins.is_empty() {
+    // A terminal wraps a token or two; a text where many lines look
+    // wrapped is a listing, read as it stands.
+    if joins.is_empty() || joins.len() > MAX_WRAPS {
         return None;
     }
     let line_start = |at: usize| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
@@ -365,6 +367,9 @@ pub(super) fn unwrapped(text: &str) -> Option<(String, Vec<usize>)> {
     // Only ASCII bytes were left out: still UTF-8.
     String::from_utf8(out).ok().map(|text| (text, origin))
 }
+
+/// The most breaks [`unwrapped`] puts back in one text.
+const MAX_WRAPS: usize = 16;
 
 /// Where the line break at `at` was put by a wrap, the bytes to leave
 /// out: from the break (or the carriage return or the shell continuation

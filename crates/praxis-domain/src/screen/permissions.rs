@@ -40,6 +40,19 @@ lazy_regex!(
     r"(?:\bos\.chmod|\bfs\.chmod|\.chmodSync|\bos\.Chmod|(?:Path|pathlib\.Path)\([\x22'][^\x22'\n]+[\x22']\)\.chmod)\(\s*(?:[\x22']([^\x22'\n]+)[\x22']\s*,\s*)?0[oO]?([0-7]{3,4})\b"
 );
 lazy_regex!(
+    /// `setfacl -m o::rwx PATH` (maybe recursive, maybe under sudo): an
+    /// ACL entry that gives others write access.
+    SETFACL,
+    r"(?i)(?:^|[\s;&|(`])(sudo\s+(?:-\S+\s+)*)?setfacl\b([^\n;&|)]*?)\s-m\s+[\x22']?(?:o|other)::?[r-]?w[x-]?[\x22']?\s+(\S+)"
+);
+lazy_regex!(
+    /// A mode set by a call that takes the mode first (Perl's and Ruby's
+    /// `chmod 0777, "/etc/hosts"`, `File.chmod(0777, …)`) or by Salt's
+    /// `file.set_mode PATH MODE`.
+    MODE_FIRST,
+    r"(?i)\bchmod\s*\(?\s*0o?([0-7]{3,4})\s*,\s*[\x22']([^\x22'\n]+)[\x22']|\bfile\.set_mode\s+(\S+)\s+(0?[0-7]{3,4})\b"
+);
+lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
     SUDO_BEFORE,
     r"(?i)(?:^|[\s;&|(`])sudo\s[^\n;&|]*$"
@@ -48,7 +61,7 @@ lazy_regex!(
     /// Windows: full, modify or write access granted to everyone or all
     /// users.
     ICACLS,
-    r"(?i)\bicacls\b[^\n]*?/grant(?::r)?\s+[\x22']?(?:\*?S-1-1-0|Everyone|Users|BUILTIN\\Users|\*S-1-5-32-545|Authenticated\s+Users)[\x22']?\s*:\s*(?:\([A-Z]+\))*\(?(?:F|M|W)\)?"
+    r"(?i)\bi?cacls\b[^\n]*?(?:/grant(?::r)?|/G)\s+[\x22']?(?:\*?S-1-1-0|Everyone|Users|BUILTIN\\Users|\*S-1-5-32-545|Authenticated\s+Users)[\x22']?\s*:\s*(?:\([A-Z]+\))*\(?(?:F|M|W|C)\)?|FileSystemAccessRule\(\s*[\x22'](?:Everyone|Users|BUILTIN\\Users|Authenticated\s+Users)[\x22']\s*,\s*[\x22'](?:FullControl|Modify|Write)"
 );
 
 /// Top-level directories of the system (and macOS's).
@@ -168,6 +181,33 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
 }
 
+/// `setfacl` and mode-first calls read as the `chmod` they amount to.
+fn acl_and_mode_calls(text: &str) -> Spans {
+    let mut out: Spans = SETFACL
+        .captures_iter(text)
+        .filter(|c| {
+            let recursive = c[2]
+                .split_whitespace()
+                .any(|w| w.starts_with('-') && w.contains('R'));
+            let args = format!("{}o+w {}", if recursive { "-R " } else { "" }, &c[3]);
+            dangerous(c.get(1).is_some(), &args)
+        })
+        .filter_map(|c| c.get(0).map(|m| m.range()))
+        .collect();
+    out.extend(
+        MODE_FIRST
+            .captures_iter(text)
+            .filter(|c| match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+                (Some(mode), Some(path), _, _) | (_, _, Some(path), Some(mode)) => {
+                    dangerous(true, &format!("{} {}", mode.as_str(), path.as_str()))
+                }
+                _ => false,
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
+    out
+}
+
 pub(super) fn world_writable(text: &str) -> Spans {
     let mut out: Spans = CHMOD_CALL
         .captures_iter(text)
@@ -191,6 +231,7 @@ pub(super) fn world_writable(text: &str) -> Spans {
             })
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
+    out.extend(acl_and_mode_calls(text));
     out.extend(
         FIND_EXEC
             .captures_iter(text)
@@ -319,5 +360,26 @@ mod tests {
             "node -e \"require('fs').chmodSync('/etc/hosts', 0o777)\"",
             Rule::WorldWritable
         ));
+    }
+
+    /// ACL entries and mode-first calls that give everyone write access.
+    #[test]
+    fn acls_and_mode_first_calls() {
+        for hit in [
+            "sudo setfacl -R -m other:rwx /var/lib/orchard",
+            "sudo setfacl -m o::rwx /etc/orchard",
+            "cacls \"C:\\ProgramData\\Orchard\" /E /G Everyone:F",
+            "$acl.AddAccessRule((New-Object System.Security.AccessControl.FileSystemAccessRule('Everyone','FullControl','None','None','Allow')))",
+            "salt '*' file.set_mode /etc/orchard/app.conf 0777",
+            "sudo perl -e 'chmod 0777, \"/etc/hosts\"'",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "setfacl -m u:deploy:rwx /srv/app",
+            "salt '*' file.set_mode /etc/orchard/app.conf 0644",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
     }
 }

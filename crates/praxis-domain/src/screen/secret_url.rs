@@ -12,12 +12,12 @@ lazy_regex!(
     /// `@` (hand-written URLs seldom percent-encode them), the user may
     /// not; the host starts after the last `@`.
     URL_USERINFO,
-    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}://([^\s/?#@"'<>:]*(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
+    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}\\?://([^\s/?#@"'<>:]*(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
 );
 lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -93,7 +93,10 @@ fn param_kind(key: &str) -> Option<Param> {
         | "sig"
         | "signature"
         | "x-amz-signature"
-        | "x-goog-signature" => Param::Token,
+        | "x-goog-signature"
+        | "authorization"
+        | "q-signature"
+        | "tkn" => Param::Token,
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
@@ -370,5 +373,20 @@ mod tests {
             "https://shop.example/list?p=2&sort=price",
             Rule::SecretUrl
         ));
+    }
+
+    /// More secret parameters and hook hosts, and a properties file's
+    /// escaped colon.
+    #[test]
+    fn more_parameters_and_hooks() {
+        for hit in [
+            "wget 'https://f003.backblazeb2.com/file/b/x.zst?Authorization=4_0030b31ff0590ac3a28fefd1_01b2c3d4'",
+            "MAKE_SCENARIO_HOOK=https://hook.eu2.make.com/hazh3cr0m745e8j72nh17ze8fmz69xtu",
+            "channels:\n  - https://conda.anaconda.org/t/6f-WQ9t13KzrMBK43nsyua9Z8ghqIIMrgrv/acme-private",
+            "Web UI available at http://127.0.0.1:8000?tkn=6641304c-b3f9-451b-9c5a-c094d53dbe94",
+            "distributionUrl=https\\://builder:k4iYUuVoL!p6hIO@artifacts.corp.local/gradle/gradle-8.7-bin.zip",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
     }
 }

@@ -21,7 +21,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume)(?:\s+(?:war|ist|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}|{UUID}\b[^\n]{{0,12}}?(?:#|//|\(|—|\s-)\s*(?:the\s+)?session(?:[ _-]?id)?\b"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,7 +43,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*_session)["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -53,7 +53,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -65,6 +65,7 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessiontoken",
     "sessionkey",
     "connectsid",
+    "sessioncookie",
 ];
 
 /// Whether a value is a Twilio resource SID (two capitals and 32 hex
@@ -125,6 +126,30 @@ static SESSION_SECTION: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+lazy_regex!(
+    /// A session label after the id it names, in a comment or an aside
+    /// (`… # session id from the report`).
+    LABEL_AFTER,
+    r"(?i)(?:#|//|\(|—|\s-)\s*(?:the\s+)?session(?:[ _-]?id)?\b"
+);
+static ID_BEFORE_LABEL: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"{UUID}\b[^\n]{{0,12}}?$")));
+
+/// Ids labelled after them: each label found first (a literal the
+/// pattern engine skips to), then the id looked for just before it, so
+/// that a long text is not scanned for every id-shaped run.
+fn labelled_after(text: &str) -> Spans {
+    LABEL_AFTER
+        .find_iter(text)
+        .filter_map(|label| {
+            let from = text.floor_char_boundary(label.start().saturating_sub(56));
+            ID_BEFORE_LABEL
+                .find(&text[from..label.start()])
+                .map(|id| from + id.start()..label.end())
+        })
+        .collect()
+}
+
 /// A session id labelled in Russian or Ukrainian ("ID сессии …",
 /// "ідентифікатор сесії …"): compiled from its normalized form, as the
 /// text is matched with lookalike Cyrillic letters folded.
@@ -165,6 +190,7 @@ pub(super) fn session_id(text: &str) -> Spans {
         out.extend(matches(Some(&SESSION_CYRILLIC), text));
     }
     out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
+    out.extend(labelled_after(text));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
@@ -317,6 +343,21 @@ mod tests {
             "{\"cookies\":[{\"name\":\"_session\",\"value\":\"zMoh_HHlQMa87Jqnt9UlrBYQ50luUkXFAlFD\"}]}",
             "Name: sessionid\nValue: nlkb1mvs7ck8tbd5pd17j9ok8yyfe63n\nDomain: .example.org",
             "Cookie: sid=Fe26.2**6da6228e69bcf13cf7e3b94ac7ac9d03*XwCSMa24R_-F5plTM8cuPB",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+    }
+
+    /// More labels and cookie names.
+    #[test]
+    fn more_labels_and_cookie_names() {
+        for hit in [
+            "Identyfikator sesji: 01KWTP8BD4WJZ6HX20TEH2TYQ7 — ten sam w dwóch przeglądarkach.",
+            "Oturum kimliği (session id) 686a82bf61424d359b6dcd4f26db93ab proxy loglarında.",
+            "{\"cookies\":[{\"name\":\"__Host-session\",\"value\":\"GmiMI4hiDAKHEaemJwCSoiWODEd05Vdt\"}]}",
+            "CFID=5594752; CFTOKEN=8a98ba35325ea8c6-2BB2D359-99DA-4A2E-B7BB-A3808C5A0E70",
+            "session_cookie = yMzQij3QcJCnROUL-_JiTB3AzsIoZBv-bsGqy56BJszwFxPd",
+            "amp threads continue T-094f9bb6-a6bc-4677-9525-a66fbf1bd8f4",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
         }

@@ -8,12 +8,12 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// Environment variables that turn verification off.
     ENVIRONMENT,
-    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY|NOMAD_SKIP_VERIFY|BOUNDARY_TLS_INSECURE|TF_INSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|YARN_ENABLE_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY|CONSUL_HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
+    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|GOVC_INSECURE|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY|NOMAD_SKIP_VERIFY|BOUNDARY_TLS_INSECURE|TF_INSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|YARN_ENABLE_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY|CONSUL_HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
 );
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.
     LIBRARY,
-    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_peer)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0|off)\b["']?|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
+    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_peer)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0|off)\b["']?|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
 );
 lazy_regex!(
     /// Python's swap of the default context for the unverified one.
@@ -24,7 +24,7 @@ lazy_regex!(
     /// Flags whose name says verification is skipped (maybe set to true),
     /// and verification flags set to false.
     SKIP_FLAGS,
-    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|insecure-skip-[a-z-]*verif[a-z]*|insecure-registr(?:y|ies)|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
+    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|insecure-skip-[a-z-]*verif[a-z]*|insecure-registr(?:y|ies)|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify|no-check-cert|skip-ssl-validation|no-verify-peer|trustservercertificate|[\w.-]*\.tlsInsecureSkipVerify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
 );
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
@@ -48,12 +48,12 @@ lazy_regex!(
     /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
     /// a `HostnameVerifier` that says yes to every host.
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
+    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
     /// curl's (and websocat's) `-k`, alone or in a group of short flags.
     CURL_K,
-    r"(?i:\b(?:curl|websocat)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
+    r"(?i:\b(?:curl|websocat|fly)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
 );
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
@@ -195,5 +195,29 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
+    }
+
+    /// Verification skipped by more flags, settings and variables.
+    #[test]
+    fn verification_skipped_by_more_names() {
+        for hit in [
+            "kubectl patch serverstransport default --type merge -p '{\"spec\":{\"insecureSkipVerify\":true}}'",
+            "GOVC_INSECURE=1 govc vm.info -json lab-runner-03",
+            "wget --no-check-cert https://downloads.example.dev/agent-2.4.tgz",
+            "vmagent -remoteWrite.url=https://vm.example.io/api/v1/write -remoteWrite.tlsInsecureSkipVerify",
+            "kcat -b kafka:9093 -X enable.ssl.certificate.verification=false -L",
+            "cf login -a https://api.sys.example.io --skip-ssl-validation",
+            "filebeat test output -E output.elasticsearch.ssl.verification_mode=none",
+            "fetch --no-verify-peer https://pkg.example.io/meta.conf",
+            "glab config set skip_tls_verify true --host gitlab.example.io",
+            "fly -t ci login -c https://concourse.example.io -k",
+            "Invoke-Sqlcmd -ServerInstance sql01 -Query \"SELECT 1\" -TrustServerCertificate",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        assert!(!fires(
+            "filebeat test output -E output.elasticsearch.ssl.verification_mode=full",
+            Rule::TlsVerificationDisabled
+        ));
     }
 }

@@ -36,6 +36,15 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "omitted",
     "removed",
     "dummy",
+    // "password" itself, in the languages of translation files
+    "passwort",
+    "kennwort",
+    "wachtwoord",
+    "contraseña",
+    "senha",
+    "hasło",
+    "lösenord",
+    "пароль",
 ];
 
 /// Fragments that mark a value as a placeholder wherever they appear.
@@ -54,6 +63,9 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "changeme",
     "change_me",
     "change-me",
+    // an instruction to make one (`generate-with-openssl-rand-hex-32`)
+    "generate-",
+    "generate_",
     "your-",
     "your_",
     "${",

@@ -132,14 +132,21 @@ lazy_regex!(
     /// Dynatrace, New Relic, Mailchimp, Brevo, Mapbox secret tokens, 1Password
     /// service accounts, Plaid, Dropbox, Meta and Square access tokens,
     /// Flutterwave, X bearer tokens, Intercom, Frame.io, Typeform, ReadMe,
-    /// Duffel).
+    /// Duffel), GitLab runner registration, NuGet, Adafruit IO, CircleCI,
+    /// Sourcegraph and Alibaba Cloud keys).
     MORE_VENDORS,
-    r"\b(?:r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rOm([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
+    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rOm([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
 );
 
 /// Literal parts of [`MORE_VENDORS`]' openings, one of which each of its
 /// tokens holds.
 const MORE_VENDOR_WORDS: &[&str] = &[
+    "gr1348941",
+    "oy2",
+    "aio_",
+    "ccipat_",
+    "sgp_",
+    "ltai",
     "r8_",
     "gsk_",
     "pplx-",
@@ -351,11 +358,17 @@ fn cut_short(text: &str, end: usize) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
         .count();
     let after = text[end..].trim_start_matches(['+', '/', '=']);
-    let after = after.get(..12).unwrap_or(after).to_ascii_lowercase();
-    before < 64
-        && ["<redacted", "[redacted", "<snip", "[snip"]
+    let after = after.get(..24).unwrap_or(after).to_ascii_lowercase();
+    // An ellipsis counts when a note says the rest was cut.
+    let noted = (after.starts_with('…') || after.starts_with("..."))
+        && ["(truncated", "(rest removed", "(cut", "[truncated"]
             .iter()
-            .any(|m| after.starts_with(m))
+            .any(|n| after.trim_start_matches(['…', '.', ' ']).starts_with(n));
+    before < 64
+        && (noted
+            || ["<redacted", "[redacted", "<snip", "[snip"]
+                .iter()
+                .any(|m| after.starts_with(m)))
 }
 
 /// Whether a base64 PEM's first line names a private key.

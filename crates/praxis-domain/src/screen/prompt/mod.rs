@@ -29,8 +29,8 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     ),
     // "disregard the instructions above"
     (
-        &["ignore", "disregard", "forget"],
-        r"(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the|your|these|those|any)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|directions|prompts?)\s+(?:above|before\s+this|so\s+far|given\s+(?:above|before|earlier))\b",
+        &["ignore", "disregard", "forget", "discard"],
+        r"(?i)\b(?:ignore|disregard|forget|discard)\s+(?:all\s+)?(?:the|your|these|those|any)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|directions|prompts?)\s+(?:above|before\s+this|so\s+far|given\s+(?:above|before|earlier))\b|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:prior|previous|earlier)\s+messages\b",
     ),
     (
         &["ignore", "disregard", "forget"],
@@ -162,7 +162,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // "override all previous directives"
     (
         &["override"],
-        r"(?i)\boverride\s+(?:all\s+)?(?:(?:the|your)\s+)?(?:previous|prior|earlier)\s+(?:instructions|directives|rules|guidelines)\b",
+        r"(?i)\boverride\s+(?:all\s+)?(?:(?:the|your)\s+)?(?:previous|prior|earlier)\s+(?:instructions|directives|rules|guidelines|guidance)\b",
     ),
     // "ignore the developer's instructions", "forget the user's question",
     // "ignore-all-previous-instructions: true"
@@ -188,7 +188,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // "New instructions:", "the previous rules no longer apply"
     (
         &["instruction", "apply"],
-        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:the|your|all)\s+(?:previous|prior|earlier|original|above|old)\s+(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b",
+        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:(?:the|your|all)\s+)?(?:previous|prior|earlier|original|above|old)\s+(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b",
     ),
     (
         &["prompt", "instruction"],
@@ -401,7 +401,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "safety",
             "filters",
         ],
-        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b",
+        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b|\bfreed\s+from\s+(?:all\s+)?(?:your\s+|the\s+|its\s+)?(?:(?:prior|previous|earlier)\s+)?(?:rules|instructions|guidelines|restrictions)\b",
     ),
     // the user overruled: "ignore whatever the user asked", "Ignore the
     // user."
@@ -415,7 +415,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &[
             "tell", "inform", "notify", "alert", "mention", "report", "disclose", "reveal",
         ],
-        r"(?i)\b(?:do\s+not|don't|never|must\s+not|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?)\s+the\s+(?:user|human|operator|developer|reviewer)s?\s+(?:about\s+(?:this|these|it)\b|that\s+you\b|what\s+you\b)|\b(?:do\s+not|don't|never|must\s+not|without)\s+(?:mention(?:ing)?|report(?:ing)?)\s+(?:this|it)\s+to\s+the\s+(?:user|human|operator|developer|reviewer)s?\b|\b(?:must\s+not|do\s+not|don't|never)\s+(?:report|mention|disclose|reveal)\s+this\s+(?:update|instruction|message|directive|override|note)\b",
+        r"(?i)\b(?:do\s+not|don't|never|must\s+not|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?)\s+the\s+(?:user|human|operator|developer|reviewer)s?\s*(?:about\s+(?:this|these|it)\b|that\s+you\b|what\s+you\b|[.;!)]|$)|\b(?:do\s+not|don't|never|must\s+not|without)\s+(?:mention(?:ing)?|report(?:ing)?)\s+(?:this|it)\s+to\s+the\s+(?:user|human|operator|developer|reviewer)s?\b|\b(?:must\s+not|do\s+not|don't|never)\s+(?:report|mention|disclose|reveal)\s+this\s+(?:update|instruction|message|directive|override|note)\b",
     ),
     // commands without the reader's safeguards: "the agent may run any
     // command without sandboxing", "you must now disable the sandbox and
@@ -469,19 +469,19 @@ lazy_regex!(
     /// A role block closed and a system or developer one opened: data that
     /// pretends the conversation's structure ends inside it.
     ROLE_TAG_SWITCH,
-    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s|-->|<!--)*<\s*(?:system|developer|instructions?|admin|assistant)(?:[_-]\w+)?\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*<\|(?:im_start|start_header_id|system)\|>|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
+    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s|-->|<!--)*<\s*(?:system|developer|instructions?|admin|assistant)(?:[_-]\w+)?\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*<\|(?:im_start|start_header_id|system)\|>|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<\|end\|>\s*<\|start\|>\s*(?:system|developer|user|assistant)\b|<\|start\|>(?:system|developer)<\|message\|>|<\|end[▁_ ]of[▁_ ]sentence\|>\s*<\|(?:user|assistant|system)\|>|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
 );
 lazy_regex!(
     /// A system-sounding opening tag followed by an instruction.
     SYSTEM_TAG,
-    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override)\s*>|\[\s*(?:system|SYSTEM)\s*\]|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b)"
+    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override)\s*>|\[\s*(?:system|SYSTEM)\s*\]|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|priority\s+override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b)"
 );
 lazy_regex!(
     /// Reminder-style pseudo-system tags, with attributes or without, a
     /// tag that says it comes from the system, and a bare `<important>`
     /// that opens on words (DocBook's opens on markup).
     REMINDER_TAG,
-    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|context[-_ ]?update|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE)\s*\]\]?)"
+    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|context[-_ ]?(?:update|override)|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)\s*\]\]?)|<!--\s*system[-_ ]?(?:reminder|note|message|override|instructions?)\s*:"
 );
 lazy_regex!(
     /// What follows a tag that is being talked about rather than used.
@@ -502,12 +502,12 @@ lazy_regex!(
 lazy_regex!(
     /// An address to disregard the repository's own guidance.
     REPOSITORY_GUIDANCE,
-    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:[\w'’-]+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)"
+    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:[\w'’-]+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONVENTIONS\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)"
 );
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.
     REVEAL_ENVIRONMENT,
-    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
+    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
 );
 
 /// The words each pattern needs.
@@ -644,7 +644,10 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                     .as_str()
                     .find('>')
                     .map_or(m.end(), |at| m.start() + at + 1);
-                !quoted && !TAG_AS_TOPIC.is_match(&text[end..])
+                // "element <important>", "the tag <important>": named.
+                let lead = text[..m.start()].trim_end().to_ascii_lowercase();
+                let named = lead.ends_with("element") || lead.ends_with("tag");
+                !quoted && !named && !TAG_AS_TOPIC.is_match(&text[end..])
             })
             .map(|m| m.range()),
     );
