@@ -126,11 +126,7 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
     if rule == Rule::CredentialPrivateKey {
         // The body is the value: the quoting or comment marks before it
         // (`> `, `# `) are the text's, not a placeholder's.
-        let body = text[span.clone()]
-            .bytes()
-            .rev()
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-            .count();
+        let body = super::value::base64_tail(&text[span.clone()]);
         if body > 0 {
             span.start = span.end - body;
         }
@@ -388,9 +384,8 @@ fn searched(text: &str, span: &Range<usize>) -> bool {
     };
     // An editor's pattern side or address (`s/…/`, `/…/d`) is searched
     // for; what it substitutes is written.
-    let editor = ["sed", "perl", "awk"]
-        .iter()
-        .any(|e| command.as_str().to_ascii_lowercase().contains(e));
+    let command = command.as_str().to_ascii_lowercase();
+    let editor = ["sed", "perl", "awk"].iter().any(|e| command.contains(e));
     // A match may take the quote that opens the argument.
     let quote_first = text[span.clone()].starts_with(['"', '\'']);
     if editor {

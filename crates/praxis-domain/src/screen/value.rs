@@ -165,6 +165,15 @@ pub(super) fn random_like(body: &str, min_len: usize) -> bool {
     body.len() >= min_len && !is_placeholder(body) && distinct_chars(body) >= 6
 }
 
+/// The length of the run of base64 characters that ends `s`: a key
+/// block's body where a match of it stops.
+pub(super) fn base64_tail(s: &str) -> usize {
+    s.bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        .count()
+}
+
 pub(super) fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }

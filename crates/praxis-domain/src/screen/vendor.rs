@@ -352,11 +352,7 @@ pub(super) fn private_key(text: &str) -> Spans {
 /// mark. (Three dots after a body still count: a key's opening with an
 /// ellipsis is how a pasted key is shortened, not redacted.)
 fn cut_short(text: &str, end: usize) -> bool {
-    let before = text[..end]
-        .bytes()
-        .rev()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-        .count();
+    let before = super::value::base64_tail(&text[..end]);
     let after = text[end..].trim_start_matches(['+', '/', '=']);
     let after = after.get(..24).unwrap_or(after).to_ascii_lowercase();
     // An ellipsis counts when a note says the rest was cut.
@@ -464,7 +460,7 @@ pub(super) fn twilio(text: &str) -> Spans {
             .find_iter(text)
             .any(|m| (m.start() == 0 || !word(m.start() - 1)) && !word(m.end()))
     };
-    let mut basic = basic_auth_tokens(text);
+    let basic = basic_auth_tokens(text);
     if !has_bare_run_of_32(text) {
         return basic;
     }
@@ -490,7 +486,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && (named || (hex && called_token(text, m.range())))
         })
         .map(|m| m.range())
-        .chain(basic.drain(..))
+        .chain(basic)
         .collect()
 }
 
