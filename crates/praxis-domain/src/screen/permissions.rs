@@ -58,10 +58,15 @@ lazy_regex!(
     r"(?i)(?:^|[\s;&|(`])sudo\s[^\n;&|]*$"
 );
 lazy_regex!(
+    /// A udev rule that creates its device nodes writable by everyone.
+    UDEV_MODE,
+    r"(?i)\b(?:KERNEL|SUBSYSTEMS?|ATTRS?\{[^}\n]*\}|ACTION|DRIVERS?)\s*==[^\n]*?\bMODE\s*:?=\s*\\?[\x22']?([0-7]{3,4})\b"
+);
+lazy_regex!(
     /// Windows: full, modify or write access granted to everyone or all
     /// users.
     ICACLS,
-    r"(?i)\bi?cacls\b[^\n]*?(?:/grant(?::r)?|/G)\s+[\x22']?(?:\*?S-1-1-0|Everyone|Users|BUILTIN\\Users|\*S-1-5-32-545|Authenticated\s+Users)[\x22']?\s*:\s*(?:\([A-Z]+\))*\(?(?:F|M|W|C)\)?|FileSystemAccessRule\(\s*[\x22'](?:Everyone|Users|BUILTIN\\Users|Authenticated\s+Users)[\x22']\s*,\s*[\x22'](?:FullControl|Modify|Write)"
+    r"(?i)\bi?cacls\b[^\n]*?(?:/grant(?::r)?|/G)\s+[\x22']?(?:\*?S-1-1-0|Everyone|Users|BUILTIN\\Users|\*S-1-5-32-545|Authenticated\s+Users)[\x22']?\s*:\s*(?:\([A-Z]+\))*\(?(?:F|M|W|C)\b|FileSystemAccessRule\(\s*[\x22'](?:Everyone|Users|BUILTIN\\Users|Authenticated\s+Users)[\x22']\s*,\s*[\x22'](?:FullControl|Modify|Write)"
 );
 
 /// Top-level directories of the system (and macOS's).
@@ -136,6 +141,19 @@ fn sticky_temporary(mode: &str, operands: &[&str]) -> bool {
             .all(|o| matches!(o.trim_end_matches('/'), "/tmp" | "/var/tmp" | "/dev/shm"))
 }
 
+/// A shared temporary directory itself given a plain octal mode: without
+/// its sticky bit, anyone may delete or replace anyone's files there.
+fn unsticky_temporary_root(mode: &str, operands: &[&str]) -> bool {
+    let octal = mode.bytes().all(|b| (b'0'..=b'7').contains(&b));
+    let sticky = mode.len() == 4 && (mode.as_bytes()[0] - b'0') & 1 == 1;
+    octal
+        && !sticky
+        && operands.iter().any(|o| {
+            let o = o.trim_matches(['"', '\'']).trim_end_matches('/');
+            matches!(o, "/tmp" | "/var/tmp" | "/dev/shm")
+        })
+}
+
 /// A temporary directory, where shared write access is the point.
 fn temporary(path: &str) -> bool {
     let path = path.trim_matches(['"', '\'']);
@@ -165,11 +183,13 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     let Some((mode, operands)) = words.split_first() else {
         return false;
     };
-    if operands.is_empty()
-        || !world_writable_mode(mode)
-        || sticky_temporary(mode, operands)
-        || operands.iter().all(|o| temporary(o))
-    {
+    if operands.is_empty() || !world_writable_mode(mode) || sticky_temporary(mode, operands) {
+        return false;
+    }
+    if unsticky_temporary_root(mode, operands) {
+        return true;
+    }
+    if operands.iter().all(|o| temporary(o)) {
         return false;
     }
     // Recursion matters where it reaches beyond a project's own directory:
@@ -257,6 +277,12 @@ pub(super) fn world_writable(text: &str) -> Spans {
     );
     out.extend(ansible_file(text));
     out.extend(ICACLS.find_iter(text).map(|m| m.range()));
+    out.extend(
+        UDEV_MODE
+            .captures_iter(text)
+            .filter(|c| world_writable_mode(&c[1]))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out
 }
 
@@ -378,6 +404,28 @@ mod tests {
         for clean in [
             "setfacl -m u:deploy:rwx /srv/app",
             "salt '*' file.set_mode /etc/orchard/app.conf 0644",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+
+    /// A temporary root itself loses its sticky bit to a plain octal mode;
+    /// udev rules can make device nodes writable by all; `icacls` granting
+    /// read and execute only is not write access.
+    #[test]
+    fn temporary_roots_udev_modes_and_read_only_grants() {
+        for hit in [
+            "sudo chmod -R 777 /tmp",
+            "sudo chmod 777 /var/tmp",
+            "echo 'KERNEL==\"ttyUSB[0-9]*\", MODE=\"0666\"' | sudo tee /etc/udev/rules.d/50-ftdi.rules",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "sudo chmod 1777 /tmp",
+            "chmod -R 777 /tmp/shared",
+            "icacls \"C:\\ProgramData\\Reportd\" /grant \"BUILTIN\\Users:(OI)(CI)RX\"",
+            "echo 'SUBSYSTEM==\"usb\", MODE=\"0660\", GROUP=\"plugdev\"' | sudo tee /etc/udev/rules.d/99-dev.rules",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

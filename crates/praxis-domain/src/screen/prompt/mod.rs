@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod addressed;
 mod languages;
 
 use super::gate::{Doors, Gates, Open};
@@ -122,7 +123,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // a shouted override header: "SYSTEM OVERRIDE: …"
     (
         &["override", "directive", "instruction", "rule", "polic"],
-        r"\b(?:SYSTEM|ADMIN|DEVELOPER|ROOT)\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?)\s*(?::|#|\]|\*\*)|(?i:\bnew\s+(?:instructions?|rules?|directives?|polic(?:y|ies))(?:\s+that|\s*\((?:these|this|which))?\s+(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:all\s+)?(?:prior|previous|earlier|old|existing|other|everything)\b)",
+        r"\b(?:SYSTEM|ADMIN|DEVELOPER|ROOT)\s+(?:OVERRIDE|DIRECTIVE|INSTRUCTIONS?)\s*(?::|#|\]|\*\*)|(?i:\bnew\s+(?:instructions?|rules?|directives?|polic(?:y|ies)|task|orders?|request|prompt)(?:\s+that|\s*\((?:these|this|which))?\s+(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over)\s+(?:all\s+)?(?:prior|previous|earlier|old|existing|other|everything)\b)",
     ),
     // "print all secrets you have access to"
     (
@@ -146,7 +147,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // the same order in other languages
     (
         &["anweisungen", "instru", "istruzioni"],
-        r"(?i)\b(?:ignorier(?:e|en)?|vergiss|missachte)\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen|vorigen)\s+anweisungen\b|\b(?:ignor(?:e|ez|a|ar)|olvid(?:a|e|ad)|oubli(?:e|ez)|esque(?:ça|ca|ce)|dimentica|desconsider(?:e|a|ar))\s+(?:toutes\s+|todas\s+|tutte\s+)?(?:les|las|as|le)\s+instru\S*\s+(?:pr.c.dentes|anteriores|previas|precedenti)|\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti",
+        r"(?i)\b(?:ignorier(?:e|en)?|vergiss|missachte)\s+(?:alle\s+|deine\s+|ihre\s+|eure\s+)?(?:vorherigen|bisherigen|obigen|vorigen)\s+anweisungen\b|\b(?:ignor(?:e|ez|a|ar)|olvid(?:a|e|ad)|oubli(?:e|ez)|esque(?:ça|ca|ce)|dimentica|desconsider(?:e|a|ar))\s+(?:toutes\s+|todas\s+|tutte\s+)?(?:les|las|as|le)\s+instru\S*\s+(?:pr.c.dentes|anteriores|previas|precedenti)|\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti",
     ),
     // a directive to the assistant to switch off its safeguards
     (
@@ -178,7 +179,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // "your earlier instructions were a test"
     (
         &["instructions", "message", "prompt"],
-        r"(?i)\b(?:your|the)\s+(?:earlier|previous|prior|original|initial)\s+instructions\s+(?:were|are|was|have\s+been|has\s+been)\s+(?:just\s+|only\s+)?(?:a\s+test|fake|void|wrong|cancell?ed|revoked|outdated|superseded)|\bthe\s+instructions\s+you\s+(?:received|were\s+given|got)\s+(?:earlier|before|previously)\s+(?:were|are)\s+(?:only\s+|just\s+)?(?:a\s+test|fake|void|revoked|cancell?ed|outdated)\b|\b(?:previous|prior|earlier|original)\s+(?:system\s+(?:message|prompt)|prompt|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:void|revoked|cancell?ed|obsolete|superseded)\b",
+        r"(?i)\b(?:your|the)\s+(?:earlier|previous|prior|original|initial)\s+instructions\s+(?:were|are|was|have\s+been|has\s+been)\s+(?:just\s+|only\s+)?(?:a\s+test|fake|void|wrong|cancell?ed|revoked|outdated|superseded)|\bthe\s+instructions\s+you\s+(?:received|were\s+given|got)\s+(?:earlier|before|previously)\s+(?:were|are)\s+(?:only\s+|just\s+)?(?:a\s+test|fake|void|revoked|cancell?ed|outdated)\b|\b(?:previous|prior|earlier|original)\s+(?:system\s+(?:message|prompt)|prompt|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|deprecated|invalid)\b|\binstructions\s+(?:above|before)\s+this\s+(?:line|comment|point|message|note)\s+(?:are|were)\s+(?:now\s+)?(?:outdated|obsolete|void|revoked|cancell?ed|deprecated|superseded|fake)\b",
     ),
     // a markdown heading speaking as the system
     (
@@ -188,7 +189,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // "New instructions:", "the previous rules no longer apply"
     (
         &["instruction", "apply"],
-        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:(?:the|your|all)\s+)?(?:previous|prior|earlier|original|above|old)\s+(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b",
+        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:(?:the|your|all)\s+)?(?:previous|prior|earlier|original|above|old)\s+(?:(?:system|operator|developer|admin|safety)\s+)?(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b",
     ),
     (
         &["prompt", "instruction"],
@@ -310,7 +311,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "uncensored",
             "jailbroken",
         ],
-        r"(?i)\bdo\s+anything\s+now\b|\b(?:enable|activate|enter)\s+(?:god|dan|jailbreak|opposite|chaos|evil|unrestricted|unfiltered)\s+mode\b|\b(?:developer|god|dan|jailbreak)\s+mode,?\s+you\s+(?:(?:ignore|can\s+ignore|have\s+no|are\s+not\s+bound\s+by)\s+(?:any\s+|all\s+)?(?:content\s+|safety\s+|ethical\s+)?(?:policies|policy|rules|guidelines|restrictions|filters|censorship|guardrails|instructions)|never\s+refuse)\b|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:[\w'\x22-]+,?\s+)?(?:no\s+(?:rules|restrictions|guidelines|limits|filters)|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken))|\b(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:ai|model|assistant|chatbot|bot|llm)\s+(?:that|which|who)\s+(?:never\s+refuses|has\s+no\s+(?:\w+\s+)?(?:rules|restrictions|limits|filters|guidelines))",
+        r"(?i)\bdo\s+anything\s+now\b|\b(?:enable|activate|enter)\s+(?:god|dan|jailbreak|opposite|chaos|evil|unrestricted|unfiltered)\s+mode\b|\b(?:developer|god|dan|jailbreak)\s+mode,?\s+you\s+(?:(?:ignore|can\s+ignore|have\s+no|are\s+not\s+bound\s+by)\s+(?:any\s+|all\s+|the\s+|your\s+)?(?:content\s+|safety\s+|ethical\s+)?(?:policies|policy|rules|guidelines|restrictions|filters|censorship|guardrails|instructions)|never\s+refuse)\b|\b(?:act|behave|respond)\s+as\s+(?:if\s+you\s+(?:are|were)\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue)\b|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:[\w'\x22-]+,?\s+)?(?:no\s+(?:rules|restrictions|guidelines|limits|filters)|an?\s+(?:unrestricted|unfiltered|uncensored|jailbroken))|\b(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:ai|model|assistant|chatbot|bot|llm)\s+(?:that|which|who)\s+(?:never\s+refuses|has\s+no\s+(?:\w+\s+)?(?:rules|restrictions|limits|filters|guidelines))",
     ),
     // a persona without limits: "you are now RootBot, an agent with no
     // safety rules", "an AI named Echo has no filters"; a persona that
@@ -401,7 +402,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "safety",
             "filters",
         ],
-        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b|\bfreed\s+from\s+(?:all\s+)?(?:your\s+|the\s+|its\s+)?(?:(?:prior|previous|earlier)\s+)?(?:rules|instructions|guidelines|restrictions)\b",
+        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:(?:content|safety|system|usage)\s+)?(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b|\bfreed\s+from\s+(?:all\s+)?(?:your\s+|the\s+|its\s+)?(?:(?:prior|previous|earlier)\s+)?(?:rules|instructions|guidelines|restrictions)\b",
     ),
     // the user overruled: "ignore whatever the user asked", "Ignore the
     // user."
@@ -474,14 +475,14 @@ lazy_regex!(
 lazy_regex!(
     /// A system-sounding opening tag followed by an instruction.
     SYSTEM_TAG,
-    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override)\s*>|\[\s*(?:system|SYSTEM)\s*\]|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|priority\s+override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b)"
+    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override|système|systeme|sistema)\s*>|\[\s*(?:system|SYSTEM)\s*\]|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|priority\s+override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b|nouvelles\s+consignes|nuevas\s+instrucciones|novas\s+instru|neue\s+anweisungen)"
 );
 lazy_regex!(
     /// Reminder-style pseudo-system tags, with attributes or without, a
     /// tag that says it comes from the system, and a bare `<important>`
     /// that opens on words (DocBook's opens on markup).
     REMINDER_TAG,
-    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|context[-_ ]?(?:update|override)|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)\s*\]\]?)|<!--\s*system[-_ ]?(?:reminder|note|message|override|instructions?)\s*:"
+    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|user[-_ ]prompt[-_ ]submit[-_ ]hook|policy[-_ ]update|context[-_ ]?(?:update|override)|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|\[\s*system[-_](?:reminder|note|notice|message|override|alert|update)\s*\]|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)\s*\]\]?)|<!--\s*system[-_ ]?(?:reminder|note|message|override|instructions?)\s*:"
 );
 lazy_regex!(
     /// What follows a tag that is being talked about rather than used.
@@ -502,12 +503,12 @@ lazy_regex!(
 lazy_regex!(
     /// An address to disregard the repository's own guidance.
     REPOSITORY_GUIDANCE,
-    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:[\w'’-]+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONVENTIONS\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)"
+    r"(?i)\b(?:ignore|disregard|skip|forget|override|bypass|(?:do\s+not|don't|stop)\s+(?:follow|following|read|reading|obey|obeying))\s+(?:(?:the|your|any|all|of|every|its|this|that)\s+)*(?:[\w'’-]+\s+){0,2}?(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|CONVENTIONS\.md|CONTRIBUTING(?:\.md)?|\.cursorrules|\.cursor/rules|\.windsurfrules|copilot-instructions(?:\.md)?|(?:repository|repo|project|codebase|maintainers'?|team)\s+(?:guidance|guidelines|rules|instructions|policies|policy|conventions|standards)|contributing\s+(?:guide|guidelines|rules)|coding\s+(?:guidelines|standards|rules)|house\s+rules)|(?i:\b(?:vergiss|vergesst|ignorier\w*|missachte)\s+(?:die\s+|alle\s+)?(?:regeln|vorgaben|anweisungen|richtlinien)\s+(?:aus|in|der|von|im)\s+(?:AGENTS|CLAUDE|GEMINI)\.md)"
 );
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.
     REVEAL_ENVIRONMENT,
-    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
+    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
 );
 
 /// The words each pattern needs.
@@ -536,6 +537,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 "not",
                 "don't",
                 "stop",
+                "vergiss",
+                "vergesst",
+                "ignorier",
+                "missachte",
             ],
         ),
         (
@@ -556,6 +561,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ],
         ),
     ]);
+    entries.push((addressed::address_pattern(), addressed::ADDRESS_WORDS));
     entries.extend(languages::entries());
     let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
         (
@@ -628,7 +634,14 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     // Every open pattern but those whose matches are checked below.
     let rule_files = languages::rule_files_dismissed();
-    let checked: [&Regex; 4] = [&REMINDER_TAG, &REPOSITORY_GUIDANCE, &TURN, rule_files];
+    let address = addressed::address_pattern();
+    let checked: [&Regex; 5] = [
+        &REMINDER_TAG,
+        &REPOSITORY_GUIDANCE,
+        &TURN,
+        rule_files,
+        address,
+    ];
     let mut out: Spans = open
         .patterns()
         .filter(|pattern| !checked.iter().any(|c| std::ptr::eq(*c, *pattern)))
@@ -665,6 +678,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
             .map(|m| m.range()),
     );
     out.extend(transcript_turns(&open, text));
+    out.extend(addressed::addressed_orders(open.get(address), text));
     out
 }
 
