@@ -389,8 +389,12 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "property",
                     "value",
                     "requirepass",
+                    "zeroizing",
+                    "header",
                 ],
             ),
+            (&WRAPPED_VALUE, KEY_WORDS),
+            (&CEPH_KEY, &["ceph", "[client."]),
             (&HCL_DEFAULT, &["default"]),
             (
                 &DIRECTIVE,
@@ -423,7 +427,19 @@ lazy_regex!(
     /// an answer file's `<…Password><Value>…`, Postman's `"key": …,
     /// "value": …`, Redis's `requirepass …`.
     DECLARATION,
-    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)"#
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)"#
+);
+lazy_regex!(
+    /// A JSON key named for a secret whose value a pretty-printer wrapped
+    /// onto the next line.
+    WRAPPED_VALUE,
+    r#""([A-Za-z_][\w.-]*)"[ \t]*:[ \t]*\r?\n[ \t]*("[^"\n]+")"#
+);
+lazy_regex!(
+    /// A Ceph keyring's key: `AQ` and 38 more base64 characters under a
+    /// `[client.…]` section or given to `ceph-authtool`.
+    CEPH_KEY,
+    r"(?:\[client\.[\w.-]+\]|\bceph-authtool\b|\bceph\b)[^\[]*?\bkey\s*=\s*(AQ[A-Za-z0-9+/]{36}==)"
 );
 lazy_regex!(
     /// A name and its value as separate fields: a Kubernetes `env` entry
@@ -522,6 +538,19 @@ fn generated_value(raw: &str) -> bool {
         && distinct_chars(v) >= 10
 }
 
+/// Whether a value is a random UUID, as some services issue their keys
+/// (a record key, a license key): not all zeros or another placeholder.
+fn uuid_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+        && distinct_chars(v) >= 10
+        && !is_placeholder(v)
+}
+
 /// Whether a password read from prose is a literal one: long enough, not
 /// a word or a placeholder, and with a digit, a symbol or mixed case.
 fn prose_password(raw: &str) -> bool {
@@ -551,7 +580,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
-            return generated_key(&c[1]) && generated_value(&c[5]);
+            return generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5]));
         };
         let class = if c[1].eq_ignore_ascii_case("pwd") && USER_ID.is_match(text) {
             KeyClass::Password
@@ -559,6 +588,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             class
         };
         let (before, separator, after, value) = (&c[2], &c[3], &c[4], &c[5]);
+        // "… is plain JSON, not a token: eyJ…": the sentence says what the
+        // value is not.
+        let lead = text[..c.get(1).map_or(0, |k| k.start())].to_ascii_lowercase();
+        if ["not a ", "not an ", "isn't a ", "no "]
+            .iter()
+            .any(|n| lead.ends_with(n))
+        {
+            return false;
+        }
         // In a shell, `KEY= command` assigns the empty string.
         if separator == "=" && before.is_empty() && !after.is_empty() {
             return false;
@@ -607,6 +645,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
+    out.extend(literal_pairs(open.captures(&WRAPPED_VALUE, text), true));
+    out.extend(groups(open.get(&CEPH_KEY), text, |v| random_like(v, 20)));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
     }));
@@ -783,5 +823,30 @@ mod tests {
             "password: 'Tr0ub4dor&3x!'",
             Rule::CredentialAssignment
         ));
+    }
+
+    /// Headers set by a proxy, constructor-wrapped literals, Bicep
+    /// parameters, values a pretty-printer wrapped, Ceph keyrings and keys
+    /// issued as UUIDs.
+    #[test]
+    fn headers_constructors_and_wrapped_values() {
+        for hit in [
+            "http-request set-header X-Api-Key 09f3aef93e127d9393360f6a90e3f385",
+            "let api_secret = String::from(\"z7WYuL80YMiukinJa6ejvrUvJvH5jhdAzkrCfoU8\");",
+            "param sqlAdminPassword string = 'Saffron!tamarind1171='",
+            "{\n    \"client_secret\":\n        \"ry8wAtQ42Paf4AZpWhqu6S76rwrQNoZ1Fkzzu3zg\"\n}",
+            "[client.admin]\n\tkey = AQHZ9FvjnNrwmk486pNpHG4UeXqPf/EG1MOEpg==",
+            "env:\n  CYPRESS_RECORD_KEY: 2833c6a8-48f7-426a-87d7-64be056a88d1",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "Idempotency-Key: f01b79f4-8015-4ed3-a363-a5a268e97fb4",
+            "let api_secret = String::from(env!(\"API_SECRET\"));",
+            "param sqlAdminPassword string",
+            "The value is plain JSON, not a token: eyJyZXBsaWNhcyI6MywiaW1hZ2UiOiJyZWdpc3RyeSJ9",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
     }
 }

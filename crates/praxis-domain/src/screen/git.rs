@@ -9,6 +9,19 @@ lazy_regex!(
     r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"
 );
 lazy_regex!(
+    /// git started by a program with its arguments as one string:
+    /// `Process.Start("git", "push --force origin master")`.
+    GIT_ARGUMENT_STRING,
+    r#"(?i)\bgit(?:\.exe)?["']\s*,\s*@?["'](push|commit)\b([^"'\n]*)["']"#
+);
+lazy_regex!(
+    /// A library's push told to force: GitPython's `push(…, force=True)`,
+    /// isomorphic-git's `push({ …, force: true })`, a `+` refspec handed
+    /// to pygit2 or libgit2.
+    LIBRARY_FORCE_PUSH,
+    r#"\.push\((?:[^()\n]|\([^()\n]*\))*?\bforce\s*(?:=\s*True|:\s*true)\b|\bpush\(\s*\{[^}\n]*\bforce\s*:\s*true\b|\.push\(\s*\[?\s*["']\+(?:refs/heads/)?[\w./-]+:"#
+);
+lazy_regex!(
     /// Hook switches set around a git command.
     HOOKS_OFF,
     r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22)"
@@ -18,7 +31,7 @@ lazy_regex!(
     /// git run with its arguments as a list: PowerShell's `Start-Process
     /// git -ArgumentList 'push','--force'`, Python's `["git", "push", …]`.
     GIT_ARGUMENT_LIST,
-    r#"(?i)\bgit(?:\.exe)?["']?\s*(?:-ArgumentList\s+@?\(?|,\s*)((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])"#
+    r#"(?i)\bgit(?:\.exe)?["']?\s*(?:-ArgumentList\s+@?\(?|,\s*|\)\s*\.args\(\s*&?(?:vec!)?\[\s*)((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])"#
 );
 
 /// Branches others build on.
@@ -133,7 +146,14 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
             })
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
+    out.extend(
+        GIT_ARGUMENT_STRING
+            .captures_iter(text)
+            .filter(|c| bypasses(&c[1], &c[2]))
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(matches(Some(&HOOKS_OFF), text));
+    out.extend(matches(Some(&LIBRARY_FORCE_PUSH), text));
     out
 }
 
@@ -196,5 +216,26 @@ mod tests {
             "git push origin `git subtree split --prefix dist main`:gh-pages --force",
             Rule::GitSafeguardBypass
         ));
+    }
+
+    /// Pushes forced through a library or a program's process call.
+    #[test]
+    fn library_and_process_pushes() {
+        for hit in [
+            "python -c \"import git; git.Repo('.').remote('origin').push(refspec='main:main', force=True)\"",
+            "await git.push({ fs, http, dir: '.', remote: 'origin', ref: 'main', force: true })",
+            "r.remotes['origin'].push(['+refs/heads/main:refs/heads/main'])",
+            "Process.Start(\"git\", \"push --force origin master\").WaitForExit();",
+            "Command::new(\"git\").args([\"push\", \"--force-with-lease\", \"origin\", \"main\"]).status()?;",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        for clean in [
+            "await git.push({ fs, http, dir: '.', remote: 'origin', ref: 'main' })",
+            "Process.Start(\"git\", \"push origin feature/x\").WaitForExit();",
+            "Command::new(\"git\").args([\"push\", \"origin\", \"main\"]).status()?;",
+        ] {
+            assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
+        }
     }
 }

@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl)[+$][A-Za-z0-9._-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40})?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -167,5 +167,22 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }
+    }
+
+    /// A home on another volume of a Mac, and one seen through a WSL
+    /// remote.
+    #[test]
+    fn homes_on_volumes_and_wsl_remotes() {
+        for hit in [
+            "change_dir \"/Volumes/Macintosh HD/Users/dario/Pictures/export\" failed",
+            "Failed to open vscode-remote://wsl+Ubuntu-22.04/home/gisele/projects/api/.vscode/launch.json",
+            "GET /api/v1/files?path=%2Fhome%2Fsvetlana%2Freports%2Fq3.xlsx HTTP/1.1",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        assert!(!fires(
+            "Mounted /Volumes/Backup/Projects/site",
+            Rule::HomePath
+        ));
     }
 }

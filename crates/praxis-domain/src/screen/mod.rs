@@ -30,6 +30,7 @@ mod command;
 mod command_line;
 mod context;
 pub mod corpus;
+mod decode;
 mod gate;
 mod git;
 mod home_path;
@@ -187,10 +188,13 @@ impl Variant {
     /// continuations joined) for the command-field rules, and for vendor
     /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
     /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
-    /// query parameter) and wrapped lines put back together.
+    /// query parameter; session cookies and home paths read it too),
+    /// wrapped lines put back together and base64 runs decoded.
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
         static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::token_readers));
+        static DECODED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::decoded_readers));
+        static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
             variants.push(Variant {
@@ -209,27 +213,32 @@ impl Variant {
             });
         }
         if let Some((text, origin)) = commands.then(|| normalize::dequoted(matched)).flatten() {
-            static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Rule::commands_only));
             variants.push(Variant {
                 doors: COMMANDS.open(&text),
                 text,
                 origin: Some(origin),
-                rules: Rule::commands_only,
+                rules: Variant::shell_readers,
             });
         }
-        let vendor_forms = [
-            normalize::joined_literals(matched),
-            normalize::percent_decoded(matched),
-            normalize::unwrapped(matched),
-        ];
-        for (text, origin) in vendor_forms.into_iter().flatten() {
-            variants.push(Variant {
-                doors: VENDORS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::token_readers,
-            });
-        }
+        let mut push = |form: Option<(String, Vec<usize>)>, keywords: &Keywords, rules| {
+            if let Some((text, origin)) = form {
+                variants.push(Variant {
+                    doors: keywords.open(&text),
+                    text,
+                    origin: Some(origin),
+                    rules,
+                });
+            }
+        };
+        let tokens: fn(Rule) -> bool = Variant::token_readers;
+        push(normalize::joined_literals(matched), &VENDORS, tokens);
+        push(
+            decode::percent_decoded(matched),
+            &DECODED,
+            Variant::decoded_readers,
+        );
+        push(normalize::unwrapped(matched), &VENDORS, tokens);
+        push(decode::base64_decoded(matched), &VENDORS, tokens);
         variants
     }
 
@@ -237,6 +246,19 @@ impl Variant {
     /// private keys (a key block percent-encoded in a form body).
     fn token_readers(rule: Rule) -> bool {
         rule.is_vendor_token() || rule == Rule::CredentialPrivateKey
+    }
+
+    /// The rules that read a command as the shell reads it: those of
+    /// command fields, and credentials on a command line.
+    fn shell_readers(rule: Rule) -> bool {
+        rule.commands_only() || rule == Rule::CredentialCommandLine
+    }
+
+    /// The rules that read a text percent-decoded: those of tokens, and
+    /// session cookies and home paths logged inside an encoded URL or
+    /// header.
+    fn decoded_readers(rule: Rule) -> bool {
+        Variant::token_readers(rule) || matches!(rule, Rule::SessionId | Rule::HomePath)
     }
 
     /// The rules that read leetspeak spelled out and words put back
@@ -428,7 +450,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialGithub => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         Rule::CredentialOpenai => &["sk-"],
         Rule::CredentialAnthropic => &["sk-ant-"],
-        Rule::CredentialSlack => &["xox", "xapp-", "hooks.slack.com"],
+        Rule::CredentialSlack => &["xox", "xapp-", "hooks.slack", "/b", "-b"],
         Rule::CredentialAws => &[
             "akia",
             "asia",
@@ -447,7 +469,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29."],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
         Rule::CredentialNpm => &["npm_", "_auth"],
-        Rule::CredentialJwt => &["eyj"],
+        Rule::CredentialJwt => &["eyj", "ewog", "ew0k"],
         Rule::CredentialPrivateKey => &["private key", "putty-user-key-file", "ls0tls1crudjti"],
         // A bot token is `<digits>:<secret>`.
         Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
@@ -533,6 +555,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "fly",
             "govc_insecure",
             "trustmanager",
+            "ansible-galaxy",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

@@ -190,16 +190,23 @@ pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
 }
 
 /// Whether `text` may hold string literals side by side: a `+`, or a
-/// closing quote after a letter or digit with only blanks before the next
-/// quote (`"5aad9d53" "a208697f"`, as C and Python join them).
+/// closing quote after a token's character with only blanks before the
+/// next quote (`"5aad9d53" "a208697f"`, as C and Python join them).
 fn may_join_literals(bytes: &[u8]) -> bool {
     memchr::memchr(b'+', bytes).is_some()
         || memchr::memmem::find(bytes, b".join(").is_some()
         || memchr::memchr2_iter(b'"', b'\'', bytes).any(|at| {
             at > 0
-                && bytes[at - 1].is_ascii_alphanumeric()
+                && closes_token(bytes[at - 1])
                 && bytes.get(at + 1).is_some_and(u8::is_ascii_whitespace)
         })
+}
+
+/// Whether a quote after `b` may close a literal that holds part of a
+/// token: a letter or digit, or a separator tokens carry (a bot token's
+/// `:`).
+fn closes_token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b':' | b'_' | b'-' | b'.' | b'/' | b'=')
 }
 
 /// The text with adjacent string literals joined (`"ghp_" + "…"`,
@@ -230,7 +237,7 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             let plus = bytes.get(j) == Some(&b'+') || (list_joined && bytes.get(j) == Some(&b','));
             // Side by side, the quote must close a literal (a letter or
             // digit before it) and open one (the same after the next).
-            let closes = i > 0 && bytes[i - 1].is_ascii_alphanumeric();
+            let closes = i > 0 && closes_token(bytes[i - 1]);
             let mut k = j + usize::from(plus);
             while bytes.get(k).is_some_and(u8::is_ascii_whitespace) {
                 k += 1;
@@ -252,59 +259,6 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
     // Only ASCII bytes were left out: still UTF-8.
     let text = String::from_utf8(out).ok()?;
     joined.then_some((text, origin))
-}
-
-/// The value of an ASCII hexadecimal digit.
-fn hex_value(b: u8) -> Option<u8> {
-    char::from(b)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
-}
-
-/// The text with percent-encoded printable ASCII, spaces and line feeds
-/// decoded (`%3A` as `:`, `%2F` as `/`), and for each of its bytes the byte of `text` it came
-/// from; `None` where nothing is encoded. A webhook URL passed as a query
-/// parameter, or a bot token whose colon a proxy encoded, is read whole.
-pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
-    let bytes = text.as_bytes();
-    // Only an encoded colon or slash can hide a URL or a token's
-    // separator, and a space a key block's header (`BEGIN%20`); other
-    // escapes are left as they are read.
-    let encoded_separator = memchr::memchr_iter(b'%', bytes).any(|at| {
-        matches!(
-            bytes.get(at + 1..at + 3),
-            Some(b"3A" | b"3a" | b"2F" | b"2f")
-        ) || bytes[..at].ends_with(b"BEGIN")
-    });
-    if !encoded_separator {
-        return None;
-    }
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut origin = Vec::with_capacity(bytes.len());
-    let mut decoded = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hi = bytes.get(i + 1).copied().and_then(hex_value);
-            let lo = bytes.get(i + 2).copied().and_then(hex_value);
-            if let (Some(hi), Some(lo)) = (hi, lo) {
-                let b = hi * 16 + lo;
-                if (0x21..0x7f).contains(&b) || b == b' ' || b == b'\n' {
-                    out.push(b);
-                    origin.push(i);
-                    decoded = true;
-                    i += 3;
-                    continue;
-                }
-            }
-        }
-        out.push(bytes[i]);
-        origin.push(i);
-        i += 1;
-    }
-    // Only ASCII was put in for ASCII: still UTF-8.
-    let text = String::from_utf8(out).ok()?;
-    decoded.then_some((text, origin))
 }
 
 /// Whether `b` may sit inside a token or a URL.
@@ -587,10 +541,13 @@ fn escaped(bytes: &[u8], at: usize) -> bool {
 /// The command as the shell reads it, where quoting only hides a word:
 /// empty quotes inside a word (`c''url`, `ba""sh`) and a backslash before
 /// a letter inside one (`b\ash`) left out, and line continuations (`\`
-/// at a line's end) joined; with, for each byte, the byte of `text` it
-/// came from. `None` where none of these occur.
+/// at a line's end, cmd's `^` and PowerShell's backtick too) joined; with,
+/// for each byte, the byte of `text` it came from. `None` where none of
+/// these occur.
 pub(super) fn dequoted(text: &str) -> Option<(String, Vec<usize>)> {
-    if !text.contains("''") && !text.contains("\"\"") && !text.contains('\\') {
+    let other_continuation = text.contains("^\n") || text.contains("`\n");
+    if !text.contains("''") && !text.contains("\"\"") && !text.contains('\\') && !other_continuation
+    {
         return None;
     }
     let bytes = text.as_bytes();
@@ -611,6 +568,7 @@ pub(super) fn dequoted(text: &str) -> Option<(String, Vec<usize>)> {
                 1
             }
             b'\\' if next == Some(b'\n') && !escaped(bytes, i) => 2,
+            b'^' | b'`' if next == Some(b'\n') && i > 0 && bytes[i - 1] == b' ' => 2,
             b'\\'
                 if next == Some(b'\r')
                     && bytes.get(i + 2) == Some(&b'\n')
@@ -867,10 +825,10 @@ mod tests {
     /// together and literals side by side joined, for vendor tokens.
     #[test]
     fn vendor_tokens_read_decoded_unwrapped_and_joined() {
-        let (decoded, origin) = super::percent_decoded("a%3Ab%2F%zz").unwrap();
+        let (decoded, origin) = crate::screen::decode::percent_decoded("a%3Ab%2F%zz").unwrap();
         assert_eq!(decoded, "a:b/%zz");
         assert_eq!(origin[..4], [0, 1, 4, 5]);
-        assert_eq!(super::percent_decoded("100% sure"), None);
+        assert_eq!(crate::screen::decode::percent_decoded("100% sure"), None);
         assert!(fires(
             "https://alerts.example.io/notify?target=https%3A%2F%2Fhooks.slack.com%2Fservices%2F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",
             Rule::CredentialSlack

@@ -14,7 +14,12 @@ lazy_regex!(
     URL_USERINFO,
     r#"(?i)\b[a-z][a-z0-9+.-]{1,20}\\?://([^\s/?#@"'<>:]*(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
 );
-lazy_regex!(URL_PARAM, r#"[?&#;]([A-Za-z0-9_.-]+)=([^&#\s"'<>;]*)"#);
+lazy_regex!(
+    /// A query parameter; CJK prose runs on after a URL with no space, its
+    /// full-width comma read as ASCII.
+    URL_PARAM,
+    r#"[?&#;]([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,]]*)"#
+);
 lazy_regex!(
     SECRET_PATH_URL,
     r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})"
@@ -34,7 +39,7 @@ lazy_regex!(
     /// (`hooks.acme.io/incoming/<token>`, Sentry's
     /// `/api/hooks/release/builtin/<id>/<token>/`, `hc-ping.com/<uuid>`).
     HOOK_URL,
-    r#"(?i)\bhttps?://[^\s"'<>?#]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/)[^\s"'<>?#]*"#
+    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/)[!-~&&[^"'<>?#,]]*"#
 );
 lazy_regex!(
     /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
@@ -388,5 +393,14 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::SecretUrl), "{hit}");
         }
+    }
+
+    /// A webhook URL run straight into CJK prose.
+    #[test]
+    fn urls_followed_by_cjk_prose() {
+        assert!(fires(
+            "飞书机器人地址：https://open.feishu.cn/open-apis/bot/v2/hook/94a0369d-7434-4650-9509-464e63e12fa1，签名校验失败。",
+            Rule::SecretUrl
+        ));
     }
 }

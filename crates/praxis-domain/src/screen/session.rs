@@ -17,11 +17,11 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9]_sid|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -36,7 +36,7 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key)>\s*([A-Za-z0-9._+/=-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -66,6 +66,8 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessionkey",
     "connectsid",
     "sessioncookie",
+    "sessionhash",
+    "sessionstore",
 ];
 
 /// Whether a value is a Twilio resource SID (two capitals and 32 hex
@@ -103,6 +105,8 @@ fn session_key(key: &str) -> Option<&'static str> {
     };
     match words.as_slice() {
         [only] if only == "sid" || only == "frontend" => return Some("session"),
+        // A site's own prefix before `sid` (`phpbb3_k2m9x_sid`).
+        [.., last] if last == "sid" => return Some("sessionid"),
         [only] if drupal(only) => return Some("session"),
         _ => {}
     }
@@ -360,6 +364,29 @@ mod tests {
             "amp threads continue T-094f9bb6-a6bc-4677-9525-a66fbf1bd8f4",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+    }
+
+    /// Labels after "which was" and German's "lautet", a site's prefix
+    /// before `sid`, more cookie names, element values with `!` or `^`,
+    /// and a cookie logged percent-encoded.
+    #[test]
+    fn more_labels_cookies_and_encodings() {
+        for hit in [
+            "Support asked for the session id, which was 8146aa82d578b7f6ff4a4817339fca18; logs agree.",
+            "Die Session-ID lautet 53ae900d11007196e4a342c8792d5c5d; siehe Gateway-Log.",
+            "Cookie: phpbb3_k2m9x_sid=7cc8884709c24a3bcf3365f652ab1bf2; phpbb3_k2m9x_u=1",
+            "Cookie: bbsessionhash=60819ae46180762787ec7fbbfd5866ba; bblastvisit=1739800000",
+            "<sessionId>00D5g000004PAzM!AQ4AQGOD2IBW4CrlYOtZamhX5vajqz1WFH26oofN61TLa</sessionId>",
+            "hdr=Cookie%3A%20PHPSESSID%3Dfs00n541abftlj0uvf3t1luih7%3B%20lang%3Dde",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "Cookie: phpbb3_k2m9x_sid=<redacted>; phpbb3_k2m9x_u=1",
+            "The session id, which was rotated at login, is no longer logged.",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
         }
     }
 }

@@ -8,12 +8,12 @@ use super::pattern::{Spans, lazy_regex, matches};
 lazy_regex!(
     /// Environment variables that turn verification off.
     ENVIRONMENT,
-    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+)["']?0\b|(?:GIT_SSL_NO_VERIFY|GOVC_INSECURE|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY|NOMAD_SKIP_VERIFY|BOUNDARY_TLS_INSECURE|TF_INSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY)(?:\s*[=:]\s*|\s+)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|YARN_ENABLE_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY|CONSUL_HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
+    r#"(?i)\b(?:NODE_TLS_REJECT_UNAUTHORIZED(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?0\b|(?:GIT_SSL_NO_VERIFY|GOVC_INSECURE|VAULT_SKIP_VERIFY|CONSUL_HTTP_SSL_VERIFY_SKIP|HELM_INSECURE_SKIP_TLS_VERIFY|AWS_NO_VERIFY_SSL|GOINSECURE_SKIP_VERIFY|NOMAD_SKIP_VERIFY|BOUNDARY_TLS_INSECURE|TF_INSECURE_SKIP_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:1|true|yes)\b|(?:PYTHONHTTPSVERIFY|DOCKER_TLS_VERIFY|PERL_LWP_SSL_VERIFY_HOSTNAME)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?0\b|(?:NPM_CONFIG_STRICT_SSL|npm_config_strict_ssl|YARN_STRICT_SSL|YARN_ENABLE_STRICT_SSL|CONDA_SSL_VERIFY|PIP_CERT_VERIFY|SSL_VERIFY|GIT_SSL_VERIFY|HTTP_SSL_VERIFY|CONSUL_HTTP_SSL_VERIFY)(?:\s*[=:]\s*|\s+|["']\s*,\s*)["']?(?:0|false|no)\b|(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$|\s))"#
 );
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.
     LIBRARY,
-    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_peer)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0|off)\b["']?|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
+    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_?peer|_?host)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0L?|off)\b["']?|\bTrustServerCertificate\s*=\s*(?:true|yes)\b|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
 );
 lazy_regex!(
     /// Python's swap of the default context for the unverified one.
@@ -36,7 +36,7 @@ lazy_regex!(
     /// Bundler, Composer, Yarn 2+, mongosh, svn, cargo and reqwest, uv, the
     /// Azure CLI, OpenLDAP, Terraform backends, Go modules.
     TOOL_SWITCHES,
-    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\bPIP_TRUSTED_HOST\s*=\s*["']?[^\s"']|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
+    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\b(?:PIP_TRUSTED_HOST|UV_INSECURE_HOST)\s*=\s*["']?[^\s"']|\b(?:tls|ssl)-no-verify(?:\s+|=)["']?(?:true|1|yes)\b|\bskip_verify\s*[=:]\s*true\b|\bansible-galaxy\b[^\n|;]*?\s-c\b|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
 );
 lazy_regex!(
     /// More tools' switches: Maven's resolver `securityMode=insecure`, Go's
@@ -219,5 +219,30 @@ mod tests {
             "filebeat test output -E output.elasticsearch.ssl.verification_mode=full",
             Rule::TlsVerificationDisabled
         ));
+    }
+
+    /// More environment switches (also set from PowerShell), library
+    /// options, connection-string and tool settings.
+    #[test]
+    fn more_switches_and_settings() {
+        for hit in [
+            "PERL_LWP_SSL_VERIFY_HOSTNAME=0 perl bin/fetch.pl",
+            "[Environment]::SetEnvironmentVariable('NODE_TLS_REJECT_UNAUTHORIZED', '0', 'User')",
+            "Set `skip_verify = true` in /etc/containerd/certs.d/reg.lan/hosts.toml",
+            "dotnet ef database update --connection \"Server=sql01;Database=Orders;TrustServerCertificate=True\"",
+            "ansible-galaxy install -c -r roles/requirements.yml",
+            "UV_INSECURE_HOST=nexus.lan uv sync --frozen",
+            "pixi config set tls-no-verify true",
+            "Rscript -e 'httr::set_config(httr::config(ssl_verifypeer = 0L))'",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "dotnet ef database update --connection \"Server=sql01;TrustServerCertificate=False\"",
+            "ansible-galaxy install -r roles/requirements.yml",
+            "pixi config set tls-no-verify false",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
     }
 }

@@ -13,10 +13,21 @@ use super::value::{
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
 lazy_regex!(OPENAI, r"\bsk-([A-Za-z0-9_-]{20,})");
 lazy_regex!(ANTHROPIC, r"\bsk-ant-([A-Za-z0-9_-]{20,})");
-lazy_regex!(SLACK_TOKEN, r"\bx(?:ox[abposrecd]|app)-([A-Za-z0-9-]{10,})");
+lazy_regex!(
+    /// A token by its opening; a browser's `d` cookie (`xoxd-`) is
+    /// percent-encoded base64.
+    SLACK_TOKEN,
+    r"\bx(?:ox[abposrec]|app)-([A-Za-z0-9-]{10,})|\bxoxd-([A-Za-z0-9%+/=-]{10,})"
+);
 lazy_regex!(
     SLACK_HOOK,
-    r"hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]+)"
+    r"hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/T[A-Z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]+)"
+);
+lazy_regex!(
+    /// A webhook's workspace, channel and secret without Slack's host, as
+    /// notifiers take them (`slack://T…/B…/…`, `hook:T…-B…-…@webhook`).
+    SLACK_HOOK_PATH,
+    r"\bT[A-Z0-9]{8,12}[/-]B[A-Z0-9]{8,12}[/-]([A-Za-z0-9]{24})\b"
 );
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
 lazy_regex!(
@@ -52,8 +63,12 @@ lazy_regex!(
     r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)"#
 );
 lazy_regex!(
+    /// A signed token (its header opening `{"`, or `{` and a line break
+    /// when the signer pretty-prints, maybe padded as AWS's load balancers
+    /// pad), or an encrypted one with a direct key (five segments, the
+    /// second empty).
     JWT,
-    r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}"
+    r"\b(?:eyJ|ewog|ew0K)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"
 );
 lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
@@ -63,7 +78,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{4,5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|["'|>+#;*\\]|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):)|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
+    r#"-{4,5}\s*BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|["'|>+#;*\\]|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -76,7 +91,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sb]\.([A-Za-z0-9_-]{24,})|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -102,6 +117,13 @@ const OTHER_VENDOR_WORDS: &[&str] = &[
     "sg.",
     "hvs.",
     "hvb.",
+    "hvr.",
+    "cio",
+    "dose",
+    "sk-or-v1-",
+    "pk_",
+    "ssws",
+    "lin_oauth_",
     "sntr",
     "dapi",
     "lin_api_",
@@ -205,14 +227,25 @@ pub(super) static OTHER_GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::new(vec![
         (&*OTHER_VENDOR, OTHER_VENDOR_WORDS),
         (&*MORE_VENDORS, MORE_VENDOR_WORDS),
+        (&*MAILGUN_KEY, &["mailgun"]),
     ])
 });
+
+lazy_regex!(
+    /// Mailgun's private key (32 hex digits and two groups of eight) in a
+    /// text about Mailgun.
+    MAILGUN_KEY,
+    r"(?i:mailgun)[^\n]*?\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b|\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b[^\n]*?(?i:mailgun)"
+);
 
 pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     let open = OTHER_GATES.open(doors);
     let accept = |b: &str| random_like(b, 20) && (has_digit(b) || mixed_case(b));
     let mut out = tokens(open.get(&OTHER_VENDOR), text, accept);
     out.extend(tokens(open.get(&MORE_VENDORS), text, accept));
+    out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
+        random_like(b, 20) && has_digit(b)
+    }));
     out
 }
 
@@ -235,6 +268,9 @@ pub(super) fn slack(text: &str) -> Spans {
         random_like(b, 10) && has_digit(b)
     });
     out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
+    out.extend(groups(Some(&SLACK_HOOK_PATH), text, |b| {
+        random_like(b, 20) && has_digit(b) && mixed_case(b)
+    }));
     out
 }
 

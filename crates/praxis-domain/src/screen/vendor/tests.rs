@@ -470,3 +470,83 @@ fn tokens_joined_substituted_and_encoded() {
         Rule::CredentialAws
     ));
 }
+
+/// Tokens stored base64-encoded, webhook triples without Slack's host,
+/// more openings, padded and pretty-printed token headers, encrypted
+/// tokens, key blocks under log prefixes, and bot tokens split over
+/// literals on two lines.
+#[test]
+fn tokens_encoded_prefixed_and_split() {
+    for (text, rule) in [
+        (
+            "data:\n  NPM_TOKEN: bnBtX1pNUlZPeEpjTThKVkhXQVZKVXJ1VXpQbDJlT296YURkUnJmag==",
+            Rule::CredentialNpm,
+        ),
+        (
+            "Authorization: Basic c2tfdGVzdF9PaDdHbkc5ZmpDRE9YankyTTRIY3hFSmc= (logged by the client)",
+            Rule::CredentialStripe,
+        ),
+        (
+            "apprise -b 'disk at 91%' slack://T0SQAQAXRB/B06FNEQVWV/AUv8qZXCWT5vbzeWq54YNMGQ/#ops",
+            Rule::CredentialSlack,
+        ),
+        (
+            "SLACK_WEBHOOK=https://hooks.slack-gov.com/services/T0DGYW10M/B0YV453C6/OYtEEA7oPGKVBKiecqZoDqAO",
+            Rule::CredentialSlack,
+        ),
+        (
+            "Recovery token from the drill: hvr.94aIZLdTO7lGo8MBjB4uLBq2",
+            Rule::CredentialOther,
+        ),
+        (
+            "cargo publish --token cioz90jusD8OPpXATxZUiLUlwcajO1qAFlq",
+            Rule::CredentialOther,
+        ),
+        (
+            "curl -s --user 'api:17fe3244fc8fa3f2898454716e2467b9-9754f3da-4747de65' https://api.eu.mailgun.net/v3/x/messages",
+            Rule::CredentialOther,
+        ),
+        (
+            "curl -H \"Authorization: SSWS 00WoYJuCA862y0RNGP2sYqyiWd4xM692tEhtaBkB76\" https://x.okta.test/api/v1/users",
+            Rule::CredentialOther,
+        ),
+        (
+            "Token it produced: ewogICJhbGciOiAiSFMyNTYiLAogICJ0eXAiOiAiSldUIgp9.eyJpYXQiOjE3MTY5MzE3MjUsInN1YiI6ImgifQ.aArvtIn6buJsIShIC8fZg3kNa9U_70UrUhu3BRBVMEM",
+            Rule::CredentialJwt,
+        ),
+        (
+            "cookie: eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..XXUjIpMihGTqSxcF.HTAuPYMSTuLJqA7zk2zbTaE-ITtEDWQEZTe1AEqs1Qd.lJ4BQ0GojjATg7dXqJMWk5",
+            Rule::CredentialJwt,
+        ),
+        (
+            "remote: -----BEGIN RSA PRIVATE KEY-----\nremote: MIICXQIBAAKBgQDH419bMbjUOoFKg6064gDE8VRMU2d7qPtOnoNVY+G4PLe0xmDn\nremote: KSoop99hFZ23HcdEBmv86mQGL4gCVkPCOUW3uatbKBHfvkgwL/euTvqqbEZ2w8R6",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "TOKEN = (\"4994654609:\"\n         \"AAACeQRUOntm0TJgUnY-uH-4N9amoyg3vFQ\")",
+            Rule::CredentialTelegram,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    for (text, rule) in [
+        (
+            "The feature flags are base64 JSON: eyJuZXdDaGVja291dCI6dHJ1ZSwiYmV0YUJhbm5lciI6ZmFsc2V9",
+            Rule::CredentialAssignment,
+        ),
+        (
+            "caBundle: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJKekNCenFBREFnRUNBaFJobnArbzJZbWtOTzR1YitnTkVpRzFsYXM5",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "Channel ids T0SQAQAXRB and B06FNEQVWV appear in the audit log.",
+            Rule::CredentialSlack,
+        ),
+        (
+            "-----BEGIN PUBLIC KEY-----\n    MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEArCIrfEHW6lcS5pcyl+7p",
+            Rule::CredentialPrivateKey,
+        ),
+    ] {
+        assert!(!fires(text, rule), "{rule:?}: {text}");
+    }
+}
