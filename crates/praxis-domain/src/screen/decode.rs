@@ -9,54 +9,87 @@
 /// so. Runs that open a JSON object (`eyJ`) are a JWT's segments, left as
 /// they are.
 pub(super) fn base64_decoded(text: &str) -> Option<(String, Vec<usize>)> {
-    use base64::Engine as _;
     let bytes = text.as_bytes();
-    let is_b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut origin = Vec::with_capacity(bytes.len());
-    let mut decoded_any = false;
+    // Find the runs that decode first, without copying: most texts have
+    // none, and most runs fail on their first quantum.
+    let mut runs: Vec<(usize, usize, Vec<u8>)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !is_b64(bytes[i]) || (i > 0 && is_b64(bytes[i - 1])) {
-            out.push(bytes[i]);
-            origin.push(i);
-            i += 1;
-            continue;
-        }
-        let mut end = i;
-        while end < bytes.len() && is_b64(bytes[end]) {
-            end += 1;
-        }
-        let mut padded = end;
-        while padded < bytes.len() && padded - end < 2 && bytes[padded] == b'=' {
-            padded += 1;
-        }
-        let run = &bytes[i..padded];
-        let plain = (run.len() >= 20 && run.len().is_multiple_of(4) && !run.starts_with(b"eyJ"))
-            .then(|| base64::engine::general_purpose::STANDARD.decode(run).ok())
-            .flatten()
-            .filter(|plain| {
-                plain.len() >= 12
-                    && plain
-                        .iter()
-                        .all(|&b| (0x20..0x7f).contains(&b) || matches!(b, b'\n' | b'\r' | b'\t'))
-            });
-        if let Some(plain) = plain {
-            let span = padded - i;
-            for (k, b) in plain.iter().enumerate() {
-                out.push(*b);
-                origin.push(i + (k * span / plain.len()).min(span - 1));
+        // Skip to the next run of at least 20, checking every 20th byte
+        // first: a byte outside the alphabet there rules out the 19 before.
+        match bytes.get(i + 19) {
+            Some(&b) if !is_base64(b) => {
+                i += 20;
+                continue;
             }
-            decoded_any = true;
-        } else {
-            out.extend_from_slice(run);
-            origin.extend(i..padded);
+            None => break,
+            Some(_) => {}
         }
-        i = padded;
+        // The run through that byte starts after the last byte outside
+        // the alphabet before it.
+        let start = bytes[i..i + 19]
+            .iter()
+            .rposition(|&b| !is_base64(b))
+            .map_or(i, |at| i + at + 1);
+        i = start;
+        while i < bytes.len() && is_base64(bytes[i]) {
+            i += 1;
+        }
+        while i < bytes.len() && bytes[i] == b'=' && padding(bytes, start, i) {
+            i += 1;
+        }
+        if let Some(plain) = printable(&bytes[start..i]) {
+            runs.push((start, i, plain));
+        }
     }
+    if runs.is_empty() {
+        return None;
+    }
+    let (out, origin) = edited_lines(bytes, &runs);
     // Decoded runs are printable ASCII; the rest is the text's own bytes.
-    let text = String::from_utf8(out).ok()?;
-    decoded_any.then_some((text, origin))
+    String::from_utf8(out).ok().map(|text| (text, origin))
+}
+
+/// A byte of standard base64's alphabet (a table: this runs on every
+/// byte of every text).
+fn is_base64(b: u8) -> bool {
+    static ALPHABET: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            table[b] = c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+            b += 1;
+        }
+        table
+    };
+    ALPHABET[usize::from(b)]
+}
+
+/// Whether the `=` at `at` pads the run from `start`: at most two of them.
+fn padding(bytes: &[u8], start: usize, at: usize) -> bool {
+    let run = &bytes[start..at];
+    run.iter().rev().take_while(|&&b| b == b'=').count() < 2
+}
+
+/// What a base64 run decodes to, when that is printable text of some
+/// length; `None` for short runs, a JWT's segments (`eyJ`) and binary.
+fn printable(run: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine as _;
+    let text_byte = |b: u8| (0x20..0x7f).contains(&b) || matches!(b, b'\n' | b'\r' | b'\t');
+    if run.len() < 20 || !run.len().is_multiple_of(4) || run.starts_with(b"eyJ") {
+        return None;
+    }
+    let engine = &base64::engine::general_purpose::STANDARD;
+    // The first quantum rules out almost every random run.
+    let head = engine.decode(&run[..4]).ok()?;
+    if !head.iter().all(|&b| text_byte(b)) {
+        return None;
+    }
+    engine
+        .decode(run)
+        .ok()
+        .filter(|plain| plain.len() >= 12 && plain.iter().all(|&b| text_byte(b)))
 }
 
 /// The value of an ASCII hexadecimal digit.
@@ -84,32 +117,66 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
     if !encoded_separator {
         return None;
     }
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut origin = Vec::with_capacity(bytes.len());
-    let mut decoded = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hi = bytes.get(i + 1).copied().and_then(hex_value);
-            let lo = bytes.get(i + 2).copied().and_then(hex_value);
-            if let (Some(hi), Some(lo)) = (hi, lo) {
-                let b = hi * 16 + lo;
-                if (0x21..0x7f).contains(&b) || b == b' ' || b == b'\n' {
-                    out.push(b);
-                    origin.push(i);
-                    decoded = true;
-                    i += 3;
-                    continue;
-                }
+    let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    for at in memchr::memchr_iter(b'%', bytes) {
+        let hi = bytes.get(at + 1).copied().and_then(hex_value);
+        let lo = bytes.get(at + 2).copied().and_then(hex_value);
+        if let (Some(hi), Some(lo)) = (hi, lo) {
+            let b = hi * 16 + lo;
+            // `%25` decodes to a `%` that starts no escape of its own.
+            let after_last = edits.last().is_none_or(|&(_, end, _)| end <= at);
+            if after_last && ((0x21..0x7f).contains(&b) || b == b' ' || b == b'\n') {
+                edits.push((at, at + 3, vec![b]));
             }
         }
-        out.push(bytes[i]);
-        origin.push(i);
-        i += 1;
     }
+    if edits.is_empty() {
+        return None;
+    }
+    let (out, origin) = edited_lines(bytes, &edits);
     // Only ASCII was put in for ASCII: still UTF-8.
-    let text = String::from_utf8(out).ok()?;
-    decoded.then_some((text, origin))
+    String::from_utf8(out).ok().map(|text| (text, origin))
+}
+
+/// The lines of `bytes` that `edits` touch, each edit's span replaced by
+/// its bytes, lines apart one line break apart; and for each byte, the
+/// byte it came from (a replacement's bytes spread over its span). Only
+/// what changed is read again, whatever the length of the text.
+fn edited_lines(bytes: &[u8], edits: &[(usize, usize, Vec<u8>)]) -> (Vec<u8>, Vec<usize>) {
+    let line_start = |at: usize| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let line_end = |at: usize| memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    let mut out = Vec::new();
+    let mut origin = Vec::new();
+    // Where the copy stands: the end of the last edit.
+    let mut copied: Option<usize> = None;
+    for (start, end, plain) in edits {
+        let from = match copied {
+            Some(at) if memchr::memchr(b'\n', &bytes[at..*start]).is_none() => at,
+            Some(at) => {
+                let stop = line_end(at);
+                out.extend_from_slice(&bytes[at..stop]);
+                origin.extend(at..stop);
+                out.push(b'\n');
+                origin.push(stop);
+                line_start(*start)
+            }
+            None => line_start(*start),
+        };
+        out.extend_from_slice(&bytes[from..*start]);
+        origin.extend(from..*start);
+        let span = end - start;
+        for (k, b) in plain.iter().enumerate() {
+            out.push(*b);
+            origin.push(start + (k * span / plain.len()).min(span - 1));
+        }
+        copied = Some(*end);
+    }
+    if let Some(at) = copied {
+        let stop = line_end(at);
+        out.extend_from_slice(&bytes[at..stop]);
+        origin.extend(at..stop);
+    }
+    (out, origin)
 }
 
 #[cfg(test)]

@@ -450,7 +450,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialGithub => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         Rule::CredentialOpenai => &["sk-"],
         Rule::CredentialAnthropic => &["sk-ant-"],
-        Rule::CredentialSlack => &["xox", "xapp-", "hooks.slack", "/b", "-b"],
+        Rule::CredentialSlack => &["xox", "xapp-", "slack"],
         Rule::CredentialAws => &[
             "akia",
             "asia",
@@ -580,7 +580,11 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "setfacl",
             "set_mode",
             "filesystemaccessrule",
-            "mode",
+            "mode:=",
+            "mode =",
+            "mode :=",
+            "mode\t=",
+            "mode\t:=",
         ],
     }
 }

@@ -60,7 +60,7 @@ lazy_regex!(
 lazy_regex!(
     /// A udev rule that creates its device nodes writable by everyone.
     UDEV_MODE,
-    r"(?i)\b(?:KERNEL|SUBSYSTEMS?|ATTRS?\{[^}\n]*\}|ACTION|DRIVERS?)\s*==[^\n]*?\bMODE\s*:?=\s*\\?[\x22']?([0-7]{3,4})\b"
+    r"(?i)\b(?:KERNEL|SUBSYSTEMS?|ATTRS?\{[^}\n]*\}|ACTION|DRIVERS?)\s*==[^\n]*?\bMODE[ \t]?:?=\s*\\?[\x22']?([0-7]{3,4})\b"
 );
 lazy_regex!(
     /// Windows: full, modify or write access granted to everyone or all

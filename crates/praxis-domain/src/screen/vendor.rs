@@ -268,10 +268,23 @@ pub(super) fn slack(text: &str) -> Spans {
         random_like(b, 10) && has_digit(b)
     });
     out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
-    out.extend(groups(Some(&SLACK_HOOK_PATH), text, |b| {
-        random_like(b, 20) && has_digit(b) && mixed_case(b)
-    }));
+    // A triple without Slack's host counts in a text about Slack.
+    if may_hold_hook_path(text.as_bytes()) && contains_ignoring_case(text, "slack") {
+        out.extend(groups(Some(&SLACK_HOOK_PATH), text, |b| {
+            random_like(b, 20) && has_digit(b) && mixed_case(b)
+        }));
+    }
     out
+}
+
+/// Whether a webhook triple may be in the text: a capital or a digit, a
+/// `/` or `-`, then `B` (a byte scan far cheaper than the pattern's).
+fn may_hold_hook_path(bytes: &[u8]) -> bool {
+    memchr::memchr2_iter(b'/', b'-', bytes).any(|at| {
+        at > 0
+            && bytes.get(at + 1) == Some(&b'B')
+            && (bytes[at - 1].is_ascii_uppercase() || bytes[at - 1].is_ascii_digit())
+    })
 }
 
 lazy_regex!(
