@@ -431,9 +431,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A JSON key named for a secret whose value a pretty-printer wrapped
-    /// onto the next line.
+    /// onto the next line, or a YAML key whose value is a folded or
+    /// literal block (its first line).
     WRAPPED_VALUE,
-    r#""([A-Za-z_][\w.-]*)"[ \t]*:[ \t]*\r?\n[ \t]*("[^"\n]+")"#
+    r#""([A-Za-z_][\w.-]*)"[ \t]*:[ \t]*\r?\n[ \t]*("[^"\n]+")|(?m:^[ \t]*"?([A-Za-z_][\w.-]*)"?[ \t]*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+([^\s#]+))"#
 );
 lazy_regex!(
     /// A Ceph keyring's key: `AQ` and 38 more base64 characters under a
@@ -566,6 +567,13 @@ fn prose_password(raw: &str) -> bool {
 /// and whose value is a literal one. The pattern's own quotes surround the
 /// value, unless `own_quotes`: then the group holds any quotes, and a bare
 /// value is judged as YAML's.
+/// The first two groups that take part in a match of a pattern whose
+/// alternatives each capture a key and its value.
+fn first_pair<'t>(c: &Captures<'t>) -> Option<(regex::Match<'t>, regex::Match<'t>)> {
+    let mut groups = c.iter().skip(1).flatten();
+    Some((groups.next()?, groups.next()?))
+}
+
 fn literal_pairs<'t>(pairs: impl Iterator<Item = Captures<'t>>, own_quotes: bool) -> Spans {
     pairs
         .filter(|c| {
@@ -633,10 +641,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
     out.extend(
         open.captures(&DECLARATION, text)
-            .filter_map(|c| {
-                let mut groups = c.iter().skip(1).flatten();
-                Some((groups.next()?, groups.next()?))
-            })
+            .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {
                 let quoted = value.as_str().starts_with(['"', '\'']);
                 key_class(key.as_str())
@@ -645,7 +650,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
-    out.extend(literal_pairs(open.captures(&WRAPPED_VALUE, text), true));
+    out.extend(
+        open.captures(&WRAPPED_VALUE, text)
+            .filter_map(|c| first_pair(&c))
+            .filter(|(key, value)| {
+                let quoted = value.as_str().starts_with('"');
+                key_class(key.as_str())
+                    .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
+            })
+            .map(|(_, value)| value.range()),
+    );
     out.extend(groups(open.get(&CEPH_KEY), text, |v| random_like(v, 20)));
     out.extend(groups(open.get(&DIRECTIVE), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
@@ -848,5 +862,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
+    }
+
+    /// A YAML block scalar holding a secret: its first line is read.
+    #[test]
+    fn folded_yaml_values() {
+        assert!(fires(
+            "api_secret: >-\n  G6YyLYxSo3IHpkxNn9bjRZbK\n  cOGcZJ1sJhoiG3zXm9qLpHEG",
+            Rule::CredentialAssignment
+        ));
+        assert!(!fires(
+            "description: >-\n  The secret is kept in Vault\n  under ops/api.",
+            Rule::CredentialAssignment
+        ));
     }
 }

@@ -52,7 +52,13 @@ lazy_regex!(
     /// `$(…)` substitution, so that `/Users/$(whoami)/Library` stays one
     /// word.
     DELETE,
-    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
+    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/|\\)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
+);
+lazy_regex!(
+    /// The host's root mounted into a container (`-v /:/host`), with the
+    /// mount point.
+    HOST_ROOT_MOUNT,
+    r"(?:-v|--volume)[ =]/:(/[\w.-]+)(?::[a-z,]+)?(?:\s|$)"
 );
 lazy_regex!(
     DELETE_PIPELINE,
@@ -102,7 +108,10 @@ fn dangerous_target(arg: &str) -> bool {
     // `$HOME/`. A quoted `~` is still home: PowerShell resolves `~` in any
     // path string, and in a POSIX shell `rm -rf '~'` is a slip for home far
     // more often than a directory literally named `~`.
-    let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
+    let arg: String = arg
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '`'))
+        .collect();
     let mut lower = arg.to_ascii_lowercase();
     if lower.trim_end_matches('/') == "/usr/local/*" {
         return true;
@@ -141,6 +150,10 @@ fn dangerous_target(arg: &str) -> bool {
             | "%systemdrive%"
             | "$env:systemroot"
             | "%systemroot%"
+            | "%systemroot%\\system32"
+            | "$env:systemroot\\system32"
+            | "%windir%"
+            | "%windir%\\system32"
     ) {
         return true;
     }
@@ -528,9 +541,30 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
             .filter(|c| c[1] == c[2] && c[2] == c[3] && c[3] == c[4])
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
+    // A container that mounts the host's root sees it under the mount
+    // point: `-v /:/host … rm -rf /host/etc` deletes the host's `/etc`.
+    let host_roots: Vec<&str> = HOST_ROOT_MOUNT
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
     out.extend(
         open.captures(&DELETE, text)
-            .filter(|c: &Captures<'_>| delete_is_dangerous(&c[1], &c[2]))
+            .filter(|c: &Captures<'_>| {
+                delete_is_dangerous(&c[1], &c[2])
+                    || host_roots.iter().any(|root| {
+                        let seen = c[2]
+                            .split_whitespace()
+                            .map(|a| match a.strip_prefix(root) {
+                                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                                    if rest.is_empty() { "/" } else { rest }
+                                }
+                                _ => a,
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        delete_is_dangerous(&c[1], &seen)
+                    })
+            })
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(
@@ -777,6 +811,29 @@ mod tests {
             "nvme list",
             "xh -b https://api.example.dev/health | jq .",
             "python -c \"import urllib.request; urllib.request.urlretrieve('https://ex.example/data.csv', 'data.csv')\"",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    /// A host root deleted through a container's mount, an alias skipped
+    /// with a backslash, a system directory named by a variable, a delete
+    /// quoted in backticks.
+    #[test]
+    fn mounted_roots_aliases_and_variables() {
+        for hit in [
+            "docker run --rm -v /:/host alpine rm -rf /host/*",
+            "docker run --rm -v /:/host alpine rm -rf /host/etc",
+            "\\rm -rf /lib",
+            "rmdir /S /Q %SystemRoot%\\System32",
+            "Ejecuta `sudo rm -rf /usr/local/*` para limpiar la instalación.",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "docker run --rm -v /:/host alpine ls /host/etc",
+            "docker run --rm -v /srv/data:/data alpine rm -rf /data/cache",
+            "docker run --rm -v /:/host alpine rm -rf /host/tmp/build",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

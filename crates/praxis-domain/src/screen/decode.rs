@@ -113,6 +113,7 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
             bytes.get(at + 1..at + 3),
             Some(b"3A" | b"3a" | b"2F" | b"2f")
         ) || bytes[..at].ends_with(b"BEGIN")
+            || bytes[..at].ends_with(b"-----")
     });
     if !encoded_separator {
         return None;

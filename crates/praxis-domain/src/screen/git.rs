@@ -22,6 +22,11 @@ lazy_regex!(
     r#"\.push\((?:[^()\n]|\([^()\n]*\))*?\bforce\s*(?:=\s*True|:\s*true)\b|\bpush\(\s*\{[^}\n]*\bforce\s*:\s*true\b|\.push\(\s*\[?\s*["']\+(?:refs/heads/)?[\w./-]+:"#
 );
 lazy_regex!(
+    /// GitHub's CLI syncing a repository over its branch by force.
+    REPO_SYNC_FORCE,
+    r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b"
+);
+lazy_regex!(
     /// Hook switches set around a git command.
     HOOKS_OFF,
     r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22)"
@@ -154,6 +159,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
     );
     out.extend(matches(Some(&HOOKS_OFF), text));
     out.extend(matches(Some(&LIBRARY_FORCE_PUSH), text));
+    out.extend(matches(Some(&REPO_SYNC_FORCE), text));
     out
 }
 
@@ -237,5 +243,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
         }
+    }
+
+    /// GitHub's CLI syncing over a branch by force.
+    #[test]
+    fn repo_sync_by_force() {
+        assert!(fires(
+            "gh repo sync acme/ledger -b main --force",
+            Rule::GitSafeguardBypass
+        ));
+        assert!(!fires(
+            "gh repo sync acme/ledger -b main",
+            Rule::GitSafeguardBypass
+        ));
     }
 }

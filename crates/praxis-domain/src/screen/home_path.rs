@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl)[+$][A-Za-z0-9._-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40})?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl)[+$][A-Za-z0-9._-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -17,7 +17,7 @@ lazy_regex!(
 );
 lazy_regex!(
     HOME_WINDOWS,
-    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]:(?:\\+|/+)(?:Users|Documents and Settings)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
 );
 lazy_regex!(
     /// Root's home (`/var/root` on macOS), alone or with a path below it.
@@ -182,6 +182,22 @@ mod tests {
         }
         assert!(!fires(
             "Mounted /Volumes/Backup/Projects/site",
+            Rule::HomePath
+        ));
+    }
+
+    /// A Solaris home under `/export`, and a Windows profile in a Java
+    /// properties file (`C\\:`).
+    #[test]
+    fn solaris_homes_and_escaped_drive_colons() {
+        for hit in [
+            "ld: fatal: file /export/home/rkumar/build/libfoo.so: wrong ELF class",
+            "sdk.dir=C\\:\\\\Users\\\\Priya.Raman\\\\AppData\\\\Local\\\\Android\\\\Sdk",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        assert!(!fires(
+            "NFS export /export/data is read-only",
             Rule::HomePath
         ));
     }

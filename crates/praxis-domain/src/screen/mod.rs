@@ -255,10 +255,11 @@ impl Variant {
     }
 
     /// The rules that read a text percent-decoded: those of tokens, and
-    /// session cookies and home paths logged inside an encoded URL or
-    /// header.
+    /// session cookies, home paths and secret URLs logged inside an
+    /// encoded URL or header.
     fn decoded_readers(rule: Rule) -> bool {
-        Variant::token_readers(rule) || matches!(rule, Rule::SessionId | Rule::HomePath)
+        Variant::token_readers(rule)
+            || matches!(rule, Rule::SessionId | Rule::HomePath | Rule::SecretUrl)
     }
 
     /// The rules that read leetspeak spelled out and words put back
@@ -469,8 +470,13 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29."],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
         Rule::CredentialNpm => &["npm_", "_auth"],
-        Rule::CredentialJwt => &["eyj", "ewog", "ew0k"],
-        Rule::CredentialPrivateKey => &["private key", "putty-user-key-file", "ls0tls1crudjti"],
+        Rule::CredentialJwt => &["eyj", "eyai", "ewog", "ew0k"],
+        Rule::CredentialPrivateKey => &[
+            "private key",
+            "private+key",
+            "putty-user-key-file",
+            "ls0tls1crudjti",
+        ],
         // A bot token is `<digits>:<secret>`.
         Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
         Rule::CredentialTwilio
@@ -570,6 +576,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "hookspath",
             "lefthook",
             "skip_hooks",
+            "sync",
         ],
         Rule::WorldWritable => &[
             "chmod",

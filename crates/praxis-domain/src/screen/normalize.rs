@@ -202,6 +202,24 @@ fn may_join_literals(bytes: &[u8]) -> bool {
         })
 }
 
+/// The literal a list is joined with (`"."` in `".".join(…)`, nothing in
+/// `''.join(…)` or `[…].join('')`).
+fn join_separator(bytes: &[u8]) -> &[u8] {
+    let Some(at) = memchr::memmem::find(bytes, b".join(") else {
+        return b"";
+    };
+    let before = &bytes[..at];
+    let (Some(&close), Some(open)) = (before.last(), before.len().checked_sub(3)) else {
+        return b"";
+    };
+    // One character between matching quotes, right before `.join(`.
+    if matches!(close, b'"' | b'\'') && before.get(open) == Some(&close) {
+        &before[open + 1..at - 1]
+    } else {
+        b""
+    }
+}
+
 /// Whether a quote after `b` may close a literal that holds part of a
 /// token: a letter or digit, or a separator tokens carry (a bot token's
 /// `:`).
@@ -221,6 +239,8 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
         return None;
     }
     let list_joined = memchr::memmem::find(bytes, b".join(").is_some();
+    // What a joined list's items are joined with: `".".join([…])`.
+    let separator = join_separator(bytes);
     let mut out = Vec::with_capacity(bytes.len());
     let mut origin = Vec::with_capacity(bytes.len());
     let mut joined = false;
@@ -234,7 +254,8 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             }
             // `+` joins literals, and so does a list's `,` when the list
             // is joined (`['AKIA', '…'].join('')`).
-            let plus = bytes.get(j) == Some(&b'+') || (list_joined && bytes.get(j) == Some(&b','));
+            let comma = list_joined && bytes.get(j) == Some(&b',');
+            let plus = bytes.get(j) == Some(&b'+') || comma;
             // Side by side, the quote must close a literal (a letter or
             // digit before it) and open one (the same after the next).
             let closes = i > 0 && closes_token(bytes[i - 1]);
@@ -247,6 +268,10 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
                 && k > i + 1
                 && bytes.get(k + 1).is_some_and(u8::is_ascii_alphanumeric);
             if bytes.get(k) == Some(&quote) && (plus || side_by_side) {
+                if comma {
+                    out.extend_from_slice(separator);
+                    origin.extend(std::iter::repeat_n(i, separator.len()));
+                }
                 i = k + 1;
                 joined = true;
                 continue;

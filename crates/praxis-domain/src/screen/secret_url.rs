@@ -18,11 +18,11 @@ lazy_regex!(
     /// A query parameter; CJK prose runs on after a URL with no space, its
     /// full-width comma read as ASCII.
     URL_PARAM,
-    r#"[?&#;]([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,]]*)"#
+    r#"[?&#;](?:\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?]]*)"#
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -141,7 +141,9 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
 fn generated_segment(segment: &str) -> bool {
     let hex = segment.len() >= 32 && segment.bytes().all(|b| b.is_ascii_hexdigit());
     let mixed = segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment);
-    (hex || mixed) && has_digit(segment) && has_letter(segment) && random_like(segment, 24)
+    // A long mixed-case run is generated even without a digit.
+    let digit = has_digit(segment) || (mixed && segment.len() >= 40);
+    (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
 }
 
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
@@ -400,6 +402,24 @@ mod tests {
     fn urls_followed_by_cjk_prose() {
         assert!(fires(
             "飞书机器人地址：https://open.feishu.cn/open-apis/bot/v2/hook/94a0369d-7434-4650-9509-464e63e12fa1，签名校验失败。",
+            Rule::SecretUrl
+        ));
+    }
+
+    /// A query wrapped after its `&`, a token inside an encoded redirect,
+    /// a private calendar feed, a hook secret of letters alone.
+    #[test]
+    fn wrapped_encoded_and_private_feeds() {
+        for hit in [
+            "GET https://vault.example.dev/api/v2/download?file=q3.csv&\n    token=DfRmEcbuTBag2G2LVm6bNKgA2EbWKigeED0FZP15 (attempt 2)",
+            "Location: https://sso.quillbyte.io/logout?redirect_uri=https%3A%2F%2Fpg-12.kestrelworks.net%2Fcb%3Faccess_token%3D17QKfLyJ30hKu5hft5RyLvR2M4trQmFjxP3FkDdi",
+            "https://calendar.example.com/ical/team-ops/private-cf4aab26de8ae6e9ddfd0c26f326fa24/basic.ics",
+            "ROCKETCHAT_URL=https://chat.example.io/hooks/bIO5EmeQt3BqcYgrw/DmBbQGhUqiAjKzRBaKRDEKkTRSYkhDgobDspVAQHCgfpcWQG",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires(
+            "https://calendar.example.com/ical/team-ops/public/basic.ics",
             Rule::SecretUrl
         ));
     }

@@ -7,7 +7,9 @@ use regex::Regex;
 
 use super::normalize::normalize;
 use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
-use super::value::{distinct_chars, has_digit, is_placeholder, key_words, random_like, word_like};
+use super::value::{
+    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
+};
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
@@ -17,7 +19,7 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9]_sid|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -26,7 +28,7 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
@@ -173,9 +175,11 @@ pub(super) fn session_id(text: &str) -> Spans {
         };
         let value = c[2].trim_end_matches([':', '.']);
         let min = if suffix == "session" { 16 } else { 8 };
+        // Some frameworks' ids are letters alone: long, mixed case, random.
+        let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
         value.len() >= min
             && !is_placeholder(value)
-            && has_digit(value)
+            && (has_digit(value) || letters)
             && !word_like(value)
             && distinct_chars(value) >= 5
             && !resource_sid(value)
@@ -385,6 +389,24 @@ mod tests {
         for clean in [
             "Cookie: phpbb3_k2m9x_sid=<redacted>; phpbb3_k2m9x_u=1",
             "The session id, which was rotated at login, is no longer logged.",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Ids of letters alone, `-sid` cookies and tmate's session tokens.
+    #[test]
+    fn letter_ids_sid_cookies_and_tmate() {
+        for hit in [
+            "document.cookie = 'sid=PjsZEbmKYDsRJhRaiXtHbgFv; path=/';",
+            "set-cookie: __Host-sid=C3-KUWjJVhjleLjtzOaNzgvn7Jur3qHwQsIa8g4g5eq; Path=/",
+            "ssh session: ssh X4vUrduYKTmRM2WaTySZgIeIP@lon1.tmate.io",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "document.cookie = 'sid=deleted; path=/';",
+            "document.cookie = 'sid=PlaceholderSessionValueGoesHere';",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

@@ -122,11 +122,25 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || lower.starts_with("your")
         || lower.starts_with("my-")
         || lower.starts_with("my_")
-        || lower.ends_with("here")
+        || ends_with_here(v)
         || matches!(
             lower.as_str(),
             "changeit" | "secret123" | "password123" | "hunter2"
         )
+}
+
+/// Whether a value ends in "here" as an instruction does (`TOKEN_HERE`,
+/// `puttokenhere`), not as a generated token's last letters may
+/// (`…TnHERe`): after a separator, or after letters of one case.
+fn ends_with_here(v: &str) -> bool {
+    let Some(head) = v.len().checked_sub(4).and_then(|at| v.get(..at)) else {
+        return false;
+    };
+    v[head.len()..].eq_ignore_ascii_case("here")
+        && (head.is_empty()
+            || head.ends_with(['_', '-', '.', ' '])
+            || head.bytes().all(|b| b.is_ascii_lowercase())
+            || head.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
 }
 
 /// Whether a value refers to a variable rather than holding a secret:

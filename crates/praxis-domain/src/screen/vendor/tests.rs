@@ -550,3 +550,60 @@ fn tokens_encoded_prefixed_and_split() {
         assert!(!fires(text, rule), "{rule:?}: {text}");
     }
 }
+
+/// Lists joined with a separator, more token headers, key blocks with a
+/// comma between lines or `+` for spaces, PuTTY files in PowerShell
+/// strings, Cloudflare's origin keys, and a token whose last letters
+/// happen to spell "here".
+#[test]
+fn joined_lists_headers_and_key_block_forms() {
+    for (text, rule) in [
+        (
+            "TOKEN = \".\".join([\"NDA1NTQyNzQ4OTQyNjcwMTM5\", \"GrjVeX\", \"1mfL-Z94S9QGMHJvawIPkJMAnsG87yrLlrC-KQ\"])",
+            Rule::CredentialDiscord,
+        ),
+        (
+            "accepted token eyAiYWxnIjogIkhTMjU2IiwgInR5cCI6ICJKV1QiIH0.eyJzdWIiOiJwLml2YW5vdmEiLCJpYXQiOjE3MTgwNjMxNjB9.toBF29wQxkLm3ZpR7sTu",
+            Rule::CredentialJwt,
+        ),
+        (
+            "Working admin token:\neyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJhZG1pbiIsInJvbGUiOiJzdXBlcnVzZXIifQ.",
+            Rule::CredentialJwt,
+        ),
+        (
+            " \"source\": [\n  \"-----BEGIN RSA PRIVATE KEY-----\\n\",\n  \"MIIEpQIBAAKCAQEAsZWWoSsR1wax4G6xGeo+VsBePCTbretBQz0V+LBl691MBSNN\\n\",",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "name=deploy&content=-----BEGIN+OPENSSH+PRIVATE+KEY-----%0Ab3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABA",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "Set-Content -Path .\\k.ppk -Value \"PuTTY-User-Key-File-2: ssh-rsa`r`nEncryption: none`r`n\"",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "X-Auth-User-Service-Key: v1.0-f357535f2330e8035caff193-cde5cd5b87062ea13c6564201aaa9d7f85fddfe0d3dfb9d93a3eed3a739c41765a0b7e096a7504822021c994558aaae833903939b1f234b465fd0512c96fc6f89a6c38e5bf72f29349",
+            Rule::CredentialOther,
+        ),
+        (
+            "//registry.npmjs.org/:_authToken = npm_tkLp3cXd1bgzSvqMUJemr52gUYjKXXTnHERe",
+            Rule::CredentialNpm,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    for (text, rule) in [
+        (
+            "parts = \".\".join([\"api\", \"v2\", \"users\"])",
+            Rule::CredentialDiscord,
+        ),
+        ("NPM_TOKEN=npm_PASTE_YOUR_TOKEN_HERE", Rule::CredentialNpm),
+        (
+            "-----BEGIN+PUBLIC+KEY-----%0AMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",
+            Rule::CredentialPrivateKey,
+        ),
+    ] {
+        assert!(!fires(text, rule), "{rule:?}: {text}");
+    }
+}
