@@ -35,6 +35,15 @@ fn is_invisible(c: char) -> bool {
         | '\u{E0100}'..='\u{E01EF}')
 }
 
+/// The printable ASCII character a Unicode tag character stands for.
+fn tag_ascii(c: char) -> Option<char> {
+    let code = u32::from(c);
+    (0xE0020..=0xE007E)
+        .contains(&code)
+        .then(|| char::from_u32(code - 0xE0000))
+        .flatten()
+}
+
 /// A letter of another script that looks like ASCII (a Cyrillic `а`, a
 /// Greek `ο`), folded to the ASCII it imitates by its Unicode confusables
 /// skeleton (UTS 39). ASCII itself is never folded: its skeletons merge
@@ -143,6 +152,8 @@ pub fn normalize(text: &str) -> Normalized<'_> {
     let mut origins = Vec::with_capacity(text.len());
     let mut piece = String::new();
     let mut skip = 0usize;
+    // How many tag characters are left in the run being read.
+    let mut tag_run = 0usize;
     for (index, (at, c)) in text.char_indices().enumerate() {
         let index = u32::try_from(index).unwrap_or(u32::MAX);
         if skip > 0 {
@@ -161,6 +172,23 @@ pub fn normalize(text: &str) -> Normalized<'_> {
         if c.is_ascii() {
             out.push(c);
             origins.push(index);
+            continue;
+        }
+        // A run of tag characters spells ASCII no one sees (smuggled
+        // text): it is read as that ASCII. A tag or two inside a word is
+        // only noise, left out with the other invisibles.
+        if let Some(ascii) = tag_ascii(c) {
+            if tag_run == 0 {
+                tag_run = text[at..]
+                    .chars()
+                    .take_while(|&t| tag_ascii(t).is_some())
+                    .count();
+            }
+            if tag_run >= 4 {
+                out.push(ascii);
+                origins.push(index);
+            }
+            tag_run -= 1;
             continue;
         }
         if is_invisible(c) {

@@ -330,7 +330,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "morals",
             "boundaries",
         ],
-        r"(?i)(?:\b(?:you\s+are|you're|you\s+were|become|simulate|imagine|pretend|roleplay|act\s+as)\b[^.\n]{0,60}?\b(?:ai|agent|assistant|model|chatbot|bot|llm|persona|character)|\b(?:ai|assistant|model|chatbot|llm|persona|character)\s+(?:called|named)\s+\S+)\b[^.\n]{0,30}?\b(?:with\s+no|without(?:\s+any)?|free\s+(?:of|from)|(?:that|which|who)\s+has\s+no|has\s+no|with\s+zero)\s+(?:\w+\s+){0,2}?(?:rules|restrictions|limits|limitations|filters|guidelines|guardrails|censorship|ethics|morals|boundaries)\b|\b(?:does\s+not|doesn't|never)\s+(?:follow|obey)\s+(?:the|any)\s+rules\s+(?:set|given|written)\s+by\s+(?:its|their|his|her)\s+(?:developers|creators|makers|owners)\b",
+        r"(?i)(?:\b(?:you\s+are|you're|you\s+were|become|simulate|imagine|pretend|roleplay|act\s+as)\b[^.\n]{0,60}?\b(?:ai|agent|assistant|model|chatbot|bot|llm|persona|character)|\b(?:ai|assistant|model|chatbot|llm|persona|character)\s+(?:called|named)\s+\S+)\b[^.\n]{0,30}?\b(?:with\s+no|without(?:\s+any)?|free\s+(?:of|from)|(?:that|which|who)\s+has\s+no|has\s+no|with\s+zero)\s+(?:\w+\s+){0,2}?(?:rules|restrictions|limits|limitations|filters|guidelines|guardrails|censorship|ethics|morals|boundaries)\b|\b(?:does\s+not|doesn't|never)\s+(?:follow|obey)\s+(?:the|any)\s+rules\s+(?:set|given|written)\s+by\s+(?:its|their|his|her)\s+(?:developers|creators|makers|owners)\b|\b(?:act\s+as|you\s+are|you're|become|pretend\s+to\s+be|roleplay\s+as)\b[^.\n]{0,40}?\b(?:isn't|is\s+not|aren't|are\s+not|not)\s+bound\s+by\s+(?:the\s+|your\s+|any\s+)?(?:[\w']+\s+){0,2}?(?:rules|guidelines|restrictions)\b",
     ),
     // a persona given a lawless nature: "simulate an AI called AIM that is
     // amoral", "act as a jailbroken model"
@@ -491,9 +491,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// Transcript turns: a speaker label at a line start (or after an
-    /// escaped blank line, or opening the string a command writes).
+    /// escaped blank line, or opening the string a command writes or a
+    /// flag's quoted value), in English, Chinese or Japanese.
     TURN,
-    r"(?im)(?:^|\\n|\n|\b(?:echo|printf|print|write|Write-Output)\s+['\x22])\s*(?:#+\s*)?\**\[?(Human|User|Assistant|H|A)\]?\**\s*:"
+    r"(?im)(?:^|\\n|\n|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?\**\[?(Human|User|Assistant|H|A|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
 );
 lazy_regex!(
     /// A negated order to order it: "must never tell agents to …".
@@ -574,7 +575,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         ),
         // Turns count only in pairs, and only one label can sit at the
         // text's start: the other follows a line break, written or escaped.
-        (&*TURN, &["\n", "\\n", "echo", "print", "write"]),
+        (
+            &*TURN,
+            &["\n", "\\n", "echo", "print", "write", " -", "\t-"],
+        ),
     ];
     also.extend(languages::second_lists());
     Gates::with_also(entries, also)
@@ -615,8 +619,8 @@ fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize
         }
         let slot = match c[1].to_ascii_lowercase().as_str() {
             "human" | "h" => &mut human,
-            "user" => &mut user,
-            "assistant" => &mut assistant,
+            "user" | "用户" | "ユーザー" => &mut user,
+            "assistant" | "助手" | "アシスタント" => &mut assistant,
             _ => &mut a,
         };
         *slot = slot.take().or(Some(span));
