@@ -56,6 +56,17 @@ lazy_regex!(
     r"(?i:\b(?:curl|websocat|fly)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
 );
 
+lazy_regex!(
+    /// Any setting whose name says it verifies certificates, set off
+    /// (`ssl_verifypeer = 0`, `tlsVerify: false`, `VERIFY_CERTS=no`), or
+    /// says it skips or ignores them, set on (`tls-no-verify true`,
+    /// `ignore_ssl_errors=True`, `allowInvalidCertificates: true`): the
+    /// names the tools above do not spell. Turning TLS off altogether
+    /// (`disable_ssl`, `useSSL=false`) is another matter, not matched.
+    GENERIC_SETTING,
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|allow[_-]?invalid|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
+);
+
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     let mut out = matches(Some(&ENVIRONMENT), text);
     out.extend(matches(Some(&LIBRARY), text));
@@ -64,6 +75,7 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     out.extend(matches(Some(&FLAGS), text));
     out.extend(matches(Some(&TOOL_SWITCHES), text));
     out.extend(matches(Some(&MORE_SWITCHES), text));
+    out.extend(matches(Some(&GENERIC_SETTING), text));
     out.extend(
         CURL_K
             .find_iter(text)
@@ -241,6 +253,32 @@ mod tests {
             "dotnet ef database update --connection \"Server=sql01;TrustServerCertificate=False\"",
             "ansible-galaxy install -r roles/requirements.yml",
             "pixi config set tls-no-verify false",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
+
+    /// Settings named for verification, set off, or for skipping it, set
+    /// on, whatever the tool; TLS turned off altogether is not this rule's.
+    #[test]
+    fn settings_named_for_verification() {
+        for hit in [
+            "export ACME_CLIENT_TLS_VERIFY=false",
+            "helmfile --set registry.verifyCertificates=false apply",
+            "yq -i '.client.checkCertificate = false' config.yml",
+            "mytool config set ignore-ssl-errors true",
+            "gradle build -PallowInvalidCertificates=true",
+            "export SKIP_CERT_VERIFICATION=1",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "export ACME_CLIENT_TLS_VERIFY=true",
+            "export DB_SSL=false",
+            "psql \"sslmode=disable host=db\"",
+            "mytool config set disable-ssl true",
+            "export NO_VERIFY_EMAIL=1",
+            "ssh -o StrictHostKeyChecking=no deploy@10.0.0.5",
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
