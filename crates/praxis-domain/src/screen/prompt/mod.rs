@@ -562,7 +562,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ],
         ),
     ]);
-    entries.push((addressed::address_pattern(), addressed::ADDRESS_WORDS));
+    entries.push((addressed::address_pattern(), addressed::address_words()));
     entries.extend(languages::entries());
     let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
         (
