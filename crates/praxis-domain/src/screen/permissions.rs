@@ -50,7 +50,7 @@ lazy_regex!(
     /// `chmod 0777, "/etc/hosts"`, `File.chmod(0777, …)`) or by Salt's
     /// `file.set_mode PATH MODE`.
     MODE_FIRST,
-    r"(?i)\bchmod\s*\(?\s*0o?([0-7]{3,4})\s*,\s*[\x22']([^\x22'\n]+)[\x22']|\bfile\.set_mode\s+(\S+)\s+(0?[0-7]{3,4})\b"
+    r"(?i)\bchmod(?:_R)?\s*\(?\s*0o?([0-7]{3,4})\s*,\s*[\x22']([^\x22'\n]+)[\x22']|\bfile\.set_mode\s+(\S+)\s+(0?[0-7]{3,4})\b"
 );
 lazy_regex!(
     /// sudo earlier in the same command (`sudo find … -exec chmod`).
@@ -429,5 +429,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }
+    }
+
+    /// Ruby's recursive `chmod_R` with the mode first.
+    #[test]
+    fn recursive_mode_first_calls() {
+        assert!(fires(
+            "ruby -e 'FileUtils.chmod_R(0777, \"/var/www\")'",
+            Rule::WorldWritable
+        ));
+        assert!(!fires(
+            "ruby -e 'FileUtils.chmod_R(0755, \"/var/www\")'",
+            Rule::WorldWritable
+        ));
     }
 }
