@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl)[+$][A-Za-z0-9._-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export)?/(home|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl)[+$][A-Za-z0-9._-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -198,6 +198,21 @@ mod tests {
         }
         assert!(!fires(
             "NFS export /export/data is read-only",
+            Rule::HomePath
+        ));
+    }
+
+    /// Homes on a second volume of homes, or under a NAS's `/homes`.
+    #[test]
+    fn numbered_and_nas_homes() {
+        for hit in [
+            "cd /home2/jsmith/public_html && git pull",
+            "rsync -a /volume1/homes/anna/photos backup:/srv",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        assert!(!fires(
+            "GET https://estate.example/homes/for-sale?page=2",
             Rule::HomePath
         ));
     }

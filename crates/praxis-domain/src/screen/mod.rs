@@ -447,7 +447,7 @@ fn family(rule: Rule) -> Option<&'static Gates> {
 /// The rules of a gated [`family`] take their patterns' words instead.
 fn words(rule: Rule) -> &'static [&'static str] {
     match rule {
-        Rule::HomePath => &["/home/", "users", "/root", "documents and settings", "\\\\"],
+        Rule::HomePath => &["/home", "users", "/root", "documents and settings", "\\\\"],
         Rule::CredentialGithub => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         Rule::CredentialOpenai => &["sk-"],
         Rule::CredentialAnthropic => &["sk-ant-"],
