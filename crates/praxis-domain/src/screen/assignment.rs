@@ -289,8 +289,22 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         && !has_digit(v)
         && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
         && key_class(v).is_some();
-    let message = v.contains(' ') && v.split_whitespace().all(word_like);
-    if names_a_secret || message {
+    let message = v.contains(' ')
+        && v.split_whitespace()
+            .all(|w| word_like(w.trim_end_matches(['?', '!', '.', ',', ':', ';'])));
+    // A name and the absolute path it is loaded from (systemd's
+    // `LoadCredential=db_password:/etc/credstore/db_password`).
+    let loaded_from = v.split_once(":/").is_some_and(|(name, path)| {
+        !name.is_empty()
+            && !path.starts_with('/')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            && path
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
+    });
+    if names_a_secret || message || loaded_from {
         return false;
     }
     match class {
@@ -391,6 +405,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "requirepass",
                     "zeroizing",
                     "header",
+                    "env",
+                    "setx",
                 ],
             ),
             (&WRAPPED_VALUE, KEY_WORDS),
@@ -427,7 +443,7 @@ lazy_regex!(
     /// an answer file's `<…Password><Value>…`, Postman's `"key": …,
     /// "value": …`, Redis's `requirepass …`.
     DECLARATION,
-    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)"#
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:^[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")"#
 );
 lazy_regex!(
     /// A JSON key named for a secret whose value a pretty-printer wrapped
@@ -875,5 +891,27 @@ mod tests {
             "description: >-\n  The secret is kept in Vault\n  under ops/api.",
             Rule::CredentialAssignment
         ));
+    }
+
+    /// Dockerfile's old `ENV KEY value`, Windows' `setx`, Spring Actuator's
+    /// `{"value": …}`; a name with the path it is loaded from, and an
+    /// interface string that asks a question, are not secrets.
+    #[test]
+    fn env_setx_and_actuator_values() {
+        for hit in [
+            "ENV SMTP_PASSWORD e4W_XB8vUS!525T8ig2",
+            "setx SIGNING_CERT_PASSWORD \"n6mA5slYsK32Rc^3\"",
+            "\"spring.rabbitmq.password\": {\"value\": \"sUPa42P.-lQdo\", \"origin\": \"class path\"}",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "LoadCredential=db_password:/etc/credstore/db_password",
+            "{\"password\": \"Password\", \"forgot_password\": \"Forgot your password?\"}",
+            "ENV SMTP_PASSWORD_FILE /run/secrets/smtp",
+            "setx SIGNING_CERT_PASSWORD \"%CERT_PASS%\"",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
     }
 }

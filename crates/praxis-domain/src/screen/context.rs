@@ -54,6 +54,8 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
     // Mailgun's API documentation.
     "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+    // Discord's API reference (a bot token's Authorization header).
+    "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
 ];
 /// [`DOCUMENTATION_VALUES`], found in one pass.
 static DOCUMENTATION: LazyLock<AhoCorasick> =
@@ -79,7 +81,7 @@ const REFERENCE_PREFIXES: &[&str] = &[
 
 lazy_regex!(
     NEGATION_BEFORE,
-    r"(?i)\b(?:never|don't|do\s+not|must\s+not|should\s+not|shouldn't|mustn't|avoid(?:ed|ing)?|instead\s+of|rather\s+than|no\s+longer|stop(?:ped)?\s+(?:using|running)|removed|replaced|dropped|deleted|reverted|deprecated|forbids?|forbidden|disallow(?:s|ed)?|banned|prohibit(?:s|ed)?|without\s+(?:using|running))\b"
+    r"(?i)\b(?:never|don't|do\s+not|must\s+not|should\s+not|shouldn't|mustn't|avoid(?:ed|ing)?|instead\s+of|rather\s+than|no\s+longer|stop(?:ped)?\s+(?:using|running)|removed|replaced|dropped|deleted|reverted|(?:revert|undo)\s+(?:the|that|this|your|our|my)\s+(?:earlier|previous|old|last|accidental|temporary)|deprecated|forbids?|forbidden|disallow(?:s|ed)?|banned|prohibit(?:s|ed)?|without\s+(?:using|running))\b"
 );
 lazy_regex!(
     NEGATION_EXCEPTIONS,
@@ -436,8 +438,8 @@ fn tag_in_code(text: &str, span: &Range<usize>) -> bool {
     let rest = &text[span.end..];
     let rest = rest.strip_prefix("\\n").unwrap_or(rest);
     ROLE_TOKEN.is_match(&text[span.clone()])
-        && rest.starts_with(['\'', '"'])
-        && text[..span.start].ends_with(['\'', '"'])
+        && rest.starts_with(['\'', '"', '`'])
+        && text[..span.start].ends_with(['\'', '"', '`'])
 }
 
 /// Who a reported order went to: a model, or "it"/"them".
@@ -449,7 +451,7 @@ lazy_regex!(
     /// data said to do ("when a tool result says to …").
     REPORTED,
     &format!(
-        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$|\b(?:result|output|message|response|page|document|comment|payload|text|input|email|issue)\s+(?:says|said|tells|told|asks|asked)\s+(?:{REPORTED_TO}\s+)?to\s+$"
+        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$|\b(?:result|output|message|response|page|document|comment|payload|text|input|email|issue)\s+(?:says|said|tells|told|asks|asked|telling|asking|instructing|urging)\s+(?:{REPORTED_TO}\s+)?to\s+(?:[^.\n]{{0,80}}?\b(?:and|then)\s+)?$|\b(?:titled|entitled|subject(?:\s+line)?|headlined)\s*:?\s*[\x22'“‘]\s*$"
     )
 );
 

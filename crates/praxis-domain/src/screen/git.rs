@@ -1,12 +1,12 @@
 //! Destroying shared history or skipping checks: force pushes and commits
 //! or pushes that skip their hooks. Only command fields are screened.
 
-use super::pattern::{Spans, lazy_regex, matches};
+use super::pattern::{Spans, lazy_regex, matches, shell_words};
 
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r"(?i)\bgit(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"
+    r"(?i)\b(?:git|yadm)(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"
 );
 lazy_regex!(
     /// git started by a program with its arguments as one string:
@@ -22,9 +22,10 @@ lazy_regex!(
     r#"\.push\((?:[^()\n]|\([^()\n]*\))*?\bforce\s*(?:=\s*True|:\s*true)\b|\bpush\(\s*\{[^}\n]*\bforce\s*:\s*true\b|\.push\(\s*\[?\s*["']\+(?:refs/heads/)?[\w./-]+:"#
 );
 lazy_regex!(
-    /// GitHub's CLI syncing a repository over its branch by force.
+    /// GitHub's CLI syncing a repository over its branch by force, Android's
+    /// `repo upload` skipping its hooks, Sapling pushing by force.
     REPO_SYNC_FORCE,
-    r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b"
+    r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b|\brepo\s+upload\b[^\n;&|]*\s--no-verify\b|\bsl\s+push\b[^\n;&|]*\s(?:--force|-f)\b"
 );
 lazy_regex!(
     /// Hook switches set around a git command.
@@ -60,32 +61,9 @@ fn shared_branch(name: &str) -> bool {
         || name.starts_with("hotfix")
 }
 
-/// Shell words of an argument string, quotes removed.
-fn words(args: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut quote = None;
-    for c in args.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            (None, c) if c.is_whitespace() => {
-                if !current.is_empty() {
-                    out.push(std::mem::take(&mut current));
-                }
-            }
-            (_, c) => current.push(c),
-        }
-    }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
-}
-
 fn bypasses(subcommand: &str, args: &str) -> bool {
     let subcommand = subcommand.to_ascii_lowercase();
-    let words = words(args);
+    let words = shell_words(args);
     let flag = |long: &str| {
         words
             .iter()
@@ -256,5 +234,25 @@ mod tests {
             "gh repo sync acme/ledger -b main",
             Rule::GitSafeguardBypass
         ));
+    }
+
+    /// Git's wrappers and other tools' pushes.
+    #[test]
+    fn wrappers_and_other_tools() {
+        for hit in [
+            "yadm push -f",
+            "repo upload --no-verify .",
+            "sl push --force --to main",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        for clean in [
+            "yadm push",
+            "repo upload .",
+            "sl push --to main",
+            "git revert --no-edit f4bf174",
+        ] {
+            assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
+        }
     }
 }

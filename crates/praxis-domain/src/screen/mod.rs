@@ -249,9 +249,9 @@ impl Variant {
     }
 
     /// The rules that read a command as the shell reads it: those of
-    /// command fields, and credentials on a command line.
+    /// command fields, credentials on a command line and secret URLs.
     fn shell_readers(rule: Rule) -> bool {
-        rule.commands_only() || rule == Rule::CredentialCommandLine
+        rule.commands_only() || matches!(rule, Rule::CredentialCommandLine | Rule::SecretUrl)
     }
 
     /// The rules that read a text percent-decoded: those of tokens, and
@@ -562,6 +562,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "govc_insecure",
             "trustmanager",
             "ansible-galaxy",
+            "wscat",
+            "https",
         ],
         Rule::GitSafeguardBypass => &[
             "push",
@@ -577,6 +579,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "lefthook",
             "skip_hooks",
             "sync",
+            "upload",
         ],
         Rule::WorldWritable => &[
             "chmod",

@@ -223,6 +223,7 @@ pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
 fn may_join_literals(bytes: &[u8]) -> bool {
     memchr::memchr(b'+', bytes).is_some()
         || memchr::memmem::find(bytes, b".join(").is_some()
+        || memchr::memmem::find(bytes, b"-join(").is_some()
         || memchr::memchr2_iter(b'"', b'\'', bytes).any(|at| {
             at > 0
                 && closes_token(bytes[at - 1])
@@ -266,7 +267,8 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
     if !may_join_literals(bytes) {
         return None;
     }
-    let list_joined = memchr::memmem::find(bytes, b".join(").is_some();
+    let list_joined = memchr::memmem::find(bytes, b".join(").is_some()
+        || memchr::memmem::find(bytes, b"-join(").is_some();
     // What a joined list's items are joined with: `".".join([…])`.
     let separator = join_separator(bytes);
     let mut out = Vec::with_capacity(bytes.len());

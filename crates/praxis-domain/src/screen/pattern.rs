@@ -191,6 +191,30 @@ pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
     })
 }
 
+/// Shell words of an argument string, quotes removed: a quoted path with a
+/// space (`"C:\\Program Files"`) is one word.
+pub(super) fn shell_words(args: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut quote = None;
+    for c in args.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => {
+                if !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+            }
+            (_, c) => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ascii_classes, contains_ignoring_case};

@@ -18,7 +18,7 @@ lazy_regex!(
 lazy_regex!(
     /// `find PATH … | xargs chmod MODE`: a recursive change of PATH.
     FIND_XARGS,
-    r"(?i)\bfind\s+(\S+)[^\n;&]*?\|\s*(sudo\s+)?xargs\s+(?:-\S+\s+)*(?:sudo\s+)?chmod\s+(?:-\S+\s+)*(\S+)"
+    r"(?i)\b(?:find|ls)\s+(\S+)[^\n;&]*?\|\s*(sudo\s+)?xargs\s+(?:-\S+\s+)*(?:sudo\s+)?chmod\s+(?:-\S+\s+)*(\S+)"
 );
 lazy_regex!(
     /// `mkdir -m MODE` or `install -m MODE` (maybe under sudo), creating
@@ -440,6 +440,20 @@ mod tests {
         ));
         assert!(!fires(
             "ruby -e 'FileUtils.chmod_R(0755, \"/var/www\")'",
+            Rule::WorldWritable
+        ));
+    }
+
+    /// Devices listed and handed to `xargs chmod`; a sentence reverting an
+    /// earlier mode.
+    #[test]
+    fn listed_devices_and_reverted_modes() {
+        assert!(fires(
+            "ls /dev/ttyUSB* | xargs sudo chmod 666",
+            Rule::WorldWritable
+        ));
+        assert!(!fires(
+            "Revert the earlier chmod 777 on /var/run/docker.sock: sudo chmod 660 /var/run/docker.sock",
             Rule::WorldWritable
         ));
     }

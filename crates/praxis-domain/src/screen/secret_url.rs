@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -85,6 +85,8 @@ fn param_kind(key: &str) -> Option<Param> {
         | "jwt"
         | "api_key"
         | "apikey"
+        | "license_key"
+        | "licensekey"
         | "api-key"
         | "secret"
         | "client_secret"
@@ -140,7 +142,15 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
 /// and digits in mixed case, or 32 or more hex digits, in one run.
 fn generated_segment(segment: &str) -> bool {
     let hex = segment.len() >= 32 && segment.bytes().all(|b| b.is_ascii_hexdigit());
-    let mixed = segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment);
+    // A generated run may hold `_` or `-` after a readable prefix
+    // (`garage-2oE39TG49pPm_xXpkfEToluP`).
+    let tail = segment.rsplit('-').next().unwrap_or(segment);
+    let mixed = (segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment))
+        || (tail.len() >= 20
+            && tail.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && mixed_case(tail)
+            && has_digit(tail)
+            && random_like(tail, 20));
     // A long mixed-case run is generated even without a digit.
     let digit = has_digit(segment) || (mixed && segment.len() >= 40);
     (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
@@ -197,8 +207,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
         let mut at = url.start();
         let mut previous = "";
         for segment in url.as_str().split('/') {
-            let hook =
-                previous.eq_ignore_ascii_case("hook") || previous.eq_ignore_ascii_case("hooks");
+            let hook = ["hook", "hooks", "webhook", "webhooks"]
+                .iter()
+                .any(|h| previous.eq_ignore_ascii_case(h));
             if generated_segment(segment) || ((hook || ping) && is_uuid(segment)) {
                 out.push(at..at + segment.len());
             }
@@ -422,5 +433,28 @@ mod tests {
             "https://calendar.example.com/ical/team-ops/public/basic.ics",
             Rule::SecretUrl
         ));
+    }
+
+    /// Log inputs, dead-man's snitches, license keys, webhook ids after a
+    /// readable prefix or as a UUID, and a query continued after `\\`.
+    #[test]
+    fn inputs_snitches_licenses_and_webhook_ids() {
+        for hit in [
+            "https://logs-01.loggly.com/inputs/4da7bafe-97db-41a2-8951-4963aecf56d5/tag/http/",
+            "0 3 * * * backup.sh && curl -fsS https://nosnch.in/5b0bf49283 > /dev/null",
+            "https://download.maxmind.com/app/geoip_download?edition_id=GeoLite2-City&license_key=v10ZuVHToliK8Dvw",
+            "https://ha.nordlys.example/api/webhook/garage-2oE39TG49pPm_xXpkfEToluP",
+            "https://n8n.int.example.net/webhook/bd59fdc9-42b3-4162-8033-2af2eb5d7e4f",
+            "curl -sS \"https://api.partner.example/v1/exports?since=2025-03-01&\\\naccess_token=xAEAsCm5aOMUwJLa_pPvqSQjLKl4bVHRZcU79idw_Y0\"",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "https://n8n.int.example.net/webhook-test/",
+            "https://ha.nordlys.example/api/webhook/garage-door",
+            "smtp://%env(MAILER_USER)%:%env(MAILER_PASS)%@smtp.eu.mailgun.org:587",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
     }
 }

@@ -13,9 +13,10 @@ use super::value::{
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
-/// not held to a valid timestamp, as hand-made ids often break it) or 32
-/// hex digits.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32})\b";
+/// not held to a valid timestamp, as hand-made ids often break it), 32 or
+/// 40 hex digits, or PHP's and Django's 26 or 32 lowercase letters and
+/// digits.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -55,7 +56,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?\s*[:=]?\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -70,6 +71,7 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessioncookie",
     "sessionhash",
     "sessionstore",
+    "sessionindex",
 ];
 
 /// Whether a value is a Twilio resource SID (two capitals and 32 hex
@@ -109,6 +111,8 @@ fn session_key(key: &str) -> Option<&'static str> {
         [only] if only == "sid" || only == "frontend" => return Some("session"),
         // A site's own prefix before `sid` (`phpbb3_k2m9x_sid`).
         [.., last] if last == "sid" => return Some("sessionid"),
+        // Rancher's `R_SESS`: the word alone, not a longer one ending so.
+        [_, .., last] if last == "sess" => return Some("session"),
         [only] if drupal(only) => return Some("session"),
         _ => {}
     }
@@ -139,7 +143,7 @@ lazy_regex!(
     r"(?i)(?:#|//|\(|—|\s-)\s*(?:the\s+)?session(?:[ _-]?id)?\b"
 );
 static ID_BEFORE_LABEL: LazyLock<Regex> =
-    LazyLock::new(|| regex(&format!(r"{UUID}\b[^\n]{{0,12}}?$")));
+    LazyLock::new(|| regex(&format!(r"{SESSION_SHAPES}[^\n]{{0,12}}?$")));
 
 /// Ids labelled after them: each label found first (a literal the
 /// pattern engine skips to), then the id looked for just before it, so
@@ -407,6 +411,28 @@ mod tests {
         for clean in [
             "document.cookie = 'sid=deleted; path=/';",
             "document.cookie = 'sid=PlaceholderSessionValueGoesHere';",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Ids named by a comment after them, labels with words before the
+    /// colon, PHP's and Django's lowercase ids, SAML session indexes and
+    /// Rancher's `R_SESS`.
+    #[test]
+    fn more_labelled_shapes() {
+        for hit in [
+            "sess, err := store.Get(ctx, \"a69f328f347271dc20ada556087e9daf\") // session id copied from the bug report",
+            "Sitzungs-ID laut Browser: r00q1e21k4z08bs6dj0i21bg1lvgtdk2 – nicht in Redis.",
+            "ID da sessão enviado pelo suporte: 98ed9cbb-2d77-49fb-bbea-dffeeb312818 (o carrinho sumiu).",
+            "<saml:AuthnStatement SessionIndex=\"_e20cc6fea26f2229d3f9976ac64defc9fbb71833\">",
+            "cookie R_SESS=token-a19cu:plg5l5o70txab76fp212dtshfdy96i6ma51fl1o4rjyufwqwlgafma survived",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "process=a69f328f347271dc20ada556087e9daf",
+            "Sitzungs-ID laut Browser: nicht vorhanden.",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

@@ -36,7 +36,7 @@ lazy_regex!(
     /// Bundler, Composer, Yarn 2+, mongosh, svn, cargo and reqwest, uv, the
     /// Azure CLI, OpenLDAP, Terraform backends, Go modules.
     TOOL_SWITCHES,
-    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\b(?:PIP_TRUSTED_HOST|UV_INSECURE_HOST)\s*=\s*["']?[^\s"']|\b(?:tls|ssl)-no-verify(?:\s+|=)["']?(?:true|1|yes)\b|\bskip_verify\s*[=:]\s*true\b|\bansible-galaxy\b[^\n|;]*?\s-c\b|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
+    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\bAZURE_CLI_DISABLE_CONNECTION_VERIFICATION\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\b(?:PIP_TRUSTED_HOST|UV_INSECURE_HOST|JULIA_SSL_NO_VERIFY_HOSTS)\s*=\s*["']?[^\s"']|-InvalidCertificateAction\s+(?:Ignore|Warn)\b|\bwscat\b[^\n|;]*\s(?:-n|--no-check)\b|--no-strict-ssl\b|--no-verify-(?:ssl|tls|certs?|certificates?)\b|\b(?:tls|ssl)-no-verify(?:\s+|=)["']?(?:true|1|yes)\b|\bskip_verify\s*[=:]\s*true\b|\bansible-galaxy\b[^\n|;]*?\s-c\b|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
 );
 lazy_regex!(
     /// More tools' switches: Maven's resolver `securityMode=insecure`, Go's
@@ -64,7 +64,7 @@ lazy_regex!(
     /// names the tools above do not spell. Turning TLS off altogether
     /// (`disable_ssl`, `useSSL=false`) is another matter, not matched.
     GENERIC_SETTING,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|allow[_-]?invalid|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
@@ -279,6 +279,29 @@ mod tests {
             "mytool config set disable-ssl true",
             "export NO_VERIFY_EMAIL=1",
             "ssh -o StrictHostKeyChecking=no deploy@10.0.0.5",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
+
+    /// More unsafe and unverified switches, PowerCLI's certificate action,
+    /// wscat's `-n`, npm's `--no-strict-ssl`, Julia's unverified hosts.
+    #[test]
+    fn unsafe_and_unverified_switches() {
+        for hit in [
+            "HEX_UNSAFE_HTTPS=1 mix deps.get",
+            "export VSPHERE_ALLOW_UNVERIFIED_SSL=true && terraform plan",
+            "Set-PowerCLIConfiguration -InvalidCertificateAction Ignore -Confirm:$false",
+            "wscat -n -c wss://10.0.6.2:9443/ws",
+            "npm install --no-strict-ssl",
+            "export JULIA_SSL_NO_VERIFY_HOSTS=\"**.corp.example\"",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "Set-PowerCLIConfiguration -InvalidCertificateAction Fail -Confirm:$false",
+            "wscat -c wss://10.0.6.2:9443/ws",
+            "HEX_UNSAFE_HTTPS=0 mix deps.get",
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }

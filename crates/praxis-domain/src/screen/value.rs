@@ -85,7 +85,9 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     let v = value.trim_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '\\'));
     // A leading `%` is a Windows variable or a format directive (`%s`,
     // `%(password)s`), not a generated password that merely starts so.
-    let format = v.starts_with('%') && (v.len() <= 3 || v[1..].starts_with(['(', '{']));
+    // Symfony's `%env(NAME)%` reads an environment variable.
+    let format = v.starts_with('%')
+        && (v.len() <= 3 || v[1..].starts_with(['(', '{']) || v.starts_with("%env("));
     if v.is_empty()
         || v.starts_with(['$', '<', '{', '[', '(', '=', '|'])
         || windows_variable(v)

@@ -75,7 +75,7 @@ lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
     /// or an editor leaves when it wraps a long token.
     JWT_WRAPPED,
-    r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>#<]*|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*(?:\r?\n[ \t]*)?["']|["'][ \t]*\\\r?\n[ \t]*["']){40,}"#
+    r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>#<]*|\\[nr]|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*`?(?:\r?\n[ \t]*)?["']|["'][ \t]*\\\r?\n[ \t]*["']){40,}"#
 );
 lazy_regex!(
     PRIVATE_KEY,
@@ -92,7 +92,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|ATATT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -134,6 +134,7 @@ const OTHER_VENDOR_WORDS: &[&str] = &[
     "glsa_",
     "glc_",
     "atatt3",
+    "atctt3",
     "key-",
     "pul-",
     ".atlasv1.",
@@ -301,9 +302,17 @@ lazy_regex!(
 );
 lazy_regex!(AWS_CONTEXT, r"(?i)amazonaws|\baws\b|s3cmd|\bboto|\bs3\b");
 
+/// Whether capitals with no digit read as words rather than a generated
+/// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
+/// about one time in six, words' one time in three or more.
+fn spelled_in_words(body: &str) -> bool {
+    let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
+    !has_digit(body) && vowels * 10 >= body.len() * 3
+}
+
 pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE") && distinct_chars(b) >= 6
+        !b.contains("EXAMPLE") && distinct_chars(b) >= 6 && !spelled_in_words(b)
     });
     // Read out in groups, the id's prefix stands before a space or a dash.
     let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
@@ -366,6 +375,8 @@ pub(super) fn jwt(text: &str) -> Spans {
             .filter(|m| !whole.contains(&m.start()))
             .filter(|m| {
                 let joined: String = m.as_str().split_whitespace().collect();
+                // A line break written out (`\n` in a JSON log) goes whole.
+                let joined = joined.replace("\\n", "").replace("\\r", "");
                 let joined = joined.replace(['\\', '`', '"', '\'', '+', '#', '<', '>'], "");
                 JWT.is_match(&joined)
             })

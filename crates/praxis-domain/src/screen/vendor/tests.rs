@@ -607,3 +607,38 @@ fn joined_lists_headers_and_key_block_forms() {
         assert!(!fires(text, rule), "{rule:?}: {text}");
     }
 }
+
+/// Atlassian's Confluence tokens, PowerShell's `-join`, tokens wrapped in
+/// a JSON log or across a PowerShell concatenation; capitals that spell
+/// words and vendors' documented examples are no tokens.
+#[test]
+fn joins_wraps_and_spelled_capitals() {
+    for (text, rule) in [
+        (
+            "curl -s -u bot@example.net:ATCTT3xFfGN0Qd-Q6J0pcsfX82gwI63UeJFk20UKkbJZrf5rgvghAV-yasYbCPTyi-XTD-aRqdJ4WyMsNR2ah",
+            Rule::CredentialOther,
+        ),
+        (
+            "$id = -join('AKIA', 'AI62LTNGVXPIDCMV')",
+            Rule::CredentialAws,
+        ),
+        (
+            "{\"token\":\"eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjA4MTU0ZmMwZjJlMmZjM2IifQ.eyJzdWIiOiJhNjhiM2RjZS1iNTAwLTQyMTktODA2MC02MmZlNzY5ZjFlMTQiLCJjb2duaXRvOmdyb3V\\nwcyI6WyJhZG1pbnMiXX0.c2lnbmF0dXJlLXZhbHVlLWhlcmUtMTIzNDU2\"}",
+            Rule::CredentialJwt,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    for (text, rule) in [
+        (
+            "CDN_REGION_GROUP=ASIAPACIFICSOUTHEAST is the edge group.",
+            Rule::CredentialAws,
+        ),
+        (
+            "Discord's API reference uses MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs as the example bot token.",
+            Rule::CredentialDiscord,
+        ),
+    ] {
+        assert!(!fires(text, rule), "{rule:?}: {text}");
+    }
+}
