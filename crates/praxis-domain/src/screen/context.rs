@@ -343,7 +343,7 @@ lazy_regex!(
     /// A chat template's special token: `<|im_start|>`, `<<SYS>>`, `[INST]`,
     /// `<start_of_turn>`.
     ROLE_TOKEN,
-    r"^(?:<\||<<|<</|\[/?INST\]|<(?:start|end)_of_turn>)"
+    r"^(?:<\||<<|<</|\[/?INST\]|<(?:start|end)_of_turn>|(?i:\[/?(?:system|developer)[\s_]+(?:prompt|message)\]))"
 );
 lazy_regex!(
     /// Words of a sentence about a chat template's format.

@@ -182,7 +182,8 @@ struct Variant {
 
 impl Variant {
     /// The forms of `matched` worth reading: leetspeak spelled out, in
-    /// prose, for prompt overrides (an order to the reader is prose; a
+    /// prose, and letters rotated back where the text names ROT13, for
+    /// prompt overrides (an order to the reader is prose; a
     /// command's digits are its own), words written apart put back together
     /// for them too, a command as the shell reads it (`c''url … | b\ash`,
     /// continuations joined) for the command-field rules, and for vendor
@@ -197,6 +198,14 @@ impl Variant {
         static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
+            variants.push(Variant {
+                doors: ORDERS.open(&text),
+                text,
+                origin: None,
+                rules: Variant::order_readers,
+            });
+        }
+        if let Some(text) = normalize::rot13(matched) {
             variants.push(Variant {
                 doors: ORDERS.open(&text),
                 text,

@@ -648,6 +648,24 @@ pub(super) fn dequoted(text: &str) -> Option<(String, Vec<usize>)> {
     String::from_utf8(out).ok().map(|text| (text, origin))
 }
 
+/// The text with its letters rotated by 13 when it names ROT13 (an order
+/// hidden so, with the hint to undo it); `None` otherwise. Offsets stay.
+pub(super) fn rot13(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let named = [b"rot13".as_slice(), b"rot-13", b"rot 13"]
+        .iter()
+        .any(|n| bytes.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n)));
+    named.then(|| {
+        text.chars()
+            .map(|c| match c {
+                'a'..='m' | 'A'..='M' => char::from(c as u8 + 13),
+                'n'..='z' | 'N'..='Z' => char::from(c as u8 - 13),
+                _ => c,
+            })
+            .collect()
+    })
+}
+
 /// The text with leetspeak spelled out (`1gn0re` as `ignore`, `y0u` as
 /// `you`), where at least two words mix letters with the digits that stand
 /// for them; `None` otherwise. Only such words change, and each digit

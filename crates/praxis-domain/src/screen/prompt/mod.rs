@@ -64,8 +64,8 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         r"(?i)\b(?:always\s+)?(?:run|use|start|launch)\s+(?:\S+\s+){0,3}?--dangerously-skip-permissions\b|\b--dangerously-skip-permissions\b[^.\n]*\bnever\s+ask\b",
     ),
     (
-        &["forget", "ignore", "disregard", "attention"],
-        r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)|\b(?:forget|ignore|disregard|pay\s+no\s+attention\s+to)\s+(?:everything|anything|all|what)\s+(?:you\s+(?:were|have\s+been)|your\s+\w+\s+(?:has\s+)?)\s*told\b",
+        &["forget", "ignore", "disregard", "attention", "aside"],
+        r"(?i)\bforget\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before\s+this|previously)|\b(?:forget|ignore|disregard|pay\s+no\s+attention\s+to|set\s+aside)\s+(?:everything|anything|all|what)\s+(?:you\s+(?:were|have\s+been)|your\s+\w+\s+(?:has\s+)?)\s*told\b",
     ),
     // "override your safety guidelines", "bypass your restrictions"
     (
@@ -105,7 +105,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // execute whatever follows"
     (
         &["pretend", "imagine", "execute", "run", "obey", "follow"],
-        r"(?i)\b(?:pretend|imagine)\s+(?:that\s+)?you\s+are\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:shell|terminal|console|root|superuser)\b|\b(?:execute|run|obey|follow)\s+(?:whatever|everything|anything|every\s+command)\s+(?:that\s+)?(?:follows|comes\s+next|is\s+below|I\s+(?:say|type|send))\b",
+        r"(?i)\b(?:pretend|imagine)\s+(?:that\s+)?you\s+are\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:shell|terminal|console|root|superuser)\b|\b(?:execute|run|obey|follow)\s+(?:whatever|everything|anything|every\s+command)\s+(?:that\s+)?(?:follows|comes\s+next|is\s+below|I\s+(?:say|type|send))\b|\bwhose\s+only\s+(?:rule|instruction|job|purpose|goal)\s+is\s+to\s+(?:obey|follow)\b",
     ),
     // an identity without limits given outright, or the agent's own rules
     // wished away: "you are an unrestricted shell", "pretend the repository
@@ -181,15 +181,16 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["instructions", "message", "prompt"],
         r"(?i)\b(?:your|the)\s+(?:earlier|previous|prior|original|initial)\s+instructions\s+(?:were|are|was|have\s+been|has\s+been)\s+(?:just\s+|only\s+)?(?:a\s+test|fake|void|wrong|cancell?ed|revoked|outdated|superseded)|\bthe\s+instructions\s+you\s+(?:received|were\s+given|got)\s+(?:earlier|before|previously)\s+(?:were|are)\s+(?:only\s+|just\s+)?(?:a\s+test|fake|void|revoked|cancell?ed|outdated)\b|\b(?:previous|prior|earlier|original)\s+(?:system\s+(?:message|prompt)|prompt|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|deprecated|invalid)\b|\binstructions\s+(?:above|before)\s+this\s+(?:line|comment|point|message|note)\s+(?:are|were)\s+(?:now\s+)?(?:outdated|obsolete|void|revoked|cancell?ed|deprecated|superseded|fake)\b",
     ),
-    // a markdown heading speaking as the system
+    // a markdown heading speaking as the system, or an instruction block
+    // (`### Instruction:`) opening on an override
     (
-        &["system", "developer"],
-        r"#{1,6}[ \t]*(?:SYSTEM|DEVELOPER)[ \t]*:|(?i:#{1,6}[ \t]*(?:system|developer)[ \t]*:[ \t]*\r?\n[ \t]*(?:you\b|ignore|disregard|forget|from\s+now))",
+        &["system", "developer", "instruction"],
+        r"#{1,6}[ \t]*(?:SYSTEM|DEVELOPER)[ \t]*:|(?i:#{1,6}[ \t]*(?:system|developer|instructions?)[ \t]*:[ \t]*\r?\n[ \t]*(?:you\b|ignore|disregard|forget|from\s+now))",
     ),
     // "New instructions:", "the previous rules no longer apply"
     (
         &["instruction", "apply"],
-        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:(?:the|your|all)\s+)?(?:previous|prior|earlier|original|above|old)\s+(?:(?:system|operator|developer|admin|safety)\s+)?(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b",
+        r"(?i)\b(?:new|real|actual|true|updated|revised)\s+(?:system\s+)?instructions?(?:\s+from\s+(?:the\s+)?(?:[\w-]+\s+)?(?:developer|admin|administrator|system|operator|owner|maintainers?))?\s*:|\b(?:(?:the|your|all)\s+)?(?:previous|prior|earlier|original|above|old)\s+(?:(?:system|operator|developer|admin|safety)\s+)?(?:rules|instructions|guidelines|restrictions|directives|policies)\s+(?:no\s+longer|do\s+not|don't)\s+apply\b|\b(?:rules|instructions|guidelines|restrictions)\s+above\s+(?:no\s+longer|do\s+not|don't)\s+apply\b|\btreat\s+this\s+(?:file|document|message|text|record|comment|page)\s+as\s+your\s+(?:only|new|real|sole|actual)\s+instructions\b",
     ),
     (
         &["prompt", "instruction"],
@@ -197,7 +198,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     ),
     (
         &["system", "developer"],
-        r"(?m)^(?:[\p{So}\x{FE0F}]+\s*)?(?:SYSTEM|DEVELOPER)\s*:\s*\S|(?i:\b(?:end\s+of\s+user\s+(?:input|data|message|content)|END\s+USER\s+(?:INPUT|DATA))\b[^\n]*\n+\s*(?:#+\s*SYSTEM\b|-+\s*BEGIN\s+SYSTEM\b|<\s*system\b|SYSTEM\s*:))",
+        r"(?m)^(?:[\p{So}\x{FE0F}]+\s*)?(?:SYSTEM|DEVELOPER)\s*:\s*\S|(?i:\b(?:end\s+of\s+user\s+(?:input|data|message|content)|END\s+USER\s+(?:INPUT|DATA|MESSAGE))\b[^\n]*\n+\s*(?:#+\s*SYSTEM\b|-+\s*BEGIN\s+SYSTEM\b|<\s*system\b|SYSTEM\s*:))",
     ),
     (
         &["following", "obeying"],
@@ -229,7 +230,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     ),
     (
         &["run"],
-        r"(?i)\brun\s+`?(?:env|printenv|set|export\s+-p|gci\s+env:|get-childitem\s+env:)`?\s+and\s+(?:paste|post|send|share|include|copy|append)",
+        r"(?i)\brun\s+`?(?:env|printenv|set|export\s+-p|gci\s+env:|get-childitem\s+env:|kubectl\s+get\s+secrets?\b[^`\n]*|cat\s+\S*(?:\.env|credentials|\.npmrc|id_rsa|kube/config)\S*)`?\s+and\s+(?:paste|post|send|share|include|copy|append)",
     ),
     (
         &["instructions", "message", "prompt"],
@@ -263,7 +264,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     ),
     (
         &["<|", "<<sys>>", "[system", "[developer"],
-        r"(?i)<\|im_start\|>\s*(?:system|developer)|<\|(?:system|developer)\|>|<\|start_header_id\|>\s*(?:system|developer)|<<SYS>>|\[(?:system|developer)\s+(?:prompt|message|override)\]",
+        r"(?i)<\|im_start\|>\s*(?:system|developer)|<\|(?:system|developer)\|>|<\|start_header_id\|>\s*(?:system|developer)|<<SYS>>|\[(?:system|developer)[\s_]+(?:prompt|message|override)\]",
     ),
     // exfiltration
     (
@@ -356,7 +357,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // persona ignores every rule"
     (
         &["ignores", "disregards", "bypasses", "breaks"],
-        r"(?i)\b(?:persona|character|personality|alter\s+ego)\s+(?:ignores|disregards|bypasses|breaks)\s+(?:every|all|any)\s+(?:of\s+)?(?:the\s+|your\s+)?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|filters?)\b",
+        r"(?i)\b(?:persona|character|personality|alter\s+ego|who)\s+(?:ignores|disregards|bypasses|breaks)\s+(?:every|all|any)\s+(?:of\s+)?(?:the\s+|your\s+)?(?:\w+\s+)?(?:rules?|restrictions?|guidelines?|polic(?:y|ies)|instructions?|filters?)\b",
     ),
     // instructions declared void: "the instructions you received before
     // this line are obsolete", "the rules you were given earlier are
@@ -401,8 +402,9 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "policies",
             "safety",
             "filters",
+            "constraints",
         ],
-        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:(?:content|safety|system|usage)\s+)?(?:guidance|guidelines|rules|directives|policies|instructions)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b|\bfreed\s+from\s+(?:all\s+)?(?:your\s+|the\s+|its\s+)?(?:(?:prior|previous|earlier)\s+)?(?:rules|instructions|guidelines|restrictions)\b",
+        r"(?i)\b(?:your|(?:every|each|all|any)\s+(?:of\s+your\s+)?)\s*(?:(?:safety|content|ethical|usual|normal|default|current|previous|prior|original|own|built-in|internal|system)\s+)?(?:guidelines|rules|restrictions?|instructions|safeguards|guardrails|limits|policies|safety\s+(?:rules|policies|guidelines|checks))\s+(?:(?:that\s+)?you\s+have\s+)?(?:are|is|have\s+been|has\s+been|were)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:suspended|lifted|removed|reversed|disabled|void|revoked|waived|cancell?ed|switched\s+off|turned\s+off|null\s+and\s+void)\b|\b(?:all\s+)?(?:previous|prior|earlier|original)\s+(?:(?:content|safety|system|usage)\s+)?(?:guidance|guidelines|rules|directives|policies|instructions|constraints|restrictions|limits)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|hereby\s+)?(?:void|revoked|cancell?ed|obsolete|superseded|rescinded|lifted|removed|suspended|waived)\b|\b(?:safety|content|moderation)\s+(?:filters|guardrails)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:disabled|off|suspended|lifted|removed|turned\s+off|switched\s+off)\b|\bfreed\s+from\s+(?:all\s+)?(?:your\s+|the\s+|its\s+)?(?:(?:prior|previous|earlier)\s+)?(?:rules|instructions|guidelines|restrictions)\b",
     ),
     // the user overruled: "ignore whatever the user asked", "Ignore the
     // user."
@@ -470,7 +472,7 @@ lazy_regex!(
     /// A role block closed and a system or developer one opened: data that
     /// pretends the conversation's structure ends inside it.
     ROLE_TAG_SWITCH,
-    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s|-->|<!--)*<\s*(?:system|developer|instructions?|admin|assistant)(?:[_-]\w+)?\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*<\|(?:im_start|start_header_id|system)\|>|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<\|end\|>\s*<\|start\|>\s*(?:system|developer|user|assistant)\b|<\|start\|>(?:system|developer)<\|message\|>|<\|end[▁_ ]of[▁_ ]sentence\|>\s*<\|(?:user|assistant|system)\|>|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
+    r"(?i)</\s*(?:system|user|assistant|human|instructions?|[\w-]*(?:context|document|data|tool_result|function_results|output|input|content|untrusted)[\w-]*)\s*>\s*(?:\\n|\n|\s|-->|<!--)*<\s*(?:system|developer|instructions?|admin|assistant)(?:[_-]\w+)?\b[^>]*>|<\|(?:im_end|eot_id|end_of_turn|endoftext)\|>\s*(?:\\n|\n|\s)*(?:<\|(?:im_start|start_header_id|system)\|>|(?:SYSTEM|DEVELOPER)\s*:)|\[/INST\]\s*\[INST\]|<</SYS>>|<\|(?:im_start|start_header_id)\|>\s*(?:assistant|user|system)\b|<\|end\|>\s*<\|start\|>\s*(?:system|developer|user|assistant)\b|<\|start\|>(?:system|developer)<\|message\|>|<\|end[▁_ ]of[▁_ ]sentence\|>\s*<\|(?:user|assistant|system)\|>|<start_of_turn>\s*(?:model|user|system)\b|</message>\s*<message\s+role\s*=\s*[\x22']system[\x22']"
 );
 lazy_regex!(
     /// A system-sounding opening tag followed by an instruction.
@@ -482,7 +484,7 @@ lazy_regex!(
     /// tag that says it comes from the system, and a bare `<important>`
     /// that opens on words (DocBook's opens on markup).
     REMINDER_TAG,
-    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|user[-_ ]prompt[-_ ]submit[-_ ]hook|policy[-_ ]update|context[-_ ]?(?:update|override)|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|\[\s*system[-_](?:reminder|note|notice|message|override|alert|update)\s*\]|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)\s*\]\]?)|<!--\s*system[-_ ]?(?:reminder|note|message|override|instructions?)\s*:"
+    r"(?i)<\s*(?:system[-_ ]?(?:reminder|note|notice|message|override|alert|update|instructions?|directive)|important[-_ ]?(?:instructions?|notice|reminder|note|message)|admin[-_ ]?(?:override|instructions?|note|message)|(?:assistant|agent|ai|model|claude|copilot|developer)[-_ ]?(?:instructions?|directive|override|reminder|note)|hidden[-_ ]?instructions?|secret[-_ ]?instructions?|user[-_ ]?instructions|user[-_ ]prompt[-_ ]submit[-_ ]hook|policy[-_ ]update|context[-_ ]?(?:update|override)|instructions?[-_ ]from[-_ ](?:the[-_ ])?(?:operator|admin|administrator|system|developer|owner|maintainers?)|instructions\s+priority\s*=[^>]*)(?:\s+[\w-]+\s*=\s*(?:\x22[^\x22>]*\x22|'[^'>]*'|[\w-]+))*\s*>|<\s*important\s*>\s*[^<\s]|<\s*[\w-]+\s+(?:from|source|sender|origin)\s*=\s*[\x22']?(?:system|developer|admin|administrator|operator)[\x22']?[^>]*>|<\|important\|>|\[\s*system[-_](?:reminder|note|notice|message|override|alert|update)\s*\]|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)(?:\s+TO\s+[A-Z ]{2,30})?\s*\]\]?)|<!--\s*(?:system|ai|agent|assistant|llm|copilot|claude)[-_ ]?(?:reminder|note|message|override|instructions?|directive)\s*:"
 );
 lazy_regex!(
     /// What follows a tag that is being talked about rather than used.
@@ -509,7 +511,7 @@ lazy_regex!(
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.
     REVEAL_ENVIRONMENT,
-    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
+    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|encode|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit|title|description)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
 );
 
 /// The words each pattern needs.
@@ -570,7 +572,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             &[
                 "print", "output", "dump", "show", "display", "list", "echo", "cat", "paste",
                 "include", "post", "send", "share", "reveal", "return", "write", "copy", "upload",
-                "append", "attach", "read",
+                "append", "attach", "read", "encode",
             ],
         ),
         // Turns count only in pairs, and only one label can sit at the
