@@ -344,7 +344,7 @@ lazy_regex!(
 /// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
 /// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
 /// form, as are its words.
-const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,6}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -373,7 +373,7 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
     /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\bpassword\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 
 /// The words each pattern needs.
@@ -388,7 +388,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
-            (&BARE_PASSWORD, &["pass", "pwd"]),
+            (
+                &BARE_PASSWORD,
+                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
+            ),
             (&NAME_VALUE, &["value"]),
             (
                 &DECLARATION,
@@ -913,5 +916,21 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
+    }
+
+    /// Passwords in Portuguese and German prose right after their word, and
+    /// a Spanish one some words after it.
+    #[test]
+    fn foreign_prose_passwords() {
+        for hit in [
+            "Entrei no painel com o usuário admin e a senha Man4452!puffinvdc e apaguei a fila.",
+            "La contraseña de la base de datos de staging es Cop3669*falconoa, la usé ayer.",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        assert!(!fires(
+            "Entrei no painel e a senha expirou ontem.",
+            Rule::CredentialAssignment
+        ));
     }
 }

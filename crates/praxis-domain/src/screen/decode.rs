@@ -100,7 +100,8 @@ fn hex_value(b: u8) -> Option<u8> {
 }
 
 /// The text with percent-encoded printable ASCII, spaces and line feeds
-/// decoded (`%3A` as `:`, `%2F` as `/`), and for each of its bytes the byte of `text` it came
+/// decoded (`%3A` as `:`, `%2F` as `/`), and JSON's `\u00XX` escapes of
+/// printable ASCII too, and for each of its bytes the byte of `text` it came
 /// from; `None` where nothing is encoded. A webhook URL passed as a query
 /// parameter, or a bot token whose colon a proxy encoded, is read whole.
 pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
@@ -115,7 +116,9 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
         ) || bytes[..at].ends_with(b"BEGIN")
             || bytes[..at].ends_with(b"-----")
     });
-    if !encoded_separator {
+    // JSON's `\u0026` hides a query's `&` as `%26` does.
+    let json_escapes = memchr::memmem::find(bytes, b"\\u00").is_some();
+    if !encoded_separator && !json_escapes {
         return None;
     }
     let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
@@ -130,6 +133,21 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
                 edits.push((at, at + 3, vec![b]));
             }
         }
+    }
+    if json_escapes {
+        for at in memchr::memmem::find_iter(bytes, b"\\u00") {
+            let hi = bytes.get(at + 4).copied().and_then(hex_value);
+            let lo = bytes.get(at + 5).copied().and_then(hex_value);
+            if let (Some(hi), Some(lo)) = (hi, lo) {
+                let b = hi * 16 + lo;
+                if (0x21..0x7f).contains(&b) {
+                    edits.push((at, at + 6, vec![b]));
+                }
+            }
+        }
+        edits.sort_by_key(|&(start, _, _)| start);
+        // A `%` inside an escape's span would overlap it: keep the first.
+        edits.dedup_by(|next, kept| next.0 < kept.1);
     }
     if edits.is_empty() {
         return None;
@@ -194,5 +212,13 @@ mod tests {
         assert_eq!(base64_decoded("sha 3q2+7wAAAAAAAAAAAAAAAAAA end"), None);
         assert_eq!(base64_decoded("eyJhbGciOiJIUzI1NiJ9xxxxxxxx"), None);
         assert_eq!(base64_decoded("short aGVsbG8="), None);
+    }
+
+    /// JSON's `\\u0026` escapes decode as `%26` does.
+    #[test]
+    fn json_escapes_decode_in_place() {
+        let (text, origin) = super::percent_decoded("a=1\\u0026sig=x%2By").expect("decodes");
+        assert_eq!(text, "a=1&sig=x+y");
+        assert_eq!(origin.len(), text.len());
     }
 }

@@ -24,7 +24,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was))?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -436,5 +436,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }
+    }
+
+    /// "Session with id …", as Streamlit logs it.
+    #[test]
+    fn sessions_with_an_id() {
+        assert!(fires(
+            "Streamlit app log: Session with id 55e6cf5d-bb58-40e8-a480-546b94b1a0b3 is already connected!",
+            Rule::SessionId
+        ));
+        assert!(!fires(
+            "Session with id <redacted> is already connected!",
+            Rule::SessionId
+        ));
     }
 }

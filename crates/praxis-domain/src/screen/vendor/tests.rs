@@ -642,3 +642,12 @@ fn joins_wraps_and_spelled_capitals() {
         assert!(!fires(text, rule), "{rule:?}: {text}");
     }
 }
+
+/// An Azure SAS signature behind JSON-escaped ampersands.
+#[test]
+fn sas_signatures_behind_json_escapes() {
+    assert!(fires(
+        "\"uri\": \"https://stdrop.blob.core.windows.net/drop/x?sv=2022-11-02\\u0026sr=c\\u0026sp=w\\u0026se=2025-05-05T00:00:00Z\\u0026sig=3rPjYAtSbaFu%2BDafDrO8yjCB0NfDbD20FV0R3LWn8z4%3D\"",
+        Rule::CredentialAzure
+    ));
+}
