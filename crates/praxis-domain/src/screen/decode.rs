@@ -35,7 +35,9 @@ pub(super) fn base64_decoded(text: &str) -> Option<(String, Vec<usize>)> {
         while i < bytes.len() && is_base64(bytes[i]) {
             i += 1;
         }
-        while i < bytes.len() && bytes[i] == b'=' && padding(bytes, start, i) {
+        // At most two `=` pad a run.
+        let body_end = i;
+        while i < bytes.len() && i - body_end < 2 && bytes[i] == b'=' {
             i += 1;
         }
         if let Some(plain) = printable(&bytes[start..i]) {
@@ -64,12 +66,6 @@ fn is_base64(b: u8) -> bool {
         table
     };
     ALPHABET[usize::from(b)]
-}
-
-/// Whether the `=` at `at` pads the run from `start`: at most two of them.
-fn padding(bytes: &[u8], start: usize, at: usize) -> bool {
-    let run = &bytes[start..at];
-    run.iter().rev().take_while(|&&b| b == b'=').count() < 2
 }
 
 /// What a base64 run decodes to, when that is printable text of some

@@ -271,8 +271,8 @@ impl Variant {
             || matches!(rule, Rule::SessionId | Rule::HomePath | Rule::SecretUrl)
     }
 
-    /// The rules that read leetspeak spelled out and words put back
-    /// together.
+    /// The rules that read leetspeak spelled out, ROT13 rotated back and
+    /// words put back together.
     fn order_readers(rule: Rule) -> bool {
         rule == Rule::PromptOverride
     }

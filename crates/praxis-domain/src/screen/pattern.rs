@@ -192,7 +192,7 @@ pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
 }
 
 /// Shell words of an argument string, quotes removed: a quoted path with a
-/// space (`"C:\\Program Files"`) is one word.
+/// space (`"C:\Program Files"`) is one word.
 pub(super) fn shell_words(args: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
