@@ -29,10 +29,11 @@ lazy_regex!(
 /// Other ways to destroy a system or run what was fetched, behind the
 /// disk wipes' door (the gate pass has one door per pattern, 128 in all):
 /// a cmd fork bomb, Perl's, `find` deleting from the root or a system
-/// directory, `rm -rf *` right after `cd /`, a GPT wipe, Python or Node
+/// directory (or running `rm -r` over the root or a home), `rm -rf *`
+/// right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+))*\s+-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rR]|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -47,12 +48,13 @@ lazy_regex!(
     r"([\w:.-]+)\s*\(\s*\)\s*\{\s*([\w:.-]+)\s*\|\s*([\w:.-]+)\s*&\s*;?\s*\}\s*;?\s*([\w:.-]+)"
 );
 lazy_regex!(
-    /// A delete command and its arguments. An argument ends at a shell
+    /// A delete command (`rm`, cmd's and PowerShell's, Node's `rimraf`) and
+    /// its arguments. An argument ends at a shell
     /// separator or a closing parenthesis (`(rm -rf x)`), except inside a
     /// `$(…)` substitution, so that `/Users/$(whoami)/Library` stays one
     /// word.
     DELETE,
-    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/|\\)?(rmdir|rm|rd|del|erase|ri|remove-item)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
+    r#"(?i)(?:^|[\s;&|({`'"])(?:sudo\s+(?:-\S+\s+)*)?(?:/usr/bin/|/bin/|\\)?(rmdir|rm|rd|del|erase|ri|remove-item|rimraf)\b(?:\.exe)?((?:[ \t]+(?:\$\([^()\s]*\)|[^\s;&|)])+)*)"#
 );
 lazy_regex!(
     /// A program's own recursive delete with a literal path: Go's
@@ -252,7 +254,8 @@ fn is_drive_letter(dir: &str) -> bool {
 fn delete_is_dangerous(command: &str, args: &str) -> bool {
     let command = command.to_ascii_lowercase();
     let cmd_style = matches!(command.as_str(), "rd" | "rmdir" | "del" | "erase");
-    let mut recursive = false;
+    // Node's `rimraf` deletes recursively without being told to.
+    let mut recursive = command == "rimraf";
     let mut no_preserve_root = false;
     let mut dangerous = false;
     let mut flags_done = false;
@@ -507,6 +510,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 "%0",
                 "fork",
                 "-delete",
+                "-exec",
                 "cd /",
                 "sgdisk",
                 "urlopen",
@@ -544,7 +548,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ],
         ),
         (&FORK_BOMB, &["{"]),
-        (&DELETE, &["rm", "rd", "del", "erase", "ri", "remove-item"]),
+        (
+            &DELETE,
+            &["rm", "rd", "del", "erase", "ri", "remove-item", "rimraf"],
+        ),
         (&DELETE_PIPELINE, &["|"]),
         (&PERMISSIONS, &["chmod", "chown", "chgrp"]),
         (
@@ -938,6 +945,27 @@ mod tests {
             "rmdir /s /q \"C:\\Program Files\\Acme\\cache\"",
             "curl -fsSL https://git.example.corp/raw/node.sh | sudo -u deploy tee /opt/node.sh",
             "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && sha256sum -c tool.sha256",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+    }
+
+    /// `rimraf`, `find` running `rm -r` over a home, `rmtree` on a system
+    /// subdirectory.
+    #[test]
+    fn rimraf_find_exec_and_system_subdirectories() {
+        for hit in [
+            "npx rimraf --no-preserve-root /",
+            "npx rimraf /etc",
+            "find $HOME -mindepth 1 -exec rm -rf {} +",
+            "python3 -c \"import shutil; shutil.rmtree('/usr/share')\"",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "npx rimraf dist",
+            "find ~ -name '*.pyc' -exec rm -f {} +",
+            "find . -type d -name node_modules -exec rm -rf {} +",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

@@ -20,7 +20,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -45,7 +45,7 @@ lazy_regex!(
     /// clients, LDAP tools, smbclient, `--creds user:pass`, `net use`,
     /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+\S+\s+["']?([^\s"']+)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
 );
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
@@ -90,9 +90,10 @@ lazy_regex!(
 lazy_regex!(
     /// A secret given as a positional argument: `aws configure set
     /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
-    /// login …`, `dotnet user-secrets set <name> …`.
+    /// login …`, `dotnet user-secrets set <name> …`, a long generated
+    /// token after any tool's `login` (`wandb login …`).
     POSITIONAL,
-    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)"#
+    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)|\b[\w.-]+\s+(?:auth\s+)?login\s+(?:--?\S+\s+)*([A-Za-z0-9_]{32,})(?:\s|$)"#
 );
 
 /// The commands [`PAIR_COMMAND`] names.
@@ -197,6 +198,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "rabbitmqadmin",
                     "sqlcmd",
                     "bcp",
+                    "hdbsql",
                 ],
             ),
             (&CURL_USER, &["curl", "wget", "http"]),
@@ -289,7 +291,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&LIBPQ_PASSWORD, &["psql", "pg_", "pgbench", "pgcli"]),
             (&SQL_PASSWORD, &["password", "identified"]),
             (&PAIR_COMMAND, KEY_WORDS),
-            (&POSITIONAL, &["config", "vault", "user-secrets"]),
+            (&POSITIONAL, &["config", "vault", "user-secrets", "login"]),
         ],
         // Each of these also needs its flag or its tool.
         vec![
@@ -657,5 +659,23 @@ mod tests {
             "isql -v DSN_REPORTS < query.sql",
             Rule::CredentialCommandLine
         ));
+    }
+
+    /// A long token after any tool's `login`, SAP HANA's `-p`; MinIO's
+    /// `--api` value is no secret.
+    #[test]
+    fn login_tokens_and_hana_passwords() {
+        for hit in [
+            "comet login 4e9a7c1f3b5d8e2a6c0f9b7d3e1a5c8f2b4d6e0a",
+            "hdbsql -n db.lan:30015 -u ADMIN -p 'Qx7!wLm2#Rz9' -d SYSTEMDB",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "mc alias set archive https://s3.archive.lan --api S3v2",
+            "cargo login --registry crates-io",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
     }
 }

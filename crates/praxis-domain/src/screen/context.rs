@@ -93,7 +93,7 @@ lazy_regex!(
 );
 lazy_regex!(
     REDACTION_AFTER,
-    r#"(?i)^["'`]?(?:\.\.\.|…|\*{3}|\s?(?:\[redacted\]|<redacted>|\(redacted\)|\[\.\.\.\]|<snip>|\[snip\]|\[truncated\]|<truncated>))"#
+    r#"(?i)^["'`]?(?:\.\.\.|…|\*{3}|[ \t]?(?:\[redacted\]|<redacted>|\(redacted\)|\[\.\.\.\]|<snip>|\[snip\]|\[truncated\]|<truncated>))"#
 );
 
 /// The context in which `rule`'s match at `span` of `text` (the matched
@@ -113,7 +113,7 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
             || tag_in_code(text, span))
         .then_some(Suppressor::Reference);
     }
-    if rule == Rule::HomePath {
+    if rule == Rule::HomePath || super::expand::decodes_literal(&text[span.clone()]) {
         return None;
     }
     // Quotes around a value belong to the syntax, not to the value.
@@ -272,7 +272,7 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|says|said|saying|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|sentences?|satz|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -289,17 +289,25 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     if quote == '\'' && before[..open].ends_with(|c: char| c.is_alphanumeric()) {
         return false;
     }
-    let close = match quote {
-        '“' | '„' => '”',
-        '«' => '»',
-        q => q,
+    // German quotes close with the opening English one, which folding
+    // makes two apostrophes.
+    let closers: &[char] = match quote {
+        '“' => &['”'],
+        '„' => &['“', '\''],
+        '«' => &['»'],
+        '"' => &['"'],
+        '`' => &['`'],
+        _ => &['\''],
     };
     let inside = &before[open + quote.len_utf8()..];
     let after = &text[span.end..around.end];
-    let closes = after.find(close).filter(|&at| !after[..at].contains('\n'));
+    let closes = after
+        .find(closers)
+        .filter(|&at| !after[..at].contains('\n'));
     let Some(closing) = closes else {
         return false;
     };
+    let close = after[closing..].chars().next().unwrap_or('"');
     let sentence = &before[..open];
     let sentence = &sentence[sentence.rfind(['\n', '.', '!', '?']).map_or(0, |i| i + 1)..];
     // The cue may also follow the quotation: "an 'ignore previous
@@ -321,7 +329,16 @@ fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
         .unwrap_or("");
     let carried = words(inside) + words(&after[..closing]) >= 4
         && !rest_of_line.chars().any(char::is_alphanumeric);
-    let cue = if carried { &SPECIMEN_CUE } else { &MENTION_CUE };
+    // So does a quotation that is a JSON value (`{"title": "…"}`): data.
+    let keyed = sentence
+        .trim_end()
+        .strip_suffix(':')
+        .is_some_and(|key| key.trim_end().ends_with('"'));
+    let cue = if carried || keyed {
+        &SPECIMEN_CUE
+    } else {
+        &MENTION_CUE
+    };
     !inside.contains(['\n', close]) && (cue.is_match(sentence) || MENTION_NOUN.is_match(rest))
 }
 
@@ -329,7 +346,7 @@ lazy_regex!(
     /// The words of [`MENTION_CUE`] that name a quotation as a specimen
     /// under discussion, not as data written somewhere.
     SPECIMEN_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|patterns?|contain(?:s|ed|ing)?|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|called|known\s+as|classic|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|patterns?|contain(?:s|ed|ing)?|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|sentences?|satz|called|known\s+as|classic|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 lazy_regex!(
@@ -348,7 +365,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words of a sentence about a chat template's format.
     FORMAT_CUE,
-    r"(?i)\b(?:format|formats|formatter|templates?|tags?|wraps?|wrapped|introduced|tokens?|delimit\w*|syntax|documentation|docs|markup)\b"
+    r"(?i)\b(?:format|formats|formatter|templates?|tags?|wraps?|wrapped|introduced|tokens?|markers?|delimit\w*|syntax|documentation|docs|markup)\b"
 );
 
 lazy_regex!(
@@ -653,6 +670,11 @@ mod tests {
         assert!(fires(
             "posting to https://hooks.slack.com/services/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 ... 200 ok",
             Rule::CredentialSlack
+        ));
+        // A marker on the next line cuts that line, not the token.
+        assert!(fires(
+            "token: ghp_4fT9qLm2Xc8Rz1Vb7Nw3Kd6Hs0Jp5AqWe\n[...][debug] verification failed",
+            Rule::CredentialGithub
         ));
     }
 

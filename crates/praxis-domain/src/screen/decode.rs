@@ -1,6 +1,7 @@
 //! Encoded forms of a text decoded in place, for the rules that read a
-//! token however it was stored: percent-encoding and base64. Each form
-//! comes with, for each of its bytes, the byte of the text it came from.
+//! token however it was stored: percent-encoding and base64; and lines
+//! written backwards, for an order hidden so. Each form comes with, for
+//! each of its bytes, the byte of the text it came from.
 
 /// The text with each base64 run that decodes to printable text decoded in
 /// place (a token stored base64-encoded in a Kubernetes Secret's `data`,
@@ -103,12 +104,13 @@ fn hex_value(b: u8) -> Option<u8> {
 pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     // Only an encoded colon or slash can hide a URL or a token's
-    // separator, and a space a key block's header (`BEGIN%20`); other
-    // escapes are left as they are read.
+    // separator, an equals sign a cookie's (`PHPSESSID%3D…`), and a space
+    // a key block's header (`BEGIN%20`); other escapes are left as they
+    // are read.
     let encoded_separator = memchr::memchr_iter(b'%', bytes).any(|at| {
         matches!(
             bytes.get(at + 1..at + 3),
-            Some(b"3A" | b"3a" | b"2F" | b"2f")
+            Some(b"3A" | b"3a" | b"2F" | b"2f" | b"3D" | b"3d")
         ) || bytes[..at].ends_with(b"BEGIN")
             || bytes[..at].ends_with(b"-----")
     });
@@ -157,7 +159,10 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
 /// its bytes, lines apart one line break apart; and for each byte, the
 /// byte it came from (a replacement's bytes spread over its span). Only
 /// what changed is read again, whatever the length of the text.
-fn edited_lines(bytes: &[u8], edits: &[(usize, usize, Vec<u8>)]) -> (Vec<u8>, Vec<usize>) {
+pub(super) fn edited_lines(
+    bytes: &[u8],
+    edits: &[(usize, usize, Vec<u8>)],
+) -> (Vec<u8>, Vec<usize>) {
     let line_start = |at: usize| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
     let line_end = |at: usize| memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
     let mut out = Vec::new();
@@ -192,6 +197,36 @@ fn edited_lines(bytes: &[u8], edits: &[(usize, usize, Vec<u8>)]) -> (Vec<u8>, Ve
         origin.extend(at..stop);
     }
     (out, origin)
+}
+
+/// The text with each line's characters in reverse order, where it says
+/// to read something backwards or reversed (an order hidden so, with the
+/// hint to undo it), and for each of its bytes the byte of `text` it came
+/// from; `None` otherwise.
+pub(super) fn reversed(text: &str) -> Option<(String, Vec<usize>)> {
+    let bytes = text.as_bytes();
+    let named = [b"backward".as_slice(), b"reverse"]
+        .iter()
+        .any(|n| bytes.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n)));
+    if !named {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut origin = Vec::with_capacity(text.len());
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        for (at, c) in body.char_indices().rev() {
+            out.push(c);
+            origin.extend(line_start + at..line_start + at + c.len_utf8());
+        }
+        if body.len() < line.len() {
+            out.push('\n');
+            origin.push(line_start + body.len());
+        }
+        line_start += line.len();
+    }
+    Some((out, origin))
 }
 
 #[cfg(test)]

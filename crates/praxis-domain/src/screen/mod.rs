@@ -31,6 +31,7 @@ mod command_line;
 mod context;
 pub mod corpus;
 mod decode;
+mod expand;
 mod gate;
 mod git;
 mod home_path;
@@ -182,20 +183,24 @@ struct Variant {
 
 impl Variant {
     /// The forms of `matched` worth reading: leetspeak spelled out, in
-    /// prose, and letters rotated back where the text names ROT13, for
+    /// prose, letters rotated back where the text names ROT13 and lines
+    /// read backwards where it says to, for
     /// prompt overrides (an order to the reader is prose; a
     /// command's digits are its own), words written apart put back together
     /// for them too, a command as the shell reads it (`c''url … | b\ash`,
-    /// continuations joined) for the command-field rules, and for vendor
+    /// continuations joined) and as it expands it (`$(echo … | base64 -d)`,
+    /// `$VAR` set before) for the command-field rules, and for vendor
     /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
     /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
     /// query parameter; session cookies and home paths read it too),
-    /// wrapped lines put back together and base64 runs decoded.
+    /// wrapped lines put back together and base64 runs decoded (which
+    /// prompt overrides read too).
     fn of(matched: &str, commands: bool) -> Vec<Variant> {
         static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
         static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::token_readers));
         static DECODED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::decoded_readers));
         static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
+        static BASE64: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::base64_readers));
         let mut variants = Vec::new();
         if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
             variants.push(Variant {
@@ -213,6 +218,14 @@ impl Variant {
                 rules: Variant::order_readers,
             });
         }
+        if let Some((text, origin)) = decode::reversed(matched) {
+            variants.push(Variant {
+                doors: ORDERS.open(&text),
+                text,
+                origin: Some(origin),
+                rules: Variant::order_readers,
+            });
+        }
         if let Some((text, origin)) = normalize::rejoined(matched) {
             variants.push(Variant {
                 doors: ORDERS.open(&text),
@@ -222,6 +235,14 @@ impl Variant {
             });
         }
         if let Some((text, origin)) = commands.then(|| normalize::dequoted(matched)).flatten() {
+            variants.push(Variant {
+                doors: COMMANDS.open(&text),
+                text,
+                origin: Some(origin),
+                rules: Variant::shell_readers,
+            });
+        }
+        if let Some((text, origin)) = commands.then(|| expand::expanded(matched)).flatten() {
             variants.push(Variant {
                 doors: COMMANDS.open(&text),
                 text,
@@ -247,7 +268,11 @@ impl Variant {
             Variant::decoded_readers,
         );
         push(normalize::unwrapped(matched), &VENDORS, tokens);
-        push(decode::base64_decoded(matched), &VENDORS, tokens);
+        push(
+            decode::base64_decoded(matched),
+            &BASE64,
+            Variant::base64_readers,
+        );
         variants
     }
 
@@ -255,6 +280,12 @@ impl Variant {
     /// private keys (a key block percent-encoded in a form body).
     fn token_readers(rule: Rule) -> bool {
         rule.is_vendor_token() || rule == Rule::CredentialPrivateKey
+    }
+
+    /// The rules that read base64 runs decoded: those of tokens, and prompt
+    /// overrides (an order encoded, with the order to decode and obey it).
+    fn base64_readers(rule: Rule) -> bool {
+        Variant::token_readers(rule) || rule == Rule::PromptOverride
     }
 
     /// The rules that read a command as the shell reads it: those of
@@ -286,6 +317,12 @@ impl Variant {
             Some(origin) => {
                 let start = *origin.get(span.start)?;
                 let last = *origin.get(span.end.checked_sub(1)?)?;
+                if last < start {
+                    // A line read backwards: its bytes came in reverse.
+                    let from = origin.get(span)?;
+                    let first = *from.iter().min()?;
+                    return Some(first..*from.iter().max()? + 1);
+                }
                 let end = origin.get(span.end).copied().unwrap_or(len).max(last + 1);
                 Some(start..end)
             }
@@ -549,6 +586,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "cftoken",
             "wordpress_",
             "threads continue",
+            "(s(",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",
@@ -565,6 +603,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "trusted_host",
             "httpserrors",
             "https_errors",
+            "https-errors",
             "sqlcmd",
             "websocat",
             "fly",

@@ -490,7 +490,7 @@ fn may_rejoin(bytes: &[u8]) -> bool {
 /// its bytes the byte of `text` it came from; `None` where nothing was:
 /// letters spaced out one by one (`i g n o r e`, `I-g-n-o-r-e`, three
 /// letters or more, ending a word), words hyphenated across a line break (`instruc-\n
-/// tions`) and markup escaped as HTML entities (`&lt;system&gt;`). Prompt
+/// tions`, also behind a comment's mark: `# in-\n# structions`) and markup escaped as HTML entities (`&lt;system&gt;`). Prompt
 /// overrides are matched in this form too: an order does not stop being
 /// one for being spelled apart.
 pub(super) fn rejoined(text: &str) -> Option<(String, Vec<usize>)> {
@@ -535,6 +535,16 @@ pub(super) fn rejoined(text: &str) -> Option<(String, Vec<usize>)> {
         {
             while bytes.get(next).is_some_and(|b| *b == b' ' || *b == b'\t') {
                 next += 1;
+            }
+            // A comment's or a quotation's mark opens the next line too.
+            if let Some(mark) = [b"//".as_slice(), b"--", b"#", b"*", b">", b";"]
+                .iter()
+                .find(|m| bytes[next..].starts_with(m))
+            {
+                next += mark.len();
+                while bytes.get(next).is_some_and(|b| *b == b' ' || *b == b'\t') {
+                    next += 1;
+                }
             }
             if bytes.get(next).is_some_and(u8::is_ascii_alphabetic) {
                 changed = true;

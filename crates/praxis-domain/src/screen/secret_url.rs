@@ -26,11 +26,12 @@ lazy_regex!(
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
-    /// `/build_hooks/<id>`, Render's `/deploy/srv-…?key=`, Vercel's
+    /// `/build_hooks/<id>`, Cloudflare Pages' `/deploy_hooks/<uuid>`,
+    /// Render's `/deploy/srv-…?key=`, Vercel's
     /// `/integrations/deploy/…/<id>`), and a presigned URL's signature,
     /// also on a line of its own where the URL wrapped.
     DEPLOY_HOOK,
-    r"/build_hooks/([a-f0-9]{24})\b|/deploy/srv-[a-z0-9]{16,24}\?key=([A-Za-z0-9_-]{8,})|/integrations/deploy/[A-Za-z0-9_]+/([A-Za-z0-9]{8,})|\bX-(?:Amz|Goog)-Signature=([0-9a-f]{64})\b"
+    r"/build_hooks/([a-f0-9]{24})\b|/deploy_hooks/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|/deploy/srv-[a-z0-9]{16,24}\?key=([A-Za-z0-9_-]{8,})|/integrations/deploy/[A-Za-z0-9_]+/([A-Za-z0-9]{8,})|\bX-(?:Amz|Goog)-Signature=([0-9a-f]{64})\b"
 );
 lazy_regex!(
     /// A URL whose host or path names a webhook, a heartbeat or an
@@ -456,5 +457,14 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }
+    }
+
+    /// Cloudflare Pages' deploy hook.
+    #[test]
+    fn cloudflare_deploy_hooks() {
+        assert!(fires(
+            "curl -X POST https://api.cloudflare.com/client/v4/pages/webhooks/deploy_hooks/1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b",
+            Rule::SecretUrl
+        ));
     }
 }

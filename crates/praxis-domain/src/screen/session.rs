@@ -14,9 +14,9 @@ use super::value::{
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
 /// not held to a valid timestamp, as hand-made ids often break it), 32 or
-/// 40 hex digits, or PHP's and Django's 26 or 32 lowercase letters and
-/// digits.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32})\b";
+/// 40 hex digits, PHP's and Django's 26 or 32 lowercase letters and
+/// digits, or ZooKeeper's 64-bit `0x…`.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|0x[0-9a-fA-F]{12,16})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -46,17 +46,18 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
-    /// PHP's `session_id('…')`, an engine.io or express `sid`.
+    /// PHP's `session_id('…')`, an engine.io or express `sid`, ASP.NET's
+    /// cookieless `(S(…))` in a URL.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesión|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -447,6 +448,25 @@ mod tests {
         ));
         assert!(!fires(
             "Session with id <redacted> is already connected!",
+            Rule::SessionId
+        ));
+    }
+
+    /// ZooKeeper's `0x` ids, ASP.NET's cookieless `(S(…))`, a Go cookie's
+    /// separate name and value, a Spanish "sesión con ID", an encoded `=`.
+    #[test]
+    fn hex_cookieless_and_encoded_sessions() {
+        for hit in [
+            "Session establishment complete on server zk-1/10.0.0.5:2181, session id = 0x3a9f2c71e0b4d865",
+            "GET /shop/(S(k2m9x4q7w1e8r3t6y5u0i2o4))/cart.aspx 200",
+            "http.Cookie{Name: \"session_token\", Value: \"Wq7Lm2Rx9Tz4Vb8Nc3Df6Gy1Js5Hk0Pz\"}",
+            "La sesión con ID 01HV3K8M2Q9W4E7R1T6Y5U0I2P se cerró sola.",
+            "cookie=JSESSIONID%3Dq8m2x7k4w9e1r3t6y5u0i2o4p7%3B%20lang%3Den",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        assert!(!fires(
+            "ZooKeeper session timeout = 0x0 means the default",
             Rule::SessionId
         ));
     }

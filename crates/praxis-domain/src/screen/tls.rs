@@ -57,6 +57,15 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// Any switch, without a value or set on, whose name says it skips or
+    /// ignores certificate checks or errors (`--ignore-https-errors`,
+    /// `--noSSLVerify`, `-skipCertCheck`): the names the tools above do not
+    /// spell. `--no-ssl` alone turns TLS off, another matter.
+    GENERIC_SWITCH,
+    r#"(?i)(?:^|[\s"'(])--?[a-z]*?(?:(?:skip|ignore|insecure|allow[_-]?invalid|accept[_-]?invalid|trust[_-]?all)[_-]?(?:ssl|tls|https?|certs?|certificates?)(?:[_-]?(?:verify|verification|validation|checks?|errors?))?|(?:no|disable)[_-]?(?:ssl|tls|https?|certs?|certificates?)[_-]?(?:verify|verification|validation|checks?|errors?))(?:=(?:true|1|yes)\b|[\s"')]|$)"#
+);
+
+lazy_regex!(
     /// Any setting whose name says it verifies certificates, set off
     /// (`ssl_verifypeer = 0`, `tlsVerify: false`, `VERIFY_CERTS=no`), or
     /// says it skips or ignores them, set on (`tls-no-verify true`,
@@ -64,7 +73,7 @@ lazy_regex!(
     /// names the tools above do not spell. Turning TLS off altogether
     /// (`disable_ssl`, `useSSL=false`) is another matter, not matched.
     GENERIC_SETTING,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
@@ -76,6 +85,7 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     out.extend(matches(Some(&TOOL_SWITCHES), text));
     out.extend(matches(Some(&MORE_SWITCHES), text));
     out.extend(matches(Some(&GENERIC_SETTING), text));
+    out.extend(matches(Some(&GENERIC_SWITCH), text));
     out.extend(
         CURL_K
             .find_iter(text)
@@ -303,6 +313,22 @@ mod tests {
             "wscat -c wss://10.0.6.2:9443/ws",
             "HEX_UNSAFE_HTTPS=0 mix deps.get",
         ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
+
+    /// Switches named for skipping checks or ignoring errors, and a
+    /// validation set to "ignore"; `--no-verify` is git's, not TLS's.
+    #[test]
+    fn named_switches_and_ignored_validation() {
+        for hit in [
+            "npx playwright test --ignore-https-errors",
+            "ovftool --noSSLVerify vm.ova vi://vc.lab/DC/host/c1",
+            "ansible-playbook win.yml -e ansible_psrp_cert_validation=ignore",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in ["git commit --no-verify -m wip", "./configure --no-ssl"] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
     }

@@ -50,6 +50,10 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 /// Fragments that mark a value as a placeholder wherever they appear.
 const PLACEHOLDER_MARKERS: &[&str] = &[
     "redacted",
+    "[masked]",
+    "[hidden]",
+    "[filtered]",
+    "[removed]",
     "placeholder",
     "example",
     "xxxx",
@@ -71,8 +75,6 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "${",
     "#{",
     "{{",
-    "<",
-    ">",
 ];
 /// [`PLACEHOLDER_MARKERS`], found in one pass.
 static MARKERS: LazyLock<AhoCorasick> =
@@ -121,6 +123,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     my_name
         || PLACEHOLDER_WORDS.contains(&lower.as_str())
         || MARKERS.is_match(&lower)
+        || angle_slot(v)
         || lower.starts_with("your")
         || lower.starts_with("my-")
         || lower.starts_with("my_")
@@ -129,6 +132,28 @@ pub(super) fn is_placeholder(value: &str) -> bool {
             lower.as_str(),
             "changeit" | "secret123" | "password123" | "hunter2"
         )
+}
+
+/// Whether a value holds a slot in angle brackets (`sk-<redacted>`,
+/// `<YOUR_KEY>`, cut short as `key-<your`), or ends in one's close: words,
+/// not the `<` or `>` a generated password may hold.
+fn angle_slot(v: &str) -> bool {
+    v.ends_with('>')
+        || v.match_indices('<').any(|(at, _)| {
+            let inside = &v[at + 1..];
+            match inside.find('>') {
+                Some(close) => {
+                    close > 0
+                        && inside[..close].bytes().all(|b| {
+                            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b' ')
+                        })
+                }
+                // A slot cut short by a space (`key-<your private key>`).
+                None => {
+                    inside.len() > 1 && inside.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+                }
+            }
+        })
 }
 
 /// Whether a value ends in "here" as an instruction does (`TOKEN_HERE`,

@@ -258,7 +258,13 @@ pub(super) fn github(text: &str) -> Spans {
 
 pub(super) fn openai(text: &str) -> Spans {
     tokens(Some(&OPENAI), text, |b| {
-        !b.starts_with("ant-") && key_body(b)
+        // A Kubernetes pod's name (`sk-embedder-7c9d5b8f6d-q2lzx`) is
+        // lower case and hyphenated; keys mix cases.
+        let pod = b
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+            && b.bytes().filter(|&c| c == b'-').count() >= 2;
+        !b.starts_with("ant-") && !pod && key_body(b)
     })
 }
 
@@ -296,9 +302,10 @@ lazy_regex!(
     r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
 );
 lazy_regex!(
-    /// `secret_key` in a text about S3 (s3cmd's `.s3cfg`, boto).
+    /// `secret_key` in a text about S3 (s3cmd's `.s3cfg`, boto), also given
+    /// as an argument (`pulumi config set aws:secretKey …`).
     AWS_S3_SECRET,
-    r#"(?i)\bsecret_?key\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)\bsecret_?key\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(AWS_CONTEXT, r"(?i)amazonaws|\baws\b|s3cmd|\bboto|\bs3\b");
 
@@ -490,9 +497,10 @@ lazy_regex!(
     r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
-    /// The shape of a storage account key: 64 bytes in base64.
+    /// The shape of a storage account key: 64 bytes in base64 (not after
+    /// a hyphen: `sha512-…==` is a package's integrity hash).
     STORAGE_KEY,
-    r"(?:^|[^A-Za-z0-9+/])([A-Za-z0-9+/]{86}==)"
+    r"(?:^|[^A-Za-z0-9+/-])([A-Za-z0-9+/]{86}==)"
 );
 lazy_regex!(
     /// The shape of a Functions key: 40 bytes in base64 (or base64url, as

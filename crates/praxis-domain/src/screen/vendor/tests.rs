@@ -651,3 +651,21 @@ fn sas_signatures_behind_json_escapes() {
         Rule::CredentialAzure
     ));
 }
+
+/// Pulumi's `aws:secretKey` is an AWS secret; a package's `sha512-`
+/// integrity hash is no Azure key, and a pod's name no OpenAI key.
+#[test]
+fn pulumi_keys_integrity_hashes_and_pod_names() {
+    assert!(fires(
+        "pulumi config set aws:secretKey Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0Ab+Qe/WiX --secret",
+        Rule::CredentialAws
+    ));
+    assert!(!fires(
+        "\"integrity\": \"sha512-Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0AbQeWiZq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0AbQeWiZq8mLx2Rw9Tv4NbAb==\"",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "sk-reranker-5d8f7c9b4a-x7k2p   1/1   Running   0   3h",
+        Rule::CredentialOpenai
+    ));
+}

@@ -1,0 +1,262 @@
+//! Tests of the credential assignment rules.
+
+use crate::screen::fires;
+use crate::screen::rule::Rule;
+
+#[test]
+fn declarations_without_an_operator() {
+    for hit in [
+        "#define DB_PASSWORD \"Qz8!wLm2Rx4T\"",
+        "set -gx API_TOKEN 7f3c9a1e5b2d8f4a6c0e9b7d3f1a5c2e",
+        "signingConfigs {\n    release {\n        storePassword \"Vq7!rT2mLx9\"\n    }\n}",
+        "const API_TOKEN: &str = \"Hq7vR2mLw9TzXk4Pb8Nc3Df6Gy1Js5\";",
+        "<property name=\"db.connection.password\">Pq4-Zr8!Lm2</property>",
+        "<AdminPassword>\n  <Value>Tz9!qWm4Lr2</Value>\n</AdminPassword>",
+        "{\"key\": \"apiToken\", \"value\": \"Wz4qLm8Rt2Xv6Nb9Pc3D\", \"type\": \"secret\"}",
+        "+requirepass Hx7!kPq2Lm9",
+        "network={\n    ssid=\"lab\"\n    psk=\"Indigo^4821Orbit\"\n}",
+        "La contraseña de la base de datos es Rk7!wQ2zLm9 desde ayer.",
+        "운영 계정 비밀번호는 Qz8!wLm2Rx4 입니다.",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "gh secret set DB_PASSWORD --body \"$DB_PASSWORD\"",
+        "set -x API_TOKEN $argv[1]",
+        "# requirepass foobared",
+        "#define PASSWORD_MAX_LEN 64",
+        "<property name=\"db.connection.password\">${DB_PASSWORD}</property>",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+#[test]
+fn assignments_distinguish_literals_from_references() {
+    for hit in [
+        "DB_PASSWORD=h4rd2guess",
+        "requirepass Zr8!kq2Lw9",
+        "SECRET_KEY = '@!)Yq7F&xLusgn3pJs+7rp'",
+        "- name: DB_PASSWORD\n  value: \"h4rd2guess\"",
+        "$s = ConvertTo-SecureString 'Pl41n!Text' -AsPlainText -Force",
+        r#"{"password": "letmein"}"#,
+        "client_secret: 9fK2mQ7xLp4Rt8Vz",
+        "Authorization: Bearer 8f2Kq9Lm4Xz7Rt1Vb6Nw",
+        "<server><id>nexus</id><password>Nx8!vq2Lm</password></server>",
+        "the password is Tr0ub4dor&3",
+        "log in with password hunter22",
+        "smtp:\n  user: alerts@acme.test\n  pass: Tangerine#341wml",
+        "AZURE_DEVOPS_PAT=k2m9q4x7v1b8n3c6z5a0s2d4f6g8h1j3k5l7p9",
+        "Used the shared account: user 'qa-runner', pass 'Qv7!3Vo8eOM4', from the wiki.",
+        "Das Kennwort für den Dienstkonto-Login lautet Fr0st!Birke77.",
+        "Le mot de passe du compte de test est Lune#2024quartz.",
+        "variable \"admin_password\" {\n  type    = string\n  default = \"cuQL#Zi2Eo#j9x3\"\n}",
+        "La password dell'utente root è Ciao!Mondo88z, non condividerla.",
+        "Hasło do serwera testowego to Krowa#2024pl.",
+        "Пароль от базы staging: Zv3zda!91q",
+        "管理画面のパスワードは Sakura#2291x です。",
+        "测试环境数据库密码是 Lx8#qW2mZp，用户名是 tester。",
+        "Lösenordet till wifi:t på kontoret är Älg-Skog-8831.",
+        "I reset the root password on the NAS to Nas#Reset_0419 so we could log in.",
+        "redis.conf still had `requirepass Rd7#xQ2mLp9zW4` from the old cluster.",
+        "ALTER USER app_owner IDENTIFIED BY \"Ora_9xLm2#Qw\";",
+        "REGISTRY_PASSWORD ?= Mk9!file-Lq2x",
+        "app.config['SECRET_KEY'] = 'b7f2c91e4a6d08f3e5c1a9b2d7f40e6c'",
+        "define( 'AUTH_KEY', 'x9!Lq#2mZ@7vRt$4kWp%8nBc^1hJd&5f' );",
+        "cli.set_default_headers({{\"Authorization\", \"Bearer 8f2Kq9Lm4Xz7Rt1Vb6Nw3\"}});",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "requirepass ${REDIS_PASSWORD}",
+        "cursor.execute(\"SELECT 1 WHERE password = %(password)s\", row)",
+        "STRIPE_SECRET_KEY=op://Engineering/Stripe/secret_key",
+        "API_KEY = { from_secret = \"weather_api_key\" }",
+        "return back()->withErrors(['password' => 'Invalid credentials']);",
+        "password=${DB_PASSWORD}",
+        "password: <redacted>",
+        "token: ***",
+        "api_key = os.environ[\"API_KEY\"]",
+        "password: incorrect",
+        "next_page_token=CiAKGjBpNDd2Nmp2",
+        "max_tokens: 4096",
+        "password = settings.DB_PASSWORD",
+        "token: ${{ secrets.GITHUB_TOKEN }}",
+        "Authorization: Bearer $TOKEN",
+        "<password>${env.NEXUS_PASSWORD}</password>",
+        "the password is incorrect",
+        "docker run --rm -v \"$PWD\":/workspace -w /workspace node:20 npm test",
+        "Пароль от базы хранится в Vault.",
+        "管理画面のパスワードは Vault に保存しています。",
+        "Das Passwort ist falsch, bitte erneut versuchen.",
+        "Le mot de passe est stocké dans le coffre de l'équipe.",
+        "the password is stored in the vault",
+        "password of length 12",
+        "tests:\n  pass: 412\n  fail: 3",
+        "We pass 'release' to the build script as its channel.",
+        "variable \"admin_password\" {\n  type      = string\n  sensitive = true\n}",
+        "variable \"db_password\" { default = \"\" }",
+        "Pat: restarted worker02 and it came back",
+        "Token: ghp_••••••••••••••••••••••••••••••••XY12 (masked by gh)",
+        "TELEGRAM_BOT_TOKEN=123456:ABC-your-token",
+        "<password>REPLACE_ME</password>",
+        "Server=myServer;Database=myDB;User Id=myUser;Password=myPassword;",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// Setters and constructors that take a literal, a connection
+/// string's `PWD`, keys named `…_key` with a generated value, a value
+/// continued on the next line, a Russian label before a colon.
+#[test]
+fn secrets_set_by_call_or_named_key() {
+    for hit in [
+        "ds.setPassword(\"e8oE*AoJA32T\");",
+        "smtp.Credentials = new NetworkCredential(\"svc_reports\", \"vcNTahK.IK1n8z\");",
+        "requests.get(url, auth=(\"ci\", \"Zq8-wR2m!Lx\"))",
+        "[WarehouseDSN]\nServer=dwh.example.lan\nUID=etl_user\nPWD=mz8G.@.~+doz2D0Wu#r",
+        "Airbrake.configure do |c|\n  c.project_key = '2499bf6d05c91d5e327c85aa19842aec'\nend",
+        "APP_KEY=base64:482WHb1js8kGB7L4z7Nfe0A65h4agAgX5bN5kYOdT9g=",
+        "export SIGNING_SECRET=\"rEtR1pHuDziGmC4P3yyrS5wK4oHIojdI\\\n4bIYbk1ebz4EsubL8qGYi0Sis5zvYaKb\"",
+        "Пароль от учётки deploy на стейдже: GaLdOrfel#3467 — после этого деплой прошёл.",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "ds.setPassword(System.getenv(\"DB_PASSWORD\"));",
+        "new NetworkCredential(user, password)",
+        "cd \"$PWD\" && make",
+        "cache_key = \"node-modules-43692162434b9ed9e48a95793408b69c\"",
+        "data-key=\"pk_test_uEr8mC4x5inDRLwSZlvqENjw\"",
+        "object_key = \"uploads/2024/03/report-final-v2.pdf\"",
+        "partition_key = \"7f3a9c2e7b1d4086a5c2e9f7b3d1a8c6\"",
+        "grep -rnE \"AccountKey=|SharedAccessKey=|sig=\" src/",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// psql's `:'name'` interpolates a variable.
+#[test]
+fn psql_variables_are_references() {
+    assert!(!fires(
+        "psql -v new_pw=\"$NEW_PW\" -c \"ALTER USER app WITH PASSWORD :'new_pw';\"",
+        Rule::CredentialAssignment
+    ));
+    assert!(fires(
+        "password: 'Tr0ub4dor&3x!'",
+        Rule::CredentialAssignment
+    ));
+}
+
+/// Headers set by a proxy, constructor-wrapped literals, Bicep
+/// parameters, values a pretty-printer wrapped, Ceph keyrings and keys
+/// issued as UUIDs.
+#[test]
+fn headers_constructors_and_wrapped_values() {
+    for hit in [
+        "http-request set-header X-Api-Key 09f3aef93e127d9393360f6a90e3f385",
+        "let api_secret = String::from(\"z7WYuL80YMiukinJa6ejvrUvJvH5jhdAzkrCfoU8\");",
+        "param sqlAdminPassword string = 'Saffron!tamarind1171='",
+        "{\n    \"client_secret\":\n        \"ry8wAtQ42Paf4AZpWhqu6S76rwrQNoZ1Fkzzu3zg\"\n}",
+        "[client.admin]\n\tkey = AQHZ9FvjnNrwmk486pNpHG4UeXqPf/EG1MOEpg==",
+        "env:\n  CYPRESS_RECORD_KEY: 2833c6a8-48f7-426a-87d7-64be056a88d1",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "Idempotency-Key: f01b79f4-8015-4ed3-a363-a5a268e97fb4",
+        "let api_secret = String::from(env!(\"API_SECRET\"));",
+        "param sqlAdminPassword string",
+        "The value is plain JSON, not a token: eyJyZXBsaWNhcyI6MywiaW1hZ2UiOiJyZWdpc3RyeSJ9",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// A YAML block scalar holding a secret: its first line is read.
+#[test]
+fn folded_yaml_values() {
+    assert!(fires(
+        "api_secret: >-\n  G6YyLYxSo3IHpkxNn9bjRZbK\n  cOGcZJ1sJhoiG3zXm9qLpHEG",
+        Rule::CredentialAssignment
+    ));
+    assert!(!fires(
+        "description: >-\n  The secret is kept in Vault\n  under ops/api.",
+        Rule::CredentialAssignment
+    ));
+}
+
+/// Dockerfile's old `ENV KEY value`, Windows' `setx`, Spring Actuator's
+/// `{"value": …}`; a name with the path it is loaded from, and an
+/// interface string that asks a question, are not secrets.
+#[test]
+fn env_setx_and_actuator_values() {
+    for hit in [
+        "ENV SMTP_PASSWORD e4W_XB8vUS!525T8ig2",
+        "setx SIGNING_CERT_PASSWORD \"n6mA5slYsK32Rc^3\"",
+        "\"spring.rabbitmq.password\": {\"value\": \"sUPa42P.-lQdo\", \"origin\": \"class path\"}",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "LoadCredential=db_password:/etc/credstore/db_password",
+        "{\"password\": \"Password\", \"forgot_password\": \"Forgot your password?\"}",
+        "ENV SMTP_PASSWORD_FILE /run/secrets/smtp",
+        "setx SIGNING_CERT_PASSWORD \"%CERT_PASS%\"",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// Passwords in Portuguese and German prose right after their word, and
+/// a Spanish one some words after it.
+#[test]
+fn foreign_prose_passwords() {
+    for hit in [
+        "Entrei no painel com o usuário admin e a senha Man4452!puffinvdc e apaguei a fila.",
+        "La contraseña de la base de datos de staging es Cop3669*falconoa, la usé ayer.",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    assert!(!fires(
+        "Entrei no painel e a senha expirou ontem.",
+        Rule::CredentialAssignment
+    ));
+}
+
+/// Base64-named keys, bracketed environment keys, a `user:password`
+/// `auth`, prose passwords "now" set or labelled in Polish, and a generated
+/// password holding `<` are secrets; hashes, SealedSecret ciphertext,
+/// bracketed masks and a slot cut short are not.
+#[test]
+fn encoded_bracketed_and_paired_values() {
+    for hit in [
+        "REDIS_PASSWORD_B64=Wm5xOCF3TG0yUng0VDk=",
+        "env[API_SECRET] = Lq8#Tz2!wRm5Vx",
+        "auth = \"deploy:Rt5mQ9wLx2\"",
+        "After the reset the password is now Heron!Velvet2291 for the kiosk account.",
+        "hasło konta administratora bazy: Pq7!Lm2x#Rw9",
+        "define('LOGGED_IN_KEY', 'x7<Qm2p{9Lr#Tz4!Wv8^Nb3&Kc6*Jd1');",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "\"hashed_secret\": \"9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c1b3d5f7e\",",
+        "spec:\n  encryptedData:\n    api-token: AgC7Lq2mWx9Rt4Vb8Nc3Df6Gy1Js5Hk0Pz7Qm2",
+        "password = \"Rt5-[MASKED]\"",
+        "SENDGRID_API_KEY=SG.<your key>",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// An XML element with attributes still names its secret.
+#[test]
+fn elements_with_attributes() {
+    assert!(fires(
+        "<Pass encoding=\"base64\">cVc3TG0yIVJ4OVR6NA==</Pass>",
+        Rule::CredentialAssignment
+    ));
+}

@@ -1,0 +1,125 @@
+//! A command as the shell would expand it, for the rules of command
+//! fields: a base64 literal decoded by a command substitution (`rm -rf
+//! $(echo L3Vzcg== | base64 -d)`), and a variable set earlier in the same
+//! command (`T=/; rm -rf "$T"`). Each form comes with, for each of its
+//! bytes, the byte of the command it came from.
+
+use base64::Engine as _;
+
+use super::decode::edited_lines;
+use super::pattern::lazy_regex;
+
+lazy_regex!(
+    /// `$(echo … | base64 -d)` or its backquoted form, the literal in
+    /// group 1 or 2.
+    DECODING_SUBSTITUTION,
+    r#"\$\(\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{4,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*\)|`\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{4,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*`"#
+);
+lazy_regex!(
+    /// A shell variable set to a literal (`NAME=value`, quoted or not) at
+    /// the start of the command or after a separator.
+    SHELL_ASSIGNMENT,
+    r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]+)"#
+);
+lazy_regex!(
+    /// A variable's use: `$NAME` or `${NAME}`.
+    SHELL_USE,
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))"
+);
+
+/// Whether `value` (quotes around it aside) is a decoding substitution
+/// of a literal: the literal in disguise, not a reference to a secret
+/// kept elsewhere.
+pub(super) fn decodes_literal(value: &str) -> bool {
+    let bare = value.trim_matches(['"', '\'']);
+    DECODING_SUBSTITUTION
+        .find(bare)
+        .is_some_and(|m| m.start() == 0 && m.end() == bare.len())
+}
+
+/// The command with decoding substitutions and earlier-set variables
+/// expanded, and for each byte the byte of `text` it came from; `None`
+/// where there is nothing to expand.
+pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
+    let bytes = text.as_bytes();
+    let dollar = memchr::memchr(b'$', bytes).is_some();
+    let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    if memchr::memmem::find(bytes, b"base64").is_some() {
+        for found in DECODING_SUBSTITUTION.captures_iter(text) {
+            let (Some(whole), Some(run)) = (found.get(0), found.get(1).or_else(|| found.get(2)))
+            else {
+                continue;
+            };
+            let plain = base64::engine::general_purpose::STANDARD
+                .decode(run.as_str())
+                .ok()
+                .filter(|p| !p.is_empty() && p.iter().all(|&b| (0x21..0x7f).contains(&b)));
+            if let Some(plain) = plain {
+                edits.push((whole.start(), whole.end(), plain));
+            }
+        }
+    }
+    if dollar && memchr::memchr(b'=', bytes).is_some() {
+        let set: Vec<(&str, &str, usize)> = SHELL_ASSIGNMENT
+            .captures_iter(text)
+            .filter_map(|c| {
+                let value = c.get(2)?;
+                let literal = value.as_str().trim_matches(['"', '\'']);
+                Some((c.get(1)?.as_str(), literal, value.end()))
+            })
+            .collect();
+        for used in SHELL_USE.captures_iter(text) {
+            let (Some(whole), Some(name)) = (used.get(0), used.get(1).or_else(|| used.get(2)))
+            else {
+                continue;
+            };
+            // The latest setting before the use is the one it reads.
+            let value = set
+                .iter()
+                .rev()
+                .find(|(n, _, end)| *n == name.as_str() && *end <= whole.start());
+            if let Some((_, value, _)) = value.filter(|(_, v, _)| !v.is_empty()) {
+                edits.push((whole.start(), whole.end(), value.as_bytes().to_vec()));
+            }
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|&(start, _, _)| start);
+    edits.dedup_by(|next, kept| next.0 < kept.1);
+    let (out, origin) = edited_lines(bytes, &edits);
+    // Only printable ASCII and literals cut at ASCII went in: still UTF-8.
+    String::from_utf8(out).ok().map(|text| (text, origin))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    /// Decoded substitutions and variables set before use are read as the
+    /// shell would read them; a variable set after its use, or never, is
+    /// not.
+    #[test]
+    fn substitutions_and_variables_expand() {
+        assert_eq!(
+            super::expanded("rm -rf $(echo L2V0Yw== | base64 -d)").map(|(t, _)| t),
+            Some("rm -rf /etc".to_string())
+        );
+        for hit in [
+            "sudo rm -rf `echo L3Vzcg== | base64 --decode`",
+            "DIR=/ ; sudo rm -rf \"$DIR\"",
+            "export WIPE=/var ; rm -rf ${WIPE}",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in ["rm -rf \"$DIR\"; DIR=/", "rm -rf \"$BUILD_DIR\""] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+        }
+        assert!(fires(
+            "docker login -u ci -p \"$(echo UXo4IXdMbTIjUng5 | base64 -d)\" registry.lan",
+            Rule::CredentialCommandLine
+        ));
+    }
+}
