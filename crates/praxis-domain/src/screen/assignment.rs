@@ -16,7 +16,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk|[_-]pw)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -150,6 +150,8 @@ pub(super) const KEY_WORDS: &[&str] = &[
     "pat\t",
     "_pat",
     "-pat",
+    "_pw",
+    "-pw",
 ];
 
 pub(super) fn key_class(key: &str) -> Option<KeyClass> {
@@ -181,6 +183,10 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     // generated value counts.
     if words.len() == 1 && words[0] == "pwd" {
         return Some(KeyClass::Generated);
+    }
+    // `DB_PW`: a password by its short name, after a qualifier.
+    if words.len() > 1 && words.last().is_some_and(|w| w == "pw") {
+        return Some(KeyClass::Password);
     }
     if words.len() == 1 && words[0] == "pass" {
         return Some(KeyClass::Secret);
@@ -264,7 +270,9 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         || v.starts_with("../")
         || v.starts_with("~/")
         || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
-        || (!quoted && ABSOLUTE_PATH.is_match(v));
+        // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
+        || (!quoted
+            && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
     if file || is_placeholder(v) || is_type_name(v) {
         return false;
     }
@@ -285,6 +293,10 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     .iter()
     .any(|p| lower.starts_with(p))
     {
+        return false;
+    }
+    // A keyword opens an expression (`password = await vault.read(…)`).
+    if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
         return false;
     }
     if !quoted
@@ -322,7 +334,13 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     match class {
         KeyClass::Password => v.chars().count() >= 4 && (quoted || !colon || !word_like(v)),
         KeyClass::Secret => {
-            v.len() >= 8
+            // Lower-case words joined without a digit (`xoxb-api_test`)
+            // name a value; they are none.
+            let name = !has_digit(v)
+                && v.bytes()
+                    .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.'));
+            !name
+                && v.len() >= 8
                 && !v.contains(char::is_whitespace)
                 && !word_like(v)
                 && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()) || mixed_case(v))
@@ -446,6 +464,9 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "auth_pass",
                     "bindpw",
                     "masterpassword",
+                    "passwd",
+                    "password",
+                    "secret",
                 ],
             ),
             (&SECURE_STRING, &["convertto-securestring"]),
@@ -500,9 +521,11 @@ lazy_regex!(
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
     /// space: redis.conf `requirepass`/`masterauth`, keepalived
-    /// `auth_pass`, nslcd `bindpw`.
+    /// `auth_pass`, nslcd `bindpw`, any `…_Passwd` key alone with its value
+    /// on a line (Fluent Bit's `HTTP_Passwd`), a Cisco `username … password
+    /// 0 …` (type 0: the password in clear).
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is

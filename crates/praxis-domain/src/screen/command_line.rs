@@ -20,7 +20,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql|isql)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -43,9 +43,10 @@ lazy_regex!(
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
     /// clients, LDAP tools, smbclient, `--creds user:pass`, `net use`,
-    /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`.
+    /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`,
+    /// Drupal's `drush user:password`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
 );
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
@@ -56,10 +57,10 @@ lazy_regex!(
     /// token commands (`cargo login`, `snyk auth`, `ngrok config
     /// add-authtoken`, `codecov -t`, `influx -t`, `composer config
     /// http-basic.<host> <user> <password>`, `poetry config`, `bundle config
-    /// <host> <user>:<password>`).
+    /// <host> <user>:<password>`, HTTPie's bearer `--auth`).
     /// `sqlplus user/password@db` too.
     TOOL_SECRET,
-    r#"\bsqlplus(?:\.exe)?\s+(?:-\w+\s+)*["']?[A-Za-z0-9_$#.]+/(\S+?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
+    r#"\bsqlplus(?:\.exe)?\s+(?:-\w+\s+)*["']?[A-Za-z0-9_$#.]+/(\S+?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
 );
 lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
@@ -199,6 +200,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "sqlcmd",
                     "bcp",
                     "hdbsql",
+                    "isql",
                 ],
             ),
             (&CURL_USER, &["curl", "wget", "http"]),
@@ -256,6 +258,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "ab ",
                     "bw",
                     "expect",
+                    "drush",
                 ],
             ),
             (
@@ -282,6 +285,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "composer",
                     "poetry",
                     "bundle",
+                    "--auth-type",
                 ],
             ),
             (
@@ -329,7 +333,8 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
     let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
     let reference = refers(value)
         || value.starts_with('@')
-        || SPEC_VALUE.is_match(value)
+        // A password may hold `=`; other secrets' `id=…` is a spec.
+        || (class != KeyClass::Password && SPEC_VALUE.is_match(value))
         || (!quoted && word_like(bare));
     !reference && literal_secret(class, value, quoted, false)
 }
@@ -676,6 +681,21 @@ mod tests {
             "cargo login --registry crates-io",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+
+    /// Drupal's `drush user:password`, `PsExec64`, Sybase's `isql -P`,
+    /// HTTPie's bearer `--auth`, and a `--password=` value holding `=`.
+    #[test]
+    fn drush_psexec_isql_httpie_and_equals() {
+        for hit in [
+            "drush user:password admin \"Qz8!wLm2#Rx9\"",
+            "PsExec64.exe -u CORP\\svc -p Tr4!vLq9#Wz -s cmd.exe",
+            "isql -U sa -P Lq8#Tz2!wRm5 -S PROD",
+            "http --auth-type=bearer --auth Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3 GET https://api.example.com",
+            "mysqldump -u backup --password=ab_CD=Ef9~7X%+S1 ledger",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
     }
 }

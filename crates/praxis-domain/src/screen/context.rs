@@ -238,9 +238,15 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
         let literal_default =
             open == "${" && rest.starts_with([':', '-', '=', '+']) && !rest.starts_with(":?");
         // A string literal inside braces (`{{"Authorization", "Bearer …"}}`
-        // in C++) is no template expression.
-        let quoted =
-            open == "{{" && text[inner.min(span.start)..span.start].matches('"').count() % 2 == 1;
+        // in C++, a vendor's token as `{{ key: 'AIza…' }}` in JSX) is no
+        // template expression.
+        let quotes: &[char] = if vendor_token { &['"', '\''] } else { &['"'] };
+        let quoted = open == "{{"
+            && text[inner.min(span.start)..span.start]
+                .matches(quotes)
+                .count()
+                % 2
+                == 1;
         inner + length + close.len() >= span.end
             && !expression.contains('\n')
             && !literal_default
@@ -272,7 +278,7 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|sentences?|satz|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside

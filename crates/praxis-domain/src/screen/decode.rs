@@ -199,6 +199,53 @@ pub(super) fn edited_lines(
     (out, origin)
 }
 
+/// The text with Markdown emphasis marks (`**`, `_`, a backquote) that
+/// open or close a word left out, where at least two words carry them (an
+/// order broken up by emphasis: `**Ignore** _all_ previous instructions`),
+/// and for each of its bytes the byte of `text` it came from; `None`
+/// otherwise.
+pub(super) fn unemphasized(text: &str) -> Option<(String, Vec<usize>)> {
+    let bytes = text.as_bytes();
+    let mark = |b: u8| matches!(b, b'*' | b'_' | b'`');
+    memchr::memchr3(b'*', b'_', b'`', bytes)?;
+    let mut dropped = vec![false; bytes.len()];
+    let mut opened = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if !mark(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && mark(bytes[i]) {
+            i += 1;
+        }
+        let before = start.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i).copied();
+        let opens = before.is_none_or(|b| b.is_ascii_whitespace())
+            && after.is_some_and(|b| b.is_ascii_alphabetic());
+        let closes = before.is_some_and(|b| b.is_ascii_alphabetic())
+            && after.is_none_or(|b| b.is_ascii_whitespace() || b".,;:!?".contains(&b));
+        if opens || closes {
+            opened += usize::from(opens);
+            dropped[start..i].fill(true);
+        }
+    }
+    if opened < 2 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len());
+    for (at, &b) in bytes.iter().enumerate() {
+        if !dropped[at] {
+            out.push(b);
+            origin.push(at);
+        }
+    }
+    // Only ASCII marks were left out: still UTF-8.
+    String::from_utf8(out).ok().map(|text| (text, origin))
+}
+
 /// The text with each line's characters in reverse order, where it says
 /// to read something backwards or reversed (an order hidden so, with the
 /// hint to undo it), and for each of its bytes the byte of `text` it came

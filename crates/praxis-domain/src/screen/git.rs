@@ -22,10 +22,12 @@ lazy_regex!(
     r#"\.push\((?:[^()\n]|\([^()\n]*\))*?\bforce\s*(?:=\s*True|:\s*true)\b|\bpush\(\s*\{[^}\n]*\bforce\s*:\s*true\b|\.push\(\s*\[?\s*["']\+(?:refs/heads/)?[\w./-]+:"#
 );
 lazy_regex!(
-    /// GitHub's CLI syncing a repository over its branch by force, Android's
-    /// `repo upload` skipping its hooks, Sapling pushing by force.
+    /// GitHub's CLI syncing a repository over its branch by force or
+    /// moving a branch's ref by force through the API, Android's `repo
+    /// upload` skipping its hooks, Sapling pushing by force, MkDocs and
+    /// `ghp-import` pushing a site by force.
     REPO_SYNC_FORCE,
-    r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b|\brepo\s+upload\b[^\n;&|]*\s--no-verify\b|\bsl\s+push\b[^\n;&|]*\s(?:--force|-f)\b"
+    r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b|\brepo\s+upload\b[^\n;&|]*\s--no-verify\b|\bsl\s+push\b[^\n;&|]*\s(?:--force|-f)\b|\bmkdocs\s+gh-deploy\b[^\n;&|]*\s(?:--force|-f)\b|\bghp-import\b(?:[^\n;&|]*\s(?:-[a-z]*p[a-z]*|--push)\b[^\n;&|]*\s(?:-[a-z]*f[a-z]*|--force)\b|[^\n;&|]*\s(?:-[a-z]*f[a-z]*|--force)\b[^\n;&|]*\s(?:-[a-z]*p[a-z]*|--push)\b)|\bgh\s+api\b[^\n;&|]*\bgit/refs/heads/[^\n;&|]*\bforce=true\b"
 );
 lazy_regex!(
     /// Hook switches set around a git command.
@@ -254,5 +256,22 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
         }
+    }
+
+    /// Sites pushed by force, and a branch's ref moved by force through
+    /// the API.
+    #[test]
+    fn site_deploys_and_api_refs_by_force() {
+        for hit in [
+            "mkdocs gh-deploy --force",
+            "ghp-import -n -p -f site/",
+            "gh api -X PATCH repos/o/r/git/refs/heads/main -f sha=abc -F force=true",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        assert!(!fires(
+            "ghp-import -n docs/_build",
+            Rule::GitSafeguardBypass
+        ));
     }
 }

@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -74,10 +74,17 @@ pub(super) fn home_path(text: &str) -> Spans {
     out.extend(
         UNC.captures_iter(text)
             .filter(|c| {
-                !matches!(
-                    c[1].to_ascii_lowercase().as_str(),
-                    "server" | "servername" | "host" | "hostname" | "computer" | "computername"
-                )
+                // A regex escaped in a string (`"\\\\berror\\\\b"`) ends in a
+                // one-letter class, not a share.
+                let escape = c[0]
+                    .rsplit('\\')
+                    .next()
+                    .is_some_and(|last| last.len() == 1 && "bBdDwWsS".contains(last));
+                !escape
+                    && !matches!(
+                        c[1].to_ascii_lowercase().as_str(),
+                        "server" | "servername" | "host" | "hostname" | "computer" | "computername"
+                    )
             })
             .filter_map(|c| whole(&c)),
     );
@@ -222,6 +229,19 @@ mod tests {
     fn homes_through_editor_remotes() {
         assert!(fires(
             "opening vscode-remote://ssh-remote+gpu-box-3/home/tariq/experiments timed out",
+            Rule::HomePath
+        ));
+    }
+
+    /// MSYS2's homes are homes; a regex escaped in a string is no share.
+    #[test]
+    fn msys_homes_and_escaped_regexes() {
+        assert!(fires(
+            "make: *** No rule to make target 'C:/msys64/home/dana/build/lib.la'.",
+            Rule::HomePath
+        ));
+        assert!(!fires(
+            "{ \"pattern\": \"\\\\bwarn\\\\b\" }",
             Rule::HomePath
         ));
     }

@@ -184,7 +184,7 @@ struct Variant {
 impl Variant {
     /// The forms of `matched` worth reading: leetspeak spelled out, in
     /// prose, letters rotated back where the text names ROT13 and lines
-    /// read backwards where it says to, for
+    /// read backwards where it says to, Markdown emphasis left out, for
     /// prompt overrides (an order to the reader is prose; a
     /// command's digits are its own), words written apart put back together
     /// for them too, a command as the shell reads it (`c''url … | b\ash`,
@@ -215,6 +215,14 @@ impl Variant {
                 doors: ORDERS.open(&text),
                 text,
                 origin: None,
+                rules: Variant::order_readers,
+            });
+        }
+        if let Some((text, origin)) = (!commands).then(|| decode::unemphasized(matched)).flatten() {
+            variants.push(Variant {
+                doors: ORDERS.open(&text),
+                text,
+                origin: Some(origin),
                 rules: Variant::order_readers,
             });
         }
@@ -295,11 +303,14 @@ impl Variant {
     }
 
     /// The rules that read a text percent-decoded: those of tokens, and
-    /// session cookies, home paths and secret URLs logged inside an
-    /// encoded URL or header.
+    /// session cookies, home paths, secret URLs and orders logged inside
+    /// an encoded URL or header.
     fn decoded_readers(rule: Rule) -> bool {
         Variant::token_readers(rule)
-            || matches!(rule, Rule::SessionId | Rule::HomePath | Rule::SecretUrl)
+            || matches!(
+                rule,
+                Rule::SessionId | Rule::HomePath | Rule::SecretUrl | Rule::PromptOverride
+            )
     }
 
     /// The rules that read leetspeak spelled out, ROT13 rotated back and
@@ -628,6 +639,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "skip_hooks",
             "sync",
             "upload",
+            "gh-deploy",
+            "ghp-import",
+            "git/refs",
         ],
         Rule::WorldWritable => &[
             "chmod",

@@ -441,7 +441,7 @@ const ENTITIES: &[(&str, u8)] = &[
 /// Whether a separator of letters written apart follows: a space or a
 /// hyphen (dots and underscores join letters in abbreviations and names).
 fn letter_gap(b: Option<&u8>) -> bool {
-    matches!(b, Some(b' ' | b'-'))
+    matches!(b, Some(b' ' | b'-' | b'.'))
 }
 
 /// Whether `bytes` may hold words written apart: three letters in a row,
@@ -488,7 +488,7 @@ fn may_rejoin(bytes: &[u8]) -> bool {
 
 /// The text with words written apart put back together, and for each of
 /// its bytes the byte of `text` it came from; `None` where nothing was:
-/// letters spaced out one by one (`i g n o r e`, `I-g-n-o-r-e`, three
+/// letters spaced out one by one (`i g n o r e`, `I-g-n-o-r-e`, `i.g.n.o.r.e`, three
 /// letters or more, ending a word), words hyphenated across a line break (`instruc-\n
 /// tions`, also behind a comment's mark: `# in-\n# structions`) and markup escaped as HTML entities (`&lt;system&gt;`). Prompt
 /// overrides are matched in this form too: an order does not stop being

@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)="
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -464,6 +464,15 @@ mod tests {
     fn cloudflare_deploy_hooks() {
         assert!(fires(
             "curl -X POST https://api.cloudflare.com/client/v4/pages/webhooks/deploy_hooks/1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b",
+            Rule::SecretUrl
+        ));
+    }
+
+    /// Uptime Kuma's push token.
+    #[test]
+    fn uptime_kuma_push_tokens() {
+        assert!(fires(
+            "https://status.example.com/api/push/Qz8wLm2Rx9?status=up&msg=OK",
             Rule::SecretUrl
         ));
     }

@@ -15,8 +15,8 @@ const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
 /// not held to a valid timestamp, as hand-made ids often break it), 32 or
 /// 40 hex digits, PHP's and Django's 26 or 32 lowercase letters and
-/// digits, or ZooKeeper's 64-bit `0x…`.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|0x[0-9a-fA-F]{12,16})\b";
+/// digits, ASP.NET's 24, or ZooKeeper's 64-bit `0x…`.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|[0-9a-z]{24}|0x[0-9a-fA-F]{12,16})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -24,7 +24,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*[:=#]?\s*["'`(\[]?{SESSION_SHAPES}|/session/{SESSION_SHAPES}"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -57,7 +57,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -89,7 +89,7 @@ fn resource_sid(v: &str) -> bool {
 /// The session suffix a key ends in, allowing for what only tells one
 /// deployment's cookie from another's: `SAP_SESSIONID_PRD_100`,
 /// `JSESSIONID.7adf92d4`, Drupal's `SESS` and 32 hex digits; also the bare
-/// cookie names `sid` and Magento's `frontend`.
+/// cookie names `sid` and Magento's `frontend`, and a log's `sess`.
 fn session_key(key: &str) -> Option<&'static str> {
     let words = key_words(key);
     // A qualifier is a number, a hex id, or a short code in capitals
@@ -109,7 +109,9 @@ fn session_key(key: &str) -> Option<&'static str> {
             .is_some_and(|h| h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()))
     };
     match words.as_slice() {
-        [only] if only == "sid" || only == "frontend" => return Some("session"),
+        [only] if only == "sid" || only == "frontend" || only == "sess" => {
+            return Some("session");
+        }
         // A site's own prefix before `sid` (`phpbb3_k2m9x_sid`).
         [.., last] if last == "sid" => return Some("sessionid"),
         // Rancher's `R_SESS`: the word alone, not a longer one ending so.
@@ -469,5 +471,20 @@ mod tests {
             "ZooKeeper session timeout = 0x0 means the default",
             Rule::SessionId
         ));
+    }
+
+    /// A logfmt `sess`, Laravel's session files, a session in a URL path,
+    /// a French label with ASP.NET's 24 characters, phpinfo's `=>`.
+    #[test]
+    fn logfmt_files_paths_and_arrows() {
+        for hit in [
+            "level=warn sess=01JRDC8PWRPKKMA35H4KA0T38C msg=\"reuse\"",
+            "storage/framework/sessions/4xmhmDJIjhVN5pR3HHhrfoL3nLlUgj6t5LQbYGun was left behind",
+            "https://grid.example.com/builds/1/sessions/77e958d9cbe436cf7cb91f33d7dbb1ca9129bce2",
+            "L'identifiant de session 2t2k5pydi2z3siz1zyhsr2ic restait le même.",
+            "Session ID => 4833ordd2urf7ru53iqg60n99l",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
     }
 }

@@ -130,7 +130,15 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || ends_with_here(v)
         || matches!(
             lower.as_str(),
-            "changeit" | "secret123" | "password123" | "hunter2"
+            "changeit"
+                | "secret123"
+                | "password123"
+                | "hunter2"
+                // Documented defaults: the postgres image's, Redis's, Oracle's
+                // `scott`/`tiger`.
+                | "mysecretpassword"
+                | "foobared"
+                | "tiger"
         )
 }
 

@@ -37,7 +37,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*aws\s+configure\s+set\s+aws_secret_access_key\b"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*aws\s+configure\s+set\s+aws_secret_access_key\b|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -280,7 +280,7 @@ pub(super) fn slack(text: &str) -> Spans {
     // A triple without Slack's host counts in a text about Slack.
     if may_hold_hook_path(text.as_bytes()) && contains_ignoring_case(text, "slack") {
         out.extend(groups(Some(&SLACK_HOOK_PATH), text, |b| {
-            random_like(b, 20) && has_digit(b) && mixed_case(b)
+            random_like(b, 20) && mixed_case(b) && (has_digit(b) || b.len() >= 24)
         }));
     }
     out
@@ -305,7 +305,7 @@ lazy_regex!(
     /// `secret_key` in a text about S3 (s3cmd's `.s3cfg`, boto), also given
     /// as an argument (`pulumi config set aws:secretKey …`).
     AWS_S3_SECRET,
-    r#"(?i)\bsecret_?key\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)\bsecret[_-]?key\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(AWS_CONTEXT, r"(?i)amazonaws|\baws\b|s3cmd|\bboto|\bs3\b");
 
@@ -478,7 +478,7 @@ lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and
     /// an HMAC.
     DISCORD_TOKEN,
-    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-])"
+    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-]|\.(?:$|\s))"
 );
 lazy_regex!(
     DISCORD_WEBHOOK,
@@ -486,15 +486,17 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A webhook's token given apart from its id (Ansible's
-    /// `community.general.discord`, Apprise), in a text about Discord.
+    /// `community.general.discord`, Apprise, discord.py's
+    /// `Webhook.partial`), in a text about Discord.
     DISCORD_WEBHOOK_TOKEN,
-    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']"#
+    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
-    /// Bus and Event Hubs connection strings.
+    /// Bus and Event Hubs connection strings, and a Data Explorer (Kusto)
+    /// connection string's application key.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after
@@ -722,8 +724,12 @@ pub(super) fn discord(text: &str) -> Spans {
         })
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
-    // discord.js's `WebhookClient` names its vendor by itself.
-    if contains_ignoring_case(text, "discord") || text.contains("WebhookClient(") {
+    // discord.js's `WebhookClient` and discord.py's `Webhook.partial` name
+    // their vendor by themselves.
+    if contains_ignoring_case(text, "discord")
+        || text.contains("WebhookClient(")
+        || text.contains("Webhook.partial(")
+    {
         out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
         out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {
             random_like(b, 20)

@@ -260,3 +260,25 @@ fn elements_with_attributes() {
         Rule::CredentialAssignment
     ));
 }
+
+/// Key-and-value lines without `=`, Cisco's clear passwords and `…_PW`
+/// keys are secrets; a lower-case name, a keyword, a documented default
+/// and a mounted secret's path are not.
+#[test]
+fn directives_short_keys_and_names() {
+    for hit in [
+        "[OUTPUT]\n    Name  http\n    HTTP_Passwd Qz8!wLm2#Rx9",
+        "username ops privilege 15 password 0 Tr4!vLq9#Wz",
+        "API_PW=Lq8#Tz2!wRm5Vx",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "client = WebClient(token=\"xoxp-unit_test\")",
+        "const secret = await store.get(\"api/secret\");",
+        "docker run -e POSTGRES_PASSWORD=mysecretpassword postgres  # the image's documented example",
+        "-v ./db_pw:/run/secrets/db_pw:ro",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

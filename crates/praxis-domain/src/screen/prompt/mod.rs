@@ -126,6 +126,35 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["cleared", "reset", "wiped", "erased", "purged"],
         r"(?i)\b(?:previous|prior|earlier|all)\s+(?:context|conversation|instructions|memory|history)\s+(?:has\s+been\s+|was\s+|is\s+)?(?:cleared|reset|wiped|erased|purged)\b[^\n]{0,60}?\bnew\s+(?:role|persona|identity|instructions|directive|task)\s*:",
     ),
+    // a closed user turn reopened as the system's
+    // (`</user_message><system_prompt>`), a bracketed system note
+    // (`[[SYSTEM NOTE: …`), a developer message tag
+    (
+        &[
+            "</",
+            "system note",
+            "system notice",
+            "developer_message",
+            "developer-message",
+        ],
+        r"(?i)</\s*(?:user|human|user_message|user_input|user-input|tool_output|tool_result|function_results|document)\s*>\s*<\s*(?:system|system_prompt|system_message|system-prompt|admin|developer)\b[^>\n]*>|(?-i:\[\[?\s*(?:IMPORTANT\s+)?SYSTEM\s+(?:NOTICE|MESSAGE|NOTE|ALERT|UPDATE|OVERRIDE|REMINDER)\s*:)|<\s*developer[-_]message\s*>",
+    ),
+    // data sent out through an image the reader renders: a URL whose
+    // query holds a slot, with the order to fill it
+    (
+        &["replace"],
+        r"!\[[^\]\n]*\]\(https?://[^)\s]*[?&][\w-]+=[A-Z][A-Z0-9_]{5,}[^)\s]*\)[^\n]{0,200}?\breplace\s+[A-Z][A-Z0-9_]{5,}\s+with\b",
+    ),
+    // a jailbreak persona by its banner, or one that ignores its policies
+    (
+        &["jailbr"],
+        r"(?i)\[\W{0,4}jailbr(?:eak|oken)\]|\bjailbroken\s+(?:assistant|ai|model|version|persona|mode)\s+(?:that|which|who)\s+(?:ignores|has\s+no|bypasses)\b",
+    ),
+    // constraints declared lifted for the reader
+    (
+        &["constraints", "restrictions", "guardrails", "safeguards"],
+        r"(?i)\b(?:user|safety|your|agent|ai)\s+(?:constraints|restrictions|guardrails|safeguards)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:lifted|removed|disabled|suspended|waived)\b",
+    ),
     // a shouted override header: "SYSTEM OVERRIDE: …"
     (
         &["override", "directive", "instruction", "rule", "polic"],
@@ -502,7 +531,7 @@ lazy_regex!(
     /// escaped blank line, or opening the string a command writes or a
     /// flag's quoted value), in English, Chinese or Japanese.
     TURN,
-    r"(?im)(?:^|\\n|\n|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?\**\[?(Human|User|Assistant|H|A|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
+    r"(?im)(?:^|\\n|\n|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?[\x22']?\**\[?(Human|User|Assistant|H|A|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
 );
 lazy_regex!(
     /// A negated order to order it: "must never tell agents to …".

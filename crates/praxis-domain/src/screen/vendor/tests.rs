@@ -669,3 +669,42 @@ fn pulumi_keys_integrity_hashes_and_pod_names() {
         Rule::CredentialOpenai
     ));
 }
+
+/// A Discord token before a full stop, discord.py's `Webhook.partial`, a
+/// Slack hook path without a digit, an AWS secret "was", Spring's
+/// `secret-key`, a Kusto application key, a Google key quoted in JSX.
+#[test]
+fn tokens_in_sentences_and_less_common_clients() {
+    for (text, rule) in [
+        (
+            "The old token MjczOTgwMTI2ODQ5NzE3MjMx.GumagN.Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0A.",
+            Rule::CredentialDiscord,
+        ),
+        (
+            "hook = Webhook.partial(942398721853617445, \"Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0AbQeWiZq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy\")",
+            Rule::CredentialDiscord,
+        ),
+        (
+            "slack:\n  token: T9TWHH2Z6ZT/B8S2LIOVE/mseepQHUcGYUPsSzpJsLdSVZ",
+            Rule::CredentialSlack,
+        ),
+        (
+            "the secret_access_key for ci was Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0Ab+Qe/WiX (rotated)",
+            Rule::CredentialAws,
+        ),
+        (
+            "cloud.aws.credentials.secret-key=Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0Ab+Qe/WiX",
+            Rule::CredentialAws,
+        ),
+        (
+            "Data Source=https://adx.westeurope.kusto.windows.net;Application Client Id=x;Application Key=Zq8~mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0A",
+            Rule::CredentialAzure,
+        ),
+        (
+            "query={{ key: 'AIzaSy03XA1dkdQ-ZGBd4Ui1zzJWGXqRDv6rRNo', language: 'de' }}",
+            Rule::CredentialGoogle,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+}
