@@ -100,6 +100,7 @@ const HARMLESS_TOKEN_WORDS: &[&str] = &[
     "cancel",
     "cancellation",
     "resume",
+    "resumption",
     "pagination",
     "lexer",
     "parser",
@@ -508,9 +509,10 @@ lazy_regex!(
 lazy_regex!(
     /// A name and its value as separate fields: a Kubernetes `env` entry
     /// (`- name: DB_PASSWORD` then `value: …`), an ECS or JSON
-    /// `{"name": …, "value": …}` pair.
+    /// `{"name": …, "value": …}` pair, Keycloak's `{"type": "password",
+    /// "value": …}`.
     NAME_VALUE,
-    r#"\bname\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
+    r#"\b(?:name|type)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
 );
 lazy_regex!(
     /// A Terraform variable named for a secret, with a literal default

@@ -11,9 +11,10 @@ use super::pattern::{Spans, groups, lazy_regex};
 use super::value::{has_digit, is_placeholder, random_like, refers, word_like};
 
 lazy_regex!(
-    /// A long or short flag and its value, after a space or `=`.
+    /// A long or short flag and its value, after a space or `=`; in prose,
+    /// also inside backquotes.
     FLAG,
-    r#"(?i)(?:^|[\s"'])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*|(?:[a-z][a-z0-9_.-]*[_-])?pat)(?:[ \t]+|=|["']\s*,\s*)(["']?)([^\s-][^\s"']*|-[^\s"'-][^\s"']*)"#
+    r#"(?i)(?:^|[\s"'`])--?((?:[a-z][a-z0-9_.-]*)?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9_.-]*|(?:[a-z][a-z0-9_.-]*[_-])?pat)(?:[ \t]+|=|["']\s*,\s*)(["']?)([^\s`-][^\s"'`]*|-[^\s"'`-][^\s"'`]*)"#
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
@@ -38,7 +39,7 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+([^\s/*]+)\s+/add\b"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -57,10 +58,11 @@ lazy_regex!(
     /// token commands (`cargo login`, `snyk auth`, `ngrok config
     /// add-authtoken`, `codecov -t`, `influx -t`, `composer config
     /// http-basic.<host> <user> <password>`, `poetry config`, `bundle config
-    /// <host> <user>:<password>`, HTTPie's bearer `--auth`).
-    /// `sqlplus user/password@db` too.
+    /// <host> <user>:<password>`, HTTPie's bearer `--auth`, `doctl auth
+    /// init -t`, an SSM `SecureString`'s `--value`).
+    /// `sqlplus user/password@db` too, and Data Pump's and SQL*Loader's.
     TOOL_SECRET,
-    r#"\bsqlplus(?:\.exe)?\s+(?:-\w+\s+)*["']?[A-Za-z0-9_$#.]+/(\S+?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
+    r#"\b(?:sqlplus|expdp|impdp|sqlldr)(?:\.exe)?\s+(?:-\w+\s+)*["']?[A-Za-z0-9_$#.]+/(\S+?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--\S+\s+)*([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)"#
 );
 lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
@@ -265,6 +267,11 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &TOOL_SECRET,
                 &[
                     "sqlplus",
+                    "expdp",
+                    "impdp",
+                    "sqlldr",
+                    "doctl",
+                    "put-parameter",
                     "ipmitool",
                     "racadm",
                     "cypher-shell",
@@ -694,6 +701,24 @@ mod tests {
             "isql -U sa -P Lq8#Tz2!wRm5 -S PROD",
             "http --auth-type=bearer --auth Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3 GET https://api.example.com",
             "mysqldump -u backup --password=ab_CD=Ef9~7X%+S1 ledger",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+    }
+
+    /// A flag in backquotes in prose, `net user` with a password opening on
+    /// `*`, Data Pump, `doctl`, an SSM `SecureString`.
+    #[test]
+    fn backquoted_flags_data_pump_and_parameters() {
+        assert!(
+            crate::screen::scan("we passed `--password Qz8!wLm2#Rx9` to the tool", false)
+                .contains(&Rule::CredentialCommandLine)
+        );
+        for hit in [
+            "net user svc lSR95bumYlX#a*K5 /add",
+            "expdp hr/Qz8wLm2Rx9@ORCL schemas=HR",
+            "doctl auth init --context ci -t e0b9d58574987e5aa4bda52cec28332685f0d8a0",
+            "aws ssm put-parameter --name /ci/db --type SecureString --value Qz8!wLm2#Rx9",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }

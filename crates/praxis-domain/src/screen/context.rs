@@ -110,7 +110,8 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
             || reported(text, span)
             || format_talk(text, span)
             || searched(text, span)
-            || tag_in_code(text, span))
+            || tag_in_code(text, span)
+            || ticked_tags(text, span))
         .then_some(Suppressor::Reference);
     }
     if rule == Rule::HomePath || super::expand::decodes_literal(&text[span.clone()]) {
@@ -278,7 +279,7 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
 lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about.
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -364,9 +365,9 @@ lazy_regex!(
 
 lazy_regex!(
     /// A chat template's special token: `<|im_start|>`, `<<SYS>>`, `[INST]`,
-    /// `<start_of_turn>`.
+    /// `<start_of_turn>`; and the `<system-reminder>` tag, escaped or not.
     ROLE_TOKEN,
-    r"^(?:<\||<<|<</|\[/?INST\]|<(?:start|end)_of_turn>|(?i:\[/?(?:system|developer)[\s_]+(?:prompt|message)\]))"
+    r"^(?:<\||<<|<</|\[/?INST\]|<(?:start|end)_of_turn>|(?:<|&lt;)\s*system[-_]reminder|(?i:\[/?(?:system|developer)[\s_]+(?:prompt|message)\]))"
 );
 lazy_regex!(
     /// Words of a sentence about a chat template's format.
@@ -463,6 +464,14 @@ fn tag_in_code(text: &str, span: &Range<usize>) -> bool {
     ROLE_TOKEN.is_match(&text[span.clone()])
         && rest.starts_with(['\'', '"', '`'])
         && text[..span.start].ends_with(['\'', '"', '`'])
+}
+
+/// Whether a tag sequence is code in backquotes (a fake `` `</system>
+/// <system>` `` sequence named in an incident report): named, not used.
+fn ticked_tags(text: &str, span: &Range<usize>) -> bool {
+    text[span.clone()].starts_with(['<', '['])
+        && text[..span.start].ends_with('`')
+        && text[span.end..].starts_with('`')
 }
 
 /// Who a reported order went to: a model, or "it"/"them".

@@ -30,9 +30,10 @@ lazy_regex!(
     r"\bgh\s+repo\s+sync\b[^\n;&|]*\s--force\b|\brepo\s+upload\b[^\n;&|]*\s--no-verify\b|\bsl\s+push\b[^\n;&|]*\s(?:--force|-f)\b|\bmkdocs\s+gh-deploy\b[^\n;&|]*\s(?:--force|-f)\b|\bghp-import\b(?:[^\n;&|]*\s(?:-[a-z]*p[a-z]*|--push)\b[^\n;&|]*\s(?:-[a-z]*f[a-z]*|--force)\b|[^\n;&|]*\s(?:-[a-z]*f[a-z]*|--force)\b[^\n;&|]*\s(?:-[a-z]*p[a-z]*|--push)\b)|\bgh\s+api\b[^\n;&|]*\bgit/refs/heads/[^\n;&|]*\bforce=true\b"
 );
 lazy_regex!(
-    /// Hook switches set around a git command.
+    /// Hook switches set around a git command, pre-commit's `SKIP=` list
+    /// among them, and a hooks path that holds none.
     HOOKS_OFF,
-    r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22)"
+    r"(?i)\b(?:HUSKY=0|HUSKY_SKIP_HOOKS=(?:1|true)|SKIP_HOOKS=(?:1|true)|LEFTHOOK=0|SKIP=[\w.,-]+)\s+git\b|\bgit\s+-c\s+core\.hooksPath=(?:/dev/null|NUL|''|\x22\x22|/var/empty|/nonexistent|/tmp/\S*empty\S*)"
 );
 
 lazy_regex!(
@@ -271,6 +272,21 @@ mod tests {
         }
         assert!(!fires(
             "ghp-import -n docs/_build",
+            Rule::GitSafeguardBypass
+        ));
+    }
+
+    /// pre-commit's `SKIP=` and an empty hooks path.
+    #[test]
+    fn skip_lists_and_empty_hook_paths() {
+        for hit in [
+            "SKIP=mypy,eslint git commit -m wip",
+            "git -c core.hooksPath=/var/empty push origin main",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        assert!(!fires(
+            "git -c core.hooksPath=.githooks commit -m x",
             Rule::GitSafeguardBypass
         ));
     }

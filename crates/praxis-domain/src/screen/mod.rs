@@ -526,7 +526,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29."],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
-        Rule::CredentialNpm => &["npm_", "_auth"],
+        Rule::CredentialNpm => &["npm_", "_auth", "npmauthtoken"],
         Rule::CredentialJwt => &["eyj", "eyai", "ewog", "ew0k"],
         Rule::CredentialPrivateKey => &[
             "private key",
@@ -598,6 +598,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "wordpress_",
             "threads continue",
             "(s(",
+            "oauth2_proxy",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",
@@ -635,6 +636,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "pull",
             "husky",
             "hookspath",
+            "skip=",
             "lefthook",
             "skip_hooks",
             "sync",

@@ -18,11 +18,11 @@ lazy_regex!(
     /// A query parameter; CJK prose runs on after a URL with no space, its
     /// full-width comma read as ASCII.
     URL_PARAM,
-    r#"[?&#;](?:\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?]]*)"#
+    r#"[?&#;](?:\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?`]]*)"#
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)="
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -68,6 +68,11 @@ enum Param {
 }
 
 fn param_kind(key: &str) -> Option<Param> {
+    // The case is lost below: a camel-cased harmless word goes first
+    // (OAI-PMH's `resumptionToken` pages through a list).
+    if key_class(key).is_none() && key.to_ascii_lowercase().ends_with("token") {
+        return None;
+    }
     let key = key.to_ascii_lowercase();
     Some(match key.as_str() {
         "password" | "passwd" | "pwd" | "pass" => Param::Password,
@@ -157,6 +162,18 @@ fn generated_segment(segment: &str) -> bool {
     (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
 }
 
+/// Whether the userinfo ends a Sentry DSN's key: its host is Sentry's
+/// ingest.
+fn sentry_dsn(text: &str, userinfo: Option<regex::Match<'_>>) -> bool {
+    userinfo.is_some_and(|u| {
+        text[u.end()..]
+            .trim_start_matches('@')
+            .split(['/', ' ', '\n', '"', '\''])
+            .next()
+            .is_some_and(|host| host.ends_with("sentry.io"))
+    })
+}
+
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
 fn is_uuid(segment: &str) -> bool {
     let groups: Vec<&str> = segment.split('-').collect();
@@ -172,7 +189,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
         .captures_iter(text)
         .filter(|c| match c[1].split_once(':') {
             Some((_, password)) => !is_placeholder(password),
-            None => random_like(&c[1], 20) && has_digit(&c[1]),
+            // A Sentry DSN's key is public: the client sends it.
+            None => random_like(&c[1], 20) && has_digit(&c[1]) && !sentry_dsn(text, c.get(1)),
         })
         .filter_map(|c| {
             // The password is the secret (a user named `…%40example.com`
@@ -473,6 +491,22 @@ mod tests {
     fn uptime_kuma_push_tokens() {
         assert!(fires(
             "https://status.example.com/api/push/Qz8wLm2Rx9?status=up&msg=OK",
+            Rule::SecretUrl
+        ));
+    }
+
+    /// Bitrix24's inbound webhook and a key after a template's `${…}`; a
+    /// Sentry DSN's public key stands down.
+    #[test]
+    fn bitrix_hooks_template_urls_and_sentry_dsns() {
+        for hit in [
+            "https://corp.bitrix24.de/rest/1/k5ow2mttwk1fw6iy/crm.lead.add.json",
+            "fetch(`https://maps.example.net/geo?q=${q}&apiKey=2_Ngb1LoL9SO2Fd9kvR4I5lRrpWX9_vGJ`)",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires(
+            "SENTRY_DSN=https://73a66e88d6fb98664fc5a45150270461@o267422.ingest.de.sentry.io/2443559",
             Rule::SecretUrl
         ));
     }

@@ -29,7 +29,7 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
@@ -46,7 +46,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|_oauth2_proxy|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -483,6 +483,17 @@ mod tests {
             "https://grid.example.com/builds/1/sessions/77e958d9cbe436cf7cb91f33d7dbb1ca9129bce2",
             "L'identifiant de session 2t2k5pydi2z3siz1zyhsr2ic restait le même.",
             "Session ID => 4833ordd2urf7ru53iqg60n99l",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+    }
+
+    /// oauth2-proxy's cookie and a Salesforce session id.
+    #[test]
+    fn proxy_cookies_and_salesforce_ids() {
+        for hit in [
+            "Set-Cookie: _oauth2_proxy=RQf_DDqnmIWbxpm66XbQrUg6daIyJAKiyMdalXy; Path=/",
+            "sid from the debug log: 00DmUM9JbmJei2H!wvsECNOBFXKdGVnJHEXCrPvgCFbVu1oU1VNNpbShvrnn2CqkMXd1wT37rqozfVJ074oEGDQSVLRxH2Gjt9c45eNyZi5XFQkG",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
         }

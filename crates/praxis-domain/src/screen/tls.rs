@@ -57,6 +57,14 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// Kafka's hostname check set to no algorithm
+    /// (`ssl.endpoint.identification.algorithm=` left empty), and a
+    /// vSphere provider's `insecure_connection` set on.
+    HOSTNAME_CHECK_OFF,
+    r#"(?i)\bssl\.endpoint\.identification\.algorithm\s*=\s*(?:["']{2}|["']?(?:\s|$))|\binsecure[_-]connection["']?\s*[=:]\s*["']?(?:true|1|yes)\b"#
+);
+
+lazy_regex!(
     /// Any switch, without a value or set on, whose name says it skips or
     /// ignores certificate checks or errors (`--ignore-https-errors`,
     /// `--noSSLVerify`, `-skipCertCheck`): the names the tools above do not
@@ -86,6 +94,7 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     out.extend(matches(Some(&MORE_SWITCHES), text));
     out.extend(matches(Some(&GENERIC_SETTING), text));
     out.extend(matches(Some(&GENERIC_SWITCH), text));
+    out.extend(matches(Some(&HOSTNAME_CHECK_OFF), text));
     out.extend(
         CURL_K
             .find_iter(text)
@@ -331,5 +340,20 @@ mod tests {
         for clean in ["git commit --no-verify -m wip", "./configure --no-ssl"] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
+    }
+
+    /// Kafka's hostname check left empty; vSphere's insecure connection.
+    #[test]
+    fn empty_hostname_algorithms_and_insecure_connections() {
+        for hit in [
+            "kafka-console-consumer --consumer-property ssl.endpoint.identification.algorithm=",
+            "packer build -var 'insecure_connection=true' vm.pkr.hcl",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        assert!(!fires(
+            "--consumer-property ssl.endpoint.identification.algorithm=https",
+            Rule::TlsVerificationDisabled
+        ));
     }
 }

@@ -60,7 +60,7 @@ lazy_regex!(
 lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)"#
+    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuthToken\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line
@@ -92,7 +92,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2}))"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2})|ico-([A-Za-z0-9]{32})\b|API-([A-Z0-9]{26})\b|(DO00[A-Z0-9]{16})\b)"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -145,6 +145,9 @@ const OTHER_VENDOR_WORDS: &[&str] = &[
     "nfp_",
     "ntn_",
     "eyjrijoi",
+    "ico-",
+    "api-",
+    "do00",
 ];
 
 lazy_regex!(
@@ -403,7 +406,7 @@ lazy_regex!(
 pub(super) fn private_key(text: &str) -> Spans {
     let mut out: Spans = PRIVATE_KEY
         .find_iter(text)
-        .filter(|m| !cut_short(text, m.end()))
+        .filter(|m| !cut_short(text, m.end()) && !putty_redacted(text, m))
         .map(|m| m.range())
         .collect();
     out.extend(
@@ -415,11 +418,22 @@ pub(super) fn private_key(text: &str) -> Spans {
     out
 }
 
+/// Whether a PuTTY key file's private lines were left out: the line after
+/// `Private-Lines:` opens a redaction marker (`<redacted>`, `[…]`).
+fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
+    found.as_str().starts_with("PuTTY")
+        && text[found.end()..]
+            .find("Private-Lines:")
+            .and_then(|at| text[found.end() + at..].split('\n').nth(1))
+            .is_some_and(|line| line.trim_start().starts_with(['<', '[']))
+}
+
 /// Whether the key body that ends a match at `end` is cut short by a
 /// redaction marker: a run of under 64 base64 characters (a key's fixed
 /// opening at most) right before `<redacted>`, `[REDACTED]` or a snip
-/// mark. (Three dots after a body still count: a key's opening with an
-/// ellipsis is how a pasted key is shortened, not redacted.)
+/// mark, or OpenSSH's fixed opening alone before an ellipsis. (Otherwise
+/// three dots after a body still count: a key's opening with an ellipsis
+/// is how a pasted key is shortened, not redacted.)
 fn cut_short(text: &str, end: usize) -> bool {
     let before = super::value::base64_tail(&text[..end]);
     let after = text[end..].trim_start_matches(['+', '/', '=']);
@@ -429,11 +443,17 @@ fn cut_short(text: &str, end: usize) -> bool {
         && ["(truncated", "(rest removed", "(cut", "[truncated"]
             .iter()
             .any(|n| after.trim_start_matches(['…', '.', ' ']).starts_with(n));
-    before < 64
-        && (noted
-            || ["<redacted", "[redacted", "<snip", "[snip"]
-                .iter()
-                .any(|m| after.starts_with(m)))
+    // OpenSSH's fixed opening alone (`b3BlbnNzaC1rZXktdjEAAAAA…`) holds
+    // no key material.
+    let opening_only = before <= 32
+        && text[end - before..end].starts_with("b3BlbnNzaC1rZXktdjE")
+        && (after.starts_with('…') || after.starts_with("..."));
+    opening_only
+        || before < 64
+            && (noted
+                || ["<redacted", "[redacted", "<snip", "[snip"]
+                    .iter()
+                    .any(|m| after.starts_with(m)))
 }
 
 /// Whether a base64 PEM's first line names a private key.
@@ -472,7 +492,7 @@ lazy_regex!(
 lazy_regex!(
     /// A bot id, a colon and the 35-character secret.
     TELEGRAM,
-    r"(?:^|[^A-Za-z0-9_:]|/bot)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+    r"(?:^|[^A-Za-z0-9_:]|/bot|(?i:token):)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and
@@ -496,7 +516,7 @@ lazy_regex!(
     /// Bus and Event Hubs connection strings, and a Data Explorer (Kusto)
     /// connection string's application key.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after

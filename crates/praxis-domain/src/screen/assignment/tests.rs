@@ -282,3 +282,16 @@ fn directives_short_keys_and_names() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Keycloak's typed credential; OAI-PMH's resumption token is no secret.
+#[test]
+fn typed_credentials_and_resumption_tokens() {
+    assert!(fires(
+        "\"credentials\": [ { \"type\": \"password\", \"value\": \"Qz8!wLm2#Rx9\" } ]",
+        Rule::CredentialAssignment
+    ));
+    assert!(!fires(
+        "?verb=ListRecords&resumptionToken=oai_dc%2F2025-01-01%2F%2F%2F200",
+        Rule::SecretUrl
+    ));
+}

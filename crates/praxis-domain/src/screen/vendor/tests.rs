@@ -708,3 +708,41 @@ fn tokens_in_sentences_and_less_common_clients() {
         assert!(fires(text, rule), "{rule:?}: {text}");
     }
 }
+
+/// A Telegram token after "token:", Yarn's `npmAuthToken`, more vendor
+/// prefixes, a SAS signature after `sr=`; a PuTTY file with its private
+/// lines redacted and an OpenSSH key's fixed opening alone are no keys.
+#[test]
+fn labelled_tokens_vendors_and_redacted_keys() {
+    for (text, rule) in [
+        (
+            "当前 token:3697169102:AAEOrpm6QxjHiXFOOCtb-_thlUAJNfikG-h",
+            Rule::CredentialTelegram,
+        ),
+        (
+            "yarn config set npmAuthToken 3fd6228b-1b61-49ed-a958-c53bdafc462b",
+            Rule::CredentialNpm,
+        ),
+        (
+            "infracost configure set api_key ico-Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0A",
+            Rule::CredentialOther,
+        ),
+        (
+            "octopus login --api-key API-4H24M6SDC6W7SYGVD7IZ4YWOPW",
+            Rule::CredentialOther,
+        ),
+        ("access_key = DO00OLSN34308A6XBXHZ", Rule::CredentialOther),
+        (
+            "...&sr=b&sig=873Len0LWiZkyT+9atwmOefacgBWzU/GTZMXUdYKfwI= (unencoded)",
+            Rule::CredentialAzure,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    for text in [
+        "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 14\n<redacted>\nPrivate-MAC: <redacted>",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA...\n-----END OPENSSH PRIVATE KEY-----",
+    ] {
+        assert!(!fires(text, Rule::CredentialPrivateKey), "{text}");
+    }
+}
