@@ -251,10 +251,9 @@ pub(super) fn unemphasized(text: &str) -> Option<(String, Vec<usize>)> {
 /// hint to undo it), and for each of its bytes the byte of `text` it came
 /// from; `None` otherwise.
 pub(super) fn reversed(text: &str) -> Option<(String, Vec<usize>)> {
-    let bytes = text.as_bytes();
-    let named = [b"backward".as_slice(), b"reverse"]
+    let named = ["backward", "reverse"]
         .iter()
-        .any(|n| bytes.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n)));
+        .any(|n| super::pattern::contains_ignoring_case(text, n));
     if !named {
         return None;
     }

@@ -661,10 +661,9 @@ pub(super) fn dequoted(text: &str) -> Option<(String, Vec<usize>)> {
 /// The text with its letters rotated by 13 when it names ROT13 (an order
 /// hidden so, with the hint to undo it); `None` otherwise. Offsets stay.
 pub(super) fn rot13(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let named = [b"rot13".as_slice(), b"rot-13", b"rot 13"]
+    let named = ["rot13", "rot-13", "rot 13"]
         .iter()
-        .any(|n| bytes.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n)));
+        .any(|n| super::pattern::contains_ignoring_case(text, n));
     named.then(|| {
         text.chars()
             .map(|c| match c {

@@ -183,11 +183,10 @@ pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
     let Some(&first) = word.first() else {
         return true;
     };
-    text.iter().enumerate().any(|(i, b)| {
-        b.to_ascii_lowercase() == first
-            && text
-                .get(i..i + word.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    // The first letter in either case, found by a vectorized scan.
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), text).any(|i| {
+        text.get(i..i + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
     })
 }
 
