@@ -199,16 +199,16 @@ pub(super) fn edited_lines(
     (out, origin)
 }
 
-/// The text with Markdown emphasis marks (`**`, `_`, a backquote) that
-/// open or close a word left out, where at least two words carry them (an
-/// order broken up by emphasis: `**Ignore** _all_ previous instructions`),
-/// and for each of its bytes the byte of `text` it came from; `None`
-/// otherwise.
+/// The lines of the text that carry Markdown emphasis marks (`**`, `_`, a
+/// backquote) opening or closing a word, with those marks left out, where
+/// at least two words carry them (an order broken up by emphasis:
+/// `**Ignore** _all_ previous instructions`), and for each of its bytes
+/// the byte of `text` it came from; `None` otherwise.
 pub(super) fn unemphasized(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     let mark = |b: u8| matches!(b, b'*' | b'_' | b'`');
     memchr::memchr3(b'*', b'_', b'`', bytes)?;
-    let mut dropped = vec![false; bytes.len()];
+    let mut edits: Vec<(usize, usize, Vec<u8>)> = Vec::new();
     let mut opened = 0;
     let mut i = 0;
     while i < bytes.len() {
@@ -228,45 +228,55 @@ pub(super) fn unemphasized(text: &str) -> Option<(String, Vec<usize>)> {
             && after.is_none_or(|b| b.is_ascii_whitespace() || b".,;:!?".contains(&b));
         if opens || closes {
             opened += usize::from(opens);
-            dropped[start..i].fill(true);
+            edits.push((start, i, Vec::new()));
         }
     }
     if opened < 2 {
         return None;
     }
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut origin = Vec::with_capacity(bytes.len());
-    for (at, &b) in bytes.iter().enumerate() {
-        if !dropped[at] {
-            out.push(b);
-            origin.push(at);
-        }
-    }
+    // Only the lines with marks are read again, whatever the text's length.
+    let (out, origin) = edited_lines(bytes, &edits);
     // Only ASCII marks were left out: still UTF-8.
     String::from_utf8(out).ok().map(|text| (text, origin))
 }
 
-/// The text with each line's characters in reverse order, where it says
-/// to read something backwards or reversed (an order hidden so, with the
-/// hint to undo it), and for each of its bytes the byte of `text` it came
-/// from; `None` otherwise.
+/// How many lines around a hint to read backwards ("read the next line
+/// backwards").
+const REVERSED_REACH: usize = 2;
+
+/// The lines near a hint to read something backwards or reversed (an
+/// order hidden so, with the hint to undo it), each with its characters in
+/// reverse order, and for each of its bytes the byte of `text` it came
+/// from; `None` where there is no hint.
 pub(super) fn reversed(text: &str) -> Option<(String, Vec<usize>)> {
-    let named = ["backward", "reverse"]
+    let hints: Vec<usize> = ["backward", "reverse"]
         .iter()
-        .any(|n| super::pattern::contains_ignoring_case(text, n));
-    if !named {
+        .flat_map(|n| super::pattern::find_ignoring_case(text, n))
+        .collect();
+    if hints.is_empty() {
         return None;
     }
-    let mut out = String::with_capacity(text.len());
-    let mut origin = Vec::with_capacity(text.len());
+    // The line each hint stands on, from where each line starts.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1))
+        .collect();
+    let hint_lines: Vec<usize> = hints
+        .iter()
+        .map(|&at| starts.partition_point(|&start| start <= at) - 1)
+        .collect();
+    let mut out = String::new();
+    let mut origin = Vec::new();
     let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let body = line.strip_suffix('\n').unwrap_or(line);
-        for (at, c) in body.char_indices().rev() {
-            out.push(c);
-            origin.extend(line_start + at..line_start + at + c.len_utf8());
-        }
-        if body.len() < line.len() {
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        if hint_lines
+            .iter()
+            .any(|&hint| hint.abs_diff(index) <= REVERSED_REACH)
+        {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            for (at, c) in body.char_indices().rev() {
+                out.push(c);
+                origin.extend(line_start + at..line_start + at + c.len_utf8());
+            }
             out.push('\n');
             origin.push(line_start + body.len());
         }

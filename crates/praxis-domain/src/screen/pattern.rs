@@ -177,17 +177,24 @@ pub(super) fn groups(re: Option<&Regex>, text: &str, accept: impl Fn(&str) -> bo
         .collect()
 }
 
+/// Where `word` (ASCII lowercase) stands in `text`, in any ASCII case.
+pub(super) fn find_ignoring_case<'t>(
+    text: &'t str,
+    word: &'t str,
+) -> impl Iterator<Item = usize> + 't {
+    let (bytes, needle) = (text.as_bytes(), word.as_bytes());
+    let first = needle.first().copied().unwrap_or(0);
+    // The first letter in either case, found by a vectorized scan.
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), bytes).filter(move |&i| {
+        bytes
+            .get(i..i + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })
+}
+
 /// Whether `text` contains `word` (ASCII lowercase) in any ASCII case.
 pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
-    let (text, word) = (text.as_bytes(), word.as_bytes());
-    let Some(&first) = word.first() else {
-        return true;
-    };
-    // The first letter in either case, found by a vectorized scan.
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), text).any(|i| {
-        text.get(i..i + word.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(word))
-    })
+    word.is_empty() || find_ignoring_case(text, word).next().is_some()
 }
 
 /// Shell words of an argument string, quotes removed: a quoted path with a
