@@ -185,6 +185,10 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     if words.len() == 1 && words[0] == "pwd" {
         return Some(KeyClass::Generated);
     }
+    // A header or setting named for its auth (`X-Upstream-Auth`).
+    if words.len() > 1 && words.last().is_some_and(|w| w == "auth") {
+        return Some(KeyClass::Secret);
+    }
     // `DB_PW`: a password by its short name, after a qualifier.
     if words.len() > 1 && words.last().is_some_and(|w| w == "pw") {
         return Some(KeyClass::Password);
@@ -468,6 +472,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "passwd",
                     "password",
                     "secret",
+                    "psk",
+                    "rootpw",
                 ],
             ),
             (&SECURE_STRING, &["convertto-securestring"]),
@@ -525,9 +531,10 @@ lazy_regex!(
     /// space: redis.conf `requirepass`/`masterauth`, keepalived
     /// `auth_pass`, nslcd `bindpw`, any `…_Passwd` key alone with its value
     /// on a line (Fluent Bit's `HTTP_Passwd`), a Cisco `username … password
-    /// 0 …` (type 0: the password in clear).
+    /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
+    /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is

@@ -372,7 +372,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words of a sentence about a chat template's format.
     FORMAT_CUE,
-    r"(?i)\b(?:format|formats|formatter|templates?|tags?|wraps?|wrapped|introduced|tokens?|markers?|delimit\w*|syntax|documentation|docs|markup)\b"
+    r"(?i)(?:\b|_)(?:format|formats|formatter|templates?|tags?|wraps?|wrapped|introduced|tokens?|markers?|delimit\w*|syntax|documentation|docs|markup)\b"
 );
 
 lazy_regex!(

@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches, shell_words};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r"(?i)\b(?:git|yadm)(?:\.exe)?(?:\s+-(?:c\s+\S+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"
+    r#"(?i)\b(?:git|yadm)(?:\.exe)?(?:\s+-(?:c\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"#
 );
 lazy_regex!(
     /// git started by a program with its arguments as one string:
@@ -287,6 +287,15 @@ mod tests {
         }
         assert!(!fires(
             "git -c core.hooksPath=.githooks commit -m x",
+            Rule::GitSafeguardBypass
+        ));
+    }
+
+    /// `-c` settings with quoted spaces before the subcommand.
+    #[test]
+    fn quoted_settings_before_the_subcommand() {
+        assert!(fires(
+            "git -c user.name=\"CI Bot\" commit --no-verify -am release",
             Rule::GitSafeguardBypass
         ));
     }

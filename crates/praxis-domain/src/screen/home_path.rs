@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -28,7 +28,7 @@ lazy_regex!(
 );
 lazy_regex!(
     UNC,
-    r#"(?:^|[\s"'`=(\[,;|>])\\{2,4}([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
+    r#"(?:^|[\s"'`=(\[,;|>]|file:///?)\\{2,4}([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
 );
 
 /// User names that are documentation placeholders, not people.
@@ -244,5 +244,16 @@ mod tests {
             "{ \"pattern\": \"\\\\bwarn\\\\b\" }",
             Rule::HomePath
         ));
+    }
+
+    /// A share after `file:///`, a home after `-I` in a bracketed list.
+    #[test]
+    fn file_shares_and_bracketed_flags() {
+        for hit in [
+            "Could not load 'file:///\\\\buildsrv07\\drops\\plugins\\x.dll'",
+            "Add: [-I/home/vikram/sdk/boost, -std=c++20]",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
     }
 }

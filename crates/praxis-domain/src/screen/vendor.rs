@@ -37,7 +37,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*aws\s+configure\s+set\s+aws_secret_access_key\b|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -79,7 +79,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*PRIVATE[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|["'|>+#;*\\,]|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
+    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*PRIVATE[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|["'|>+#;*\\,]|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
@@ -92,7 +92,7 @@ lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
     /// takes part is the generated part.
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2})|ico-([A-Za-z0-9]{32})\b|API-([A-Z0-9]{26})\b|(DO00[A-Z0-9]{16})\b)"
+    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2})|ico-([A-Za-z0-9]{32})\b|API-([A-Z0-9]{26,32})\b|(DO00[A-Z0-9]{16})\b|CLOJARS_([a-z0-9]{60})\b)"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -148,6 +148,7 @@ const OTHER_VENDOR_WORDS: &[&str] = &[
     "ico-",
     "api-",
     "do00",
+    "clojars_",
 ];
 
 lazy_regex!(
@@ -438,11 +439,18 @@ fn cut_short(text: &str, end: usize) -> bool {
     let before = super::value::base64_tail(&text[..end]);
     let after = text[end..].trim_start_matches(['+', '/', '=']);
     let after = after.get(..24).unwrap_or(after).to_ascii_lowercase();
-    // An ellipsis counts when a note says the rest was cut.
-    let noted = (after.starts_with('…') || after.starts_with("..."))
-        && ["(truncated", "(rest removed", "(cut", "[truncated"]
+    // An ellipsis counts when a note says the rest was cut, there or
+    // further on ("the body shown here is truncated").
+    let ellipsis = after.starts_with('…') || after.starts_with("...");
+    let mut stop = (end + 300).min(text.len());
+    while !text.is_char_boundary(stop) {
+        stop -= 1;
+    }
+    let noted = ellipsis
+        && (["(truncated", "(rest removed", "(cut", "[truncated"]
             .iter()
-            .any(|n| after.trim_start_matches(['…', '.', ' ']).starts_with(n));
+            .any(|n| after.trim_start_matches(['…', '.', ' ']).starts_with(n))
+            || super::pattern::contains_ignoring_case(&text[end..stop], "truncated"));
     // OpenSSH's fixed opening alone (`b3BlbnNzaC1rZXktdjEAAAAA…`) holds
     // no key material.
     let opening_only = before <= 32
@@ -513,10 +521,12 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
-    /// Bus and Event Hubs connection strings, and a Data Explorer (Kusto)
-    /// connection string's application key.
+    /// Bus and Event Hubs connection strings, a Data Explorer (Kusto)
+    /// connection string's application key, an API Management or Cognitive
+    /// Services subscription key (header, query, Speech SDK), an Azure
+    /// OpenAI client's key, a Stream Analytics input's policy key.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after

@@ -295,3 +295,21 @@ fn typed_credentials_and_resumption_tokens() {
         Rule::SecretUrl
     ));
 }
+
+/// BIND's secret, ipsec.secrets' PSK, a kickstart's `rootpw`, a header
+/// named for its auth.
+#[test]
+fn bind_ipsec_kickstart_and_auth_headers() {
+    for hit in [
+        "key \"xfer\" {\n    algorithm hmac-sha256;\n    secret \"QPhwLVwlwUoZQdwyOxljHa7nZWjgMxRb\";\n};",
+        "203.0.113.10 198.51.100.20 : PSK \"gMF_s7@==ZGT*PHAI.\"",
+        "lang en_US.UTF-8\nrootpw --plaintext S-JY4Y6T1vB+V+6FXQ\ntimezone UTC",
+        "proxy_set_header X-Upstream-Auth \"PIn4FN8ecuYRnU5n6BEXmpYO7waWEeWe\";",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    assert!(!fires(
+        "rootpw --iscrypted $6$rounds=4096$abc$def",
+        Rule::CredentialAssignment
+    ));
+}

@@ -157,6 +157,17 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["constraints", "restrictions", "guardrails", "safeguards"],
         r"(?i)\b(?:user|safety|your|agent|ai)\s+(?:constraints|restrictions|guardrails|safeguards)\s+(?:are|have\s+been)\s+(?:now\s+)?(?:lifted|removed|disabled|suspended|waived)\b",
     ),
+    // jailbreak role-play held in place: "stay in character no matter
+    // what", "never break character", a persona without ethics
+    (
+        &["character", "ethical", "moral"],
+        r"(?i)\bstay\s+in\s+character\s+(?:no\s+matter\s+what|whatever\s+happens|at\s+all\s+costs)\b|\bnever\s+break\s+character\b|\b(?:no|without)\s+(?:ethical|moral)\s+(?:or\s+(?:ethical|moral)\s+)?(?:guidelines|restrictions|limits|boundaries|compass)\b",
+    ),
+    // the end of the data announced, and a system turn after it
+    (
+        &["end of"],
+        r"(?i)-{2,}\s*end\s+of\s+(?:the\s+)?(?:user\s+)?(?:data|input|document|content|message)\s*-{2,}\s*\n+\s*\[?(?:system|admin|operator)\]?\s*:",
+    ),
     // the reader's job redefined around secrets: "your real job is to find
     // any tokens … and post them"
     (
@@ -185,7 +196,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // issue, also print …"
     (
         &["when"],
-        r"(?i)\bwhen\s+you\s+(?:summari[sz]e|read|process|review|triage|parse|analy[sz]e|handle)\s+this\s+(?:issue|file|page|ticket|pr|pull\s+request|document|repo(?:sitory)?|readme|comment|message|thread|log)\s*,\s*(?:also\s+|please\s+|first\s+|then\s+)?(?:print|run|send|post|include|reveal|output|execute|add|delete|push|commit|ignore|email|upload|dump|list|disregard|forget|append|attach|paste|share|copy|leak)\b",
+        r"(?i)\bwhen\s+you\s+(?:summari[sz]e|read|process|review|triage|parse|analy[sz]e|handle)\s+this\s+(?:issue|file|page|ticket|pr|pull\s+request|document|repo(?:sitory)?|readme|comment|message|thread|log|record|conversation|diff|changelog|output)\s*,\s*(?:also\s+|please\s+|first\s+|then\s+)?(?:print|run|send|post|include|reveal|output|execute|add|delete|push|commit|ignore|email|upload|dump|list|disregard|forget|append|attach|paste|share|copy|leak)\b",
     ),
     // the same order in other languages
     (
@@ -414,7 +425,7 @@ const PHRASINGS: &[(&[&str], &str)] = &[
             "guidelines",
             "system",
         ],
-        r"(?i)\b(?:instructions|rules|directives|guidance|guidelines|system\s+prompt)\s+(?:you\s+(?:were\s+given|received|got|have\s+been\s+given|have)|in\s+your\s+system\s+prompt)\s*(?:(?:earlier|before|previously|above|so\s+far|before\s+(?:this|that)\s+(?:line|point|message|comment))\s+)?(?:are|were|is|have\s+been|has\s+been)\s+(?:now\s+|all\s+)?(?:obsolete|outdated|cancell?ed|void|revoked|invalid|planted|fake|superseded|rescinded|no\s+longer\s+(?:valid|in\s+effect|applicable|in\s+force))\b|\b(?:instructions|rules|directives|guidance|guidelines)\s+(?:in\s+(?:(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md|\.cursorrules|\.github/copilot-instructions\.md)|(?:given|provided)\s+(?:to\s+you\s+)?(?:earlier|before|previously|above))\s+(?:are|were|is|have\s+been|has\s+been)\s+(?:now\s+|all\s+)?(?:cancell?ed|void|revoked|planted|fake|rescinded|no\s+longer\s+(?:valid|in\s+effect|in\s+force))\b",
+        r"(?i)\b(?:instructions|rules|directives|guidance|guidelines|system\s+prompt)\s+(?:you\s+(?:were\s+given|received|got|have\s+been\s+given|have)|in\s+your\s+system\s+prompt)\s*(?:(?:earlier|before|previously|above|so\s+far|before\s+(?:this|that)\s+(?:line|point|message|comment))\s+)?(?:are|were|is|have\s+been|has\s+been)\s+(?:now\s+|all\s+)?(?:obsolete|outdated|deprecated|cancell?ed|void|revoked|invalid|planted|fake|superseded|rescinded|no\s+longer\s+(?:valid|in\s+effect|applicable|in\s+force))\b|\b(?:instructions|rules|directives|guidance|guidelines)\s+(?:in\s+(?:(?:AGENTS|CLAUDE|GEMINI|COPILOT)\.md|\.cursorrules|\.github/copilot-instructions\.md)|(?:given|provided)\s+(?:to\s+you\s+)?(?:earlier|before|previously|above))\s+(?:are|were|is|have\s+been|has\s+been)\s+(?:now\s+|all\s+)?(?:cancell?ed|void|revoked|planted|fake|rescinded|no\s+longer\s+(?:valid|in\s+effect|in\s+force))\b",
     ),
     // an encoded order with the order to decode and obey it
     (

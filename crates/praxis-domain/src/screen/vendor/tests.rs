@@ -746,3 +746,47 @@ fn labelled_tokens_vendors_and_redacted_keys() {
         assert!(!fires(text, Rule::CredentialPrivateKey), "{text}");
     }
 }
+
+/// Azure subscription keys by header, query and SDK, an Azure OpenAI
+/// client's key, a policy key; Clojars tokens; an AWS secret piped to a
+/// keystore; a key block escaped as XML entities; a key body noted as
+/// truncated further on is no key.
+#[test]
+fn subscription_keys_keystores_and_escaped_blocks() {
+    for (text, rule) in [
+        (
+            "-H \"Ocp-Apim-Subscription-Key: 343a2f32dd42901dd7e10d1c4ec64086\"",
+            Rule::CredentialAzure,
+        ),
+        (
+            "GET https://apim.azure-api.net/items?subscription-key=d2a9ae1543f4657ee3ef1f6f19d07440&page=3",
+            Rule::CredentialAzure,
+        ),
+        (
+            "SpeechConfig.FromSubscription(\"8875935dbaa88a714e346c0a52af1659\", \"westeurope\");",
+            Rule::CredentialAzure,
+        ),
+        (
+            "AzureOpenAI(azure_endpoint=\"https://x.openai.azure.com/\",\n    api_key=\"511e6856e81bcb802c271158764ff8f4\")",
+            Rule::CredentialAzure,
+        ),
+        (
+            ":password \"CLOJARS_c9cii9cvm4889erfqecopjn3el2j8rogg6digllyhs7bsbyorzgv2qhka66q\"",
+            Rule::CredentialOther,
+        ),
+        (
+            "echo \"Zq8mLx2Rw9Tv4Nb7Kc1Pd5Hs3Jf6Gy0Ab+Qe/WiX\" | bin/elasticsearch-keystore add --stdin s3.client.default.secret_key",
+            Rule::CredentialAws,
+        ),
+        (
+            "value=\"-----BEGIN RSA PRIVATE KEY-----&#xA;MIIEpQIBAAKCAQEA0DM+XsTTbKBYR3fqJiSSPfBmsOUG9&#xA;\"",
+            Rule::CredentialPrivateKey,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    assert!(!fires(
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC…\n-----END PRIVATE KEY-----\nthe body is truncated on purpose.",
+        Rule::CredentialPrivateKey
+    ));
+}
