@@ -222,6 +222,7 @@ pub(super) fn leak_normalized(words: &[&str]) -> &'static [&'static str] {
 /// next quote (`"5aad9d53" "a208697f"`, as C and Python join them).
 fn may_join_literals(bytes: &[u8]) -> bool {
     memchr::memchr(b'+', bytes).is_some()
+        || memchr::memmem::find(bytes, b" .. ").is_some()
         || memchr::memmem::find(bytes, b".join(").is_some()
         || memchr::memmem::find(bytes, b"-join(").is_some()
         || memchr::memchr2_iter(b'"', b'\'', bytes).any(|at| {
@@ -241,9 +242,17 @@ fn join_separator(bytes: &[u8]) -> &[u8] {
     let (Some(&close), Some(open)) = (before.last(), before.len().checked_sub(3)) else {
         return b"";
     };
-    // One character between matching quotes, right before `.join(`.
+    // One character between matching quotes, right before `.join(` (Python)
+    // or right inside it after a list (`['sk', 'live', …].join('_')`).
+    let inside = bytes.get(at + 6..at + 9);
     if matches!(close, b'"' | b'\'') && before.get(open) == Some(&close) {
         &before[open + 1..at - 1]
+    } else if let Some([q, _, q2]) = inside.filter(|_| close == b']') {
+        if matches!(q, b'"' | b'\'') && q == q2 {
+            &bytes[at + 7..at + 8]
+        } else {
+            b""
+        }
     } else {
         b""
     }
@@ -257,10 +266,11 @@ fn closes_token(b: u8) -> bool {
 }
 
 /// The text with adjacent string literals joined (`"ghp_" + "…"`,
-/// `'AKIA' + '…'`: a quote, a `+` and the same quote again, with spaces or
-/// line breaks between; or a closing quote and the same quote again after
-/// blanks alone, `("5aad9d53" "a208697f")`, or a list's items where the
-/// text joins a list, `['AKIA', '…'].join('')`), and for each of its bytes the
+/// `'AKIA' + '…'`: a quote, a `+` (Lua's `..`) and the same quote again,
+/// with spaces, line breaks or a `\` continuation between; or a closing
+/// quote and the same quote again after blanks alone, `("5aad9d53"
+/// "a208697f")`, or a list's items where the text joins a list,
+/// `['AKIA', '…'].join('')`), and for each of its bytes the
 /// byte of `text` it came from; `None` where no literals are joined.
 pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
@@ -285,18 +295,22 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             // `+` joins literals, and so does a list's `,` when the list
             // is joined (`['AKIA', '…'].join('')`).
             let comma = list_joined && bytes.get(j) == Some(&b',');
-            let plus = bytes.get(j) == Some(&b'+') || comma;
+            // Lua joins with `..`.
+            let dots = bytes.get(j..j + 2) == Some(b"..");
+            let plus = bytes.get(j) == Some(&b'+') || comma || dots;
             // Side by side, the quote must close a literal (a letter or
-            // digit before it) and open one (the same after the next).
+            // digit before it) and open one (a token's byte after the next).
             let closes = i > 0 && closes_token(bytes[i - 1]);
-            let mut k = j + usize::from(plus);
-            while bytes.get(k).is_some_and(u8::is_ascii_whitespace) {
+            let mut k = j + usize::from(plus) + usize::from(dots);
+            // A line continued with `\` goes on after the break.
+            while bytes
+                .get(k)
+                .is_some_and(|b| b.is_ascii_whitespace() || *b == b'\\')
+            {
                 k += 1;
             }
-            let side_by_side = !plus
-                && closes
-                && k > i + 1
-                && bytes.get(k + 1).is_some_and(u8::is_ascii_alphanumeric);
+            let side_by_side =
+                !plus && closes && k > i + 1 && bytes.get(k + 1).is_some_and(|b| token_byte(*b));
             if bytes.get(k) == Some(&quote) && (plus || side_by_side) {
                 if comma {
                     out.extend_from_slice(separator);

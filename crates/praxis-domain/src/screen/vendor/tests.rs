@@ -790,3 +790,30 @@ fn subscription_keys_keystores_and_escaped_blocks() {
         Rule::CredentialPrivateKey
     ));
 }
+
+/// Literals joined by a JavaScript list's `.join('_')`, by Lua's `..`,
+/// across a `\` continuation, and side by side over lines when a part
+/// opens on a hyphen.
+#[test]
+fn lists_lua_continuations_and_hyphenated_parts() {
+    for (text, rule) in [
+        (
+            "const k=['sk','live','51DvD1BlgetBKX4vYSgHeCr7kspQU1ipvRahC9iCbUCrpbZz'].join('_');",
+            Rule::CredentialStripe,
+        ),
+        (
+            "local key = \"sk-\" .. \"BslHVeM3XaDu5Q9VZzxvT3Bl\" .. \"bkFJ6CX5PdlNC0ISEKLc36tq\"",
+            Rule::CredentialOpenai,
+        ),
+        (
+            "MAPS_KEY = \"AIzaSyADEvXSGw3JMpp\" + \\\n    \"KCNZDpcyJ3ydxv_vUrAf\"",
+            Rule::CredentialGoogle,
+        ),
+        (
+            "TOKEN = (\"OTUzNzk2NjkxNzUxMDI2NzY4.\"\n         \"GIAZrx.\"\n         \"-W-smIA_t9QrRGK4CjFr8MWPTJX6XYH7j3pTRW\")",
+            Rule::CredentialDiscord,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+}
