@@ -730,9 +730,15 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
             .filter(|m| {
                 let lead = text[..m.start()].to_ascii_lowercase();
                 let lead = lead.trim_end();
+                // A question whether it may be done asks; it orders nothing
+                // ("should agents be allowed to override CONTRIBUTING.md?").
+                let asked = ["allowed to", "able to", "permitted to", "whether to"]
+                    .iter()
+                    .any(|q| lead.ends_with(q));
                 !(lead.ends_with("not")
                     || lead.ends_with("don't")
                     || lead.ends_with("never")
+                    || asked
                     || NEVER_TELL.is_match(lead))
             })
             .map(|m| m.range()),
