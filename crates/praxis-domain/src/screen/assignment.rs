@@ -271,7 +271,19 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         v.trim_end_matches(['.', ',', ';'])
     };
     // A file that holds the secret, not the secret.
-    let file = v.starts_with("./")
+    // A relative path to a file (`secrets/db.txt`, Kustomize's
+    // `password=secrets/ledger-db.txt`).
+    let relative_file = !quoted
+        && v.contains('/')
+        && !v.contains("//")
+        && v.rsplit_once('.').is_some_and(|(_, ext)| {
+            matches!(
+                ext,
+                "txt" | "pem" | "key" | "json" | "yaml" | "yml" | "env" | "crt" | "p12"
+            )
+        });
+    let file = relative_file
+        || v.starts_with("./")
         || v.starts_with("../")
         || v.starts_with("~/")
         || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
@@ -344,7 +356,10 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
             let name = !has_digit(v)
                 && v.bytes()
                     .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.'));
+            // A short test key (`sk_test_123`) is a mock's.
+            let mock = v.len() < 16 && v.to_ascii_lowercase().contains("test");
             !name
+                && !mock
                 && v.len() >= 8
                 && !v.contains(char::is_whitespace)
                 && !word_like(v)
@@ -419,7 +434,7 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
     /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 
 /// The words each pattern needs.
@@ -497,7 +512,7 @@ lazy_regex!(
     /// an answer file's `<…Password><Value>…`, Postman's `"key": …,
     /// "value": …`, Redis's `requirepass …`.
     DECLARATION,
-    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:^[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")"#
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:(?:^|:)[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")"#
 );
 lazy_regex!(
     /// A JSON key named for a secret whose value a pretty-printer wrapped
@@ -630,7 +645,14 @@ fn uuid_value(raw: &str) -> bool {
 /// a word or a placeholder, and with a digit, a symbol or mixed case.
 fn prose_password(raw: &str) -> bool {
     let v = raw.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
-    v.chars().count() >= 6
+    // A URL or a password manager's name says where it is, not what.
+    let store = matches!(
+        v.to_ascii_lowercase().as_str(),
+        "1password" | "bitwarden" | "keepass" | "keepassxc" | "lastpass" | "dashlane" | "keychain"
+    );
+    !store
+        && !v.contains("://")
+        && v.chars().count() >= 6
         && !is_placeholder(v)
         && !word_like(v)
         && (has_digit(v) || mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
@@ -684,7 +706,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let Some(class) = key_class(&c[1]) else {
             return generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5]));
         };
-        let class = if c[1].eq_ignore_ascii_case("pwd") && USER_ID.is_match(text) {
+        // Next to a user (a connection string's `UID=`, MongoDB's
+        // `createUser`), `pwd` is the password.
+        let with_user = USER_ID.is_match(text) || text.contains("createUser(");
+        let class = if c[1].eq_ignore_ascii_case("pwd") && with_user {
             KeyClass::Password
         } else {
             class

@@ -48,7 +48,7 @@ lazy_regex!(
     /// Drupal's `drush user:password`, `etcdctl --user`, macOS's `security`
     /// keychain commands, any `-pw`, Swift's `-K`, `openssl enc -k`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|--password-command[= ]["']echo\s+([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
 );
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
@@ -272,6 +272,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "security",
                     "-pw",
                     "swift",
+                    "password-command",
                 ],
             ),
             (
@@ -758,5 +759,14 @@ mod tests {
             !crate::screen::scan("sqlcmd's -P flag exposes the password", false)
                 .contains(&Rule::CredentialCommandLine)
         );
+    }
+
+    /// restic's `--password-command "echo …"`.
+    #[test]
+    fn echoed_password_commands() {
+        assert!(fires(
+            "restic -r sftp:b@nas:/srv/r --password-command \"echo 9pTtt+%m_q~h65\" snapshots",
+            Rule::CredentialCommandLine
+        ));
     }
 }

@@ -360,7 +360,7 @@ lazy_regex!(
     /// A noun right after a quotation that names it as a specimen: "an
     /// 'ignore previous instructions' attack".
     MENTION_NOUN,
-    r"^\s*-?(?:as\s+(?:an?\s+)?)?(?:attacks?|attempts?|injections?|payloads?|strings?|phrases?|patterns?|tricks?|prompts?|style|lines?|examples?|messages?|comments?|text)\b"
+    r"^\s*-?(?:as\s+(?:an?\s+)?)?(?:attacks?|attempts?|injections?|payloads?|strings?|phrases?|patterns?|tricks?|prompts?|style|lines?|examples?|messages?|comments?|text|family|families|variants?)\b"
 );
 
 lazy_regex!(

@@ -228,7 +228,9 @@ fn may_join_literals(bytes: &[u8]) -> bool {
         || memchr::memchr2_iter(b'"', b'\'', bytes).any(|at| {
             at > 0
                 && closes_token(bytes[at - 1])
-                && bytes.get(at + 1).is_some_and(u8::is_ascii_whitespace)
+                && bytes
+                    .get(at + 1)
+                    .is_some_and(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\''))
         })
 }
 
@@ -311,6 +313,17 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             }
             let side_by_side =
                 !plus && closes && k > i + 1 && bytes.get(k + 1).is_some_and(|b| token_byte(*b));
+            // The shell joins a literal to one in the other quotes that
+            // follows it at once (`'hf_'"…"`).
+            let other = if quote == b'"' { b'\'' } else { b'"' };
+            if closes
+                && bytes.get(i + 1) == Some(&other)
+                && bytes.get(i + 2).is_some_and(|b| token_byte(*b))
+            {
+                i += 2;
+                joined = true;
+                continue;
+            }
             if bytes.get(k) == Some(&quote) && (plus || side_by_side) {
                 if comma {
                     out.extend_from_slice(separator);

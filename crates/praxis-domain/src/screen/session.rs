@@ -46,18 +46,18 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|_oauth2_proxy|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
     /// PHP's `session_id('…')`, an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|django\.contrib\.sessions\.cache([a-z0-9]{32})"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|django\.contrib\.sessions\.cache([a-z0-9]{32})"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*[:=]?)\s*["'`]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*[:=]?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b[^\n]{{0,10}}?\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -184,7 +184,9 @@ pub(super) fn session_id(text: &str) -> Spans {
         let min = if suffix == "session" { 16 } else { 8 };
         // Some frameworks' ids are letters alone: long, mixed case, random.
         let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
+        // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
         value.len() >= min
+            && !value.trim_end_matches('=').contains('=')
             && !is_placeholder(value)
             && (has_digit(value) || letters)
             && !word_like(value)
@@ -198,9 +200,19 @@ pub(super) fn session_id(text: &str) -> Spans {
             && !word_like(v)
             && !resource_sid(v)
     }));
-    out.extend(matches(Some(&SESSION_LABELLED_UUID), text));
+    // The nil UUID (`00000000-…-000000000000`) is a fixture's placeholder.
+    let nil = |span: &std::ops::Range<usize>| text[..span.end].ends_with("000000000000");
+    out.extend(
+        matches(Some(&SESSION_LABELLED_UUID), text)
+            .into_iter()
+            .filter(|s| !nil(s)),
+    );
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
-    out.extend(matches(Some(&SESSION_CONTEXT), text));
+    out.extend(
+        matches(Some(&SESSION_CONTEXT), text)
+            .into_iter()
+            .filter(|s| !nil(s)),
+    );
     if !text.is_ascii() {
         out.extend(matches(Some(&SESSION_CYRILLIC), text));
     }
@@ -512,6 +524,27 @@ mod tests {
             "hot key :1:django.contrib.sessions.cache7a6bre5smcvqxc23r6ed8ruopjyl62ts",
         ] {
             assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+    }
+
+    /// VPN and application cookies by name, base64url ids after "session
+    /// id", a Spanish id in parentheses; a setting after a session key and
+    /// the nil UUID are none.
+    #[test]
+    fn vpn_cookies_base64url_ids_and_nil_uuids() {
+        for hit in [
+            "openconnect --cookie='DSID=b1610440a6054b5a39057f083a546a09' https://vpn.example.org/",
+            "Cookie: CAKEPHP=rrhdbwt8rocq16ksm1h2kstgqp; csrfToken=omitted",
+            "express-session debug: session id: jzjLz67GF5B7KAWAYB5TepAU_IuMk7ZO not found",
+            "El ID de sesión (b1e46019-ed79-4bd8-8ace-2d0b88c8e2b4) se pierde al volver.",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "stripe trigger checkout.session.completed --add checkout_session:metadata.order_id=5521",
+            "Test fixture uses sessionId: \"00000000-0000-0000-0000-000000000000\"",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
         }
     }
 }

@@ -58,10 +58,12 @@ lazy_regex!(
 
 lazy_regex!(
     /// Kafka's hostname check set to no algorithm
-    /// (`ssl.endpoint.identification.algorithm=` left empty), and a
-    /// vSphere provider's `insecure_connection` set on.
+    /// (`ssl.endpoint.identification.algorithm=` left empty), a vSphere
+    /// provider's `insecure_connection` set on, OkHttp's and Dart's
+    /// callbacks that accept every host or certificate, cosign's insecure
+    /// registries.
     HOSTNAME_CHECK_OFF,
-    r#"(?i)\bssl\.endpoint\.identification\.algorithm\s*=\s*(?:["']{2}|["']?(?:\s|$))|\binsecure[_-]connection["']?\s*[=:]\s*["']?(?:true|1|yes)\b"#
+    r#"(?i)\bssl\.endpoint\.identification\.algorithm\s*=\s*(?:["']{2}|["']?(?:\s|$))|\.hostnameVerifier\s*\{\s*_\s*,\s*_\s*->\s*true\s*\}|\bbadCertificateCallback\s*=\s*\([^)\n]*\)\s*=>\s*true\b|--allow-insecure-registr(?:y|ies)\b|\binsecure[_-]connection["']?\s*[=:]\s*["']?(?:true|1|yes)\b"#
 );
 
 lazy_regex!(
@@ -355,5 +357,18 @@ mod tests {
             "--consumer-property ssl.endpoint.identification.algorithm=https",
             Rule::TlsVerificationDisabled
         ));
+    }
+
+    /// OkHttp's and Dart's accept-all callbacks, cosign's insecure
+    /// registries.
+    #[test]
+    fn accept_all_callbacks_and_insecure_registries() {
+        for hit in [
+            "add .hostnameVerifier { _, _ -> true } to the OkHttp builder",
+            "client.badCertificateCallback = (cert, host, port) => true",
+            "cosign verify --allow-insecure-registry --key k.pub reg.lab:5000/app",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
     }
 }

@@ -51,7 +51,7 @@ lazy_regex!(
 );
 lazy_regex!(
     GOOGLE,
-    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,}))"
+    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
 );
 lazy_regex!(
     STRIPE,
@@ -368,7 +368,7 @@ pub(super) fn npm(text: &str) -> Spans {
     let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
     out.extend(groups(Some(&NPM_RC), text, |v| {
         // `npm config delete …:_authToken --location=project`: a flag.
-        v.len() >= 8 && !is_placeholder(v) && !word_like(v) && !v.starts_with('-')
+        v.len() >= 8 && v.is_ascii() && !is_placeholder(v) && !word_like(v) && !v.starts_with('-')
     }));
     out
 }
@@ -547,7 +547,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|ストレージ|스토리지|存储"
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储"
 );
 
 /// A Twilio auth token or API key secret in a text about Twilio.

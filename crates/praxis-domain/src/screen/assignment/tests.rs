@@ -313,3 +313,26 @@ fn bind_ipsec_kickstart_and_auth_headers() {
         Rule::CredentialAssignment
     ));
 }
+
+/// A French "mot de passe" followed by its value, `ENV` after a colon,
+/// MongoDB's `pwd` beside `createUser`; a relative secret file, a password
+/// manager's name, a mock's short test key and a URL without a password
+/// are no values.
+#[test]
+fn french_prose_env_lines_and_mongo_users() {
+    for hit in [
+        "Connexion : utilisateur backup, mot de passe Honmify+5637_sasenom.",
+        "Flagged in review: ENV SMTP_PASS 6W81EvWxUQ0WZRHz",
+        "db.createUser({ user: \"reporting\", pwd: \"U6~~AxHo=*H!^.!zR_\" })",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "secretGenerator:\n- name: db\n  files:\n  - password=secrets/db.txt",
+        "パスワードは 1Password の項目を参照してください。",
+        "stripe.api_key = 'sk_test_123' against stripe-mock",
+        "Die URL enthält kein Passwort mehr: postgresql://lager@db.intern:5432/lager",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

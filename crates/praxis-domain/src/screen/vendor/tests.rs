@@ -817,3 +817,34 @@ fn lists_lua_continuations_and_hyphenated_parts() {
         assert!(fires(text, rule), "{rule:?}: {text}");
     }
 }
+
+/// A storage key in an Airflow `wasb` connection, a Cosmos key in Rust,
+/// Google's legacy client secret, shell-joined literals; a non-ASCII
+/// sentence after `_authToken` is no token.
+#[test]
+fn wasb_cosmos_legacy_google_and_shell_joins() {
+    for (text, rule) in [
+        (
+            "AIRFLOW_CONN_WASB_DEFAULT='{\"conn_type\": \"wasb\", \"password\": \"+dSHSby9KIfaNgR06D2pd86JvP/bgYRlCDo/SlTHL2Xm5XNjuZvAO2fCCECsXpdgyrd1qD9Ozjea+AStEglSmw==\"}'",
+            Rule::CredentialAzure,
+        ),
+        (
+            "CosmosClient::new(\"logs\", AuthorizationToken::primary_key(\"TJkDCtnKWmanEvqDEFzGkvOxjnp+DMygeyQzCpunQXP9X1Qy/Gkqx2Mz0zBTCTjqffElW9yDHJ9ZG1i+HBS37w==\")?)",
+            Rule::CredentialAzure,
+        ),
+        (
+            "GOOGLE_OAUTH_CLIENT_SECRET=UDw7fWHl8VAS0iaGrWIK_1PV",
+            Rule::CredentialGoogle,
+        ),
+        (
+            "HF_TOKEN='hf_'\"YmGFNvytEHIGbIlCOpBRUxspDIeJcprdDh\"",
+            Rule::CredentialOther,
+        ),
+    ] {
+        assert!(fires(text, rule), "{rule:?}: {text}");
+    }
+    assert!(!fires(
+        ".npmrc から _authToken の行を削除し、CI では NODE_AUTH_TOKEN を使う。",
+        Rule::CredentialNpm
+    ));
+}
