@@ -202,82 +202,61 @@ impl Variant {
         static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
         static BASE64: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::base64_readers));
         let mut variants = Vec::new();
-        if let Some(text) = (!commands).then(|| normalize::unleet(matched)).flatten() {
-            variants.push(Variant {
-                doors: ORDERS.open(&text),
-                text,
-                origin: None,
-                rules: Variant::order_readers,
-            });
-        }
-        if let Some(text) = normalize::rot13(matched) {
-            variants.push(Variant {
-                doors: ORDERS.open(&text),
-                text,
-                origin: None,
-                rules: Variant::order_readers,
-            });
-        }
-        if let Some((text, origin)) = (!commands).then(|| decode::unemphasized(matched)).flatten() {
-            variants.push(Variant {
-                doors: ORDERS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::order_readers,
-            });
-        }
-        if let Some((text, origin)) = decode::reversed(matched) {
-            variants.push(Variant {
-                doors: ORDERS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::order_readers,
-            });
-        }
-        if let Some((text, origin)) = normalize::rejoined(matched) {
-            variants.push(Variant {
-                doors: ORDERS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::order_readers,
-            });
-        }
-        if let Some((text, origin)) = commands.then(|| normalize::dequoted(matched)).flatten() {
-            variants.push(Variant {
-                doors: COMMANDS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::shell_readers,
-            });
-        }
-        if let Some((text, origin)) = commands.then(|| expand::expanded(matched)).flatten() {
-            variants.push(Variant {
-                doors: COMMANDS.open(&text),
-                text,
-                origin: Some(origin),
-                rules: Variant::shell_readers,
-            });
-        }
-        let mut push = |form: Option<(String, Vec<usize>)>, keywords: &Keywords, rules| {
+        let mut push = |form: Option<(String, Option<Vec<usize>>)>,
+                        keywords: &Keywords,
+                        rules: fn(Rule) -> bool| {
             if let Some((text, origin)) = form {
                 variants.push(Variant {
                     doors: keywords.open(&text),
                     text,
-                    origin: Some(origin),
+                    origin,
                     rules,
                 });
             }
         };
+        // A form that keeps the offsets, and one that maps them back.
+        let same = |form: Option<String>| form.map(|text| (text, None));
+        let mapped = |form: Option<(String, Vec<usize>)>| form.map(|(t, o)| (t, Some(o)));
+        let orders: fn(Rule) -> bool = Variant::order_readers;
+        let shell: fn(Rule) -> bool = Variant::shell_readers;
         let tokens: fn(Rule) -> bool = Variant::token_readers;
-        push(normalize::joined_literals(matched), &VENDORS, tokens);
+        let prose = !commands;
         push(
-            decode::percent_decoded(matched),
+            same(prose.then(|| normalize::unleet(matched)).flatten()),
+            &ORDERS,
+            orders,
+        );
+        push(same(normalize::rot13(matched)), &ORDERS, orders);
+        push(
+            mapped(prose.then(|| decode::unemphasized(matched)).flatten()),
+            &ORDERS,
+            orders,
+        );
+        push(mapped(decode::reversed(matched)), &ORDERS, orders);
+        push(mapped(normalize::rejoined(matched)), &ORDERS, orders);
+        push(
+            mapped(commands.then(|| normalize::dequoted(matched)).flatten()),
+            &COMMANDS,
+            shell,
+        );
+        push(
+            mapped(commands.then(|| expand::expanded(matched)).flatten()),
+            &COMMANDS,
+            shell,
+        );
+        push(
+            mapped(normalize::joined_literals(matched)),
+            &VENDORS,
+            tokens,
+        );
+        push(
+            mapped(decode::percent_decoded(matched)),
             &DECODED,
             Variant::decoded_readers,
         );
-        push(normalize::unwrapped(matched), &VENDORS, tokens);
+        push(mapped(normalize::unwrapped(matched)), &VENDORS, tokens);
         push(
-            decode::base64_decoded(matched),
+            mapped(decode::base64_decoded(matched)),
             &BASE64,
             Variant::base64_readers,
         );
