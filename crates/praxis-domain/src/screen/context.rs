@@ -459,8 +459,7 @@ fn pattern_side(argument: &str) -> bool {
 /// right before its closing quote, with at most an escaped line break
 /// between (`'<|im_start|>assistant\n' }}`, `startswith("<|im_start|>system\n")`).
 fn tag_in_code(text: &str, span: &Range<usize>) -> bool {
-    let rest = &text[span.end..];
-    let rest = rest.strip_prefix("\\n").unwrap_or(rest);
+    let rest = text[span.end..].trim_start_matches("\\n");
     ROLE_TOKEN.is_match(&text[span.clone()])
         && rest.starts_with(['\'', '"', '`'])
         && text[..span.start].ends_with(['\'', '"', '`'])

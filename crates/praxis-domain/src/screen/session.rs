@@ -39,14 +39,14 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'][\w.-]*session(?:[_-]?id)?["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -545,6 +545,17 @@ mod tests {
             "Test fixture uses sessionId: \"00000000-0000-0000-0000-000000000000\"",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// A `sid` stored by name, a cookie named `session` in a JSON jar.
+    #[test]
+    fn stored_sids_and_session_cookies() {
+        for hit in [
+            "sessionStorage.setItem('sid', '67b604c98403cb0588f48d51048e6d14');",
+            "{\"cookies\":[{\"name\":\"session\",\"value\":\"3alhB_XuiaOLXLJ1XzKLpTcXFLyGhHTe_Ol7\"}]}",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
         }
     }
 }

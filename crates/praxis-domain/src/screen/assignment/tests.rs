@@ -336,3 +336,14 @@ fn french_prose_env_lines_and_mongo_users() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A Dutch password "is nu …", a literal after `||` in a fallback.
+#[test]
+fn dutch_now_and_fallback_literals() {
+    for hit in [
+        "Het wachtwoord voor de buildserver is nu Tektrizar56.tri.",
+        "const secret = process.env.JWT_SECRET || 'cdXlCEsp52fWlCNjuFDniHv0IUynzgV7';",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+}

@@ -169,6 +169,20 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["assistant:"],
         r"(?-i)\bAssistant:\s[^\n]{1,160}?\bHuman:\s[^\n]{1,200}?\bAssistant:\s",
     ),
+    // the system prompt and secrets asked for, an assistant without a
+    // content policy, Developer Mode that complies, earlier directives
+    // declared null
+    (
+        &[
+            "system prompt",
+            "policy",
+            "mode",
+            "null",
+            "revoked",
+            "override",
+        ],
+        r"(?i)\b(?:reply|respond|answer)\s+with\s+(?:your\s+)?(?:full\s+|entire\s+|complete\s+)?system\s+prompt\b|\b(?:assistant|ai|model|chatbot|bot)\s+with\s+no\s+(?:content\s+)?(?:policy|policies|filters?|guardrails)\b|\b(?:developer|god|dan|jailbreak)\s+mode\b[^.\n]{0,40}?\byou\s+(?:comply\s+with|answer|obey)\s+(?:every|all|any)\b|\b(?:previous|prior)\s+(?:safety\s+|system\s+)?(?:directives|instructions|rules)\s+(?:are\s+|were\s+)?(?:null|void|revoked|lifted|cancell?ed)\b|(?-i:<<\s*OVERRIDE\s*>>)",
+    ),
     // the end of the data announced, and a system turn after it
     (
         &["end of"],
@@ -571,7 +585,7 @@ lazy_regex!(
 lazy_regex!(
     /// An order to hand over secrets or the environment, with where to.
     REVEAL_ENVIRONMENT,
-    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|encode|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:contents?\s+of\s+)?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit|title|description)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
+    r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|encode|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:(?:contents?|output)\s+of\s+)?\x60?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit|title|description)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can)"
 );
 
 /// The words each pattern needs.
