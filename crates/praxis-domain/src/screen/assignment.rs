@@ -700,6 +700,15 @@ fn sealed(text: &str, key: Option<regex::Match<'_>>) -> bool {
         .all(|line| line.trim().is_empty() || indent(line) > parent)
 }
 
+/// Whether `value`, written right after a key and a bare `:`, goes on
+/// with a lowercase word and another `:`: a namespaced name (the Redis key
+/// `auth:refresh:<id>`), not a key's value.
+fn namespaced(value: &str) -> bool {
+    value
+        .split_once(':')
+        .is_some_and(|(word, _)| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
 pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
@@ -734,7 +743,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             return false;
         }
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
-        literal_secret(class, value, quoted, separator == ":") && !sealed(text, c.get(1))
+        let end = c.get(5).map_or(text.len(), |v| v.end());
+        literal_secret(class, value, quoted, separator == ":")
+            && !sealed(text, c.get(1))
+            && !(quoted && text[end..].trim_start().starts_with(':'))
+            && !(separator == ":" && before.is_empty() && after.is_empty() && namespaced(value))
+            // A key block's armor: the key rule judges the block.
+            && !value.trim_start_matches(['"', '\'']).starts_with("-----BEGIN")
     });
     out.extend(groups(open.get(&AUTHORIZATION), text, |v| {
         v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
@@ -774,8 +789,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {
                 let quoted = value.as_str().starts_with('"');
-                key_class(key.as_str())
-                    .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
+                let armor = value.as_str().starts_with("-----BEGIN");
+                !armor
+                    && key_class(key.as_str())
+                        .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
             })
             .map(|(_, value)| value.range()),
     );

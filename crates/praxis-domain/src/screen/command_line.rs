@@ -21,7 +21,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql|isql)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql|isql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -39,7 +39,7 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -211,6 +211,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "bcp",
                     "hdbsql",
                     "isql",
+                    "ncftp",
+                    "winrs",
                 ],
             ),
             (&CURL_USER, &["curl", "wget", "http"]),
@@ -231,6 +233,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "redis-cli",
                     "htpasswd",
                     "net",
+                    "wpa_passphrase",
                 ],
             ),
             (
@@ -785,5 +788,24 @@ mod tests {
             "p4 -p ssl:perforce.example:1666 -u builder sync //depot/...",
             Rule::CredentialCommandLine
         ));
+    }
+
+    /// FTP clients' and WinRM's `-p`, a Wi-Fi passphrase given to
+    /// `wpa_passphrase`.
+    #[test]
+    fn ftp_winrm_and_wifi_passphrases() {
+        for hit in [
+            "ncftpput -u ftpuser -p CvEe46BtqW0GhAGDq ftp.partner.example /incoming r.csv",
+            "winrs -r:app01.corp.example -u:CORP\\ops -p:jDHiH0jph1ddr7NVz0 ipconfig /all",
+            "wpa_passphrase \"Office-Guest\" '6263Cobalt?Juniper' >> /etc/wpa_supplicant.conf",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "ncftpput -u ftpuser ftp.partner.example /incoming r.csv",
+            "wpa_passphrase \"Office-Guest\" < /run/secrets/wifi",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches, shell_words};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r#"(?i)\b(?:git|yadm)(?:\.exe)?(?:\s+-(?:c\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"#
+    r#"(?i)\b(?:git|yadm|hub)(?:\.exe)?(?:\s+-(?:c\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"#
 );
 lazy_regex!(
     /// git started by a program with its arguments as one string:
@@ -64,7 +64,22 @@ fn shared_branch(name: &str) -> bool {
         || name.starts_with("hotfix")
 }
 
-fn bypasses(subcommand: &str, args: &str) -> bool {
+/// Whether a command in `before` checks out a shared branch (`git
+/// checkout master && git push origin HEAD --force-with-lease` pushes it).
+fn on_shared_branch(before: &str) -> bool {
+    CHECKOUT
+        .captures_iter(before)
+        .last()
+        .is_some_and(|c| shared_branch(&c[1]))
+}
+
+lazy_regex!(
+    /// A branch checked out or switched to.
+    CHECKOUT,
+    r"(?i)\bgit\s+(?:checkout|switch)\s+(?:-[bBcC]\s+)?([\w./+-]+)"
+);
+
+fn bypasses(subcommand: &str, args: &str, shared_head: bool) -> bool {
     let subcommand = subcommand.to_ascii_lowercase();
     let words = shell_words(args);
     let flag = |long: &str| {
@@ -93,7 +108,11 @@ fn bypasses(subcommand: &str, args: &str) -> bool {
                     .any(|g| g.bytes().all(|b| b.is_ascii_alphabetic()) && g.contains('f'))
                 || positional.iter().skip(1).any(|r| r.starts_with('+'))
                 || (flag("--force-with-lease")
-                    && positional.iter().skip(1).any(|r| shared_branch(r)))
+                    && (positional.iter().skip(1).any(|r| shared_branch(r))
+                        || (shared_head
+                            && positional
+                                .get(1)
+                                .is_none_or(|r| r.eq_ignore_ascii_case("head")))))
         }
         // `-n` is commit's short --no-verify; a value-taking flag (`-m`,
         // `-F`, `-c`, `-C`, `-t`) ends the group.
@@ -108,7 +127,10 @@ fn bypasses(subcommand: &str, args: &str) -> bool {
 pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
     let mut out: Spans = GIT
         .captures_iter(text)
-        .filter(|c| bypasses(&c[1], &c[2]))
+        .filter(|c| {
+            let at = c.get(0).map_or(0, |m| m.start());
+            bypasses(&c[1], &c[2], on_shared_branch(&text[..at]))
+        })
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
     out.extend(
@@ -127,6 +149,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
                             .map(|a| format!("'{a}'"))
                             .collect::<Vec<_>>()
                             .join(" "),
+                        false,
                     )
                 })
             })
@@ -135,7 +158,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
     out.extend(
         GIT_ARGUMENT_STRING
             .captures_iter(text)
-            .filter(|c| bypasses(&c[1], &c[2]))
+            .filter(|c| bypasses(&c[1], &c[2], false))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(matches(Some(&HOOKS_OFF), text));
@@ -163,6 +186,9 @@ mod tests {
             "Re-run it after `git push --no-verify` so the hook stops blocking",
             "HUSKY=0 git commit -m 'skip'",
             "git -C repo push -fu origin master",
+            "hub push -f origin master",
+            "git checkout master && git push origin HEAD --force-with-lease",
+            "git switch main; git push --force-with-lease",
         ] {
             assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
         }
@@ -174,6 +200,8 @@ mod tests {
             "git commit -am 'bump version'",
             "git fetch --force origin",
             "git checkout -f main",
+            "git checkout feature/x && git push origin HEAD --force-with-lease",
+            "git checkout main && git checkout -b fix/y && git push --force-with-lease",
         ] {
             assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
         }

@@ -589,6 +589,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "cakephp",
             "phpmyadmin",
             "i_like_gitea",
+            // A Salesforce session id, a tmate session's SSH address.
+            "00d",
+            "tmate",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

@@ -86,6 +86,19 @@ lazy_regex!(
     r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );
 
+/// Whether a flag that skips verification is itself switched off
+/// (`--insecure-skip-tls-verify=false`): verification stays on.
+fn skip_switched_off(flag: &str) -> bool {
+    let flag = flag
+        .trim()
+        .trim_matches(['"', '\'', '(', ')'])
+        .to_ascii_lowercase();
+    let off = ["=false", "=0", "=no", "=off"]
+        .iter()
+        .any(|v| flag.ends_with(v));
+    off && (flag.contains("skip") || flag.contains("insecure") || flag.contains("no-"))
+}
+
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     let mut out = matches(Some(&ENVIRONMENT), text);
     out.extend(matches(Some(&LIBRARY), text));
@@ -103,6 +116,16 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
             .filter(|m| !m.as_str().contains(" -K"))
             .map(|m| m.range()),
     );
+    // The whole flag the match ends: `--insecure-skip-tls-verify=false`
+    // holds a `tls-verify=false`.
+    out.retain(|span| {
+        let start = text[..span.start]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        !skip_switched_off(&text[start..span.end])
+    });
     out
 }
 
@@ -135,6 +158,7 @@ mod tests {
             "sqlcmd -S db01 -E -Q \"SELECT 1\"",
             "go get -u ./...",
             "aria2c --check-certificate=true https://mirror.example.dev/x.iso",
+            "kubectl --insecure-skip-tls-verify=false get pods -A",
             "npx playwright test --reporter=list",
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
@@ -156,6 +180,7 @@ mod tests {
             "kubectl --insecure-skip-tls-verify get pods",
             "podman pull --tls-verify=false registry.local/app",
             "kubectl --insecure-skip-tls-verify=true get pods",
+            "podman pull --tls-verify=false reg.local/app",
             "gcloud config set auth/disable_ssl_validation True",
             "git config http.\"https://git.lan/\".sslVerify false",
             "pip config set global.trusted-host \"pypi.org\"",

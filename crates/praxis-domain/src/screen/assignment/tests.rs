@@ -347,3 +347,19 @@ fn dutch_now_and_fallback_literals() {
         assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
     }
 }
+
+/// A quoted name that is itself a key, a namespaced Redis key, a key
+/// block's armor: no value of a credential.
+#[test]
+fn keys_namespaces_and_armor_are_no_values() {
+    for clean in [
+        "The task role can read one secret: \"SecretArn\": \"arn:aws:secretsmanager:eu-west-1:481516234200:secret:prod/db\"",
+        "Redis key auth:refresh:8c8ad91d-97d6-4a27-bc31-df324754fba6 now stores only a hash",
+        "private_key: |\n  -----BEGIN RSA PRIVATE KEY-----\n  <paste the key here>\n  -----END RSA PRIVATE KEY-----",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+    for hit in ["secret: \"Qx81Zp9vT2mL4kWd\"", "auth:Zp9vT2mL4kWdQx81"] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+}

@@ -175,7 +175,9 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     (
         &[
             "system prompt",
-            "policy",
+            "polic",
+            "filter",
+            "guardrail",
             "mode",
             "null",
             "revoked",
