@@ -290,7 +290,9 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
         || (!quoted
             && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
-    if file || is_placeholder(v) || is_type_name(v) {
+    // A key block's armor (`-----BEGIN …`): the private-key rule judges
+    // the block.
+    if file || is_placeholder(v) || is_type_name(v) || v.starts_with("-----BEGIN") {
         return false;
     }
     // A reference to the environment or a secret store, in configuration
@@ -748,8 +750,6 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             && !sealed(text, c.get(1))
             && !(quoted && text[end..].trim_start().starts_with(':'))
             && !(separator == ":" && before.is_empty() && after.is_empty() && namespaced(value))
-            // A key block's armor: the key rule judges the block.
-            && !value.trim_start_matches(['"', '\'']).starts_with("-----BEGIN")
     });
     out.extend(groups(open.get(&AUTHORIZATION), text, |v| {
         v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
@@ -789,10 +789,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {
                 let quoted = value.as_str().starts_with('"');
-                let armor = value.as_str().starts_with("-----BEGIN");
-                !armor
-                    && key_class(key.as_str())
-                        .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
+                key_class(key.as_str())
+                    .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
             })
             .map(|(_, value)| value.range()),
     );

@@ -79,7 +79,9 @@ lazy_regex!(
     r"(?i)\bgit\s+(?:checkout|switch)\s+(?:-[bBcC]\s+)?([\w./+-]+)"
 );
 
-fn bypasses(subcommand: &str, args: &str, shared_head: bool) -> bool {
+/// Whether `git <subcommand> <args>` bypasses a safeguard; `before` is the
+/// text before the command, where a shared branch may be checked out.
+fn bypasses(subcommand: &str, args: &str, before: &str) -> bool {
     let subcommand = subcommand.to_ascii_lowercase();
     let words = shell_words(args);
     let flag = |long: &str| {
@@ -109,10 +111,10 @@ fn bypasses(subcommand: &str, args: &str, shared_head: bool) -> bool {
                 || positional.iter().skip(1).any(|r| r.starts_with('+'))
                 || (flag("--force-with-lease")
                     && (positional.iter().skip(1).any(|r| shared_branch(r))
-                        || (shared_head
-                            && positional
-                                .get(1)
-                                .is_none_or(|r| r.eq_ignore_ascii_case("head")))))
+                        || (positional
+                            .get(1)
+                            .is_none_or(|r| r.eq_ignore_ascii_case("head"))
+                            && on_shared_branch(before))))
         }
         // `-n` is commit's short --no-verify; a value-taking flag (`-m`,
         // `-F`, `-c`, `-C`, `-t`) ends the group.
@@ -129,7 +131,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
         .captures_iter(text)
         .filter(|c| {
             let at = c.get(0).map_or(0, |m| m.start());
-            bypasses(&c[1], &c[2], on_shared_branch(&text[..at]))
+            bypasses(&c[1], &c[2], &text[..at])
         })
         .filter_map(|c| c.get(0).map(|m| m.range()))
         .collect();
@@ -149,7 +151,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
                             .map(|a| format!("'{a}'"))
                             .collect::<Vec<_>>()
                             .join(" "),
-                        false,
+                        "",
                     )
                 })
             })
@@ -158,7 +160,7 @@ pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
     out.extend(
         GIT_ARGUMENT_STRING
             .captures_iter(text)
-            .filter(|c| bypasses(&c[1], &c[2], false))
+            .filter(|c| bypasses(&c[1], &c[2], ""))
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(matches(Some(&HOOKS_OFF), text));

@@ -86,8 +86,8 @@ lazy_regex!(
     r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks))["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );
 
-/// Whether a flag that skips verification is itself switched off
-/// (`--insecure-skip-tls-verify=false`): verification stays on.
+/// Whether a command-line flag that skips verification is itself switched
+/// off (`--insecure-skip-tls-verify=false`): verification stays on.
 fn skip_switched_off(flag: &str) -> bool {
     let flag = flag
         .trim()
@@ -96,7 +96,8 @@ fn skip_switched_off(flag: &str) -> bool {
     let off = ["=false", "=0", "=no", "=off"]
         .iter()
         .any(|v| flag.ends_with(v));
-    off && (flag.contains("skip") || flag.contains("insecure") || flag.contains("no-"))
+    let negative = ["skip", "insecure", "no-"].iter().any(|w| flag.contains(w));
+    flag.starts_with('-') && off && negative
 }
 
 pub(super) fn tls_verification_disabled(text: &str) -> Spans {
@@ -119,12 +120,11 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
     // The whole flag the match ends: `--insecure-skip-tls-verify=false`
     // holds a `tls-verify=false`.
     out.retain(|span| {
-        let start = text[..span.start]
-            .char_indices()
-            .rev()
-            .find(|(_, c)| c.is_whitespace())
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        !skip_switched_off(&text[start..span.end])
+        let flag = text[..span.end]
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next();
+        !flag.is_some_and(skip_switched_off)
     });
     out
 }
