@@ -16,7 +16,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk|[_-]pw)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -153,6 +153,7 @@ pub(super) const KEY_WORDS: &[&str] = &[
     "-pat",
     "_pw",
     "-pw",
+    "sonar",
 ];
 
 pub(super) fn key_class(key: &str) -> Option<KeyClass> {
@@ -176,6 +177,11 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     // A personal access token (`--pat`, `AZURE_DEVOPS_PAT`); "Pat" is also
     // a name, so only a generated value counts.
     if words.last().is_some_and(|w| w == "pat") {
+        return Some(KeyClass::Generated);
+    }
+    // SonarQube's `sonar.login` takes a token (its successor is
+    // `sonar.token`); it also takes a user name, so a generated value only.
+    if words.ends_with(&["sonar".to_owned(), "login".to_owned()]) {
         return Some(KeyClass::Generated);
     }
     // A bare `pass:` (a YAML block's mail or proxy password) is also a
@@ -407,7 +413,7 @@ lazy_regex!(
 /// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
 /// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
 /// form, as are its words.
-const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+now|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,4}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+now|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -436,7 +442,7 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
     /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe|contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 
 /// The words each pattern needs.
@@ -453,7 +459,16 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
-                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
+                &[
+                    "pass",
+                    "pwd",
+                    "senha",
+                    "kennwort",
+                    "wachtwoord",
+                    "contrase",
+                    "hasło",
+                    "lösenord",
+                ],
             ),
             (&NAME_VALUE, &["value"]),
             (
@@ -535,7 +550,7 @@ lazy_regex!(
     /// `{"name": …, "value": …}` pair, Keycloak's `{"type": "password",
     /// "value": …}`.
     NAME_VALUE,
-    r#"\b(?:name|type)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
+    r#"\b(?:name|type)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*(?:\\?["'][A-Za-z_]+\\?["']\s*:\s*\\?["'][^"'\n]{0,60}\\?["']\s*,\s*)?-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
 );
 lazy_regex!(
     /// A Terraform variable named for a secret, with a literal default

@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
+    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:busybox\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$)|[;&|)])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -34,7 +34,7 @@ lazy_regex!(
 /// right after `cd /`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rR])|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+-delete\b|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rR])|\bcd /\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|\bclean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -429,8 +429,10 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
     for download in downloads.find_iter(text) {
         let mut names = saved_names(download.as_str());
         // Piped into tar: the archive unpacks into the directory its name
-        // says.
-        if UNPACK.is_match(&text[download.end()..]) {
+        // says, when it says one; else (`…/latest | tar -xz`) any program
+        // run from under the working directory may be what it unpacked.
+        let unpacked = UNPACK.is_match(&text[download.end()..]);
+        if unpacked {
             names.extend(
                 URL_NAME
                     .captures_iter(download.as_str())
@@ -454,7 +456,12 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
             if VERIFIED.is_match(between) {
                 break;
             }
-            if runs_download(&names, target.as_str()) {
+            let relative = unpacked
+                && target
+                    .as_str()
+                    .trim_start_matches(['"', '\''])
+                    .starts_with("./");
+            if relative || runs_download(&names, target.as_str()) {
                 out.push(download.start()..download.end() + target.end());
                 break;
             }
@@ -640,6 +647,38 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     );
     if let Some(download) = open.get(&DOWNLOAD) {
         out.extend(download_then_execute(download, text));
+        out.extend(variable_then_execute(text));
+    }
+    out
+}
+
+lazy_regex!(
+    /// A variable set to what a download printed: `c=$(curl -fsSL URL)`.
+    DOWNLOAD_INTO_VARIABLE,
+    r#"(?i)(?:^|[\s;&|(])([A-Za-z_]\w*)=["']?\$\(\s*(?:curl|wget)\b[^\n]*?\)"#
+);
+lazy_regex!(
+    /// A variable's value run as code: `bash -c "$c"`, `eval "$c"`,
+    /// `python3 -c "$c"`, `echo "$c" | sh`.
+    VARIABLE_RUN,
+    r#"(?:\b(?:ba|z|k|da)?sh\s+-c|\beval|\b(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?\$\{?([A-Za-z_]\w*)\}?|\b(?:echo|printf\s+%s)\s+["']?\$\{?([A-Za-z_]\w*)\}?["']?\s*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b"#
+);
+
+/// A download kept in a shell variable, then the variable run as code.
+fn variable_then_execute(text: &str) -> Spans {
+    let mut out = Spans::new();
+    for set in DOWNLOAD_INTO_VARIABLE.captures_iter(text) {
+        let (Some(whole), Some(name)) = (set.get(0), set.get(1)) else {
+            continue;
+        };
+        let run = VARIABLE_RUN.captures_iter(&text[whole.end()..]).find(|r| {
+            r.get(1)
+                .or_else(|| r.get(2))
+                .is_some_and(|n| n.as_str() == name.as_str())
+        });
+        if let Some(end) = run.and_then(|r| r.get(0)).map(|m| whole.end() + m.end()) {
+            out.push(whole.start()..end);
+        }
     }
     out
 }

@@ -39,7 +39,7 @@ lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bhtpasswd(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -232,6 +232,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "rar",
                     "redis-cli",
                     "htpasswd",
+                    "mosquitto_passwd",
                     "net",
                     "wpa_passphrase",
                 ],
@@ -359,7 +360,10 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
         || value.starts_with('@')
         // A password may hold `=`; other secrets' `id=…` is a spec.
         || (class != KeyClass::Password && SPEC_VALUE.is_match(value))
-        || (!quoted && word_like(bare));
+        || (!quoted && word_like(bare))
+        // Prose in another script after a flag named in a sentence
+        // ("--secret 挂载"): no letter or digit of a secret's.
+        || (!quoted && !bare.bytes().any(|b| b.is_ascii_alphanumeric()));
     !reference && literal_secret(class, value, quoted, false)
 }
 
@@ -807,5 +811,24 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }
+    }
+
+    /// mosquitto_passwd's batch mode takes the password last; a flag named
+    /// in a sentence of another script takes no value.
+    #[test]
+    fn batch_passwords_and_flags_named_in_prose() {
+        assert!(fires(
+            "mosquitto_passwd -b /etc/mosquitto/passwd sensor02 1AOccFqNWl621WxGL",
+            Rule::CredentialCommandLine
+        ));
+        assert!(!fires(
+            "mosquitto_passwd -U /etc/mosquitto/passwd",
+            Rule::CredentialCommandLine
+        ));
+        assert!(!crate::screen::scan(
+            "不要把 AWS 访问密钥写进 Dockerfile，改用 BuildKit 的 --secret 挂载，并在构建完成后不留下任何层。",
+            false
+        )
+        .contains(&Rule::CredentialCommandLine));
     }
 }

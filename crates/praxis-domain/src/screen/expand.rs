@@ -13,7 +13,7 @@ lazy_regex!(
     /// `$(echo … | base64 -d)` or its backquoted form, the literal in
     /// group 1 or 2.
     DECODING_SUBSTITUTION,
-    r#"\$\(\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{4,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*\)|`\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{4,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*`"#
+    r#"\$\(\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{2,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*\)|`\s*(?:echo|printf)\s+(?:-n\s+)?["']?([A-Za-z0-9+/]{2,}={0,2})["']?\s*\|\s*base64\s+(?:-d|--decode|-D)\s*`"#
 );
 lazy_regex!(
     /// A shell variable set to a literal (`NAME=value`, quoted or not) at
@@ -53,7 +53,7 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
             let plain = base64::engine::general_purpose::STANDARD
                 .decode(run.as_str())
                 .ok()
-                .filter(|p| !p.is_empty() && p.iter().all(|&b| (0x21..0x7f).contains(&b)));
+                .filter(|p| !p.is_empty() && p.iter().all(|&b| (0x20..0x7f).contains(&b)));
             if let Some(plain) = plain {
                 edits.push((whole.start(), whole.end(), plain));
             }
@@ -89,7 +89,8 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
     edits.sort_by_key(|&(start, _, _)| start);
     edits.dedup_by(|next, kept| next.0 < kept.1);
     let (out, origin) = edited_lines(bytes, &edits);
-    // Only printable ASCII and literals cut at ASCII went in: still UTF-8.
+    // Only printable ASCII (spaces too: a decoded literal may be a whole
+    // command) and literals cut at ASCII went in: still UTF-8.
     String::from_utf8(out).ok().map(|text| (text, origin))
 }
 
@@ -120,6 +121,22 @@ mod tests {
         assert!(fires(
             "docker login -u ci -p \"$(echo UXo4IXdMbTIjUng5 | base64 -d)\" registry.lan",
             Rule::CredentialCommandLine
+        ));
+    }
+
+    /// A short literal (`Lw==` is `/`) and a decoded command with spaces
+    /// are expanded too; a harmless one stays harmless.
+    #[test]
+    fn short_and_spaced_literals_expand() {
+        for hit in [
+            "rm -rf $(echo Lw== | base64 -d)",
+            "eval \"$(echo cm0gLXJmIC0tbm8tcHJlc2VydmUtcm9vdCAv | base64 -d)\"",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        assert!(!fires(
+            "echo \"$(echo aGVsbG8gd29ybGQ= | base64 -d)\"",
+            Rule::UnsafeCommand
         ));
     }
 }

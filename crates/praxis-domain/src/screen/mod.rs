@@ -45,6 +45,7 @@ mod session;
 mod tls;
 mod value;
 mod vendor;
+mod wrap;
 
 use std::sync::LazyLock;
 
@@ -254,7 +255,7 @@ impl Variant {
             &DECODED,
             Variant::decoded_readers,
         );
-        push(mapped(normalize::unwrapped(matched)), &VENDORS, tokens);
+        push(mapped(wrap::unwrapped(matched)), &VENDORS, tokens);
         push(
             mapped(decode::base64_decoded(matched)),
             &BASE64,
@@ -281,14 +282,19 @@ impl Variant {
         rule.commands_only() || matches!(rule, Rule::CredentialCommandLine | Rule::SecretUrl)
     }
 
-    /// The rules that read a text percent-decoded: those of tokens, and
-    /// session cookies, home paths, secret URLs and orders logged inside
-    /// an encoded URL or header.
+    /// The rules that read a text percent-decoded (JSON's `\u00XX` escapes
+    /// too): those of tokens, and session cookies, home paths, secret URLs,
+    /// orders logged inside an encoded URL or header, and assignments whose
+    /// key was escaped to slip past a filter (`"pass\u0077ord"`).
     fn decoded_readers(rule: Rule) -> bool {
         Variant::token_readers(rule)
             || matches!(
                 rule,
-                Rule::SessionId | Rule::HomePath | Rule::SecretUrl | Rule::PromptOverride
+                Rule::SessionId
+                    | Rule::HomePath
+                    | Rule::SecretUrl
+                    | Rule::PromptOverride
+                    | Rule::CredentialAssignment
             )
     }
 
@@ -512,6 +518,12 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "private+key",
             "putty-user-key-file",
             "ls0tls1crudjti",
+            // A key's DER body in base64.
+            "ibaak",
+            "ibadanbgkqhkig9w0baqefaas",
+            "mhccaqeei",
+            "mighageambmgbyqgsm49ageggcqgsm49aweh",
+            "mc4caqawbqydk2vwbcie",
         ],
         // A bot token is `<digits>:<secret>`.
         Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
@@ -559,6 +571,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "pwd",
             "auth",
             "jwt",
+            "jdbc:oracle",
         ],
         Rule::SessionId => &[
             "sess",

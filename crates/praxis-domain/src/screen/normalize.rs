@@ -268,8 +268,9 @@ fn closes_token(b: u8) -> bool {
 }
 
 /// The text with adjacent string literals joined (`"ghp_" + "…"`,
-/// `'AKIA' + '…'`: a quote, a `+` (Lua's `..`) and the same quote again,
-/// with spaces, line breaks or a `\` continuation between; or a closing
+/// `'AKIA' + '…'`: a quote, a `+` (Lua's `..`, PHP's `.`) and the same
+/// quote again, with spaces, line breaks or a `\` continuation between;
+/// or a closing
 /// quote and the same quote again after blanks alone, `("5aad9d53"
 /// "a208697f")`, or a list's items where the text joins a list,
 /// `['AKIA', '…'].join('')`), and for each of its bytes the
@@ -297,9 +298,10 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
             // `+` joins literals, and so does a list's `,` when the list
             // is joined (`['AKIA', '…'].join('')`).
             let comma = list_joined && bytes.get(j) == Some(&b',');
-            // Lua joins with `..`.
+            // Lua joins with `..`, PHP and Perl with `.`.
             let dots = bytes.get(j..j + 2) == Some(b"..");
-            let plus = bytes.get(j) == Some(&b'+') || comma || dots;
+            let dot = !dots && bytes.get(j) == Some(&b'.');
+            let plus = bytes.get(j) == Some(&b'+') || comma || dots || dot;
             // Side by side, the quote must close a literal (a letter or
             // digit before it) and open one (a token's byte after the next).
             let closes = i > 0 && closes_token(bytes[i - 1]);
@@ -344,107 +346,8 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
 }
 
 /// Whether `b` may sit inside a token or a URL.
-fn token_byte(b: u8) -> bool {
+pub(super) fn token_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=' | b'.' | b':' | b'%')
-}
-
-/// The lines a terminal or a mail client wrapped, put back together, and
-/// for each of their bytes the byte of `text` it came from; `None` where
-/// no line was wrapped. A line break (and the indentation after it) is
-/// left out where a run of at least eight token bytes with a digit or an
-/// underscore ends
-/// the line and the next line goes on with a run of at least four with a
-/// digit that holds no `:` and no `=` before its end (a key of the next
-/// line's own is no continuation): `ghp_KMzhEwbrJKA` and
-/// `PaXXRIvHQ9aZNQr5KGszyxCDV` on two lines are one token. Only the lines
-/// around each such break are kept (a line apart from the next), so that
-/// the rules read again no more than what changed.
-pub(super) fn unwrapped(text: &str) -> Option<(String, Vec<usize>)> {
-    let bytes = text.as_bytes();
-    // The breaks to leave out, each with where the next line's token
-    // starts; found before anything is copied, as most texts have none.
-    let joins: Vec<(usize, usize)> = memchr::memchr_iter(b'\n', bytes)
-        .filter_map(|at| wrapped_at(bytes, at))
-        .collect();
-    // A terminal wraps a token or two; a text where many lines look
-    // wrapped is a listing, read as it stands.
-    if joins.is_empty() || joins.len() > MAX_WRAPS {
-        return None;
-    }
-    let line_start = |at: usize| memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
-    let line_end = |at: usize| memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-    let mut out = Vec::new();
-    let mut origin = Vec::new();
-    // Where the copy stands: the end of the last line taken, if any.
-    let mut taken: Option<usize> = None;
-    for (start, resume) in joins {
-        let from = match taken {
-            // The break ends the line just taken: drop what was copied
-            // past it (a carriage return) and go on from there.
-            Some(end) if start <= end => {
-                out.truncate(out.len() - (end - start));
-                origin.truncate(out.len());
-                start
-            }
-            Some(end) => {
-                out.push(b'\n');
-                origin.push(end);
-                line_start(start)
-            }
-            None => line_start(start),
-        };
-        out.extend_from_slice(&bytes[from..start]);
-        origin.extend(from..start);
-        let end = line_end(resume);
-        out.extend_from_slice(&bytes[resume..end]);
-        origin.extend(resume..end);
-        taken = Some(end);
-    }
-    // Only ASCII bytes were left out: still UTF-8.
-    String::from_utf8(out).ok().map(|text| (text, origin))
-}
-
-/// The most breaks [`unwrapped`] puts back in one text.
-const MAX_WRAPS: usize = 16;
-
-/// Where the line break at `at` was put by a wrap, the bytes to leave
-/// out: from the break (or the carriage return or the shell continuation
-/// before it) to the next line's first token byte.
-fn wrapped_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
-    let mut start = if at > 0 && bytes[at - 1] == b'\r' {
-        at - 1
-    } else {
-        at
-    };
-    // A shell's continuation (`\` ending the line) is the break's too.
-    if start > 0 && bytes[start - 1] == b'\\' {
-        start -= 1;
-    }
-    let run = &bytes[start
-        - bytes[..start]
-            .iter()
-            .rev()
-            .take(64)
-            .take_while(|b| token_byte(**b))
-            .count()..start];
-    if run.len() < 8 || !run.iter().any(|b| b.is_ascii_digit() || *b == b'_') {
-        return None;
-    }
-    let mut j = at + 1;
-    while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
-        j += 1;
-    }
-    let mut k = j;
-    while bytes.get(k).is_some_and(|c| token_byte(*c) && *c != b':') {
-        k += 1;
-    }
-    let tail = &bytes[j..k];
-    let key = tail
-        .iter()
-        .position(|c| *c == b'=')
-        .is_some_and(|at| tail[at..].iter().any(|c| *c != b'='));
-    let continues = tail.len() >= 4 && tail.iter().any(u8::is_ascii_digit);
-    (continues && !key && bytes.get(k) != Some(&b':')).then_some((start, j))
 }
 
 /// Markup escaped as HTML entities, and what each stands for.
@@ -931,7 +834,8 @@ mod tests {
     }
 
     /// Percent-encoded text is read decoded, wrapped lines put back
-    /// together and literals side by side joined, for vendor tokens.
+    /// together (the `wrap` module) and literals side by side joined, for
+    /// vendor tokens.
     #[test]
     fn vendor_tokens_read_decoded_unwrapped_and_joined() {
         let (decoded, origin) = crate::screen::decode::percent_decoded("a%3Ab%2F%zz").unwrap();
@@ -946,29 +850,6 @@ mod tests {
             "GET https://api.telegram.org/bot805074058%3AAAqb1hBDYBUByn-LtLgIhQfKuEY-bAWDtfy/getMe",
             Rule::CredentialTelegram
         ));
-        let (unwrapped, _) =
-            super::unwrapped("TOKEN:  ghp_KMzhEwbrJKA\n    PaXXRIvHQ9aZNQr5KGszyxCDV\n").unwrap();
-        assert_eq!(
-            unwrapped,
-            "TOKEN:  ghp_KMzhEwbrJKAPaXXRIvHQ9aZNQr5KGszyxCDV"
-        );
-        // Only the lines around a break are kept; two breaks in a row are
-        // one line, a break further on a line apart.
-        let (unwrapped, origin) = super::unwrapped(
-            "head\nk=ab_cdefgh1\r\n  ij2klm_mn\r\nno3pqrstu\nmiddle\nx_yz12345\n9abcdef",
-        )
-        .unwrap();
-        assert_eq!(
-            unwrapped,
-            "k=ab_cdefgh1ij2klm_mnno3pqrstu\nx_yz123459abcdef"
-        );
-        assert_eq!(origin[12], 21);
-        // A key of the next line's own is no continuation.
-        assert_eq!(
-            super::unwrapped("APP_ENV=production\nAPP_DEBUG=false"),
-            None
-        );
-        assert_eq!(super::unwrapped("level: production\nname: api"), None);
         assert!(fires(
             "Environment:\n  RENOVATE_TOKEN:  ghp_KMzhEwbrJKA\nPaXXRIvHQ9aZNQr5KGszyxCDV\n  LOG_LEVEL: info",
             Rule::CredentialGithub

@@ -5,10 +5,10 @@
 use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
-    /// `chmod` (maybe under sudo) and its arguments, up to the end of the
-    /// command.
+    /// `chmod` (maybe under sudo, maybe by its path, `/bin/chmod`) and its
+    /// arguments, up to the end of the command.
     CHMOD,
-    r"(?i)(?:^|[\s;&|(`\x22'])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
+    r"(?i)(?:^|[\s;&|(`\x22'/])(sudo\s+(?:-\S+\s+)*)?chmod\b([^\n;&|)]*)"
 );
 lazy_regex!(
     /// `find PATH … -exec chmod MODE {}`: a recursive change of PATH.
@@ -98,9 +98,17 @@ const SYSTEM_ROOTS: &[&str] = &[
     "users",
 ];
 
-/// Whether a mode lets everyone write: octal with the others' write bit,
-/// or a symbolic mode granting `w` to others or all.
+/// Whether a mode lets everyone write: octal with the others' write bit
+/// (leading zeros past four digits, `00777`, change nothing), or a
+/// symbolic mode granting `w` to others or all.
 fn world_writable_mode(mode: &str) -> bool {
+    let mode = match mode.len().checked_sub(4) {
+        Some(cut) if cut > 0 && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
+            mode[..cut].trim_start_matches('0').to_owned() + &mode[cut..]
+        }
+        _ => mode.to_owned(),
+    };
+    let mode = mode.as_str();
     if !mode.is_empty() && mode.len() <= 4 && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
         let others = mode.as_bytes()[mode.len() - 1] - b'0';
         return mode.len() >= 3 && others & 2 != 0;
@@ -169,7 +177,14 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     let mut recursive = false;
     let mut words = Vec::new();
     for arg in args.split_whitespace() {
-        if arg == "--recursive"
+        // `--reference=/tmp` copies the shared temporary directory's mode,
+        // `1777`: writable by everyone.
+        if arg
+            .strip_prefix("--reference=")
+            .is_some_and(|r| matches!(r.trim_end_matches('/'), "/tmp" | "/var/tmp" | "/dev/shm"))
+        {
+            words.insert(0, "1777");
+        } else if arg == "--recursive"
             || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('R'))
         {
             recursive = true;
@@ -456,5 +471,25 @@ mod tests {
             "Revert the earlier chmod 777 on /var/run/docker.sock: sudo chmod 660 /var/run/docker.sock",
             Rule::WorldWritable
         ));
+    }
+
+    /// Leading zeros past four digits, `chmod` called by its path, and a
+    /// mode copied from `/tmp` are read for the mode they set.
+    #[test]
+    fn spelled_out_and_copied_modes() {
+        for hit in [
+            "sudo chmod 00777 /etc/hosts.allow",
+            "sudo /bin/chmod 0777 /var/lib/tftpboot",
+            "sudo chmod --reference=/tmp /var/lib/helix",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "sudo chmod 00755 /usr/local/bin/tool",
+            "sudo /bin/chmod 0755 /opt/app",
+            "sudo chmod --reference=/etc/hosts /etc/hosts.new",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
     }
 }

@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|(?:conda\.anaconda\.org|repo\.anaconda\.cloud)/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -47,6 +47,12 @@ lazy_regex!(
     /// alone lets anyone report the monitor up.
     PUSH_URL,
     r"(?i)://[^\s/]+/api/push/([A-Za-z0-9]{10,64})(?:[?#/\s\x22']|$)"
+);
+lazy_regex!(
+    /// Oracle's JDBC URL, which takes the password before the host
+    /// (`jdbc:oracle:thin:scott/…@//db:1521/ORCL`).
+    ORACLE_JDBC,
+    r#"(?i)\bjdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#.]+/([^\s@/"']+)@"#
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -201,6 +207,13 @@ pub(super) fn secret_url(text: &str) -> Spans {
         })
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    out.extend(
+        ORACLE_JDBC
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .filter(|m| !is_placeholder(m.as_str()) && !word_like(m.as_str()))
+            .map(|m| m.range()),
+    );
     let bytes = text.as_bytes();
     if memchr::memmem::find(bytes, b"hooks/").is_some()
         || memchr::memmem::find(bytes, b"deploy/").is_some()
@@ -509,5 +522,24 @@ mod tests {
             "SENTRY_DSN=https://73a66e88d6fb98664fc5a45150270461@o267422.ingest.de.sentry.io/2443559",
             Rule::SecretUrl
         ));
+    }
+
+    /// Oracle's JDBC URL carries the password before the host; Anaconda's
+    /// repository takes a token in its path.
+    #[test]
+    fn oracle_and_anaconda_urls() {
+        for hit in [
+            "Hibernate could not connect: jdbc:oracle:thin:app_user/yyJCLIbs7T.!xC1@//ora-db1.example.net:1521/ORCLPDB1",
+            "conda config --add channels https://repo.anaconda.cloud/t/fHTxX4GcKkqyZB-7Ar7DzUj337SIU9kbYaEWaS5f/main",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "jdbc:oracle:thin:scott/tiger@//localhost:1521/XEPDB1",
+            "jdbc:oracle:thin:@//ora-db1.example.net:1521/ORCLPDB1",
+            "https://repo.anaconda.cloud/repo/main",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
     }
 }

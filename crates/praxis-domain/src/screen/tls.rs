@@ -60,10 +60,10 @@ lazy_regex!(
     /// Kafka's hostname check set to no algorithm
     /// (`ssl.endpoint.identification.algorithm=` left empty), a vSphere
     /// provider's `insecure_connection` set on, OkHttp's and Dart's
-    /// callbacks that accept every host or certificate, cosign's insecure
-    /// registries.
+    /// callbacks that accept every host or certificate, cosign's and Jib's
+    /// insecure registries.
     HOSTNAME_CHECK_OFF,
-    r#"(?i)\bssl\.endpoint\.identification\.algorithm\s*=\s*(?:["']{2}|["']?(?:\s|$))|\.hostnameVerifier\s*\{\s*_\s*,\s*_\s*->\s*true\s*\}|\bbadCertificateCallback\s*=\s*\([^)\n]*\)\s*=>\s*true\b|--allow-insecure-registr(?:y|ies)\b|\binsecure[_-]connection["']?\s*[=:]\s*["']?(?:true|1|yes)\b"#
+    r#"(?i)\bssl\.endpoint\.identification\.algorithm\s*=\s*(?:["']{2}|["']?(?:\s|$))|\.hostnameVerifier\s*\{\s*_\s*,\s*_\s*->\s*true\s*\}|\bbadCertificateCallback\s*=\s*\([^)\n]*\)\s*=>\s*true\b|--allow-insecure-registr(?:y|ies)\b|\binsecure[_-]connection["']?\s*[=:]\s*["']?(?:true|1|yes)\b|\ballowInsecureRegistries(?:["']?\s*[=:]\s*|>)["']?true\b"#
 );
 
 lazy_regex!(
@@ -395,5 +395,22 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
         }
+    }
+
+    /// Jib's switch for registries without verified TLS, set on.
+    #[test]
+    fn jib_insecure_registries() {
+        assert!(fires(
+            "mvn -Djib.allowInsecureRegistries=true compile jib:build",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(fires(
+            "gradle jib -Djib.allowInsecureRegistries=true",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "mvn -Djib.allowInsecureRegistries=false compile jib:build",
+            Rule::TlsVerificationDisabled
+        ));
     }
 }

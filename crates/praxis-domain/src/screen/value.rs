@@ -101,8 +101,12 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     if v.len() > 4 && v.starts_with("__") && v.ends_with("__") {
         return true;
     }
-    // A YAML tag (`!vault`, `!Ref`) stands for a value kept elsewhere.
-    if v.len() > 1 && v.starts_with('!') && v[1..].bytes().all(|b| b.is_ascii_alphabetic()) {
+    // A YAML tag (`!vault`, `!Ref`, `!env_var`) stands for a value kept
+    // elsewhere.
+    if v.len() > 1
+        && v.starts_with('!')
+        && v[1..].bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+    {
         return true;
     }
     if v.chars().all(|c| {

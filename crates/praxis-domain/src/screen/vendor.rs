@@ -51,7 +51,7 @@ lazy_regex!(
 );
 lazy_regex!(
     GOOGLE,
-    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
+    r"\b(?:AIza([0-9A-Za-z_-]{35})|[0-9]+sAIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
 );
 lazy_regex!(
     STRIPE,
@@ -161,10 +161,21 @@ lazy_regex!(
     /// Dynatrace, New Relic, Mailchimp, Brevo, Mapbox secret tokens, 1Password
     /// service accounts, Plaid, Dropbox, Meta and Square access tokens,
     /// Flutterwave, X bearer tokens, Intercom, Frame.io, Typeform, ReadMe,
-    /// Duffel), GitLab runner registration, NuGet, Adafruit IO, CircleCI,
-    /// Sourcegraph and Alibaba Cloud keys).
+    /// Duffel, LaunchDarkly, Honeycomb, Deno Deploy, Axiom, Braintree,
+    /// Trello, Rancher, WooCommerce, Backblaze B2, PostHog personal keys,
+    /// HubSpot private apps, Salesforce access tokens), GitLab runner
+    /// registration, NuGet, Adafruit IO, CircleCI, Sourcegraph, Alibaba,
+    /// Tencent and Yandex Cloud keys).
     MORE_VENDORS,
-    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rOm([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
+    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rO[ijkm]([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43})|(?:sdk|mob)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|hc[ax]i[kc]_([a-z0-9]{32,})|dd[po]_([A-Za-z0-9]{36})\b|xa[ap]t-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$([a-f0-9]{32})|AKID([A-Za-z0-9]{32})\b|AQVN([A-Za-z0-9_-]{30,})|ATTA([A-Za-z0-9]{60,})|token-[a-z0-9]{5}:([a-z0-9]{50,})|c[ks]_([a-f0-9]{40})\b|K00[0-9]([A-Za-z0-9]{27})\b|phx_([A-Za-z0-9]{40,})|pat-(?:na|eu|ap)[0-9]-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|00D[A-Za-z0-9]{12,15}!([A-Za-z0-9._]{60,}))"
+);
+
+lazy_regex!(
+    /// Tokens whose only fixed parts are punctuation and digits:
+    /// Bitwarden's machine-account access token (`0.<uuid>.<secret>:<key>==`)
+    /// and Asana's personal access token (`2/<digits>/<digits>:<hex>`).
+    NUMBERED_TOKENS,
+    r"\b0\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.([A-Za-z0-9]{30}:[A-Za-z0-9+/]{22}==)|\b[12]/[0-9]{10,20}/[0-9]{10,20}:([0-9a-f]{32})\b"
 );
 
 /// Literal parts of [`MORE_VENDORS`]' openings, one of which each of its
@@ -221,11 +232,31 @@ const MORE_VENDOR_WORDS: &[&str] = &[
     "eaa",
     "flwseck",
     "aaaaaaaaaaaaaaaaaaaaa",
-    "dg9rom",
+    "dg9ro",
     "fio-u-",
     "tfp_",
     "rdme_",
     "duffel_",
+    "sdk-",
+    "mob-",
+    "hcaik_",
+    "hcxik_",
+    "hcaic_",
+    "hcxic_",
+    "ddp_",
+    "ddo_",
+    "xaat-",
+    "xapt-",
+    "access_token$",
+    "akid",
+    "aqvn",
+    "atta",
+    "token-",
+    "ck_",
+    "cs_",
+    "k00",
+    "phx_",
+    "00d",
 ];
 
 /// The vendor-token patterns of [`Rule::CredentialOther`], each behind its
@@ -235,6 +266,7 @@ pub(super) static OTHER_GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&*OTHER_VENDOR, OTHER_VENDOR_WORDS),
         (&*MORE_VENDORS, MORE_VENDOR_WORDS),
         (&*MAILGUN_KEY, &["mailgun"]),
+        (&*NUMBERED_TOKENS, &["==", "1/", "2/"]),
     ])
 });
 
@@ -250,6 +282,7 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     let accept = |b: &str| random_like(b, 20) && (has_digit(b) || mixed_case(b));
     let mut out = tokens(open.get(&OTHER_VENDOR), text, accept);
     out.extend(tokens(open.get(&MORE_VENDORS), text, accept));
+    out.extend(tokens(open.get(&NUMBERED_TOKENS), text, accept));
     out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
         random_like(b, 20) && has_digit(b)
     }));
@@ -403,7 +436,17 @@ lazy_regex!(
     r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
 );
 
-/// A private key block or PuTTY key file, also base64-encoded.
+lazy_regex!(
+    /// A private key's DER body in base64 without its armor, as SAML and
+    /// JWT libraries take it in a JSON or YAML string: PKCS#1 RSA
+    /// (`MIIEowIBAAK…`), PKCS#8 RSA (`MIIEvQIBADANBgkqhkiG9w0BAQEFAAS…`),
+    /// SEC1 EC (`MHcCAQEEI…`), PKCS#8 P-256 and Ed25519.
+    DER_KEY,
+    r"\b(?:MII[A-Za-z0-9+/]{3}IBAAK|MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAAS|MHcCAQEEI|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{40,}={0,2}"
+);
+
+/// A private key block or PuTTY key file, also base64-encoded, or a key's
+/// bare DER body.
 pub(super) fn private_key(text: &str) -> Spans {
     let mut out: Spans = PRIVATE_KEY
         .find_iter(text)
@@ -416,6 +459,7 @@ pub(super) fn private_key(text: &str) -> Spans {
             .filter(|m| encoded_private_key(m.as_str()))
             .map(|m| m.range()),
     );
+    out.extend(DER_KEY.find_iter(text).map(|m| m.range()));
     out
 }
 

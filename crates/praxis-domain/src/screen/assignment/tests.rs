@@ -363,3 +363,28 @@ fn keys_namespaces_and_armor_are_no_values() {
         assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
     }
 }
+
+/// Passwords in prose of more languages and settings, a name/value pair
+/// with a field between, SonarQube's login token, a key escaped in JSON.
+#[test]
+fn more_prose_pairs_and_escaped_keys() {
+    for hit in [
+        "Hasło do konta serwisowego w Jirze to Ember@Raven571 — po zalogowaniu webhook zaczął działać.",
+        "Para entrar usé el usuario admin y la contraseña Cind3r*2756; el firmware se actualizó.",
+        "Tried again after setting smtp_pass to p@TGr48BV0IFaWVwZX in the admin panel.",
+        "{\"property\":{\"name\":\"spring.datasource.password\",\"source\":\"systemEnvironment\",\"value\":\"vWGTDn^M~HTY63a!Tn1v\"}}",
+        "env:\n  SONAR_LOGIN: 5cc498aeb679a9a01f699363bee2e31065703347",
+        "{\"user\":\"svc-sync\",\"pass\\u0077ord\":\"DjtcIQWe_1P40IVyCjI8\"}",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "Tried again after setting smtp_pass to the value from Vault.",
+        "{\"name\":\"spring.datasource.password\",\"source\":\"systemEnvironment\",\"value\":\"******\"}",
+        "env:\n  SONAR_LOGIN: admin",
+        "secret_key: !env_var FLASK_SECRET_KEY\ndatabase_url: !env_var DATABASE_URL",
+        "Cambia la contraseña cada 90 días.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

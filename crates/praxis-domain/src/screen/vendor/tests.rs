@@ -848,3 +848,62 @@ fn wasb_cosmos_legacy_google_and_shell_joins() {
         Rule::CredentialNpm
     ));
 }
+
+/// More vendors' token shapes.
+#[test]
+fn more_vendor_shapes() {
+    for hit in [
+        "var client = new LdClient(\"sdk-521fcaf5-dcd4-4f2e-b8f5-07c4eb0c2dce\");",
+        "x-honeycomb-team: hcaik_tydbgfl1qgf16g3ac36beo5pzetznk9ym0j0jvfcsx5wsi7pymgvu5fybq",
+        "deployctl deploy --token=ddp_ZBsZ2WHM1uCMD7Zp11tqd27ryVwY9TgQ6Gn6 main.ts",
+        "token = \"xaat-1566afb3-53f3-43d0-bd7b-70f0d29a9ed7\"",
+        "'accessToken' => 'access_token$production$dzuz9na7hj4klyp9$4b1df4645ed542af197d7431b14fcc80',",
+        "SecretId: AKIDDZXVpXKwWKGP14TVs7yJx3HuwBw7Wbd7",
+        "YC_API_KEY=AQVNP8Yf1X-OeyK9EvmgvpSv0WvlVoPk656jDUDR",
+        "&token=ATTA17f18ea1611ae3d8e15b61ada387371189645d565bacd4bd9dc7ff64eca567ab6BBB855E",
+        "rancher login https://r.example/v3 --token token-8lmv2:8kc8cbim7gab9mc2snqku79udk94xiubfgx446obl9dsnfbhfdhrl5",
+        "consumer_secret='cs_74d452bd569de6aadca3de8acaac64a07d1ddd70'",
+        "b2 authorize-account 0058c576a02fe3c3ff5e42c55 K005iKmbmBd12d0uCWf7Y7DeWmjvg71",
+        "POSTHOG_PERSONAL_API_KEY=phx_F7zTm0iPEidkBvFanW0D6Njvg8bFg6wCD3MZyIfN5Zu",
+        "INTERCOM_TOKEN=dG9rOjMyMDY3OTUzLTY1MzQtNDA3Ni1iYmY2LTFjNDYwNWUwZWJiZToxOjA",
+        "BWS_ACCESS_TOKEN=0.55f9ea77-3901-4950-9cb4-d77b96a33088.if9gOhq4I9187F2XDSsRrLNFWSMHRt:n7az+fzwcp4XizoyGk6N8f==",
+        "hubspot.Client(access_token=\"pat-eu1-755c6b21-ccb8-4a6c-a9a7-4c849933ca52\")",
+        "Authorization: Bearer 2/6051943193516818/6661282486485622:2f6e47ba86630cedb6cfa3812e1da233",
+        "sfdx force:data:soql:query -u 00DZ9njL6HKOPWJ!AQV_kO73SWtC_Uae9ZM83t.ukxY2M1aRIBfF0E0XJx6DLS1cAdXrtm7xUnyJpbDQKkKOev97yMUIFP2Cew8BqBvFQzdfixhS",
+    ] {
+        assert!(fires(hit, Rule::CredentialOther), "{hit}");
+    }
+    for clean in [
+        "Upgraded the LaunchDarkly sdk-version to 7.1.0",
+        "posthog.init('phc_abcdefghij', {api_host: 'https://eu.posthog.com'})",
+        "Backblaze key id 0058c576a02fe3c3ff5e42c55 (the id, not the key)",
+        "Published 2/3 of the shards on 12/1/2026 at 10:30",
+    ] {
+        assert!(!fires(clean, Rule::CredentialOther), "{clean}");
+    }
+}
+
+/// A Google key inside a packed URL parameter (`4sAIza…`), a Stripe secret
+/// split by PHP's `.`, a private key's DER body without armor.
+#[test]
+fn packed_split_and_unarmored_keys() {
+    assert!(fires(
+        "GET https://maps.googleapis.com/maps/api/js/AuthenticationService.Authenticate?1shttps%3A%2F%2Fx.example%2F&4sAIzaSyCPKRnmLtbp61ptMmd5Fz9-f0fOZUwhBkV&callback=_xdc_",
+        Rule::CredentialGoogle
+    ));
+    assert!(fires(
+        "$event = \\Stripe\\Webhook::constructEvent($payload, $sig, 'whsec_' . 'Ye9CxxU5MHZfw9owGCS4T59sL20aPZyg');",
+        Rule::CredentialStripe
+    ));
+    assert!(fires(
+        "\"privateKey\": \"MIICXQIBAAKBgQDUUuMMOpA0nuIZUyLk+rCzNNQuyOPPLk2A/fKqB0dYTXdEpvwQpBhIa/9q2SAAfSSQE\"",
+        Rule::CredentialPrivateKey
+    ));
+    // A public key and a certificate are no secrets.
+    for clean in [
+        "\"publicKey\": \"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0\"",
+        "\"x509cert\": \"MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGltb3Jl\"",
+    ] {
+        assert!(!fires(clean, Rule::CredentialPrivateKey), "{clean}");
+    }
+}
