@@ -302,7 +302,8 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         return false;
     }
     // A reference to the environment or a secret store, in configuration
-    // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`).
+    // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`, Azure
+    // Container Apps' `keyvaultref:URL`).
     let lower = v.to_ascii_lowercase();
     if [
         "os.environ",
@@ -314,6 +315,7 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         "vault:",
         "ssm:",
         "file:",
+        "keyvaultref:",
     ]
     .iter()
     .any(|p| lower.starts_with(p))
@@ -442,8 +444,17 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`):
     /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe|contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
+
+/// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
+/// letters outside ASCII leave the English pattern's literal search whole.
+static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
+    ScriptPattern::new(
+        r#"(?i)\b(?:contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})"#,
+        &["contrase", "hasło", "lösenord"],
+    )
+});
 
 /// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
@@ -459,17 +470,9 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
-                &[
-                    "pass",
-                    "pwd",
-                    "senha",
-                    "kennwort",
-                    "wachtwoord",
-                    "contrase",
-                    "hasło",
-                    "lösenord",
-                ],
+                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
             ),
+            (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
                 &DECLARATION,
@@ -824,7 +827,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         text,
         prose_password,
     ));
-    out.extend(groups(open.get(&BARE_PASSWORD), text, |v| {
+    // A password after the word alone counts only when it looks generated.
+    let generated_password = |v: &str| {
         let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
         v.len() >= 8
             && has_digit(v)
@@ -832,7 +836,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
             && !v.contains('/')
             && !is_placeholder(v)
-    }));
+    };
+    out.extend(groups(open.get(&BARE_PASSWORD), text, generated_password));
+    out.extend(groups(
+        open.get(&BARE_PASSWORD_ABROAD.pattern),
+        text,
+        generated_password,
+    ));
     out
 }
 

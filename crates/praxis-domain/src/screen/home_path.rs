@@ -47,6 +47,20 @@ fn windows_profile_of_a_person(name: &str) -> bool {
         )
 }
 
+/// Whether the path at `at` is a web route requested by an HTTP method
+/// (`GET /home/dashboard 302`), not a directory.
+fn http_route(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '"')
+        .next()
+        .unwrap_or("");
+    matches!(
+        word,
+        "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
+    )
+}
+
 pub(super) fn home_path(text: &str) -> Spans {
     let whole = |c: &regex::Captures<'_>| c.get(0).map(|m| m.range());
     let mut out: Spans = HOME_POSIX
@@ -55,6 +69,7 @@ pub(super) fn home_path(text: &str) -> Spans {
             let name = &c[2];
             !placeholder_user(name)
                 && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
+                && !http_route(text, c.get(0).map_or(0, |m| m.start()))
         })
         .filter_map(|c| whole(&c))
         .collect();
@@ -255,5 +270,16 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");
         }
+    }
+
+    /// A route an HTTP method requests is no directory.
+    #[test]
+    fn http_routes_are_no_homes() {
+        assert!(!fires("GET /home/dashboard 302 -> /login", Rule::HomePath));
+        assert!(!fires(
+            "\"POST /home/settings HTTP/1.1\" 200",
+            Rule::HomePath
+        ));
+        assert!(fires("cp build.log /home/dashboard/", Rule::HomePath));
     }
 }

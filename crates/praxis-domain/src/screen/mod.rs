@@ -504,6 +504,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "credentials",
             "secret_key",
             "secretkey",
+            "aws_secret",
+            "s3a.secret",
             "x-amz-security-token",
             "iqojb3jpz2lux2vj",
             "fwogzxivyxdze",
@@ -556,6 +558,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "azconfig",
             "arm_access_key",
             "aeg-sas-key",
+            // An Entra client secret's fixed `Q~`.
+            "q~",
         ],
         Rule::SecretUrl => &[
             "://",

@@ -22,7 +22,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|(?:conda\.anaconda\.org|repo\.anaconda\.cloud)/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})/|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -53,6 +53,19 @@ lazy_regex!(
     /// (`jdbc:oracle:thin:scott/…@//db:1521/ORCL`).
     ORACLE_JDBC,
     r#"(?i)\bjdbc:oracle:(?:thin|oci8?):[A-Za-z0-9_$#.]+/([^\s@/"']+)@"#
+);
+lazy_regex!(
+    /// An SQS broker URL (Celery, Kombu): the access key id and its secret
+    /// as user and password, the host often left empty (`sqs://ID:KEY@`),
+    /// the secret's `/` left unencoded.
+    SQS_BROKER,
+    r#"\bsqs://[A-Za-z0-9]{16,24}:([^\s@"']{20,})@"#
+);
+lazy_regex!(
+    /// Anaconda's commercial repository, whose path holds the token
+    /// (`repo.anaconda.cloud/t/<token>/main`), as its older host's does.
+    ANACONDA_CLOUD,
+    r"repo\.anaconda\.cloud/t/([A-Za-z0-9_-]{20,})"
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -115,6 +128,8 @@ fn param_kind(key: &str) -> Option<Param> {
         | "x-goog-signature"
         | "authorization"
         | "q-signature"
+        // Grafana's image renderer's callback key.
+        | "renderkey"
         | "tkn" => Param::Token,
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
@@ -207,6 +222,14 @@ pub(super) fn secret_url(text: &str) -> Spans {
         })
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    out.extend(
+        SQS_BROKER
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .filter(|m| !is_placeholder(m.as_str()))
+            .map(|m| m.range()),
+    );
     out.extend(
         ORACLE_JDBC
             .captures_iter(text)
@@ -541,5 +564,17 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }
+    }
+
+    /// An SQS broker URL with an empty host, Grafana's render key.
+    #[test]
+    fn sqs_brokers_and_render_keys() {
+        for hit in [
+            "export CELERY_BROKER_URL=sqs://LZQN729VA4X3Y53CWAX5:jpoQ3rcVRE6yiv+uSQK//o75l4TXAkoJe/6gQHtN@",
+            "http://grafana:3000/d-solo/abc/xyz?panelId=2&render=1&renderKey=3roX04NXbQOZVvxnGNnniwgnmMQwZAB7",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(!fires("export CELERY_BROKER_URL=sqs://", Rule::SecretUrl));
     }
 }

@@ -20,11 +20,11 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -577,5 +577,20 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }
+    }
+
+    /// A session id in a Markdown table's cell, PHP's `session_id()`.
+    #[test]
+    fn table_cells_and_php_calls() {
+        for hit in [
+            "| session_id | 01J8X637JT02C6EP7M1WC8XJEE |\n| model | gpt-4.1 |",
+            "PHP session id from phpinfo(): session_id() = 1bu4jlr8w8ztw5nqx20jodk07h",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        assert!(!fires(
+            "| session_id | (none) |\n| model | gpt-4.1 |",
+            Rule::SessionId
+        ));
     }
 }

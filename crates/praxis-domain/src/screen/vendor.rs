@@ -50,8 +50,14 @@ lazy_regex!(
     r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken|\bx-amz-security-token)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
 );
 lazy_regex!(
+    /// A Google key packed in a URL parameter after its field number
+    /// (`&4sAIza…` in a Maps request), where no word boundary opens it.
+    GOOGLE_PACKED,
+    r"[0-9]sAIza([0-9A-Za-z_-]{35})"
+);
+lazy_regex!(
     GOOGLE,
-    r"\b(?:AIza([0-9A-Za-z_-]{35})|[0-9]+sAIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
+    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
 );
 lazy_regex!(
     STRIPE,
@@ -69,7 +75,7 @@ lazy_regex!(
     /// the second empty), or an unsigned one (`"alg":"none"`, the
     /// signature empty), which a server that accepts it honours as any.
     JWT,
-    r"\b(?:eyJ|eyAi|ewog|ew0K)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|\beyJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\."
+    r"\b(?:eyJ|eyAi|ewog|ew0K)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|\beyJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\.|\beyJ0eXAiOiJKV1QiLCJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\."
 );
 lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal
@@ -161,13 +167,10 @@ lazy_regex!(
     /// Dynatrace, New Relic, Mailchimp, Brevo, Mapbox secret tokens, 1Password
     /// service accounts, Plaid, Dropbox, Meta and Square access tokens,
     /// Flutterwave, X bearer tokens, Intercom, Frame.io, Typeform, ReadMe,
-    /// Duffel, LaunchDarkly, Honeycomb, Deno Deploy, Axiom, Braintree,
-    /// Trello, Rancher, WooCommerce, Backblaze B2, PostHog personal keys,
-    /// HubSpot private apps, Salesforce access tokens), GitLab runner
-    /// registration, NuGet, Adafruit IO, CircleCI, Sourcegraph, Alibaba,
-    /// Tencent and Yandex Cloud keys).
+    /// Duffel), GitLab runner registration, NuGet, Adafruit IO, CircleCI,
+    /// Sourcegraph and Alibaba Cloud keys).
     MORE_VENDORS,
-    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rO[ijkm]([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43})|(?:sdk|mob)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|hc[ax]i[kc]_([a-z0-9]{32,})|dd[po]_([A-Za-z0-9]{36})\b|xa[ap]t-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$([a-f0-9]{32})|AKID([A-Za-z0-9]{32})\b|AQVN([A-Za-z0-9_-]{30,})|ATTA([A-Za-z0-9]{60,})|token-[a-z0-9]{5}:([a-z0-9]{50,})|c[ks]_([a-f0-9]{40})\b|K00[0-9]([A-Za-z0-9]{27})\b|phx_([A-Za-z0-9]{40,})|pat-(?:na|eu|ap)[0-9]-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|00D[A-Za-z0-9]{12,15}!([A-Za-z0-9._]{60,}))"
+    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rO[ijkm]([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
 );
 
 lazy_regex!(
@@ -237,6 +240,21 @@ const MORE_VENDOR_WORDS: &[&str] = &[
     "tfp_",
     "rdme_",
     "duffel_",
+];
+
+lazy_regex!(
+    /// Still more vendors' tokens, apart from [`MORE_VENDORS`] because
+    /// some of their openings are common words (`atta`, `token-`, `cs_`):
+    /// LaunchDarkly, Honeycomb, Deno Deploy, Axiom, Braintree, Tencent
+    /// and Yandex Cloud, Trello, Rancher, WooCommerce, Backblaze B2,
+    /// PostHog personal keys, HubSpot private apps, Salesforce access
+    /// tokens.
+    FURTHER_VENDORS,
+    r"\b(?:(?:sdk|mob)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|hc[ax]i[kc]_([a-z0-9]{32,})|dd[po]_([A-Za-z0-9]{36})\b|xa[ap]t-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$([a-f0-9]{32})|AKID([A-Za-z0-9]{32})\b|AQVN([A-Za-z0-9_-]{30,})|ATTA([A-Za-z0-9]{60,})|token-[a-z0-9]{5}:([a-z0-9]{50,})|c[ks]_([a-f0-9]{40})\b|K00[0-9]([A-Za-z0-9]{27})\b|phx_([A-Za-z0-9]{40,})|pat-(?:na|eu|ap)[0-9]-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|00D[A-Za-z0-9]{12,15}!([A-Za-z0-9._]{60,}))"
+);
+
+/// Literal parts of [`FURTHER_VENDORS`]' openings.
+const FURTHER_VENDOR_WORDS: &[&str] = &[
     "sdk-",
     "mob-",
     "hcaik_",
@@ -256,6 +274,7 @@ const MORE_VENDOR_WORDS: &[&str] = &[
     "cs_",
     "k00",
     "phx_",
+    "pat-",
     "00d",
 ];
 
@@ -265,6 +284,7 @@ pub(super) static OTHER_GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::new(vec![
         (&*OTHER_VENDOR, OTHER_VENDOR_WORDS),
         (&*MORE_VENDORS, MORE_VENDOR_WORDS),
+        (&*FURTHER_VENDORS, FURTHER_VENDOR_WORDS),
         (&*MAILGUN_KEY, &["mailgun"]),
         (&*NUMBERED_TOKENS, &["==", "1/", "2/"]),
     ])
@@ -282,6 +302,7 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     let accept = |b: &str| random_like(b, 20) && (has_digit(b) || mixed_case(b));
     let mut out = tokens(open.get(&OTHER_VENDOR), text, accept);
     out.extend(tokens(open.get(&MORE_VENDORS), text, accept));
+    out.extend(tokens(open.get(&FURTHER_VENDORS), text, accept));
     out.extend(tokens(open.get(&NUMBERED_TOKENS), text, accept));
     out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
         random_like(b, 20) && has_digit(b)
@@ -339,12 +360,16 @@ lazy_regex!(
     r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
 );
 lazy_regex!(
-    /// `secret_key` in a text about S3 (s3cmd's `.s3cfg`, boto), also given
-    /// as an argument (`pulumi config set aws:secretKey …`).
+    /// `secret_key` or `aws_secret` in a text about S3 (s3cmd's `.s3cfg`,
+    /// boto, Terraform's `TF_VAR_aws_secret_key`), also given as an argument
+    /// (`pulumi config set aws:secretKey …`), and Hadoop's S3A property.
     AWS_S3_SECRET,
-    r#"(?i)\bsecret[_-]?key\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
-lazy_regex!(AWS_CONTEXT, r"(?i)amazonaws|\baws\b|s3cmd|\bboto|\bs3\b");
+lazy_regex!(
+    AWS_CONTEXT,
+    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\."
+);
 
 /// Whether capitals with no digit read as words rather than a generated
 /// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
@@ -390,7 +415,10 @@ fn generated(body: &str) -> bool {
 }
 
 pub(super) fn google(text: &str) -> Spans {
-    tokens(Some(&GOOGLE), text, |b| random_like(b, 20) && generated(b))
+    let accept = |b: &str| random_like(b, 20) && generated(b);
+    let mut out = tokens(Some(&GOOGLE), text, accept);
+    out.extend(tokens(Some(&GOOGLE_PACKED), text, accept));
+    out
 }
 
 pub(super) fn stripe(text: &str) -> Spans {
@@ -464,13 +492,16 @@ pub(super) fn private_key(text: &str) -> Spans {
 }
 
 /// Whether a PuTTY key file's private lines were left out: the line after
-/// `Private-Lines:` opens a redaction marker (`<redacted>`, `[…]`).
+/// `Private-Lines:` opens a redaction marker (`<redacted>`, `[…]`), or
+/// there is no `Private-Lines:` and a marker line stands in for the body.
 fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
+    let rest = &text[found.end()..];
+    let marker = |line: &str| line.trim_start().starts_with(['<', '[']);
     found.as_str().starts_with("PuTTY")
-        && text[found.end()..]
-            .find("Private-Lines:")
-            .and_then(|at| text[found.end() + at..].split('\n').nth(1))
-            .is_some_and(|line| line.trim_start().starts_with(['<', '[']))
+        && match rest.find("Private-Lines:") {
+            Some(at) => rest[at..].split('\n').nth(1).is_some_and(marker),
+            None => rest.lines().any(marker),
+        }
 }
 
 /// Whether the key body that ends a match at `end` is cut short by a
@@ -587,7 +618,13 @@ lazy_regex!(
 lazy_regex!(
     /// Words that place a Functions key.
     FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]key|function_key|host key|azure"
+    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]?keys?|function_key|functionapp|masterkey|host key|azure"
+);
+lazy_regex!(
+    /// A Microsoft Entra application's client secret: three characters, a
+    /// digit and `Q~`, then 31 to 34 more (`sWK8Q~W762.Jxim…`).
+    ENTRA_SECRET,
+    r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])"
 );
 lazy_regex!(
     AZURE_CONTEXT,
@@ -716,7 +753,8 @@ fn labelled_id(text: &str, at: usize) -> bool {
         .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let word = before[start..].to_ascii_lowercase();
-    word.len() > 2 && word.ends_with("id") && !word.ends_with("sid")
+    // `trace id …` labels the value by the word `id` alone.
+    word.len() >= 2 && word.ends_with("id") && !word.ends_with("sid")
 }
 
 /// Whether the value at `at` continues a hyphenated name
@@ -822,6 +860,9 @@ pub(super) fn azure(text: &str) -> Spans {
     if FUNCTION_CONTEXT.is_match(text) {
         out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }
+    out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
+        has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
+    }));
     out
 }
 

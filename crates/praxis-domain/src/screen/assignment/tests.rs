@@ -388,3 +388,11 @@ fn more_prose_pairs_and_escaped_keys() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A secret kept in Key Vault and referenced by Azure Container Apps.
+#[test]
+fn key_vault_references_stand_down() {
+    let text = "az containerapp secret set -n api -g rg --secrets \"db-pass=keyvaultref:https://kv.vault.azure.net/secrets/db-pass,identityref:system\"";
+    assert!(!fires(text, Rule::CredentialAssignment));
+    assert!(!fires(text, Rule::CredentialCommandLine));
+}

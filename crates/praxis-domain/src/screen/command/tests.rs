@@ -390,3 +390,22 @@ fn downloads_run_by_other_routes() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Everything deleted in the home after `cd`, and `find` in a system
+/// directory running `rm`.
+#[test]
+fn home_emptied_and_system_files_found_and_removed() {
+    for hit in [
+        "cd $HOME && rm -rf * .[!.]*",
+        "cd ~ && rm -rf *",
+        "sudo find /etc -type f -exec rm -f {} +",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "cd ~/project/build && rm -rf *",
+        "find /var/log -name '*.gz' -exec rm {} +",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

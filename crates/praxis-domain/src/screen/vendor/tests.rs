@@ -907,3 +907,58 @@ fn packed_split_and_unarmored_keys() {
         assert!(!fires(clean, Rule::CredentialPrivateKey), "{clean}");
     }
 }
+
+/// Entra client secrets, Functions keys listed by the CLI, AWS secrets
+/// named for Terraform, Hadoop and code, an unsigned JWT; a trace id and
+/// a PuTTY file with its body removed are no secrets.
+#[test]
+fn entra_functions_s3a_and_unsigned_tokens() {
+    for (hit, rule) in [
+        (
+            "\"client_secret\": \"CwK8Q~wm1S6hjXjy-d.KPDzCXmyhZf15cSuzt7yw\",",
+            Rule::CredentialAzure,
+        ),
+        (
+            "AZURE_CLIENT_SECRET=DQ08Q~EGSYTCGSFadyynY.QJKyS_2J4seFyAYT4Z",
+            Rule::CredentialAzure,
+        ),
+        (
+            "$ az functionapp keys list -g rg -n fn\n{\n  \"functionKeys\": {\n    \"default\": \"l4gsLHPr6NBsLlbyQmSfRbADx8PnqWGpUY-SHCzZuDfKvc4CBfZCcA==\"\n  }\n}",
+            Rule::CredentialAzure,
+        ),
+        (
+            "TF_VAR_aws_secret_key=cODEgsNmyOwXpQE8c7H2TBYABKgDL35062sVxuOv",
+            Rule::CredentialAws,
+        ),
+        (
+            "<property>\n  <name>fs.s3a.secret.key</name>\n  <value>44pdR+Y1WPoz6YadHY/6nOwcHu9egLAoEZlKUgJ2</value>\n</property>",
+            Rule::CredentialAws,
+        ),
+        (
+            "aws_secret = \"3orcPrpyy9b7uEfyDE792hNeq5Rl0uihgfrKx1m+\"",
+            Rule::CredentialAws,
+        ),
+        (
+            "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJhbm9uIn0.",
+            Rule::CredentialJwt,
+        ),
+    ] {
+        assert!(fires(hit, rule), "{hit}");
+    }
+    for (clean, rule) in [
+        (
+            "Twilio trace id 10c20c70674df1cc2b1204070bf49143 (safe to share).",
+            Rule::CredentialTwilio,
+        ),
+        (
+            "PuTTY-User-Key-File-3: ssh-rsa\nEncryption: aes256-cbc\nPublic-Lines: 6\n[... key body removed ...]",
+            Rule::CredentialPrivateKey,
+        ),
+        (
+            "Rotated the secret named sp-deploy-Q~ in Key Vault.",
+            Rule::CredentialAzure,
+        ),
+    ] {
+        assert!(!fires(clean, rule), "{clean}");
+    }
+}
