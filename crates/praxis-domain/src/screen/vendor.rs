@@ -860,9 +860,11 @@ pub(super) fn azure(text: &str) -> Spans {
     if FUNCTION_CONTEXT.is_match(text) {
         out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }
-    out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
-        has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
-    }));
+    if memchr::memmem::find(text.as_bytes(), b"Q~").is_some() {
+        out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
+            has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
+        }));
+    }
     out
 }
 

@@ -18,7 +18,7 @@ use crate::screen::pattern::{ScriptPattern, lazy_regex};
 /// verb that opens the order: in English, German, French, Spanish,
 /// Portuguese, Italian, Russian, Japanese and Chinese. Compiled from its
 /// normalized form, as are its words.
-const READER_ADDRESS_PATTERN: &str = r"(?i)(?:\b(?:ai|llms?)\s+(?:reading|processing|parsing)\s+this\b[^:\n.]{0,30}|\b(?:new\s+)?instructions\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:ai|agents?|assistants?|models?|llms?)\b|\b(?:ai|llm|automated|autonomous|coding)\s+(?:agents?|assistants?|tools?|reviewers?|readers?|bots?|models?|systems?|copilots?|helpers?|operators?)\b(?:\s+(?:that\s+|which\s+|who\s+)?(?:reading|processing|reviewing|parsing|handling|summari[sz]ing|triaging|continuing|running|executing|reads?|process(?:es)?|reviews?|parses?|handles?|continues|runs|executes)\s+(?:this|these)\b[^:\n.]{0,30})?|\b(?:agents?|assistants?|copilots?|llms?|bots?|models?|reviewers?|tools?)\s+(?:that\s+|which\s+|who\s+)?(?:reading|processing|reviewing|parsing|handling|summari[sz]ing|triaging|calling|using|invoking|reads?|process(?:es)?|reviews?|parses?|handles?|calls?|uses?|invokes?)\s+(?:this|these)\b[^:\n.]{0,30}|\bTODO\((?:agent|ai|assistant|llm|claude|copilot|codex|bot)\)|\(\s*for\s+the\s+(?:agent|assistant|ai|llm|model)\s*\)|\b(?:ai|llm|bot|agent|assistant)\s+(?:note|notice|instructions?|directives?)\b(?:\s+from\s+[^:\n]{1,40})?|(?:^|\n|['\x22`]|[.!?][ \t]+|(?:^|\s)(?:#|//+|--|;|\*|<#|/\*+|<!--)[ \t]*)[ \t]*(?:[=-]+>[ \t]*)?(?:(?:ai|llm)[ \t]+|dear[ \t]+|to[ \t]+|for[ \t]+|attention[ \t]+|(?:note|message)[ \t]+(?:for|to)[ \t]+(?:the[ \t]+)?)?(?:agent|assistant|agente|asistente|assistente|agents|assistants|ai|llm|ia|copilot|claude|cursor|aider|codex|gemini|devin|cline|windsurf|cody|tabnine|junie)\b(?:[ \t]+(?:cli|code|agent|assistant))?|\b(?:an|für)\s+(?:den|die)\s+(?:ki-?|[a-z]+-)?(?:agenten|assistenten)\b|\bki-?(?:agent|assistent)(?:en)?\b|\b(?:à|a)\s+l['’](?:agent|assistant|ia)\b|\b(?:pour|para|per)\s+(?:l['’]|el\s+|la\s+|les\s+|o\s+|a\s+|il\s+|los\s+|os\s+)?(?:agent[eo]?s?|assistant[e]?s?|asistentes?|ia)\b|\b(?:al|ao|all['’])\s*(?:agente|asistente|assistente|ia)\b|\b(?:asistente|assistente|assistant|agente|agent)s?\s+(?:de\s+)?ia\b|(?:ии-)?(?:агенту|ассистенту|агентам|ассистентам)|(?:ai)?(?:アシスタント|エージェント)(?:へ|さん|様)?|aiへ|(?:致|给)?(?:ai)?(?:助手|智能体))[ \t]*(?::|,|、|[ \t]+(?:must|should|shall|are\s+to|is\s+to|need\s+to|have\s+to|muss|müssen|debe|deben|doit|doivent|deve|devem|devono|должен|должны))|\bthe\s+(?:assistant|agent|ai|model)[ \t]+(?:must|should|shall|is\s+to)\b";
+const READER_ADDRESS_PATTERN: &str = r"(?i)(?:\b(?:ai|llm|automated|autonomous|coding)\s+(?:agents?|assistants?|tools?|reviewers?|readers?|bots?|models?|systems?|copilots?|helpers?|operators?)\b(?:\s+(?:that\s+|which\s+|who\s+)?(?:reading|processing|reviewing|parsing|handling|summari[sz]ing|triaging|continuing|running|executing|reads?|process(?:es)?|reviews?|parses?|handles?|continues|runs|executes)\s+(?:this|these)\b[^:\n.]{0,30})?|\b(?:agents?|assistants?|copilots?|llms?|bots?|models?|reviewers?|tools?)\s+(?:that\s+|which\s+|who\s+)?(?:reading|processing|reviewing|parsing|handling|summari[sz]ing|triaging|calling|using|invoking|reads?|process(?:es)?|reviews?|parses?|handles?|calls?|uses?|invokes?)\s+(?:this|these)\b[^:\n.]{0,30}|\bTODO\((?:agent|ai|assistant|llm|claude|copilot|codex|bot)\)|\(\s*for\s+the\s+(?:agent|assistant|ai|llm|model)\s*\)|\b(?:ai|llm|bot|agent|assistant)\s+(?:note|notice|instructions?|directives?)\b(?:\s+from\s+[^:\n]{1,40})?|(?:^|\n|['\x22`]|[.!?][ \t]+|(?:^|\s)(?:#|//+|--|;|\*|<#|/\*+|<!--)[ \t]*)[ \t]*(?:[=-]+>[ \t]*)?(?:(?:ai|llm)[ \t]+|dear[ \t]+|to[ \t]+|for[ \t]+|attention[ \t]+|(?:note|message)[ \t]+(?:for|to)[ \t]+(?:the[ \t]+)?)?(?:agent|assistant|agente|asistente|assistente|agents|assistants|ai|llm|ia|copilot|claude|cursor|aider|codex|gemini|devin|cline|windsurf|cody|tabnine|junie)\b(?:[ \t]+(?:cli|code|agent|assistant))?|\b(?:an|für)\s+(?:den|die)\s+(?:ki-?|[a-z]+-)?(?:agenten|assistenten)\b|\bki-?(?:agent|assistent)(?:en)?\b|\b(?:à|a)\s+l['’](?:agent|assistant|ia)\b|\b(?:pour|para|per)\s+(?:l['’]|el\s+|la\s+|les\s+|o\s+|a\s+|il\s+|los\s+|os\s+)?(?:agent[eo]?s?|assistant[e]?s?|asistentes?|ia)\b|\b(?:al|ao|all['’])\s*(?:agente|asistente|assistente|ia)\b|\b(?:asistente|assistente|assistant|agente|agent)s?\s+(?:de\s+)?ia\b|(?:ии-)?(?:агенту|ассистенту|агентам|ассистентам)|(?:ai)?(?:アシスタント|エージェント)(?:へ|さん|様)?|aiへ|(?:致|给)?(?:ai)?(?:助手|智能体))[ \t]*(?::|,|、|[ \t]+(?:must|should|shall|are\s+to|is\s+to|need\s+to|have\s+to|muss|müssen|debe|deben|doit|doivent|deve|devem|devono|должен|должны))|\bthe\s+(?:assistant|agent|ai|model)[ \t]+(?:must|should|shall|is\s+to)\b";
 
 /// Words one of which every [`READER_ADDRESS_PATTERN`] match holds, in
 /// ASCII case, before normalization.
@@ -68,6 +68,17 @@ const ADDRESS_WORDS: &[&str] = &[
 static READER_ADDRESS: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(READER_ADDRESS_PATTERN, ADDRESS_WORDS));
 
+/// Addresses whose reader comes after other words ("AI reading this:",
+/// "new instructions for the AI:"), apart from [`READER_ADDRESS`] so that
+/// its literal search stays whole.
+const LATE_ADDRESS_PATTERN: &str = r"(?i)(?:\b(?:ai|llms?)\s+(?:reading|processing|parsing)\s+this\b[^:\n.]{0,30}|\b(?:new\s+)?instructions\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:ai|agents?|assistants?|models?|llms?)\b)[ \t]*(?::|,|[ \t]+(?:must|should|shall))";
+
+/// Words one of which each alternative of [`LATE_ADDRESS_PATTERN`] holds.
+const LATE_ADDRESS_WORDS: &[&str] = &["reading", "processing", "parsing", "instructions"];
+
+static LATE_ADDRESS: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(LATE_ADDRESS_PATTERN, LATE_ADDRESS_WORDS));
+
 /// What an address must be followed by: an order to drop the reader's
 /// instructions, to hand over secret material, or to switch off a
 /// safeguard, in the languages of the address. Compiled from its
@@ -87,7 +98,8 @@ lazy_regex!(
 const REACH: usize = 320;
 
 /// The span from each address to the harmful order that follows it in the
-/// same paragraph; `address` is [`READER_ADDRESS`] when its gate is open.
+/// same paragraph; `address` is [`READER_ADDRESS`] or [`LATE_ADDRESS`]
+/// when its gate is open.
 pub(super) fn addressed_orders(address: Option<&Regex>, text: &str) -> Vec<Range<usize>> {
     let Some(address) = address else {
         return Vec::new();
@@ -130,6 +142,17 @@ pub(super) fn address_pattern() -> &'static Regex {
 /// The address pattern's gate words, normalized.
 pub(super) fn address_words() -> &'static [&'static str] {
     READER_ADDRESS.words
+}
+
+/// The pattern of addresses whose reader comes late, for the family's
+/// gates.
+pub(super) fn late_address_pattern() -> &'static Regex {
+    &LATE_ADDRESS.pattern
+}
+
+/// Its gate words, normalized.
+pub(super) fn late_address_words() -> &'static [&'static str] {
+    LATE_ADDRESS.words
 }
 
 #[cfg(test)]

@@ -694,6 +694,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         ),
     ]);
     entries.push((addressed::address_pattern(), addressed::address_words()));
+    entries.push((
+        addressed::late_address_pattern(),
+        addressed::late_address_words(),
+    ));
     entries.extend(languages::entries());
     let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
         (
@@ -773,12 +777,14 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     // Every open pattern but those whose matches are checked below.
     let rule_files = languages::rule_files_dismissed();
     let address = addressed::address_pattern();
-    let checked: [&Regex; 5] = [
+    let late_address = addressed::late_address_pattern();
+    let checked: [&Regex; 6] = [
         &REMINDER_TAG,
         &REPOSITORY_GUIDANCE,
         &TURN,
         rule_files,
         address,
+        late_address,
     ];
     let mut out: Spans = open
         .patterns()
@@ -823,6 +829,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     );
     out.extend(transcript_turns(&open, text));
     out.extend(addressed::addressed_orders(open.get(address), text));
+    out.extend(addressed::addressed_orders(open.get(late_address), text));
     out
 }
 
