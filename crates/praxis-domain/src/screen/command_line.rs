@@ -37,6 +37,12 @@ lazy_regex!(
 );
 lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
+    /// sshpass run from a program's argument list (`["sshpass", "-p",
+    /// "…", "ssh", …]`).
+    SSHPASS_ARGV,
+    r#"\[\s*["']sshpass["']\s*,\s*["']-p["']\s*,\s*["']([^"'\n]+)["']"#
+);
+lazy_regex!(
     /// Passwords handed to a command on its command line or standard input.
     CLI_PASSWORD,
     r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))"#
@@ -218,6 +224,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&CURL_USER, &["curl", "wget", "http"]),
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&GH_SECRET_BODY, &["secret"]),
+            (&SSHPASS_ARGV, &["sshpass"]),
             (
                 &CLI_PASSWORD,
                 &[
@@ -361,6 +368,9 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
         // A password may hold `=`; other secrets' `id=…` is a spec.
         || (class != KeyClass::Password && SPEC_VALUE.is_match(value))
         || (!quoted && word_like(bare))
+        // A URL after a flag that takes its password from elsewhere
+        // (`lftp -u user --env-password sftp://…`).
+        || value.contains("://")
         // Prose in another script after a flag named in a sentence
         // ("--secret 挂载"): no letter or digit of a secret's.
         || (!quoted && !bare.bytes().any(|b| b.is_ascii_alphanumeric()));
@@ -394,12 +404,14 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
             && !is_placeholder(v)
     }));
-    out.extend(groups(open.get(&CLI_PASSWORD), text, |v| {
+    let handed = |v: &str| {
         v.len() >= 3
             && !is_placeholder(v)
             && !v.contains("$(")
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
-    }));
+    };
+    out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
+    out.extend(groups(open.get(&SSHPASS_ARGV), text, handed));
     out.extend(groups(open.get(&CURL_USER), text, |v| {
         v.len() >= 3 && !is_placeholder(v)
     }));
@@ -844,6 +856,20 @@ mod tests {
         }
         assert!(!fires(
             "+ echo done\n+ sudo systemctl restart kubelet",
+            Rule::CredentialCommandLine
+        ));
+    }
+
+    /// sshpass from a program's argument list; a URL after a flag that
+    /// reads the password from the environment.
+    #[test]
+    fn argument_lists_and_env_password_flags() {
+        assert!(fires(
+            "subprocess.run([\"sshpass\", \"-p\", \"ELoED4kYsxr#034\", \"ssh\", \"admin@10.9.8.7\", \"reboot\"])",
+            Rule::CredentialCommandLine
+        ));
+        assert!(!fires(
+            "lftp -u uploader --env-password sftp://ftp.partner-drop.net",
             Rule::CredentialCommandLine
         ));
     }

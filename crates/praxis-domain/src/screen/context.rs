@@ -54,6 +54,9 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
     // Mailgun's API documentation.
     "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+    // The OAuth 2.0 specification's (RFC 6749) example tokens.
+    "2YotnFZFEjr1zCsicMWpAA",
+    "tGzv3JOkF0XG5Qx2TlKWIA",
     // Discord's API reference (a bot token's Authorization header).
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
 ];

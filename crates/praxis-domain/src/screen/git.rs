@@ -6,7 +6,7 @@ use super::pattern::{Spans, lazy_regex, matches, shell_words};
 lazy_regex!(
     /// A git subcommand and its arguments, up to the end of the command.
     GIT,
-    r#"(?i)\b(?:git|yadm|hub)(?:\.exe)?(?:\s+-(?:c\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+|C\s+\S+|-\S+))*\s+(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"#
+    r#"(?i)\b(?:git|yadm|hub)(?:\.exe)?(?:\s+-(?:c\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+|C\s+\S+|-\S+))*\s+(?:subtree\s+)?(push|commit|merge|rebase|cherry-pick|revert|am|pull)\b((?:[^\n;&|`]|`[^`\n]*`)*)"#
 );
 lazy_regex!(
     /// git started by a program with its arguments as one string:
@@ -326,6 +326,19 @@ mod tests {
     fn quoted_settings_before_the_subcommand() {
         assert!(fires(
             "git -c user.name=\"CI Bot\" commit --no-verify -am release",
+            Rule::GitSafeguardBypass
+        ));
+    }
+
+    /// `git subtree push` forced.
+    #[test]
+    fn subtree_pushes() {
+        assert!(fires(
+            "git subtree push --prefix docs origin gh-pages --force",
+            Rule::GitSafeguardBypass
+        ));
+        assert!(!fires(
+            "git subtree push --prefix docs origin gh-pages",
             Rule::GitSafeguardBypass
         ));
     }

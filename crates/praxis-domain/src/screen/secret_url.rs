@@ -128,8 +128,12 @@ fn param_kind(key: &str) -> Option<Param> {
         | "x-goog-signature"
         | "authorization"
         | "q-signature"
-        // Grafana's image renderer's callback key.
+        // Grafana's image renderer's callback key, a private tracker's
+        // passkey, Akamai's edge token.
         | "renderkey"
+        | "passkey"
+        | "hdnts"
+        | "__hdnea__"
         | "tkn" => Param::Token,
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
@@ -576,5 +580,24 @@ mod tests {
             assert!(fires(hit, Rule::SecretUrl), "{hit}");
         }
         assert!(!fires("export CELERY_BROKER_URL=sqs://", Rule::SecretUrl));
+    }
+
+    /// A tracker's passkey and an Akamai edge token in a query; the OAuth
+    /// specification's example token and a French placeholder are no
+    /// secrets.
+    #[test]
+    fn passkeys_edge_tokens_and_documented_examples() {
+        for hit in [
+            "https://tracker.quillon.org/rss.php?passkey=468d23036b0882677f41e1a5ae616ebb&cat=12",
+            "https://cdn.palisade.tv/hls/live/master.m3u8?hdnts=exp=1735689600~acl=/*~hmac=0eeacb5ea285798b223f71e793dbab34fd4c9de9e45ac01de2b0ac66df490c",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "Location: http://example.com/cb#access_token=2YotnFZFEjr1zCsicMWpAA&state=xyz",
+            "Dans la doc, l'exemple est postgres://utilisateur:motdepasse@hote:5432/base.",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
     }
 }

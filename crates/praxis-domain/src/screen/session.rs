@@ -24,12 +24,12 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\.gemini/tmp/\S*{UUID}|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl\b|\.gemini/tmp/\S*{UUID}|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
@@ -52,9 +52,10 @@ lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
     /// PHP's `session_id('…')`, an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
-    /// (`db.sessions.deleteOne({_id: …})`).
+    /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
+    /// WHERE id='…'`).
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|django\.contrib\.sessions\.cache([a-z0-9]{32})"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\bsessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -590,6 +591,23 @@ mod tests {
         }
         assert!(!fires(
             "| session_id | (none) |\n| model | gpt-4.1 |",
+            Rule::SessionId
+        ));
+    }
+
+    /// Session ids under `sess id`, in a transcript file named for its
+    /// session, and in an SQL session table.
+    #[test]
+    fn short_labels_transcripts_and_sql_sessions() {
+        for hit in [
+            "PHP Warning: session_start(): Session data file is not created by your uid (sess id 5tk6fhmlb4bwmc7q2x9rj0dnae)",
+            "The CI step saved the agent transcript as artifact claude-session-5f0e1028-324d-4822-b2ea-313b21a38918.jsonl.",
+            "MariaDB [app]> SELECT * FROM sessions WHERE id='qiUS9w36s7pfJkMorN0yYYQag_YSJJEBqYz1qfVb';",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        assert!(!fires(
+            "SELECT * FROM sessions WHERE user_id=42;",
             Rule::SessionId
         ));
     }

@@ -65,6 +65,9 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     // an instruction to substitute (`REPLACE_ME`, `abc-your-token`)
     "replace",
     "changeme",
+    // "password" in French, as a documentation URL's placeholder.
+    "motdepasse",
+    "mot_de_passe",
     "change_me",
     "change-me",
     // an instruction to make one (`generate-with-openssl-rand-hex-32`)

@@ -51,9 +51,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A Google key packed in a URL parameter after its field number
-    /// (`&4sAIza…` in a Maps request), where no word boundary opens it.
+    /// (`&4sAIza…` in a Maps request), or an access token after an escaped
+    /// line break (`"Bearer\nya29.…"`), where no word boundary opens it.
     GOOGLE_PACKED,
-    r"[0-9]sAIza([0-9A-Za-z_-]{35})"
+    r"[0-9]sAIza([0-9A-Za-z_-]{35})|\\nya29\.(?:c\.)?([0-9A-Za-z_-]{30,})"
 );
 lazy_regex!(
     GOOGLE,

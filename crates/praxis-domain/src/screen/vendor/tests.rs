@@ -962,3 +962,13 @@ fn entra_functions_s3a_and_unsigned_tokens() {
         assert!(!fires(clean, rule), "{clean}");
     }
 }
+
+/// A Google access token after an escaped line break.
+#[test]
+fn tokens_after_escaped_breaks() {
+    assert!(fires(
+        "Authorization header was sent as \"Bearer\\nya29.a0AfB_byBIwAmunUbe7WJnIM1np6R8AqdrJk4wsrBbfeCfIB3o30fMFuROKaBVmw8TJn\"",
+        Rule::CredentialGoogle
+    ));
+    assert!(!fires("see \\nya29. in the docs", Rule::CredentialGoogle));
+}
