@@ -227,20 +227,16 @@ pub(super) fn secret_url(text: &str) -> Spans {
         .collect();
     out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
-    out.extend(
-        SQS_BROKER
-            .captures_iter(text)
-            .filter_map(|c| c.get(1))
-            .filter(|m| !is_placeholder(m.as_str()))
-            .map(|m| m.range()),
-    );
-    out.extend(
-        ORACLE_JDBC
-            .captures_iter(text)
-            .filter_map(|c| c.get(1))
-            .filter(|m| !is_placeholder(m.as_str()) && !word_like(m.as_str()))
-            .map(|m| m.range()),
-    );
+    // URLs whose password stands outside the userinfo form: Oracle's
+    // before the host, an SQS broker's with no host at all.
+    for re in [&*ORACLE_JDBC, &*SQS_BROKER] {
+        out.extend(
+            re.captures_iter(text)
+                .filter_map(|c| c.get(1))
+                .filter(|m| !is_placeholder(m.as_str()) && !word_like(m.as_str()))
+                .map(|m| m.range()),
+        );
+    }
     let bytes = text.as_bytes();
     if memchr::memmem::find(bytes, b"hooks/").is_some()
         || memchr::memmem::find(bytes, b"deploy/").is_some()
