@@ -11,7 +11,7 @@
 //!   it.
 //! - **Seen** holds retired held-out parts that were tuned on but still
 //!   have misses: `redaction-heldout-21.jsonl` to
-//!   `redaction-heldout-38.jsonl`, the first parts with 100 positives per
+//!   `redaction-heldout-39.jsonl`, the first parts with 100 positives per
 //!   family. They are reported beside the others, and each joins train
 //!   once it passes whole.
 //! - **Test** is held out: `redaction-test.jsonl` was written from the rule
@@ -124,7 +124,7 @@ pub const TRAIN: [(&str, &str); 22] = [
 /// Retired held-out parts that have been looked at and tuned on, whose
 /// remaining misses are not fixed yet: measured and reported, not held to
 /// 100% like [`TRAIN`]. A part moves to [`TRAIN`] once it passes whole.
-pub const SEEN: [(&str, &str); 18] = [
+pub const SEEN: [(&str, &str); 19] = [
     (
         "redaction-heldout-21.jsonl",
         include_str!("../../corpus/redaction-heldout-21.jsonl"),
@@ -196,6 +196,10 @@ pub const SEEN: [(&str, &str); 18] = [
     (
         "redaction-heldout-38.jsonl",
         include_str!("../../corpus/redaction-heldout-38.jsonl"),
+    ),
+    (
+        "redaction-heldout-39.jsonl",
+        include_str!("../../corpus/redaction-heldout-39.jsonl"),
     ),
 ];
 
