@@ -304,6 +304,10 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
             token.render()
         );
     }
+    // The screen's patterns compile and its prompt-override model trains
+    // on first use: do that now, beside the start, not in the first
+    // request that screens a text.
+    tokio::task::spawn_blocking(|| praxis_domain::screen::scan("", false));
     let listener = tokio::net::TcpListener::bind(&settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use praxis_domain::records::screen::corpus::{CorpusCase, Part, corpus};
+use praxis_domain::records::screen::prompt_model::{THRESHOLD, Training, cross_validate};
 use praxis_domain::records::screen::{Rule, scan};
 
 /// Arguments of `bench redaction`.
@@ -28,6 +29,11 @@ pub struct RedactionArgs {
     /// Throughput runs; the median is reported.
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// Also score each seen part with a prompt-override model trained
+    /// without it, and print how well the model alone reads writers it
+    /// never learned from.
+    #[arg(long)]
+    cross_validate: bool,
 }
 
 /// Lowest acceptable recall, of each rule and overall.
@@ -200,6 +206,10 @@ pub fn run(args: &RedactionArgs) -> anyhow::Result<ExitCode> {
         rates[rates.len() - 1],
     );
 
+    if args.cross_validate {
+        print_cross_validation();
+    }
+
     let failures = failures(&test.rules, &test.overall);
     if failures.is_empty() {
         println!(
@@ -213,6 +223,29 @@ pub fn run(args: &RedactionArgs) -> anyhow::Result<ExitCode> {
         eprintln!("FAIL (test part): {failure}");
     }
     Ok(ExitCode::FAILURE)
+}
+
+/// The prompt-override model's reading of each seen part, trained on
+/// every other part: its recall on the part's overrides and its false
+/// alarms on the part's negatives, at the screen's threshold.
+fn print_cross_validation() {
+    let scored = cross_validate(Training::DEFAULT);
+    let overrides = || {
+        scored
+            .iter()
+            .filter(|(c, _)| c.rule == Some(Rule::PromptOverride))
+    };
+    let negatives = || scored.iter().filter(|(c, _)| c.rule.is_none());
+    let above = |(_, score): &&(CorpusCase, f64)| *score > THRESHOLD;
+    let (found, positives) = (overrides().filter(above).count(), overrides().count());
+    let (alarms, clean) = (negatives().filter(above).count(), negatives().count());
+    println!(
+        "prompt-override model, each seen part scored by a model trained without it \
+         (threshold {THRESHOLD}): recall {found} of {positives} ({}), \
+         false alarms {alarms} of {clean} negatives ({})",
+        percent(found, positives),
+        percent(alarms, clean)
+    );
 }
 
 /// Every miss of a rule (`tallies` is indexed like [`Rule::ALL`]) and of

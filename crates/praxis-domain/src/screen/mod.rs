@@ -56,6 +56,7 @@ use gate::{Doors, Gates, Keywords};
 
 pub use context::Suppressor;
 pub use normalize::{Normalized, normalize};
+pub use prompt::model as prompt_model;
 pub use rule::Rule;
 
 /// One place in a text where a rule fired.
@@ -438,6 +439,8 @@ static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::ne
     let mut lists: Vec<Vec<&str>> = Rule::ALL
         .iter()
         .map(|&rule| match family(rule) {
+            // The prompt-override model reads every text.
+            Some(_) if rule == Rule::PromptOverride => Vec::new(),
             Some(family) => family.first_lists().flatten().copied().collect(),
             // Words are matched in the text's normalized form: a
             // Cyrillic label's lookalike letters are folded there too.

@@ -9,6 +9,7 @@ use regex::Regex;
 
 mod addressed;
 mod languages;
+pub mod model;
 
 use super::gate::{Doors, Gates, Open};
 use super::pattern::{Spans, lazy_regex, regex};
@@ -849,6 +850,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     out.extend(transcript_turns(&open, text));
     out.extend(addressed::addressed_orders(open.get(address), text));
     out.extend(addressed::addressed_orders(open.get(late_address), text));
+    out.extend(model::flagged(text));
     out
 }
 
