@@ -13,7 +13,8 @@
 //!   have misses: `redaction-heldout-21.jsonl` to
 //!   `redaction-heldout-39.jsonl`, the first parts with 100 positives per
 //!   family. They are reported beside the others, and each joins train
-//!   once it passes whole.
+//!   once it passes whole. The prompt-override model learns from train and
+//!   seen, never from test.
 //! - **Test** is held out: `redaction-test.jsonl` was written from the rule
 //!   families alone (`corpus/FAMILIES.md`), by a writer who never saw the
 //!   engine, before the rules it measures were tuned, and no rule was
