@@ -59,6 +59,8 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "tGzv3JOkF0XG5Qx2TlKWIA",
     // Discord's API reference (a bot token's Authorization header).
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+    // GitHub's REST API reference.
+    "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
 ];
 /// [`DOCUMENTATION_VALUES`], found in one pass.
 static DOCUMENTATION: LazyLock<AhoCorasick> =
@@ -586,6 +588,10 @@ mod tests {
             (
                 "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
                 Rule::CredentialJwt,
+            ),
+            (
+                "curl -H \"Authorization: token ghp_16C7e42F292c6912E7710c838347Ae178B4a\" https://api.github.com/user",
+                Rule::CredentialGithub,
             ),
         ] {
             assert!(!fires(text, rule), "{text}");

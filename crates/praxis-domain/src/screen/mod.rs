@@ -97,7 +97,10 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
                 .filter(move |v| (v.rules)(rule) && v.doors.has(rule.index()))
         };
         let shut = !doors.has(rule.index());
-        if (shut && readers().next().is_none()) || (rule.commands_only() && !commands) {
+        let model = (rule == Rule::PromptOverride).then_some(prompt::model::flagged);
+        if (shut && model.is_none() && readers().next().is_none())
+            || (rule.commands_only() && !commands)
+        {
             continue;
         }
         let mut found = if shut {
@@ -105,6 +108,8 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
         } else {
             detect(rule, matched, doors)
         };
+        // A learned reader has no gate: it weighs every word of the text.
+        found.extend(model.and_then(|flagged| flagged(matched)));
         for variant in readers() {
             found.extend(
                 detect(rule, &variant.text, variant.doors)
@@ -439,8 +444,6 @@ static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::ne
     let mut lists: Vec<Vec<&str>> = Rule::ALL
         .iter()
         .map(|&rule| match family(rule) {
-            // The prompt-override model reads every text.
-            Some(_) if rule == Rule::PromptOverride => Vec::new(),
             Some(family) => family.first_lists().flatten().copied().collect(),
             // Words are matched in the text's normalized form: a
             // Cyrillic label's lookalike letters are folded there too.
@@ -509,6 +512,12 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "secretkey",
             "aws_secret",
             "s3a.secret",
+            "secreta",
+            "secrète",
+            "secrete",
+            "segreta",
+            "schlüssel",
+            "schlussel",
             "x-amz-security-token",
             "iqojb3jpz2lux2vj",
             "fwogzxivyxdze",
@@ -609,6 +618,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "cakephp",
             "phpmyadmin",
             "i_like_gitea",
+            "symfony",
             // A Salesforce session id, a tmate session's SSH address.
             "00d",
             "tmate",

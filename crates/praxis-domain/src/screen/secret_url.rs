@@ -134,7 +134,11 @@ fn param_kind(key: &str) -> Option<Param> {
         | "passkey"
         | "hdnts"
         | "__hdnea__"
-        | "tkn" => Param::Token,
+        | "tkn"
+        // Log and analytics intake keys.
+        | "ingest_key"
+        | "write_key"
+        | "writekey" => Param::Token,
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
@@ -294,7 +298,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
                 // token may end one byte past `start`.
                 let token = &text[token_start..=start];
-                if !token.contains(['?', '#']) {
+                // A JDBC URL for SQL Server takes its properties after `;`.
+                if !token.contains(['?', '#']) && !token.contains("jdbc:") {
                     return false;
                 }
                 let host = URL_HOST
@@ -592,6 +597,24 @@ mod tests {
         for clean in [
             "Location: http://example.com/cb#access_token=2YotnFZFEjr1zCsicMWpAA&state=xyz",
             "Dans la doc, l'exemple est postgres://utilisateur:motdepasse@hote:5432/base.",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
+    }
+
+    #[test]
+    fn intake_keys_and_sql_server_jdbc_properties() {
+        for hit in [
+            "shipper: https://logs.fernhill.io/v2/ingest?ingest_key=Wm3kQ9vTz1LpX8rB2nYc7dHf",
+            "curl -X POST 'https://events.pollard.dev/collect?write_key=u7Rk2MxQ9sLw4TzA1bN8cVe3'",
+            "url=jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;user=svc_ledger;password=Vq83kLm2Tz9xWb;encrypt=true",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "https://logs.fernhill.io/v2/ingest?ingest_key=${INGEST_KEY}",
+            "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;integratedSecurity=true",
+            "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;user=svc_ledger;password=<password>",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

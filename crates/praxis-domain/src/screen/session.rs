@@ -32,21 +32,21 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
         r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl\b|\.gemini/tmp/\S*{UUID}|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
-lazy_regex!(SESSION_FILE, r"\bsess_([0-9A-Za-z]{16,})");
+lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
 lazy_regex!(
     /// A session id after its label and a space or as a flag's value
     /// (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -93,6 +93,20 @@ fn resource_sid(v: &str) -> bool {
 /// `JSESSIONID.7adf92d4`, Drupal's `SESS` and 32 hex digits; also the bare
 /// cookie names `sid` and Magento's `frontend`, and a log's `sess`.
 fn session_key(key: &str) -> Option<&'static str> {
+    // Trailing codes of digits, or of capitals and digits (SAP's
+    // `SAPSESSIONID_N0C_270`), qualify the name, whatever its words.
+    let mut key = key;
+    while let Some((head, tail)) = key.rsplit_once(['_', '-', '.']) {
+        let code = (1..=4).contains(&tail.len())
+            && tail.bytes().any(|b| b.is_ascii_digit())
+            && tail
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+        if head.is_empty() || !code {
+            break;
+        }
+        key = head;
+    }
     let words = key_words(key);
     // A qualifier is a number, a hex id, or a short code in capitals
     // (`PRD`), as the key spells it.
@@ -359,6 +373,29 @@ mod tests {
             "[sessions]\nttl = 3600\nstore = \"redis\"",
             "grep c1a51082-2622-4d98-9289-ab1ccf569d28  # trace id from the report",
             "ID запроса eb6ea53c-7147-4421-86d3-6083ba7a3fa6 в логах.",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Names qualified by codes (SAP's `SAPSESSIONID_<code>_<client>`),
+    /// `…SESSID` in a cookie jar call, Symfony 1's cookie and a web app's
+    /// `sess-` key.
+    #[test]
+    fn qualified_names_jars_and_session_keys() {
+        for hit in [
+            "Cookie: SAPSESSIONID_Q7X_100=Kp2_vR8sLmQ4wZ9tYb3nHc6fJd1gXe5aUi0o%3d; sap-usercontext=sap-client=100",
+            "$jar->set(new Cookie('TESTSESSID', '4f1c9e2ab7d03e6f58a1c2d9e0b7f3a4c6d8e1f2'));",
+            "Cookie: symfony=k2m9x7q4w1e8r5t3y6u0i2o4p7; culture=en",
+            "Leaked web session key: sess-Qm4T8xLp2Wz7Rk9Vb3Nc6Hd1Jf5Gs0Ya8Ue2Io4P",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "Cookie: symfony=deleted; expires=Thu, 01 Jan 1970 00:00:00 GMT",
+            "sess-cleanup-nightly runs at 02:00 from the cron-2024 job",
+            "Set SAPSESSIONID_Q7X_100 to expire after 30 minutes.",
+            "The symfony framework stores sessions in var/sessions.",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

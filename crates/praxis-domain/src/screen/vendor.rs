@@ -368,6 +368,13 @@ lazy_regex!(
     r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
 lazy_regex!(
+    /// A secret key named in words of other languages ("a chave secreta
+    /// da AWS …", "la clé secrète …"), or as the value beside a
+    /// `"key": "aws_secret"` entry.
+    AWS_SECRET_NAMED,
+    r#"(?i)(?:\b(?:chave|clave)\s+secreta|\bcl[ée]\s+secr[èe]te|\bchiave\s+segreta|\bgeheime[rn]?\s+schl[üu]ssel|\baws_secret(?:_access)?(?:_key)?["']\s*,\s*["']value["']\s*:)[^\n]{0,30}?[\s"'`]([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(
     AWS_CONTEXT,
     r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\."
 );
@@ -400,6 +407,9 @@ pub(super) fn aws(text: &str) -> Spans {
     out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
     out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
+    }));
+    out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
+        random_like(b, 40) && distinct_chars(b) >= 12 && has_digit(b)
     }));
     if AWS_CONTEXT.is_match(text) {
         out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {

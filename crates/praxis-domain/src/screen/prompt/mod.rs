@@ -850,7 +850,6 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
     out.extend(transcript_turns(&open, text));
     out.extend(addressed::addressed_orders(open.get(address), text));
     out.extend(addressed::addressed_orders(open.get(late_address), text));
-    out.extend(model::flagged(text));
     out
 }
 

@@ -972,3 +972,20 @@ fn tokens_after_escaped_breaks() {
     ));
     assert!(!fires("see \\nya29. in the docs", Rule::CredentialGoogle));
 }
+
+#[test]
+fn aws_secrets_named_in_other_languages() {
+    for hit in [
+        "A chave secreta da AWS 7kQ2mZx9Lp4RtW8vYb3N/c6Hd1Jf5Gs0Ya+Ue2Io estava no Dockerfile.",
+        "La clé secrète Xm5qV7cEScYZhFsg+pfTGD9BI80JAvzsSf1Bm2Kp apparaît dans les logs.",
+        "{\"key\": \"aws_secret\", \"value\": \"q8Hf845FGf42v8CW3IoNveHs3WK5rAeGdF31AHh+\"}",
+    ] {
+        assert!(fires(hit, Rule::CredentialAws), "{hit}");
+    }
+    for clean in [
+        "La clave secreta está en el gestor de secretos, nunca en el repositorio.",
+        "La clé secrète est lue depuis ${AWS_SECRET_ACCESS_KEY} au démarrage.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+    }
+}
