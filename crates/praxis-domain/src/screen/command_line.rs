@@ -21,7 +21,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|bcp|hdbsql|isql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     CURL_USER,
@@ -214,6 +214,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "redis-cli",
                     "rabbitmqadmin",
                     "sqlcmd",
+                    "mssql-cli",
                     "bcp",
                     "hdbsql",
                     "isql",
@@ -644,12 +645,14 @@ mod tests {
             "expect -c 'spawn ssh admin@10.1.1.5; expect \"assword:\"; send \"Marlin-Mosaic8694\\r\"; interact'",
             "curl -s -u IJ0KUKzCg58daeRcH9zaxsBUEIPC26nA: https://api.mailer.test/v3/messages",
             "sqlcmd -S sqlrpt01 ^\n  -U etl ^\n  -P Vellum_Indigo9045 ^\n  -i nightly.sql",
+            "mssql-cli -S sql-rpt -U reader -P Tq7wLm2xK9 -d Sales",
         ] {
             assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
         }
         for clean in [
             "bw unlock --passwordenv BW_PASSWORD",
             "bw unlock --passwordfile ./bw.pass --raw",
+            "mssql-cli -S sql-rpt -U reader -d Sales",
             "curl -s -u \"$MAILER_KEY:\" https://api.mailer.test/v3/messages",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");

@@ -128,7 +128,7 @@ fn world_writable_mode(mode: &str) -> bool {
 /// below one, a Windows system directory.
 fn system_path(arg: &str) -> bool {
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
-    let lower = arg.to_ascii_lowercase();
+    let lower = resolved(&arg).to_ascii_lowercase();
     if lower == "/" || lower == "/*" {
         return true;
     }
@@ -162,9 +162,29 @@ fn unsticky_temporary_root(mode: &str, operands: &[&str]) -> bool {
         })
 }
 
+/// An absolute path with its `.` and `..` steps taken
+/// (`/var/tmp/../lib/redis` is `/var/lib/redis`); any other path as it is.
+fn resolved(path: &str) -> String {
+    if !path.starts_with('/') || !path.contains("/.") {
+        return path.to_owned();
+    }
+    let mut steps: Vec<&str> = Vec::new();
+    for step in path.split('/') {
+        match step {
+            "" | "." => {}
+            ".." => {
+                steps.pop();
+            }
+            name => steps.push(name),
+        }
+    }
+    format!("/{}", steps.join("/"))
+}
+
 /// A temporary directory, where shared write access is the point.
 fn temporary(path: &str) -> bool {
-    let path = path.trim_matches(['"', '\'']);
+    let path = resolved(path.trim_matches(['"', '\'']));
+    let path = path.as_str();
     ["/tmp", "/var/tmp", "/dev/shm"].iter().any(|t| {
         path == *t
             || path
@@ -344,6 +364,7 @@ mod tests {
     fn world_writable_system_paths() {
         for hit in [
             "sudo chmod 777 /var/run/docker.sock",
+            "sudo chmod -R 777 /var/tmp/../lib/redis",
             "find /usr/local -type d -print0 | sudo xargs -0 chmod 777",
             "sudo install -d -m 777 /var/lib/app",
             "sudo mkdir -m 777 /srv/uploads",
@@ -371,6 +392,7 @@ mod tests {
             "chmod u+w README.md",
             "chmod -R 777 /tmp/shared",
             "chmod -R 777 ./tmp/test-output",
+            "chmod -R 777 /tmp/build/../cache",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }
