@@ -109,7 +109,7 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
             detect(rule, matched, doors)
         };
         // A learned reader has no gate: it weighs every word of the text.
-        found.extend(model.and_then(|flagged| flagged(matched)));
+        found.extend(model.into_iter().flat_map(|flagged| flagged(matched)));
         for variant in readers() {
             found.extend(
                 detect(rule, &variant.text, variant.doors)
