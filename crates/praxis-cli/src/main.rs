@@ -305,9 +305,11 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     // The screen's patterns compile and its prompt-override model trains
-    // on first use: do that now, beside the start, not in the first
-    // request that screens a text.
-    tokio::task::spawn_blocking(|| praxis_domain::screen::scan("", false));
+    // on first use: do that before listening, so that no request waits
+    // for it (a debug build takes seconds).
+    tokio::task::spawn_blocking(|| praxis_domain::screen::scan("", false))
+        .await
+        .context("preparing the screen")?;
     let listener = tokio::net::TcpListener::bind(&settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;
