@@ -13,8 +13,9 @@
 //! corpus's train and seen parts (never its test part): a prompt-override
 //! positive against every other case. Training is deterministic (a fixed
 //! order, no randomness from outside), so every process holds the same
-//! weights. A text whose score passes [`THRESHOLD`] is an override; the
-//! finding points at its line that scores highest.
+//! weights. A text (a long one window by window) whose score passes
+//! [`THRESHOLD`] is an override; the finding points at its line that
+//! scores highest, and within it at the quoted stretch that does.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -106,12 +107,8 @@ impl Model {
 
     /// The log-odds that `text` is an override.
     pub fn score(&self, text: &str) -> f64 {
-        self.score_features(&features(text))
-    }
-
-    fn score_features(&self, features: &[u32]) -> f64 {
         f64::from(self.bias)
-            + features
+            + features(text)
                 .iter()
                 .map(|&f| f64::from(self.weights[f as usize]))
                 .sum::<f64>()
@@ -125,6 +122,9 @@ static MODEL: LazyLock<Model> = LazyLock::new(|| {
     let cases: Vec<(&str, bool)> = cases.iter().map(labelled).collect();
     Model::train(&cases, Training::DEFAULT)
 });
+
+/// The quotation marks a line's stretches are told apart by.
+const QUOTES: &[char] = &['"', '“', '”', '`', '«', '»'];
 
 /// The most text the model weighs at once, in bytes. It learned from
 /// texts of a few lines; over a long text, the small weights of many
@@ -160,21 +160,14 @@ fn flagged_window(model: &Model, text: &str, window: Range<usize>) -> Option<Ran
     if part.trim().is_empty() || model.score(part) <= THRESHOLD {
         return None;
     }
-    let line = best(model, text, window.start, part.split_inclusive('\n'))?;
-    let quotes = ['"', '“', '”', '`', '«', '»'];
-    best(
-        model,
-        text,
-        line.start,
-        text[line].split_inclusive(|c| quotes.contains(&c)),
-    )
+    let line = best(model, window.start, part.split_inclusive('\n'))?;
+    best(model, line.start, text[line].split_inclusive(QUOTES))
 }
 
-/// Of `pieces`, consecutive stretches of `text` from byte `at` on, the one
-/// that scores highest, trimmed of white space and quotation marks.
+/// Of `pieces`, consecutive stretches of the text from byte `at` on, the
+/// one that scores highest, trimmed of white space and quotation marks.
 fn best<'t>(
     model: &Model,
-    text: &str,
     mut at: usize,
     pieces: impl Iterator<Item = &'t str>,
 ) -> Option<Range<usize>> {
@@ -182,7 +175,7 @@ fn best<'t>(
     for piece in pieces {
         let start = at;
         at += piece.len();
-        let edge = |c: char| c.is_whitespace() || "\"“”`«»".contains(c);
+        let edge = |c: char| c.is_whitespace() || QUOTES.contains(&c);
         let trimmed = piece.trim_matches(edge);
         if trimmed.is_empty() {
             continue;
@@ -193,7 +186,6 @@ fn best<'t>(
             top = Some((score, from..from + trimmed.len()));
         }
     }
-    debug_assert!(top.as_ref().is_none_or(|(_, r)| r.end <= text.len()));
     top.map(|(_, span)| span)
 }
 
