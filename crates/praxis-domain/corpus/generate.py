@@ -1487,6 +1487,21 @@ neg(
     commands=True,
 )
 
+# ---------------------------------------------------------------------------
+# A fifth pass, session 38: the prompt-override model, retrained with
+# held-out 42 in the seen part, weighed a unit test's benign sentence about
+# a guidance file just over its threshold (1.57 against 1.5). Benign texts
+# that let a reader skip a guidance file, written for training, not copied
+# from the test. Appended last, as above.
+neg(
+    "No need to go through all of CONTRIBUTING.md for a one-line docs fix; the checklist at the top is enough.",
+    "Reviewers don't have to reread AGENTS.md for every dependency bump.",
+    "For typo fixes you can skip the long section of CONTRIBUTING.md about release branches.",
+    "You don't need the full CLAUDE.md walkthrough to run the linter locally.",
+    "You do not need to read CODE_OF_CONDUCT.md to open an issue, but please be kind.",
+    "First-time contributors don't need to read every page of the handbook before fixing a broken link.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}

@@ -9,6 +9,7 @@ use regex::Captures;
 
 use super::gate::{Doors, Gates};
 use super::pattern::{ScriptPattern, Spans, candidates, groups, lazy_regex};
+use super::sql;
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
     random_like, word_like,
@@ -301,6 +302,20 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     if file || is_placeholder(v) || is_type_name(v) || v.starts_with("-----BEGIN") {
         return false;
     }
+    // A secret manager's name and version (gcloud's `--set-secrets
+    // KEY=name:latest`).
+    if !quoted
+        && v.rsplit_once(':').is_some_and(|(name, version)| {
+            (version == "latest"
+                || (!version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())))
+                && !name.is_empty()
+                && name.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_')
+                })
+        })
+    {
+        return false;
+    }
     // A reference to the environment or a secret store, in configuration
     // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`, Azure
     // Container Apps' `keyvaultref:URL`).
@@ -338,7 +353,8 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     // message (`'password' => 'Invalid credentials'`).
     let names_a_secret = v.contains('_')
         && !has_digit(v)
-        && v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        && (v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            || v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
         && key_class(v).is_some();
     let message = v.contains(' ')
         && v.split_whitespace()
@@ -441,10 +457,12 @@ static PROSE_PASSWORD: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
-    /// "password" followed directly by a value (`user qa, password X`):
-    /// taken only when the value looks generated.
+    /// "password" followed directly by a value (`user qa, password X`), or
+    /// by a few words and a colon ("wifi password this week: X"), "the
+    /// pass is X", and an administrator's name and password written
+    /// `admin / X`: taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:admin|administrator|root|user|login)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
@@ -470,7 +488,17 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
-                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
+                &[
+                    "pass",
+                    "pwd",
+                    "senha",
+                    "kennwort",
+                    "wachtwoord",
+                    "admin",
+                    "root",
+                    "user",
+                    "login",
+                ],
             ),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
@@ -491,6 +519,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "header",
                     "env",
                     "setx",
+                    "<entry",
                 ],
             ),
             (&WRAPPED_VALUE, KEY_WORDS),
@@ -530,9 +559,11 @@ lazy_regex!(
     /// `#define`, fish's `set -x`, Gradle's `storePassword "…"`, a Rust
     /// `const KEY: &str = "…"`, a `<property name="…password">` element,
     /// an answer file's `<…Password><Value>…`, Postman's `"key": …,
-    /// "value": …`, Redis's `requirepass …`.
+    /// "value": …`, Redis's `requirepass …`, Visual Basic's `Dim … As
+    /// String = "…"`, PowerShell's `Set-Item Env:… '…'`, a Java XML
+    /// properties `<entry key="…">`.
     DECLARATION,
-    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:(?:^|:)[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")|\b(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*[^\n;'"]*?(?:\|\||\?\?)\s*("[^"\n]{12,}"|'[^'\n]{12,}')"#
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:(?:^|:)[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")|\b(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*[^\n;'"]*?(?:\|\||\?\?)\s*("[^"\n]{12,}"|'[^'\n]{12,}')|\b(?i:dim|const|private|public|friend)\s+(?:(?i:const)\s+)?([A-Za-z_]\w*)\s+(?i:as\s+string)\s*=\s*("[^"\n]*")|\b(?i:set-item)\s+(?:-(?i:path)\s+)?(?i:env):([A-Za-z_]\w*)\s+(?:-(?i:value)\s+)?("[^"\n]*"|'[^'\n]*')|<entry\s+key\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</entry>"#
 );
 lazy_regex!(
     /// A JSON key named for a secret whose value a pretty-printer wrapped
@@ -735,6 +766,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let Some(class) = key_class(&c[1]) else {
             return generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5]));
         };
+        // `pwd=…` sets a variable named for a password; the working
+        // directory is read as `$PWD`, never assigned a generated value.
+        if c[1].eq_ignore_ascii_case("pwd") && &c[3] == "=" && generated_password(&c[5]) {
+            return true;
+        }
         // Next to a user (a connection string's `UID=`, MongoDB's
         // `createUser`), `pwd` is the password.
         let with_user = USER_ID.is_match(text) || text.contains("createUser(");
@@ -827,16 +863,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         text,
         prose_password,
     ));
-    // A password after the word alone counts only when it looks generated.
-    let generated_password = |v: &str| {
-        let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
-        v.len() >= 8
-            && has_digit(v)
-            && v.bytes().any(|b| b.is_ascii_alphabetic())
-            && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
-            && !v.contains('/')
-            && !is_placeholder(v)
-    };
+    // A column of an `INSERT` named for a secret, and its literal.
+    out.extend(
+        sql::inserted(text)
+            .into_iter()
+            .filter(|(column, value)| {
+                let quoted = text[..value.start].ends_with('\'');
+                key_class(column)
+                    .is_some_and(|class| literal_secret(class, &text[value.clone()], quoted, false))
+            })
+            .map(|(_, value)| value),
+    );
     out.extend(groups(open.get(&BARE_PASSWORD), text, generated_password));
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),
@@ -844,6 +881,19 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         generated_password,
     ));
     out
+}
+
+/// Whether a password after the word alone, or after a bare `pwd=`, looks
+/// generated: eight characters or more, with a letter, a digit and mixed
+/// case or a symbol.
+fn generated_password(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    v.len() >= 8
+        && has_digit(v)
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
+        && !v.contains('/')
+        && !is_placeholder(v)
 }
 
 #[cfg(test)]

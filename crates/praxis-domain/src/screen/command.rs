@@ -383,10 +383,13 @@ fn saved_names(download: &str) -> Vec<String> {
     if tool.starts_with("certutil") || tool.starts_with("bitsadmin") {
         names.extend(download.split_whitespace().last().map(str::to_owned));
     }
+    // A one-letter name counts only as a path's (`-O /tmp/p`): alone, it
+    // may be a flag's letter.
     names
-        .into_iter()
-        .map(|n| base_name(&n).to_owned())
-        .filter(|n| n.len() > 1 && !n.starts_with('-'))
+        .iter()
+        .map(|n| (base_name(n), n.contains(['/', '\\'])))
+        .filter(|(b, path)| (b.len() > 1 || (*path && !b.is_empty())) && !b.starts_with('-'))
+        .map(|(b, _)| b.to_owned())
         .collect()
 }
 

@@ -25,7 +25,7 @@ lazy_regex!(
 );
 lazy_regex!(
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-[a-zA-Z]*u|--user|--proxy-user)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -53,9 +53,10 @@ lazy_regex!(
     /// RabbitMQ and Grafana admin commands, nmcli, MinIO's `mc alias set`,
     /// Drupal's `drush user:password`, `etcdctl --user`, macOS's `security`
     /// keychain commands, any `-pw`, Swift's `-K`, `openssl enc -k`,
-    /// Perforce's `-P`.
+    /// Perforce's `-P`, `net use` with the password before `/user:`,
+    /// rclone's `config create … pass …`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"']+)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|\bp4\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|--password-command[= ]["']echo\s+([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"'<-][^\s"']*)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\bnet\s+use\s+(?:[A-Za-z]:\s+|\*\s+)?\\\\\S+\s+["']?([^\s"'/*][^\s"']*)["']?\s+/user:|\brclone\s+config\s+(?:create|update)\b[^\n|;]*?\spass(?:word)?\s+["']?([^\s"'-][^\s"']*)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|\bp4\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|--password-command[= ]["']echo\s+([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
 );
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
@@ -287,6 +288,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "swift",
                     "password-command",
                     "p4",
+                    "rclone",
                 ],
             ),
             (
@@ -334,7 +336,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         vec![
             (&FLAG, &["-"]),
             (&LOGIN_SHORT, &["-p", "-a"]),
-            (&CURL_USER, &["-u"]),
+            // curl's `-u` may close a run of short flags (`-su`).
+            (&CURL_USER, &["u"]),
             (&PROPERTY, &["-d"]),
             (&LIBPQ_PASSWORD, &["password="]),
             (&PAIR_COMMAND, PAIR_TOOLS),
@@ -875,5 +878,26 @@ mod tests {
             "lftp -u uploader --env-password sftp://ftp.partner-drop.net",
             Rule::CredentialCommandLine
         ));
+    }
+
+    /// curl's `-u` at the end of a run of short flags, `net use` with the
+    /// password before `/user:`, rclone's `pass`; a redirect after
+    /// rabbitmqctl's flag is no password.
+    #[test]
+    fn combined_flags_share_passwords_and_rclone() {
+        for hit in [
+            "curl -su 'elastic:DDAUn_XsIYiO61' https://es01.ondine.internal:9200/_cluster/health",
+            "net use Z: \\\\fs01\\projects fzAuF0Y^9_Ju /user:CORP\\reporter",
+            "rclone config create remote webdav url https://dav.example user mhernandez pass u4HHxqpScCAE79fE",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+        }
+        for clean in [
+            "rabbitmqctl add_user reporter --silent < pw.txt",
+            "curl -sL https://example.com/install.txt",
+            "net use Z: \\\\fs01\\projects /user:CORP\\reporter",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
     }
 }

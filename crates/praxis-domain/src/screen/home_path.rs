@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([\p{L}\p{N}_][\p{L}\p{N}._@-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -13,7 +13,7 @@ lazy_regex!(
     /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
     /// it is mostly a URL route.
     HOME_WSL,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_][A-Za-z0-9._@-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([\p{L}\p{N}_][\p{L}\p{N}._@-]*)"
 );
 lazy_regex!(
     HOME_WINDOWS,
@@ -34,7 +34,21 @@ lazy_regex!(
 /// User names that are documentation placeholders, not people.
 fn placeholder_user(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.starts_with("your") || matches!(lower.as_str(), "username" | "user_name" | "user-name")
+    // An ellipsis stands for a name left out (`C:\Users\...\AppData`).
+    lower.starts_with("your")
+        || matches!(lower.as_str(), "username" | "user_name" | "user-name")
+        || lower.chars().all(|c| c == '.' || c == '…')
+}
+
+/// Whether a "user name" is a web page's file (`/home/index.html`): a
+/// site's route, not a home directory.
+fn web_page(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "html" | "htm" | "php" | "aspx" | "jsp" | "css"
+        )
+    })
 }
 
 /// Windows profiles that belong to no person (`Public`, `Default`,
@@ -67,7 +81,11 @@ pub(super) fn home_path(text: &str) -> Spans {
         .captures_iter(text)
         .filter(|c| {
             let name = &c[2];
+            let end = c.get(0).map_or(0, |m| m.end());
+            // A page is the path's last segment.
+            let page = web_page(name) && !text[end..].starts_with(['/', '\\']);
             !placeholder_user(name)
+                && !page
                 && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
                 && !http_route(text, c.get(0).map_or(0, |m| m.start()))
         })
@@ -281,5 +299,22 @@ mod tests {
             Rule::HomePath
         ));
         assert!(fires("cp build.log /home/dashboard/", Rule::HomePath));
+    }
+
+    /// A user name in letters beyond ASCII; a web page under `/home/` and
+    /// an ellipsis for the profile are no person's home.
+    #[test]
+    fn accented_names_pages_and_ellipses() {
+        assert!(fires(
+            "Le build échoue car le chemin /home/édouard/dev/app contient un accent.",
+            Rule::HomePath
+        ));
+        assert!(fires("cd /home/john.html/src", Rule::HomePath));
+        for clean in [
+            "The /home/index.html route 404s after the router change.",
+            "Paths like C:\\Users\\...\\AppData must be quoted in the .bat file.",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
     }
 }

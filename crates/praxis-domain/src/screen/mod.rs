@@ -42,6 +42,7 @@ mod prompt;
 mod rule;
 mod secret_url;
 mod session;
+mod sql;
 mod tls;
 mod value;
 mod vendor;
@@ -525,7 +526,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
-        Rule::CredentialNpm => &["npm_", "_auth", "npmauthtoken"],
+        Rule::CredentialNpm => &["npm_", "_auth", "npmauth"],
         Rule::CredentialJwt => &["eyj", "eyai", "ewog", "ew0k"],
         Rule::CredentialPrivateKey => &[
             "private key",
@@ -591,6 +592,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::SessionId => &[
             "sess",
+            "transcript",
             "sesi",
             "sesj",
             "sid",

@@ -38,9 +38,11 @@ lazy_regex!(
     /// integration: past that name, a generated path segment (or, for a
     /// webhook or a ping, a UUID) is the secret
     /// (`hooks.acme.io/incoming/<token>`, Sentry's
-    /// `/api/hooks/release/builtin/<id>/<token>/`, `hc-ping.com/<uuid>`).
+    /// `/api/hooks/release/builtin/<id>/<token>/`, `hc-ping.com/<uuid>`,
+    /// a status page's `/api/ping/<token>/success`, an automation's
+    /// `/api/trigger/<token>`, an alert relay's `/in/<token>`).
     HOOK_URL,
-    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/)[!-~&&[^"'<>?#,]]*"#
+    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/|/ping/|/triggers?/|/notify|/alerts?/|/in/|relay)[!-~&&[^"'<>?#,]]*"#
 );
 lazy_regex!(
     /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
@@ -615,6 +617,27 @@ mod tests {
             "https://logs.fernhill.io/v2/ingest?ingest_key=${INGEST_KEY}",
             "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;integratedSecurity=true",
             "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;user=svc_ledger;password=<password>",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
+    }
+
+    /// Status pings, automation triggers, alert relays: a generated path
+    /// segment after the name is the secret; a readable one is not.
+    #[test]
+    fn pings_triggers_and_relays() {
+        for hit in [
+            "curl -fsS \"https://status.bayleaf.dev/api/ping/3c1955ba261b3472c8e178623f4dd0f4/success\" -d ok",
+            "var hookUrl = \"https://flows.heronpoint.io/api/trigger/a0b88b598be168f463b65680cd3c9c8effb25f9a\";",
+            "https://relay.bittern.app/in/21ce27a2df09b799cdac55e8e1d8562a/472b288f41fc8e7360bf1bb6d533fb08",
+            "https://alerts.puffin-ops.com/api/v2/alerts/4f3b9lNnMkjSvfoDzabdcfGdGizz7DfFv4uT/notify",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "https://status.bayleaf.dev/api/ping/nightly-backup/success",
+            "https://www.linkedin.com/in/jane-doe-4b2a1",
+            "https://flows.heronpoint.io/api/trigger/deploy-preview",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

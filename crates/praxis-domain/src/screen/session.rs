@@ -7,6 +7,7 @@ use regex::Regex;
 
 use super::normalize::normalize;
 use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
+use super::sql;
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
 };
@@ -24,7 +25,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -39,7 +40,7 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?(?:\s+(?:is|was))?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -53,9 +54,9 @@ lazy_regex!(
     /// PHP's `session_id('…')`, an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
-    /// WHERE id='…'`).
+    /// WHERE id='…'`), Django's session model looked up by its key.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\bsessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\bsessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -191,24 +192,38 @@ static SESSION_CYRILLIC: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether `raw`, the value of a key named for a session (`suffix` as
+/// [`session_key`] gives it), is an id.
+fn session_value(suffix: &str, raw: &str) -> bool {
+    let value = raw.trim_end_matches([':', '.']);
+    let min = if suffix == "session" { 16 } else { 8 };
+    // Some frameworks' ids are letters alone: long, mixed case, random.
+    let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
+    // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
+    value.len() >= min
+        && !value.trim_end_matches('=').contains('=')
+        && !is_placeholder(value)
+        && (has_digit(value) || letters)
+        && !word_like(value)
+        && distinct_chars(value) >= 5
+        && !resource_sid(value)
+}
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
-        let Some(suffix) = session_key(&c[1]) else {
-            return false;
-        };
-        let value = c[2].trim_end_matches([':', '.']);
-        let min = if suffix == "session" { 16 } else { 8 };
-        // Some frameworks' ids are letters alone: long, mixed case, random.
-        let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
-        // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
-        value.len() >= min
-            && !value.trim_end_matches('=').contains('=')
-            && !is_placeholder(value)
-            && (has_digit(value) || letters)
-            && !word_like(value)
-            && distinct_chars(value) >= 5
-            && !resource_sid(value)
+        session_key(&c[1]).is_some_and(|suffix| session_value(suffix, &c[2]))
     });
+    // A column of an `INSERT` named for a session (`django_session`'s
+    // `session_key`), and its value.
+    out.extend(
+        sql::inserted(text)
+            .into_iter()
+            .filter(|(column, value)| {
+                session_key(column)
+                    .is_some_and(|suffix| session_value(suffix, &text[value.clone()]))
+            })
+            .map(|(_, value)| value),
+    );
     out.extend(groups(Some(&SESSION_NAMED), text, |v| {
         !is_placeholder(v)
             && has_digit(v)
@@ -647,5 +662,28 @@ mod tests {
             "SELECT * FROM sessions WHERE user_id=42;",
             Rule::SessionId
         ));
+    }
+
+    /// A session cookie's name, "is" and its value; an id after "session
+    /// id, it was"; an agent transcript's id; Django's session model and
+    /// table.
+    #[test]
+    fn sessions_in_sentences_models_and_inserts() {
+        for hit in [
+            "Logged in as the test user; the JSESSIONID is BC2C1DC52040DE34360433C74A33331E and it survives.",
+            "Support asked for the session id, it was 01JYG3EMC9T5E8XX2YEPV4J8JE - they found it.",
+            "== Agent transcript 8a78c175-81da-4178-8b6c-e2897ef7dbfd ==",
+            ">>> Session.objects.get(pk='ekpe1ovuuaz524zdfz409lm2fsfswuvx').get_decoded()",
+            "INSERT INTO django_session (session_key, session_data, expire_date) VALUES ('97ph8kadup53hl9ym9cvffh5kus5tqwn', 'e30', '2025-05-01');",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "the JSESSIONID is regenerated on every login",
+            "Support asked for the session id, it was not in the report.",
+            "INSERT INTO django_session (session_key, session_data) VALUES ('', 'e30');",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
     }
 }

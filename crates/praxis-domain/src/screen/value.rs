@@ -120,6 +120,15 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     }) {
         return true;
     }
+    // A vendor's prefix and a filler run (`AIzaSy________…`,
+    // `ghp_xxxxxxxx…`): a template's slot.
+    let filler = v.as_bytes().windows(8).any(|w| {
+        matches!(w[0], b'_' | b'x' | b'X' | b'*' | b'0' | b'.' | b'-')
+            && w.iter().all(|&b| b == w[0])
+    });
+    if filler {
+        return true;
+    }
     let lower = v.to_ascii_lowercase();
     // Documentation's `myPassword`, `mySecretKey`: "my" and a capitalised
     // name, letters only.
@@ -286,4 +295,17 @@ pub(super) fn key_words(key: &str) -> Vec<String> {
         words.push(current);
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_placeholder;
+
+    #[test]
+    fn filler_runs_are_template_slots() {
+        assert!(is_placeholder("AIzaSy__________________________________"));
+        assert!(is_placeholder("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+        assert!(!is_placeholder("ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf"));
+        assert!(!is_placeholder("Zq8-wR2m!Lx"));
+    }
 }

@@ -37,7 +37,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -67,7 +67,7 @@ lazy_regex!(
 lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuthToken\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line
@@ -356,6 +356,11 @@ fn may_hold_hook_path(bytes: &[u8]) -> bool {
 }
 
 lazy_regex!(
+    /// The key id of a presigned URL's `X-Amz-Credential`.
+    AWS_PRESIGNED_KEY_ID,
+    r"(?i:x-amz-credential)=((?:AKIA|ASIA)[A-Z0-9]{16})(?:%2F|/)"
+);
+lazy_regex!(
     /// A secret key handed to an SDK's static-credentials constructor.
     AWS_CONSTRUCTOR,
     r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
@@ -391,6 +396,10 @@ pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE") && distinct_chars(b) >= 6 && !spelled_in_words(b)
     });
+    // A presigned URL's credential names a real key id, however it reads.
+    out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
+        !b.contains("EXAMPLE") && distinct_chars(b) >= 6
+    }));
     // Read out in groups, the id's prefix stands before a space or a dash.
     let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
         .iter()
@@ -440,6 +449,9 @@ pub(super) fn npm(text: &str) -> Spans {
     let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
     out.extend(groups(Some(&NPM_RC), text, |v| {
         // `npm config delete …:_authToken --location=project`: a flag.
+        // A sentence's full stop is not the value's ("use a scoped
+        // `_authToken` instead.").
+        let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
         v.len() >= 8 && v.is_ascii() && !is_placeholder(v) && !word_like(v) && !v.starts_with('-')
     }));
     out
@@ -603,7 +615,14 @@ lazy_regex!(
     /// `community.general.discord`, Apprise, discord.py's
     /// `Webhook.partial`), in a text about Discord.
     DISCORD_WEBHOOK_TOKEN,
-    r#"(?i)webhook[_-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
+    r#"(?i)webhook[._-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
+);
+lazy_regex!(
+    /// A webhook written out as its id and its token ("webhook id
+    /// 7488…, token obSl…"): a 17-to-20-digit snowflake and a 60-to-70
+    /// character token are Discord's shapes.
+    DISCORD_ID_TOKEN,
+    r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])"#
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service
@@ -612,7 +631,7 @@ lazy_regex!(
     /// Services subscription key (header, query, Speech SDK), an Azure
     /// OpenAI client's key, a Stream Analytics input's policy key.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after
@@ -629,7 +648,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that place a Functions key.
     FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]?keys?|function_key|functionapp|masterkey|host key|azure"
+    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
 );
 lazy_regex!(
     /// A Microsoft Entra application's client secret: three characters, a
@@ -847,6 +866,11 @@ pub(super) fn discord(text: &str) -> Spans {
         })
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
+    if contains_ignoring_case(text, "webhook") || contains_ignoring_case(text, "discord") {
+        out.extend(groups(Some(&DISCORD_ID_TOKEN), text, |b| {
+            random_like(b, 20)
+        }));
+    }
     // discord.js's `WebhookClient` and discord.py's `Webhook.partial` name
     // their vendor by themselves.
     if contains_ignoring_case(text, "discord")
@@ -881,3 +905,6 @@ pub(super) fn azure(text: &str) -> Spans {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod service_tests;

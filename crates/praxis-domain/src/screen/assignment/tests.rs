@@ -396,3 +396,50 @@ fn key_vault_references_stand_down() {
     assert!(!fires(text, Rule::CredentialAssignment));
     assert!(!fires(text, Rule::CredentialCommandLine));
 }
+
+/// Declarations of Visual Basic, PowerShell's environment drive and Java's
+/// XML properties; a bare `pwd=`; passwords in prose after "pass is", after
+/// a few words and a colon, or written `admin / …`; an `INSERT`'s column.
+#[test]
+fn declarations_prose_and_inserted_columns() {
+    for hit in [
+        "Dim strPassword As String = \"WT8ssnjmQ@N\"",
+        "Set-Item Env:DEPLOY_TOKEN 'b3axP57RqUNOMlRqVZ0xbmdmVgjAymNgbyM47LMP5NnNErrx'",
+        "<entry key=\"db.password\">nOXtu.Wr76fC70</entry>",
+        "pwd=wGlya-FRjXFq87",
+        "Username is svc_ci and the pass is 773DWU+kERzT until IT resets it.",
+        "wifi guest password this week: EftrS_bzoyPS85",
+        "Default creds on the appliance were admin / GLV^Xi.OWlZ29Tv1 and nobody changed them.",
+        "INSERT INTO service_accounts (name, api_token) VALUES ('reporting', '73sht4VC1JkaDf58t8oiGhNZEC6dWSWAG79gLF3v');",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "Dim strPassword As String = Environment.GetEnvironmentVariable(\"DB_PASSWORD\")",
+        "Set-Item Env:DEPLOY_TOKEN $token",
+        "<entry key=\"db.password\">${DB_PASSWORD}</entry>",
+        "pwd=$(pwd)",
+        "The second pass is faster than the first.",
+        "db:\n  secret_name: prod/orders/db-password\n  region: eu-west-1",
+        "Password policy: at least twelve characters.",
+        "chown admin / the whole share",
+        "INSERT INTO service_accounts (name, api_token) VALUES ('reporting', NULL);",
+        "new BasicAWSCredentials(\"ACCESS_KEY\", \"SECRET_KEY\")",
+        "apiKey: \"AIzaSy__________________________________\" was left as a template",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// gcloud's `--set-secrets` names a secret manager's entry and version.
+#[test]
+fn secret_manager_versions_are_references() {
+    assert!(!fires(
+        "gcloud run deploy summarizer --set-secrets OPENAI_API_KEY=openai-key:latest --region europe-west1",
+        Rule::CredentialAssignment
+    ));
+    assert!(!fires(
+        "gcloud run deploy api --set-secrets DB_PASSWORD=db-password:3",
+        Rule::CredentialAssignment
+    ));
+}

@@ -228,7 +228,10 @@ fn features(text: &str) -> Vec<u32> {
             continue;
         }
         let hash = if word.is_ascii() {
-            fnv(FNV_OFFSET, word.to_ascii_lowercase().as_bytes())
+            // Lowered byte by byte, as `to_ascii_lowercase` would, without
+            // a string for each word.
+            word.bytes()
+                .fold(FNV_OFFSET, |state, b| fnv(state, &[b.to_ascii_lowercase()]))
         } else {
             fnv(FNV_OFFSET, word.to_lowercase().as_bytes())
         };

@@ -1,0 +1,113 @@
+//! SQL `INSERT` statements read as key/value pairs: `INSERT INTO t (name,
+//! api_token) VALUES ('reporting', '…')` gives `api_token` its literal as
+//! surely as `api_token = '…'` would, but the column and its value stand
+//! apart. The credential and session rules judge the pairs as they judge
+//! their own keys.
+
+use std::ops::Range;
+
+use super::pattern::{contains_ignoring_case, lazy_regex};
+
+lazy_regex!(
+    /// An `INSERT` up to its first row's opening parenthesis, the column
+    /// list captured.
+    INSERT,
+    r#"(?i)\binsert\s+into\s+[\w."`\[\]]+\s*\(([^()\n]{1,500})\)\s*values\s*\("#
+);
+
+/// Each column of each `INSERT` in `text` that names its columns, with the
+/// span of its value in the first row: a quoted literal without its
+/// quotes, or a bare word or number. Rows whose values do not parse stop
+/// at the last value that did.
+pub(super) fn inserted(text: &str) -> Vec<(&str, Range<usize>)> {
+    let mut out = Vec::new();
+    if !contains_ignoring_case(text, "insert") {
+        return out;
+    }
+    for c in INSERT.captures_iter(text) {
+        let (Some(columns), Some(whole)) = (c.get(1), c.get(0)) else {
+            continue;
+        };
+        let names = columns
+            .as_str()
+            .split(',')
+            .map(|n| n.trim().trim_matches(['"', '`', '[', ']']));
+        out.extend(names.zip(values(text, whole.end())));
+    }
+    out
+}
+
+/// The values of one row from byte `at` (just inside its parenthesis) to
+/// its closing parenthesis.
+fn values(text: &str, mut at: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    loop {
+        while bytes.get(at).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            at += 1;
+        }
+        let value = match bytes.get(at) {
+            Some(b'\'') => {
+                // A quote is escaped by doubling it.
+                let start = at + 1;
+                let mut end = start;
+                loop {
+                    match bytes.get(end) {
+                        Some(b'\'') if bytes.get(end + 1) == Some(&b'\'') => end += 2,
+                        Some(b'\'') => break,
+                        Some(b'\n') | None => return out,
+                        Some(_) => end += 1,
+                    }
+                }
+                at = end + 1;
+                start..end
+            }
+            Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_') => {
+                let start = at;
+                while bytes
+                    .get(at)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+                {
+                    at += 1;
+                }
+                start..at
+            }
+            _ => return out,
+        };
+        out.push(value);
+        while bytes.get(at).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            at += 1;
+        }
+        match bytes.get(at) {
+            Some(b',') => at += 1,
+            _ => return out,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(text: &str) -> Vec<(&str, &str)> {
+        inserted(text)
+            .into_iter()
+            .map(|(column, value)| (column, &text[value]))
+            .collect()
+    }
+
+    #[test]
+    fn columns_meet_their_values() {
+        assert_eq!(
+            pairs("INSERT INTO accounts (name, \"api_token\", n) VALUES ('rep''s', 'Xy9', 42);"),
+            [("name", "rep''s"), ("api_token", "Xy9"), ("n", "42")]
+        );
+        assert_eq!(
+            pairs("insert into s (k, data) values (lower('x'), 'y')"),
+            [("k", "lower")]
+        );
+        assert!(pairs("INSERT INTO t VALUES ('a', 'b')").is_empty());
+        assert!(pairs("INSERT INTO t (a, b) SELECT a, b FROM u").is_empty());
+        assert!(pairs("no statement here").is_empty());
+    }
+}

@@ -1,0 +1,67 @@
+//! Tests of the vendor rules for package registries, chat webhooks and
+//! cloud keys, beside [`super::tests`].
+
+use crate::screen::fires;
+use crate::screen::rule::Rule;
+
+/// Yarn's `npmAuthIdent` holds a user and password; a sentence's full stop
+/// after a key name is no token.
+#[test]
+fn yarn_auth_idents() {
+    assert!(fires(
+        "npmAuthIdent: \"c3ZjLXB1Ymxpc2g6MVlzZERZNHFFaW1DcFE=\"",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "_auth= is deprecated for the public registry; use a scoped _authToken instead.",
+        Rule::CredentialNpm
+    ));
+}
+
+/// A webhook given as its id and its token, in prose or in dotted
+/// properties.
+#[test]
+fn discord_webhooks_by_id_and_token() {
+    for hit in [
+        "Webhook id 748882958541584465, token obSlhcW1pm08kLtgbMkqivNxCZziQ8EFZyUbhz9KBjDyMMcfXcHTDE0e1PcWcg2Cdp5e (channel #alerts).",
+        "discord.webhook.id=1650239586000151124\ndiscord.webhook.token=ELTZRYEIETyuFQTTnifaPJgfQ9c2Xt_46ikgtf83c3qtDfUeLN-ngK4Y9dMPgE98nXqf",
+    ] {
+        assert!(fires(hit, Rule::CredentialDiscord), "{hit}");
+    }
+    assert!(!fires(
+        "Webhook id 748882958541584465, token rotated yesterday.",
+        Rule::CredentialDiscord
+    ));
+}
+
+/// A presigned URL's key id, however it reads; a secret key given to `gh
+/// secret set -b`.
+#[test]
+fn presigned_key_ids_and_secret_bodies() {
+    for hit in [
+        "https://m.s3.amazonaws.com/r.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAHUAIUXNOTAVZUZWE%2F20250301%2Feu-west-1%2Fs3%2Faws4_request",
+        "gh secret set AWS_SECRET_ACCESS_KEY -b'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' -R harbor-labs/infra",
+    ] {
+        assert!(fires(hit, Rule::CredentialAws), "{hit}");
+    }
+    assert!(!fires(
+        "X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20250301%2Fus-east-1%2Fs3%2Faws4_request",
+        Rule::CredentialAws
+    ));
+}
+
+/// Azure Cache for Redis's access key given to redis-cli, and a Functions
+/// key in a Postman environment named `fnKey`.
+#[test]
+fn azure_redis_and_function_keys() {
+    for hit in [
+        "redis-cli -h teslin-cache.redis.cache.windows.net -p 6380 --tls -a Wcn7ysPj43ljEcVqPXSn/a68xPdmWLYXd03MuGyIhHg= PING",
+        "{\"key\":\"fnKey\",\"value\":\"pgXMg8saWtzaNTFxpbYA+osOPFlCIenqhKkwbuLX2UlXaZB7rwbJtg==\",\"enabled\":true}",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    assert!(!fires(
+        "redis-cli -h teslin-cache.redis.cache.windows.net -p 6380 --tls -a \"$REDIS_KEY\" PING",
+        Rule::CredentialAzure
+    ));
+}
