@@ -458,11 +458,16 @@ static PROSE_PASSWORD: LazyLock<ScriptPattern> =
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`), or
-    /// by a few words and a colon ("wifi password this week: X"), "the
-    /// pass is X", and an administrator's name and password written
-    /// `admin / X`: taken only when the value looks generated.
+    /// by a few words and a colon ("wifi password this week: X"), and "the
+    /// pass is X": taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:admin|administrator|root|user|login)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
+    /// An administrator's name and password written `admin / X`: taken
+    /// only when the value looks generated.
+    ADMIN_PAIR,
+    r#"(?i)\b(?:admin|administrator|root|user|login)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
@@ -488,18 +493,9 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
-                &[
-                    "pass",
-                    "pwd",
-                    "senha",
-                    "kennwort",
-                    "wachtwoord",
-                    "admin",
-                    "root",
-                    "user",
-                    "login",
-                ],
+                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
             ),
+            (&ADMIN_PAIR, &["admin", "root", "user", "login"]),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
@@ -550,6 +546,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, &["</"]),
             (&SETTER_CALL, &["("]),
             (&NAMED_SETTER, &["("]),
+            (&ADMIN_PAIR, &[" /", "\t/", "\n/", "\r/"]),
         ],
     )
 });
@@ -875,6 +872,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value),
     );
     out.extend(groups(open.get(&BARE_PASSWORD), text, generated_password));
+    out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),
         text,

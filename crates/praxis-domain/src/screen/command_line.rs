@@ -24,8 +24,14 @@ lazy_regex!(
     r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
+    /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
+    /// apart from [`CURL_USER`] so that only texts naming curl read it.
+    CURL_BUNDLED_USER,
+    r#"(?i)\bcurl(?:\.exe)?\b[^\n|;]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
+);
+lazy_regex!(
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-[a-zA-Z]*u|--user|--proxy-user)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -224,6 +230,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 ],
             ),
             (&CURL_USER, &["curl", "wget", "http"]),
+            (&CURL_BUNDLED_USER, &["curl"]),
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&GH_SECRET_BODY, &["secret"]),
             (&SSHPASS_ARGV, &["sshpass"]),
@@ -336,8 +343,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         vec![
             (&FLAG, &["-"]),
             (&LOGIN_SHORT, &["-p", "-a"]),
-            // curl's `-u` may close a run of short flags (`-su`).
-            (&CURL_USER, &["u"]),
+            (&CURL_USER, &["-u"]),
             (&PROPERTY, &["-d"]),
             (&LIBPQ_PASSWORD, &["password="]),
             (&PAIR_COMMAND, PAIR_TOOLS),
@@ -416,9 +422,11 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     };
     out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
     out.extend(groups(open.get(&SSHPASS_ARGV), text, handed));
-    out.extend(groups(open.get(&CURL_USER), text, |v| {
-        v.len() >= 3 && !is_placeholder(v)
-    }));
+    for curl in [&CURL_USER, &CURL_BUNDLED_USER] {
+        out.extend(groups(open.get(curl), text, |v| {
+            v.len() >= 3 && !is_placeholder(v)
+        }));
+    }
     out.extend(groups(open.get(&GH_SECRET_BODY), text, |v| {
         v.len() >= 8 && !is_placeholder(v)
     }));
