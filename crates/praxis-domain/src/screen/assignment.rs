@@ -306,8 +306,7 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     // KEY=name:latest`).
     if !quoted
         && v.rsplit_once(':').is_some_and(|(name, version)| {
-            (version == "latest"
-                || (!version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())))
+            version == "latest"
                 && !name.is_empty()
                 && name.bytes().all(|b| {
                     b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_')
@@ -457,17 +456,30 @@ static PROSE_PASSWORD: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
-    /// "password" followed directly by a value (`user qa, password X`), or
-    /// by a few words and a colon ("wifi password this week: X"), and "the
-    /// pass is X": taken only when the value looks generated.
+    /// "password" followed directly by a value (`user qa, password X`):
+    /// taken only when the value looks generated.
     BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 lazy_regex!(
-    /// An administrator's name and password written `admin / X`: taken
-    /// only when the value looks generated.
+    /// "password" followed by a few words and a colon ("wifi password this
+    /// week: X"), and "the pass is X": taken only when the value looks
+    /// generated and mixes cases, as a date or an algorithm's name does
+    /// not.
+    WORDS_THEN_PASSWORD,
+    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
+    /// An administrator's name and password written `admin / X` in a text
+    /// about logging in or credentials: taken only when the value looks
+    /// generated.
     ADMIN_PAIR,
-    r#"(?i)\b(?:admin|administrator|root|user|login)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:admin|administrator|root)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
+    /// Words that make `admin / X` a credential.
+    LOGIN_CONTEXT,
+    r"(?i)\bcreds?\b|credential|password|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
@@ -495,7 +507,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &BARE_PASSWORD,
                 &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
             ),
-            (&ADMIN_PAIR, &["admin", "root", "user", "login"]),
+            (&WORDS_THEN_PASSWORD, &["pass"]),
+            (&ADMIN_PAIR, &["admin", "root"]),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
@@ -765,7 +778,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
-        if c[1].eq_ignore_ascii_case("pwd") && &c[3] == "=" && generated_password(&c[5]) {
+        let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+        if c[1].eq_ignore_ascii_case("pwd")
+            && &c[3] == "="
+            && c[2].is_empty()
+            && c[4].is_empty()
+            && generated_password(unquoted)
+        {
             return true;
         }
         // Next to a user (a connection string's `UID=`, MongoDB's
@@ -865,14 +884,21 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         sql::inserted(text)
             .into_iter()
             .filter(|(column, value)| {
-                let quoted = text[..value.start].ends_with('\'');
                 key_class(column)
-                    .is_some_and(|class| literal_secret(class, &text[value.clone()], quoted, false))
+                    .is_some_and(|class| literal_secret(class, &text[value.clone()], true, false))
             })
             .map(|(_, value)| value),
     );
     out.extend(groups(open.get(&BARE_PASSWORD), text, generated_password));
-    out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
+    out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
+        let date = v.len() >= 10
+            && v.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+            && v.as_bytes()[4] == b'-';
+        generated_password(v) && mixed_case(v) && !date
+    }));
+    if LOGIN_CONTEXT.is_match(text) {
+        out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
+    }
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),
         text,

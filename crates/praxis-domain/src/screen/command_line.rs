@@ -27,7 +27,7 @@ lazy_regex!(
     /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
     /// apart from [`CURL_USER`] so that only texts naming curl read it.
     CURL_BUNDLED_USER,
-    r#"(?i)\bcurl(?:\.exe)?\b[^\n|;]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
+    r#"(?i)\bcurl(?:\.exe)?\b[^\n|;&]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
 );
 lazy_regex!(
     CURL_USER,
@@ -904,6 +904,7 @@ mod tests {
             "rabbitmqctl add_user reporter --silent < pw.txt",
             "curl -sL https://example.com/install.txt",
             "net use Z: \\\\fs01\\projects /user:CORP\\reporter",
+            "curl -fsSO https://x.example/a.sh && rsync -avu backup01:/srv/www/ ./www",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

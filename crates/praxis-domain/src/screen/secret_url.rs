@@ -42,7 +42,7 @@ lazy_regex!(
     /// a status page's `/api/ping/<token>/success`, an automation's
     /// `/api/trigger/<token>`, an alert relay's `/in/<token>`).
     HOOK_URL,
-    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/|/ping/|/triggers?/|/notify|/alerts?/|/in/|relay)[!-~&&[^"'<>?#,]]*"#
+    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|hc-ping|cronitor|/integrations?/|/ping/|/triggers?/|/notify|/alerts?/|/in/|relay[.-])[!-~&&[^"'<>?#,]]*"#
 );
 lazy_regex!(
     /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
@@ -193,6 +193,39 @@ fn generated_segment(segment: &str) -> bool {
     (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
 }
 
+/// Where in a lower-cased hook URL its secret may start: anywhere when a
+/// hook, an intake or a heartbeat host names it; else only past the
+/// status ping, trigger, alert or relay path that does (`/api/ping/…`,
+/// `/in/…`), or past a relay host, so that a commit hash earlier in a
+/// repository's URL (`…/relay/commit/<sha>`) is not taken for one.
+fn secret_from(url: &str) -> usize {
+    if ["hook", "incoming", "hc-ping", "cronitor", "/integration"]
+        .iter()
+        .any(|w| url.contains(w))
+    {
+        return 0;
+    }
+    let host_end = url
+        .find("://")
+        .map(|s| s + 3)
+        .and_then(|s| url[s..].find('/').map(|e| s + e))
+        .unwrap_or(url.len());
+    let relay_host = url[..host_end].contains("relay");
+    [
+        "/ping/",
+        "/trigger/",
+        "/triggers/",
+        "/alert/",
+        "/alerts/",
+        "/in/",
+    ]
+    .iter()
+    .filter_map(|w| url.find(w).map(|i| i + w.len()))
+    .chain(relay_host.then_some(host_end))
+    .min()
+    .unwrap_or(usize::MAX)
+}
+
 /// Whether the userinfo ends a Sentry DSN's key: its host is Sentry's
 /// ingest.
 fn sentry_dsn(text: &str, userinfo: Option<regex::Match<'_>>) -> bool {
@@ -264,14 +297,17 @@ pub(super) fn secret_url(text: &str) -> Spans {
         // A UUID right after `hook/` or on a heartbeat host is the secret;
         // elsewhere (`/hooks/subscriptions/<uuid>`, `/integrations/<uuid>`)
         // it names a thing.
-        let ping = url.as_str().to_ascii_lowercase().contains("hc-ping");
+        let lower = url.as_str().to_ascii_lowercase();
+        let ping = lower.contains("hc-ping");
+        let from = secret_from(&lower);
         let mut at = url.start();
         let mut previous = "";
         for segment in url.as_str().split('/') {
-            let hook = ["hook", "hooks", "webhook", "webhooks"]
+            let hook = ["hook", "hooks", "webhook", "webhooks", "ping"]
                 .iter()
                 .any(|h| previous.eq_ignore_ascii_case(h));
-            if generated_segment(segment) || ((hook || ping) && is_uuid(segment)) {
+            let past = at - url.start() >= from;
+            if past && (generated_segment(segment) || ((hook || ping) && is_uuid(segment))) {
                 out.push(at..at + segment.len());
             }
             at += segment.len() + 1;
@@ -638,6 +674,8 @@ mod tests {
             "https://status.bayleaf.dev/api/ping/nightly-backup/success",
             "https://www.linkedin.com/in/jane-doe-4b2a1",
             "https://flows.heronpoint.io/api/trigger/deploy-preview",
+            "https://github.com/facebook/relay/commit/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+            "https://gitlab.com/acme/notify-service/-/blob/4e1f0c9a8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f/README.md",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

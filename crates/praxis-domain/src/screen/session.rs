@@ -35,8 +35,8 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 });
 lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
 lazy_regex!(
-    /// A session id after its label and a space or as a flag's value
-    /// (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
+    /// A session id after its label and a space (or "is" or "was") or as a
+    /// flag's value (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,

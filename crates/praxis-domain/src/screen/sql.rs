@@ -15,10 +15,12 @@ lazy_regex!(
     r#"(?i)\binsert\s+into\s+[\w."`\[\]]+\s*\(([^()\n]{1,500})\)\s*values\s*\("#
 );
 
-/// Each column of each `INSERT` in `text` that names its columns, with the
-/// span of its value in the first row: a quoted literal without its
-/// quotes, or a bare word or number. Rows whose values do not parse stop
-/// at the last value that did.
+/// Each column of each `INSERT` in `text` that names its columns and
+/// gives a quoted literal in the first row, with the literal's span
+/// without its quotes (a one-letter prefix such as SQL Server's `N'…'`
+/// aside). A bare value (a number, `NULL`, `DEFAULT`) holds its column's
+/// place and gives no span; a call (`crypt('…', …)`) or anything else
+/// that does not parse ends the row.
 pub(super) fn inserted(text: &str) -> Vec<(&str, Range<usize>)> {
     let mut out = Vec::new();
     if !contains_ignoring_case(text, "insert") {
@@ -32,18 +34,29 @@ pub(super) fn inserted(text: &str) -> Vec<(&str, Range<usize>)> {
             .as_str()
             .split(',')
             .map(|n| n.trim().trim_matches(['"', '`', '[', ']']));
-        out.extend(names.zip(values(text, whole.end())));
+        out.extend(
+            names
+                .zip(values(text, whole.end()))
+                .filter_map(|(name, value)| Some((name, value?))),
+        );
     }
     out
 }
 
 /// The values of one row from byte `at` (just inside its parenthesis) to
-/// its closing parenthesis.
-fn values(text: &str, mut at: usize) -> Vec<Range<usize>> {
+/// its closing parenthesis: a quoted literal's span, or `None` for a bare
+/// value.
+fn values(text: &str, mut at: usize) -> Vec<Option<Range<usize>>> {
     let bytes = text.as_bytes();
+    let blank = |b: &u8| b.is_ascii_whitespace();
+    let bare = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_');
     let mut out = Vec::new();
     loop {
-        while bytes.get(at).is_some_and(|b| *b == b' ' || *b == b'\t') {
+        while bytes.get(at).is_some_and(blank) {
+            at += 1;
+        }
+        // A one-letter prefix before a literal (`N'…'`, `E'…'`).
+        if bytes.get(at).is_some_and(u8::is_ascii_alphabetic) && bytes.get(at + 1) == Some(&b'\'') {
             at += 1;
         }
         let value = match bytes.get(at) {
@@ -60,26 +73,28 @@ fn values(text: &str, mut at: usize) -> Vec<Range<usize>> {
                     }
                 }
                 at = end + 1;
-                start..end
+                Some(start..end)
             }
-            Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_') => {
-                let start = at;
-                while bytes
-                    .get(at)
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
-                {
+            Some(b) if bare(b) => {
+                while bytes.get(at).is_some_and(bare) {
                     at += 1;
                 }
-                start..at
+                None
             }
             _ => return out,
         };
-        out.push(value);
-        while bytes.get(at).is_some_and(|b| *b == b' ' || *b == b'\t') {
+        while bytes.get(at).is_some_and(blank) {
             at += 1;
         }
         match bytes.get(at) {
-            Some(b',') => at += 1,
+            Some(b',') => {
+                out.push(value);
+                at += 1;
+            }
+            Some(b')') => {
+                out.push(value);
+                return out;
+            }
             _ => return out,
         }
     }
@@ -97,14 +112,19 @@ mod tests {
     }
 
     #[test]
-    fn columns_meet_their_values() {
+    fn columns_meet_their_literals() {
         assert_eq!(
-            pairs("INSERT INTO accounts (name, \"api_token\", n) VALUES ('rep''s', 'Xy9', 42);"),
-            [("name", "rep''s"), ("api_token", "Xy9"), ("n", "42")]
+            pairs("INSERT INTO accounts (name, \"api_token\", n) VALUES ('rep''s', N'Xy9', 42);"),
+            [("name", "rep''s"), ("api_token", "Xy9")]
         );
         assert_eq!(
-            pairs("insert into s (k, data) values (lower('x'), 'y')"),
-            [("k", "lower")]
+            pairs("insert into s (a, k, b)\nvalues (\n  DEFAULT,\n  'y',\n  lower('x'))"),
+            [("k", "y")]
+        );
+        assert!(
+            pairs("INSERT INTO users (name, password) VALUES ('bob', crypt('x', gen_salt('bf')))")
+                .iter()
+                .all(|(column, _)| *column == "name")
         );
         assert!(pairs("INSERT INTO t VALUES ('a', 'b')").is_empty());
         assert!(pairs("INSERT INTO t (a, b) SELECT a, b FROM u").is_empty());

@@ -120,11 +120,11 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     }) {
         return true;
     }
-    // A vendor's prefix and a filler run (`AIzaSy________…`,
-    // `ghp_xxxxxxxx…`): a template's slot.
-    let filler = v.as_bytes().windows(8).any(|w| {
-        matches!(w[0], b'_' | b'x' | b'X' | b'*' | b'0' | b'.' | b'-')
-            && w.iter().all(|&b| b == w[0])
+    // A vendor's prefix and a filler run of eight or more to the end
+    // (`AIzaSy________…`, `ghp_xxxxxxxx…`): a template's slot.
+    let filler = v.as_bytes().last().is_some_and(|&last| {
+        matches!(last, b'_' | b'x' | b'X' | b'*' | b'.' | b'-')
+            && v.bytes().rev().take_while(|&b| b == last).count() >= 8
     });
     if filler {
         return true;
@@ -307,5 +307,7 @@ mod tests {
         assert!(is_placeholder("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
         assert!(!is_placeholder("ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf"));
         assert!(!is_placeholder("Zq8-wR2m!Lx"));
+        assert!(!is_placeholder("Summer2024________!"));
+        assert!(!is_placeholder("acct_00000000417_Zk9Lm2Qw"));
     }
 }

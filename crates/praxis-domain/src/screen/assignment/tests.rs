@@ -407,6 +407,7 @@ fn declarations_prose_and_inserted_columns() {
         "Set-Item Env:DEPLOY_TOKEN 'b3axP57RqUNOMlRqVZ0xbmdmVgjAymNgbyM47LMP5NnNErrx'",
         "<entry key=\"db.password\">nOXtu.Wr76fC70</entry>",
         "pwd=wGlya-FRjXFq87",
+        "auth=grafana:73920184",
         "Username is svc_ci and the pass is 773DWU+kERzT until IT resets it.",
         "wifi guest password this week: EftrS_bzoyPS85",
         "Default creds on the appliance were admin / GLV^Xi.OWlZ29Tv1 and nobody changed them.",
@@ -422,6 +423,11 @@ fn declarations_prose_and_inserted_columns() {
         "The second pass is faster than the first.",
         "db:\n  secret_name: prod/orders/db-password\n  region: eu-west-1",
         "Password policy: at least twelve characters.",
+        "Password last rotated: 2024-11-03T09:12:44Z",
+        "Password hash algorithm: PBKDF2-SHA256",
+        "The optimizer pass is x86_64-specific.",
+        "Docs live under Admin / Settings-v2 in the sidebar.",
+        "PWD= build-v2.sh",
         "chown admin / the whole share",
         "INSERT INTO service_accounts (name, api_token) VALUES ('reporting', NULL);",
         "new BasicAWSCredentials(\"ACCESS_KEY\", \"SECRET_KEY\")",
@@ -439,7 +445,7 @@ fn secret_manager_versions_are_references() {
         Rule::CredentialAssignment
     ));
     assert!(!fires(
-        "gcloud run deploy api --set-secrets DB_PASSWORD=db-password:3",
+        "gcloud run deploy api --update-secrets DB_PASSWORD=db-password:latest",
         Rule::CredentialAssignment
     ));
 }
