@@ -330,10 +330,16 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         "ssm:",
         "file:",
         "keyvaultref:",
+        // Vault's audit log writes each secret as its HMAC.
+        "hmac-sha256:",
     ]
     .iter()
     .any(|p| lower.starts_with(p))
     {
+        return false;
+    }
+    // A YAML tag (`!!str ""`) says what type the value after it has.
+    if !quoted && v.starts_with("!!") {
         return false;
     }
     // A keyword opens an expression (`password = await vault.read(…)`).
@@ -477,6 +483,15 @@ lazy_regex!(
     r#"(?i)\b(?:admin|administrator|root)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
+    /// A token or an API key named in a sentence, its value after a colon
+    /// or "is" ("Access token (read-only): …", "the API key for the
+    /// geocoder is …"), with the word before the name (group 1): taken
+    /// only when the value looks generated and that word does not make the
+    /// name harmless (a cache key, a page token).
+    PROSE_SECRET,
+    r#"(?i)(?:^|[\s(])(?:([A-Za-z]+)[ \t]+)?(?:api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.-]+){1,2}?)?[ \t]*(?::|[ \t]is|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+);
+lazy_regex!(
     /// Words that make `admin / X` a credential.
     LOGIN_CONTEXT,
     r"(?i)\bcreds?\b|credential|password|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
@@ -509,6 +524,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ),
             (&WORDS_THEN_PASSWORD, &["pass"]),
             (&ADMIN_PAIR, &["admin", "root"]),
+            (&PROSE_SECRET, &["key", "token", "secret"]),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
@@ -659,6 +675,8 @@ const HARMLESS_KEY_WORDS: &[&str] = &[
     "join",
     "react",
     "data",
+    // Application Insights' key names where telemetry goes; browsers send it.
+    "instrumentation",
 ];
 
 /// Whether a key the classes above leave out still names a secret: one
@@ -816,6 +834,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         }
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
         let end = c.get(5).map_or(text.len(), |v| v.end());
+        // A slot that the line closes later (`dop_v1_<64 hex chars>`).
+        if !quoted
+            && value.contains('<')
+            && text[end..]
+                .split('\n')
+                .next()
+                .is_some_and(|rest| rest.contains('>'))
+        {
+            return false;
+        }
         literal_secret(class, value, quoted, separator == ":")
             && !sealed(text, c.get(1))
             && !(quoted && text[end..].trim_start().starts_with(':'))
@@ -896,6 +924,25 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             && v.as_bytes()[4] == b'-';
         generated_password(v) && mixed_case(v) && !date
     }));
+    out.extend(
+        open.captures(&PROSE_SECRET, text)
+            .filter(|c| {
+                let before = c
+                    .get(1)
+                    .map_or(String::new(), |w| w.as_str().to_ascii_lowercase());
+                // "… is plain JSON, not a token: eyJ…".
+                let start = c.get(0).map_or(0, |m| m.start());
+                let lead = text[text.floor_char_boundary(start.saturating_sub(8))..start]
+                    .to_ascii_lowercase();
+                let denied = lead.ends_with("not") || lead.ends_with("n't") || before == "no";
+                !denied
+                    && !HARMLESS_KEY_WORDS.contains(&before.as_str())
+                    && !HARMLESS_TOKEN_WORDS.contains(&before.as_str())
+                    && generated_value(c[2].trim_end_matches('.'))
+                    && !sealed(text, c.get(0))
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
     if LOGIN_CONTEXT.is_match(text) {
         out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
     }

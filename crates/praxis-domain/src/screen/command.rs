@@ -380,6 +380,19 @@ fn saved_names(download: &str) -> Vec<String> {
     if remote_name {
         names.extend(URL_NAME.captures_iter(download).map(|c| c[1].to_owned()));
     }
+    // `gh release download -p NAME` saves the asset under its own name
+    // (a glob names no one file).
+    if tool == "gh" {
+        let words: Vec<&str> = download.split_whitespace().collect();
+        names.extend(
+            words
+                .windows(2)
+                .filter(|w| w[0] == "-p" || w[0] == "--pattern")
+                .map(|w| w[1].trim_matches(['"', '\'']))
+                .filter(|n| !n.contains(['*', '?', '[']))
+                .map(str::to_owned),
+        );
+    }
     if tool.starts_with("certutil") || tool.starts_with("bitsadmin") {
         names.extend(download.split_whitespace().last().map(str::to_owned));
     }

@@ -624,6 +624,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // A Salesforce session id, a tmate session's SSH address.
             "00d",
             "tmate",
+            // A Phoenix session cookie's signed value.
+            "sfmynty.",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

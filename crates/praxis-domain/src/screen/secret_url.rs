@@ -2,7 +2,7 @@
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
 use super::assignment::{KeyClass, key_class};
-use super::pattern::{Spans, lazy_regex};
+use super::pattern::{Spans, contains_ignoring_case, lazy_regex};
 use super::value::{
     has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like, word_like,
 };
@@ -68,6 +68,13 @@ lazy_regex!(
     /// (`repo.anaconda.cloud/t/<token>/main`), as its older host's does.
     ANACONDA_CLOUD,
     r"repo\.anaconda\.cloud/t/([A-Za-z0-9_-]{20,})"
+);
+lazy_regex!(
+    /// A streaming ingest URL whose last segment is the stream key
+    /// (`rtmp://…/live2/<key>`, `rtmps://…/app/<key>`): anyone who has it
+    /// can broadcast on the channel.
+    STREAM_KEY,
+    r"(?i)\brtmps?://[^\s/]+(?::\d+)?/(?:[\w.-]+/)*?(?:live2?|app|stream)/([A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -238,6 +245,29 @@ fn sentry_dsn(text: &str, userinfo: Option<regex::Match<'_>>) -> bool {
     })
 }
 
+/// Whether the last segment of a streaming URL is a generated key: mixed
+/// case with digits in a long run (Twitch's, Facebook's), or YouTube's
+/// four or five groups of four with digits in most of them; a stream's
+/// name (`conference-room-2024`) is neither.
+fn stream_key(key: &str) -> bool {
+    let groups: Vec<&str> = key.split('-').collect();
+    let youtube = (4..=5).contains(&groups.len())
+        && groups.iter().all(|g| g.len() == 4)
+        && groups.iter().filter(|g| has_digit(g)).count() >= 3;
+    let mixed = mixed_case(key) && has_digit(key) && longest_alnum_run(key) >= 12;
+    (youtube || mixed) && random_like(key, 16) && !counting(key)
+}
+
+/// Whether `segment` counts up in at most two runs (`abcdef`, `123456`,
+/// `abc123`): a help page's example, where a generated one never does.
+fn counting(segment: &str) -> bool {
+    let b = segment.as_bytes();
+    b.windows(2)
+        .filter(|w| w[1] != w[0].wrapping_add(1))
+        .count()
+        <= 1
+}
+
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
 fn is_uuid(segment: &str) -> bool {
     let groups: Vec<&str> = segment.split('-').collect();
@@ -264,8 +294,28 @@ pub(super) fn secret_url(text: &str) -> Spans {
             Some(userinfo.start() + at..userinfo.end())
         })
         .collect();
-    out.extend(SECRET_PATH_URL.find_iter(text).map(|m| m.range()));
+    out.extend(
+        SECRET_PATH_URL
+            .captures_iter(text)
+            .filter(|c| {
+                c.iter()
+                    .skip(1)
+                    .flatten()
+                    .next()
+                    .is_none_or(|secret| !counting(secret.as_str()))
+            })
+            .filter_map(|c| c.get(0).map(|m| m.range())),
+    );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    if contains_ignoring_case(text, "rtmp") {
+        out.extend(
+            STREAM_KEY
+                .captures_iter(text)
+                .filter_map(|c| c.get(1))
+                .filter(|m| stream_key(m.as_str()))
+                .map(|m| m.range()),
+        );
+    }
     // URLs whose password stands outside the userinfo form: Oracle's
     // before the host, an SQS broker's with no host at all.
     for re in [&*ORACLE_JDBC, &*SQS_BROKER] {
@@ -676,6 +726,25 @@ mod tests {
             "https://flows.heronpoint.io/api/trigger/deploy-preview",
             "https://github.com/facebook/relay/commit/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
             "https://gitlab.com/acme/notify-service/-/blob/4e1f0c9a8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f/README.md",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
+    }
+
+    /// A streaming ingest URL's key is the secret; a stream's name and a
+    /// help page's counting example are not.
+    #[test]
+    fn stream_keys_and_counting_examples() {
+        for hit in [
+            "Server: rtmp://a.rtmp.youtube.com/live2/q7zm-4k2d-9wbx-1fpa-h8tc",
+            "ffmpeg -i in.mp4 -f flv rtmps://ingest.example-live.tv:443/app/live_20938475_Kq8ZxT2bWm5LpR7nVd3YhC",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "rtmp://media.example.com/live/conference-room-2024",
+            "rtmp://localhost:1935/live/abcd-1234-efgh-5678",
+            "Zapier's docs use https://hooks.zapier.com/hooks/catch/123456/abcdef/ as the sample.",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

@@ -25,7 +25,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:session(?:[ _-]?(?:id|ulid|uuid|key|token))?(?:\s+cookie)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions/[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -34,6 +34,13 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
+lazy_regex!(
+    /// ColdFusion's numeric `CFTOKEN`, and a Phoenix session cookie, whose
+    /// signed value starts with the base64 of its algorithm's name
+    /// (`SFMyNTY` is `HS256`).
+    SESSION_SHORT,
+    r"(?i)\bCFTOKEN\s*[=:]\s*([0-9]{8,})\b|=\s*(SFMyNTY\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})"
+);
 lazy_regex!(
     /// A session id after its label and a space (or "is" or "was") or as a
     /// flag's value (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
@@ -56,7 +63,7 @@ lazy_regex!(
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\bsessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -209,6 +216,60 @@ fn session_value(suffix: &str, raw: &str) -> bool {
         && !resource_sid(value)
 }
 
+/// Ids in a table's column named for a session: a header row of cells
+/// split by `|` (psql's output, a Markdown table), a rule under it, then
+/// rows whose cell in that column is an id.
+fn table_column(text: &str) -> Spans {
+    let mut out = Vec::new();
+    if !text.contains('|') {
+        return out;
+    }
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split('\n') {
+        lines.push((at, line));
+        at += line.len() + 1;
+    }
+    let ruled = |line: &str| {
+        let line = line.trim();
+        !line.is_empty()
+            && line.contains('-')
+            && line
+                .bytes()
+                .all(|b| matches!(b, b'-' | b'+' | b'|' | b' ' | b':' | b'=' | b'\r'))
+    };
+    for (i, &(_, header)) in lines.iter().enumerate() {
+        let named = header
+            .split('|')
+            .map(str::trim)
+            .enumerate()
+            .find_map(|(k, cell)| {
+                let name = !cell.is_empty() && !cell.contains(char::is_whitespace);
+                name.then(|| session_key(cell))
+                    .flatten()
+                    .map(|suffix| (k, suffix))
+            });
+        let Some((column, suffix)) = named else {
+            continue;
+        };
+        if !lines.get(i + 1).is_some_and(|&(_, line)| ruled(line)) {
+            continue;
+        }
+        for &(start, row) in lines.iter().skip(i + 2).take(16) {
+            let mut at = start;
+            for (k, cell) in row.split('|').enumerate() {
+                let value = cell.trim();
+                if k == column && session_value(suffix, value) {
+                    let from = at + cell.len() - cell.trim_start().len();
+                    out.push(from..from + value.len());
+                }
+                at += cell.len() + 1;
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         session_key(&c[1]).is_some_and(|suffix| session_value(suffix, &c[2]))
@@ -249,6 +310,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     }
     out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
     out.extend(labelled_after(text));
+    out.extend(table_column(text));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
@@ -258,6 +320,9 @@ pub(super) fn session_id(text: &str) -> Spans {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
         let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
         !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16)
+    }));
+    out.extend(groups(Some(&SESSION_SHORT), text, |v| {
+        distinct_chars(v) >= 5
     }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
         random_like(b, 16) && has_digit(b)
@@ -682,6 +747,53 @@ mod tests {
             "the JSESSIONID is regenerated on every login",
             "Support asked for the session id, it was not in the report.",
             "INSERT INTO django_session (session_key, session_data) VALUES ('', 'e30');",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// ColdFusion's numeric token, a Phoenix cookie, an id whose label
+    /// names its format in brackets, and Laravel's session files listed.
+    #[test]
+    fn coldfusion_phoenix_formats_and_session_listings() {
+        for hit in [
+            "Set-Cookie: CFID=22018; CFTOKEN=58203917; path=/",
+            "cookie _shopfront_key=SFMyNTY.g3QAAAABbQAAAAtfY3NyZl90b2tlbm0AAAAY.x9Qw2LmZr4TkV1bN8cYp3sDfGhJkLaA",
+            "session token (UUID): 5b0c9d1e-2f3a-4b5c-8d7e-9f0a1b2c3d4e",
+            "$ ls -1 storage/framework/sessions\nQm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z",
+        ] {
+            let hit = hit.replace("\\n", "\n");
+            assert!(fires(&hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "Set-Cookie: CFTOKEN=0; path=/",
+            "the token starts with SFMyNTY, the base64 of HS256",
+            "session id (ULID): see the incident ticket",
+            "$ ls storage/framework/sessions\n.gitignore",
+        ] {
+            let clean = clean.replace("\\n", "\n");
+            assert!(!fires(&clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// A servlet container's log of a session, a label that says what shape
+    /// the id has, a session table's row, and its column in a query's
+    /// output.
+    #[test]
+    fn logged_sessions_tables_and_columns() {
+        for hit in [
+            "INFO StandardManager - HttpSession id=7C0F2B9D4E1A3C5B8D6F0A2C4E6B8D0F expired",
+            "Session 32-hex seen in the logs: 4e8a1c0f7b3d9e2a6c5f1b8d0e7a3c9f",
+            "sqlite3 app.db \"delete from web_sessions where id='01HQ8ZK3M7TPXW4N2V6B9CRD5E'\"",
+            " session_key                      | expire_date\n----------------------------------+-------------\n p0q9w8e7r6t5y4u3i2o1a9s8d7f6g5h4 | 2025-01-09",
+            "| id | session_key |\n|---|---|\n| 4 | k2j4h6g8f0d1s3a5q7w9e2r4t6y8u0i1 |",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            " session_key | expire_date\n-------------+------------\n (0 rows)",
+            "| session | status |\n|---|---|\n| morning | done |",
+            "HttpSession id=null invalidated",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

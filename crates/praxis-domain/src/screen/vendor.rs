@@ -97,9 +97,10 @@ fn key_body(body: &str) -> bool {
 
 lazy_regex!(
     /// Vendor formats without a rule of their own; the one group that
-    /// takes part is the generated part.
+    /// takes part is the generated part. A token may follow a string's
+    /// escaped line break (`$'…\ndapi…'`).
     OTHER_VENDOR,
-    r"\b(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2})|ico-([A-Za-z0-9]{32})\b|API-([A-Z0-9]{26,32})\b|(DO00[A-Z0-9]{16})\b|CLOJARS_([a-z0-9]{60})\b)"
+    r"(?:\b|\\[nrt])(?:gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|agent)-([A-Za-z0-9_-]{20,})|pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)([A-Za-z0-9_-]{40,})|hf_([A-Za-z0-9]{30,40})\b|do[por]_v1_([a-f0-9]{64})|shp(?:at|ca|pa|ss)_([a-fA-F0-9]{32})|SG\.([A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,46})|hv[sbr]\.([A-Za-z0-9_-]{24,})|cio([A-Za-z0-9]{32})\b|dose([a-f0-9]{32})\b|sk-or-v1-([a-f0-9]{64})\b|pk_\d{6,10}_([A-Z0-9]{32})\b|SSWS\s+(00[A-Za-z0-9_-]{40})\b|lin_oauth_([a-f0-9]{64})\b|v1\.0-[0-9a-f]{24}-([0-9a-f]{146})\b|sntr[ysu]{1,2}_([A-Za-z0-9+/=_-]{30,})|dapi([a-f0-9]{32})|lin_api_([A-Za-z0-9]{40})|PMAK-([a-f0-9]{24}-[a-f0-9]{34})|dp\.pt\.([A-Za-z0-9]{40,})|glsa_([A-Za-z0-9]{32}_[a-f0-9]{8})|glc_([A-Za-z0-9+/=_-]{32,})|AT[AC]TT3([A-Za-z0-9_=-]{60,})|key-([0-9a-z]{32})\b|pul-([a-f0-9]{40})|[A-Za-z0-9]{14}\.atlasv1\.([A-Za-z0-9_-]{60,})|sbp_([a-f0-9]{40})|secret_([A-Za-z0-9]{40,46})\b|AGE-SECRET-KEY-1([0-9A-Z]{50,64})|figd_([A-Za-z0-9_-]{40,})|nfp_([A-Za-z0-9]{36,})|ntn_([A-Za-z0-9]{40,})|dp\.(?:st|sa|ct|scim|audit)\.(?:[a-z0-9_-]+\.)?([A-Za-z0-9]{40,})|sb_secret_([A-Za-z0-9_-]{24,})|eyJrIjoi([A-Za-z0-9+/]{30,}={0,2})|ico-([A-Za-z0-9]{32})\b|API-([A-Z0-9]{26,32})\b|(DO00[A-Z0-9]{16})\b|CLOJARS_([a-z0-9]{60})\b)"
 );
 
 /// Literal parts of [`OTHER_VENDOR`]'s prefixes, one of which each of its
@@ -292,10 +293,10 @@ pub(super) static OTHER_GATES: LazyLock<Gates> = LazyLock::new(|| {
 });
 
 lazy_regex!(
-    /// Mailgun's private key (32 hex digits and two groups of eight) in a
-    /// text about Mailgun.
+    /// Mailgun's private key (32 hex digits and two groups of eight), taken
+    /// in a text about Mailgun.
     MAILGUN_KEY,
-    r"(?i:mailgun)[^\n]*?\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b|\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b[^\n]*?(?i:mailgun)"
+    r"\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b"
 );
 
 pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
@@ -305,9 +306,11 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     out.extend(tokens(open.get(&MORE_VENDORS), text, accept));
     out.extend(tokens(open.get(&FURTHER_VENDORS), text, accept));
     out.extend(tokens(open.get(&NUMBERED_TOKENS), text, accept));
-    out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
-        random_like(b, 20) && has_digit(b)
-    }));
+    if contains_ignoring_case(text, "mailgun") {
+        out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
+            random_like(b, 20) && has_digit(b)
+        }));
+    }
     out
 }
 
@@ -386,7 +389,8 @@ lazy_regex!(
 
 /// Whether capitals with no digit read as words rather than a generated
 /// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
-/// about one time in six, words' one time in three or more.
+/// about one time in six, words' one time in three or more; a text that
+/// names AWS takes the id whatever it spells.
 fn spelled_in_words(body: &str) -> bool {
     let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
     !has_digit(body) && vowels * 10 >= body.len() * 3
@@ -394,7 +398,9 @@ fn spelled_in_words(body: &str) -> bool {
 
 pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE") && distinct_chars(b) >= 6 && !spelled_in_words(b)
+        !b.contains("EXAMPLE")
+            && distinct_chars(b) >= 6
+            && (!spelled_in_words(b) || AWS_CONTEXT.is_match(text))
     });
     // A presigned URL's credential names a real key id, however it reads.
     out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
@@ -514,15 +520,19 @@ pub(super) fn private_key(text: &str) -> Spans {
     out
 }
 
-/// Whether a PuTTY key file's private lines were left out: the line after
-/// `Private-Lines:` opens a redaction marker (`<redacted>`, `[…]`), or
-/// there is no `Private-Lines:` and a marker line stands in for the body.
+/// Whether a PuTTY key file's private lines were left out: a redaction
+/// marker (`<redacted>`, `[…]`) stands for the count after
+/// `Private-Lines:` or opens the line after it, or there is no
+/// `Private-Lines:` and a marker line stands in for the body.
 fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
     let rest = &text[found.end()..];
     let marker = |line: &str| line.trim_start().starts_with(['<', '[']);
     found.as_str().starts_with("PuTTY")
         && match rest.find("Private-Lines:") {
-            Some(at) => rest[at..].split('\n').nth(1).is_some_and(marker),
+            Some(at) => rest[at + "Private-Lines:".len()..]
+                .split('\n')
+                .take(2)
+                .any(marker),
             None => rest.lines().any(marker),
         }
 }
@@ -657,8 +667,10 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])"
 );
 lazy_regex!(
+    /// Words that place a storage account key, the key listing's columns
+    /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储"
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b"
 );
 
 /// A Twilio auth token or API key secret in a text about Twilio.

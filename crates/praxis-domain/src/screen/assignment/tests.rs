@@ -449,3 +449,39 @@ fn secret_manager_versions_are_references() {
         Rule::CredentialAssignment
     ));
 }
+
+/// A token or API key named in a sentence, with an aside or a purpose
+/// between the name and its value.
+#[test]
+fn tokens_named_in_sentences() {
+    for hit in [
+        "Service token (scoped to reads, 30 days): Rk4vQ9mZt2LxW7bNc5HyJd3Fg8Ps6Ua",
+        "The staging API key for the billing export is 7HcW2qLz9Xv4Rm8TnB5yKd3Pf6Gs1Ja.",
+        "secret of the relay was QbV8nZ2kTx7Lm4Rw9Hc3Yp6Dg5Fs1Je",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "The cache key for the report is 9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c.",
+        "The next page token is CiAKGjBpNDd2Nmp2Zml2cXRtcGM0eWtoNDBxY2R1aBgC",
+        "Access token (read-only): stored in the vault, not here.",
+        "token: ${{ secrets.RELEASE_TOKEN }}",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// Values that only look like secrets: Vault's audit HMACs, a YAML tag
+/// before an empty string, Application Insights' key, a slot the line
+/// closes later.
+#[test]
+fn audit_hashes_tags_telemetry_keys_and_slots() {
+    for clean in [
+        "{\"auth\":{\"client_token\":\"hmac-sha256:3b8e1f0c9a7d5e2b4c6f8a0d1e3b5c7f9a2d4e6b8c0f1a3d5e7b9c2f4a6d8e0b\"}}",
+        "admin_password: !!str \"\"  # filled in by the operator",
+        "APPINSIGHTS=InstrumentationKey=6d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a;IngestionEndpoint=https://example.in.applicationinsights.azure.com/",
+        "LINODE_TOKEN=lin_<64 hex characters>",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

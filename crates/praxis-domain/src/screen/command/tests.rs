@@ -296,6 +296,7 @@ fn quoted_paths_other_users_and_release_downloads() {
         "ftp -o - https://mirror.example.org/inst.sh | doas ksh",
         "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && chmod +x tool && ./tool migrate",
         "php -r \"eval('?>' . file_get_contents('https://tools.example.dev/installer.php'));\"",
+        "gh release download v2.0.0 --repo acme/cli --pattern cli-darwin-arm64 && chmod +x cli-darwin-arm64 && ./cli-darwin-arm64 setup",
     ] {
         assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
     }
@@ -303,6 +304,7 @@ fn quoted_paths_other_users_and_release_downloads() {
         "rmdir /s /q \"C:\\Program Files\\Acme\\cache\"",
         "curl -fsSL https://git.example.corp/raw/node.sh | sudo -u deploy tee /opt/node.sh",
         "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && sha256sum -c tool.sha256",
+        "gh release download v2.0.0 -R acme/cli -p 'cli-*' && ls -l",
     ] {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }

@@ -65,3 +65,44 @@ fn azure_redis_and_function_keys() {
         Rule::CredentialAzure
     ));
 }
+
+/// An AWS key id whose letters happen to read like words, in a text that
+/// names AWS; a Mailgun key a few lines under its name; a Databricks token
+/// after an escaped line break.
+#[test]
+fn spelled_ids_with_aws_mailgun_blocks_and_escaped_breaks() {
+    assert!(fires(
+        "sls config credentials --provider aws --key AKIAOMEBRIDGELUNAXQZ --secret x",
+        Rule::CredentialAws
+    ));
+    assert!(!fires(
+        "edge_group = \"ASIAPACIFICSOUTHEAST\" is not an allowed zone",
+        Rule::CredentialAws
+    ));
+    assert!(fires(
+        "mailgun:\n  domain: mg.example.org\n  api_key: 9c1e4b7a2d5f8e0c3b6a9d2f5e8c1b4a-7e2d9c4b-3a6f1e8d",
+        Rule::CredentialOther
+    ));
+    assert!(!fires(
+        "build 9c1e4b7a2d5f8e0c3b6a9d2f5e8c1b4a-7e2d9c4b-3a6f1e8d finished",
+        Rule::CredentialOther
+    ));
+    assert!(fires(
+        "databricks configure --token <<< $'https://dbc-1a2b3c4d.cloud.databricks.com\\ndapi0f9e8d7c6b5a49382716a5b4c3d2e1f0'",
+        Rule::CredentialOther
+    ));
+}
+
+/// A storage account's keys listed as a table; a PuTTY file whose private
+/// lines' count is a redaction marker.
+#[test]
+fn listed_storage_keys_and_putty_counts_redacted() {
+    assert!(fires(
+        "KeyName    Permissions    Value\n---------  -------------  -----\nkey2       FULL           Zq8Xv3Lm7Tn2Rb5Kc9Wd4Yf6Hj1Ps0Ga8Ue3Io7Ny2Mt5Bw9Cz4Dx6Eq1Fr3Gs8Hk0Jl7Vp2Qa5Sb9Tc4Ud6We==",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: build-box\nPrivate-Lines: <removed>",
+        Rule::CredentialPrivateKey
+    ));
+}
