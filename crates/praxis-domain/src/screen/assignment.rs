@@ -17,7 +17,7 @@ use super::value::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -55,10 +55,11 @@ lazy_regex!(
     r#"\b(?:NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication|PasswordCredential|HTTPBasicAuth|HttpBasicAuth|BasicAuth|BasicCredentials|auth\s*=\s*)\(\s*["'][^"'\n]+["']\s*,\s*(?:new\s+char\[\]\s*)?("[^"\n]+"|'[^'\n]+')"#
 );
 lazy_regex!(
-    /// A connection string or ODBC section that names its user: there,
-    /// `PWD` is the password, not the working directory.
+    /// A connection string or ODBC section that names its user, or a YAML
+    /// block with a `user:` beside it: there, `PWD` is the password, not
+    /// the working directory.
     USER_ID,
-    r"(?i)(?:^|[;\s\x22'])(?:UID|User\s?ID)\s*="
+    r"(?i)(?:^|[;\s\x22'])(?:UID|User\s?ID)\s*=|(?m:^[ \t]*(?:user(?:name)?|login)[ \t]*:[ \t]*\S)"
 );
 lazy_regex!(
     /// A property list's key and its string (`<key>DB_PASSWORD</key>
@@ -126,6 +127,8 @@ const SECRET_SUFFIXES: &[&str] = &[
     "loggedinkey",
     "noncekey",
     "fernetkey",
+    // A vendor's auth code (Paddle's `vendor_auth_code`).
+    "authcode",
     "token",
     "credential",
     "credentials",
@@ -338,10 +341,6 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     {
         return false;
     }
-    // A YAML tag (`!!str ""`) says what type the value after it has.
-    if !quoted && v.starts_with("!!") {
-        return false;
-    }
     // A keyword opens an expression (`password = await vault.read(…)`).
     if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
         return false;
@@ -468,12 +467,13 @@ lazy_regex!(
     r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
 );
 lazy_regex!(
-    /// "password" followed by a few words and a colon ("wifi password this
-    /// week: X"), and "the pass is X": taken only when the value looks
+    /// "password" or "pw" followed by a few words and a colon ("wifi
+    /// password this week: X", "pw for the SFTP drop: X"), and "the pass
+    /// is X": taken only when the value looks
     /// generated and mixes cases, as a date or an algorithm's name does
     /// not.
     WORDS_THEN_PASSWORD,
-    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An administrator's name and password written `admin / X` in a text
@@ -483,13 +483,18 @@ lazy_regex!(
     r#"(?i)\b(?:admin|administrator|root)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
-    /// A token or an API key named in a sentence, its value after a colon
-    /// or "is" ("Access token (read-only): …", "the API key for the
-    /// geocoder is …"), with the word before the name (group 1): taken
-    /// only when the value looks generated and that word does not make the
-    /// name harmless (a cache key, a page token).
+    /// A token or an API key named in a sentence, its value (group 3)
+    /// after a colon or "is" ("Access token (read-only): …", "the API key
+    /// for the geocoder is …"), with the name (group 2) and the word before
+    /// it (group 1): judged by [`prose_secret`].
     PROSE_SECRET,
-    r#"(?i)(?:^|[\s(])(?:([A-Za-z]+)[ \t]+)?(?:api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.-]+){1,2}?)?[ \t]*(?::|[ \t]is|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+    r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.-]+){1,2}?)?[ \t]*(?::|[ \t]is|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+);
+lazy_regex!(
+    /// A `.pgpass` line, `host:port:database:user:password`, on PostgreSQL's
+    /// usual ports or any (`*`).
+    PGPASS,
+    r"(?m)^[ \t]*[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
 );
 lazy_regex!(
     /// Words that make `admin / X` a credential.
@@ -522,9 +527,16 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &BARE_PASSWORD,
                 &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
             ),
-            (&WORDS_THEN_PASSWORD, &["pass"]),
+            (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
             (&ADMIN_PAIR, &["admin", "root"]),
             (&PROSE_SECRET, &["key", "token", "secret"]),
+            (
+                &PGPASS,
+                &[
+                    ":5430:", ":5431:", ":5432:", ":5433:", ":5434:", ":5435:", ":5436:", ":5437:",
+                    ":5438:", ":5439:", ":6432:", ":*:",
+                ],
+            ),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
@@ -596,7 +608,7 @@ lazy_regex!(
     /// onto the next line, or a YAML key whose value is a folded or
     /// literal block (its first line).
     WRAPPED_VALUE,
-    r#""([A-Za-z_][\w.-]*)"[ \t]*:[ \t]*\r?\n[ \t]*("[^"\n]+")|(?m:^[ \t]*"?([A-Za-z_][\w.-]*)"?[ \t]*:[ \t]*[>|][-+]?[ \t]*\r?\n[ \t]+([^\s#]+))"#
+    r#""([A-Za-z_][\w.-]*)"[ \t]*:[ \t]*\r?\n[ \t]*("[^"\n]+")|(?m:^[ \t]*"?([A-Za-z_][\w.-]*)"?[ \t]*:[ \t]*(?:!![A-Za-z]+[ \t]+)?[>|][-+]?[ \t]*\r?\n[ \t]+([^\s#]+))"#
 );
 lazy_regex!(
     /// A Ceph keyring's key: `AQ` and 38 more base64 characters under a
@@ -798,9 +810,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         // directory is read as `$PWD`, never assigned a generated value.
         let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
         if c[1].eq_ignore_ascii_case("pwd")
-            && &c[3] == "="
             && c[2].is_empty()
-            && c[4].is_empty()
+            && ((&c[3] == "=" && c[4].is_empty()) || &c[3] == ":")
             && generated_password(unquoted)
         {
             return true;
@@ -835,13 +846,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let quoted = value.starts_with(['"', '\'', '`', '\\']);
         let end = c.get(5).map_or(text.len(), |v| v.end());
         // A slot that the line closes later (`dop_v1_<64 hex chars>`).
-        if !quoted
-            && value.contains('<')
-            && text[end..]
-                .split('\n')
-                .next()
-                .is_some_and(|rest| rest.contains('>'))
-        {
+        let slot_open = value
+            .rsplit_once('<')
+            .is_some_and(|(_, inside)| inside.bytes().all(|b| b.is_ascii_alphanumeric()));
+        let slot_closed = text[end..].split_once('>').is_some_and(|(rest, _)| {
+            rest.len() <= 24 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ')
+        });
+        if !quoted && slot_open && slot_closed {
             return false;
         }
         literal_secret(class, value, quoted, separator == ":")
@@ -926,23 +937,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)
-            .filter(|c| {
-                let before = c
-                    .get(1)
-                    .map_or(String::new(), |w| w.as_str().to_ascii_lowercase());
-                // "… is plain JSON, not a token: eyJ…".
-                let start = c.get(0).map_or(0, |m| m.start());
-                let lead = text[text.floor_char_boundary(start.saturating_sub(8))..start]
-                    .to_ascii_lowercase();
-                let denied = lead.ends_with("not") || lead.ends_with("n't") || before == "no";
-                !denied
-                    && !HARMLESS_KEY_WORDS.contains(&before.as_str())
-                    && !HARMLESS_TOKEN_WORDS.contains(&before.as_str())
-                    && generated_value(c[2].trim_end_matches('.'))
-                    && !sealed(text, c.get(0))
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
+            .filter(|c| prose_secret(c, text))
+            .filter_map(|c| c.get(3).map(|m| m.range())),
     );
+    out.extend(groups(open.get(&PGPASS), text, |v| {
+        literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
+    }));
     if LOGIN_CONTEXT.is_match(text) {
         out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
     }
@@ -952,6 +952,60 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         generated_password,
     ));
     out
+}
+
+/// Words that make a named token or key a digest, a public value or a
+/// chain's address rather than a secret ("Token (sha256): …", "Secret key
+/// (fingerprint): …").
+const NOT_SECRET_WORDS: &[&str] = &[
+    "hash",
+    "hashed",
+    "sha",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "checksum",
+    "digest",
+    "fingerprint",
+    "encrypted",
+    "ciphertext",
+    "contract",
+    "address",
+    "nft",
+    "erc",
+    "public",
+    "publishable",
+    "search",
+];
+
+/// Whether a match of [`PROSE_SECRET`] names a secret: not denied ("not a
+/// token: …"), not a digest or a public value by its words, not a page's
+/// or a CSRF token, and a generated value that is no chain address
+/// (`0x…`) or IPFS id (`Qm…`).
+fn prose_secret(c: &Captures<'_>, text: &str) -> bool {
+    let start = c.get(0).map_or(0, |m| m.start());
+    let lead = text[text.floor_char_boundary(start.saturating_sub(8))..start].to_ascii_lowercase();
+    let before = c
+        .get(1)
+        .map_or(String::new(), |w| w.as_str().to_ascii_lowercase());
+    let denied = lead.ends_with("not") || lead.ends_with("n't") || before == "no";
+    let value_at = c.get(3).map_or(start, |m| m.start());
+    let words: Vec<String> = text[start..value_at]
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let not_secret = words.iter().any(|w| NOT_SECRET_WORDS.contains(&w.as_str()));
+    let harmless_token =
+        c[2].eq_ignore_ascii_case("token") && HARMLESS_TOKEN_WORDS.contains(&before.as_str());
+    let value = c[3].trim_end_matches('.');
+    let address = value.starts_with("0x") || (value.starts_with("Qm") && value.len() == 46);
+    !denied
+        && !not_secret
+        && !harmless_token
+        && !address
+        && generated_value(value)
+        && !sealed(text, c.get(0))
 }
 
 /// Whether a password after the word alone, or after a bare `pwd=`, looks

@@ -336,7 +336,7 @@ lazy_regex!(
 lazy_regex!(
     /// A checksum or signature check, which makes a download reviewed.
     VERIFIED,
-    r"(?i)\b(?:sha(?:1|224|256|384|512)?sum|shasum|b2sum|md5sum|gpg\s+(?:--batch\s+)?--verify|gpgv|cosign\s+verify|minisign\s+-v|signify\s+-v|get-filehash|openssl\s+dgst|slsa-verifier|certutil\s+-hashfile)\b"
+    r"(?i)\b(?:sha(?:1|224|256|384|512)?sum|shasum|b2sum|md5sum|gpg\s+(?:--batch\s+)?--verify|gpgv|cosign\s+verify|minisign\s+-v|signify\s+-v|get-filehash|openssl\s+dgst|slsa-verifier|certutil\s+-hashfile|gh\s+attestation\s+verify)\b"
 );
 lazy_regex!(
     UNPACK,
@@ -381,9 +381,10 @@ fn saved_names(download: &str) -> Vec<String> {
         names.extend(URL_NAME.captures_iter(download).map(|c| c[1].to_owned()));
     }
     // `gh release download -p NAME` saves the asset under its own name
-    // (a glob names no one file).
-    if tool == "gh" {
-        let words: Vec<&str> = download.split_whitespace().collect();
+    // (a glob names no one file; with `-D DIR`, in a directory of its own,
+    // which a base name cannot follow).
+    let words: Vec<&str> = download.split_whitespace().collect();
+    if tool == "gh" && !words.iter().any(|w| *w == "-D" || w.starts_with("--dir")) {
         names.extend(
             words
                 .windows(2)

@@ -401,27 +401,31 @@ fn format_talk(text: &str, span: &Range<usize>) -> bool {
     // Delete …`) is used, whatever the line says.
     let line = line_around(text, span);
     let ordered = ORDER_AFTER.is_match(&text[span.end..line.end]);
-    ROLE_TOKEN.is_match(&text[span.clone()])
-        && !ordered
-        && !wraps_words(text, span, &line)
-        && FORMAT_CUE.is_match(&text[line])
+    if !ROLE_TOKEN.is_match(&text[span.clone()]) || ordered {
+        return false;
+    }
+    // A message written inside a reminder tag is not the line's talk about
+    // the format: only the words around the tags are.
+    match wrapped(text, span, &line) {
+        Some(inner) => {
+            FORMAT_CUE.is_match(&text[line.start..inner.start])
+                || FORMAT_CUE.is_match(&text[inner.end..line.end])
+        }
+        None => FORMAT_CUE.is_match(&text[line]),
+    }
 }
 
-/// Whether a reminder tag opens on a sentence of its own and is closed on
-/// the same line (`<system-reminder>Remember: … token …</system-reminder>`),
-/// out of backquotes: a message written in the tag, which a line about the
-/// tag's format does not hold.
-fn wraps_words(text: &str, span: &Range<usize>, line: &Range<usize>) -> bool {
-    let from = text[span.start..line.end]
-        .find('>')
-        .map(|i| span.start + i + 1);
-    let Some(from) = from else {
-        return false;
-    };
+/// What a reminder tag holds when it opens on a sentence of its own and is
+/// closed on the same line (`<system-reminder>Remember: …</system-reminder>`),
+/// out of backquotes: from its `>` to its closing tag.
+fn wrapped(text: &str, span: &Range<usize>, line: &Range<usize>) -> Option<Range<usize>> {
+    let from = span.start + text[span.start..line.end].find('>')? + 1;
     let inner = &text[from..line.end];
-    let close = inner.find("</system").or_else(|| inner.find("&lt;/system"));
-    close.is_some_and(|end| inner[..end].split_whitespace().count() >= 4)
-        && !text[..span.start].ends_with('`')
+    let close = inner
+        .find("</system")
+        .or_else(|| inner.find("&lt;/system"))?;
+    (inner[..close].split_whitespace().count() >= 4 && !text[..span.start].ends_with('`'))
+        .then_some(from..from + close)
 }
 
 lazy_regex!(

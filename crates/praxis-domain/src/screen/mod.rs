@@ -526,7 +526,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
-        Rule::CredentialNpm => &["npm_", "_auth", "npmauth"],
+        Rule::CredentialNpm => &["npm", "_auth", "_password"],
         Rule::CredentialJwt => &["eyj", "eyai", "ewog", "ew0k"],
         Rule::CredentialPrivateKey => &[
             "private key",
@@ -624,8 +624,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // A Salesforce session id, a tmate session's SSH address.
             "00d",
             "tmate",
-            // A Phoenix session cookie's signed value.
+            // A Phoenix session cookie's signed value, an iron-sealed one.
             "sfmynty.",
+            "fe26.2**",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

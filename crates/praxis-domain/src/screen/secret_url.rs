@@ -245,17 +245,46 @@ fn sentry_dsn(text: &str, userinfo: Option<regex::Match<'_>>) -> bool {
     })
 }
 
-/// Whether the last segment of a streaming URL is a generated key: mixed
-/// case with digits in a long run (Twitch's, Facebook's), or YouTube's
-/// four or five groups of four with digits in most of them; a stream's
-/// name (`conference-room-2024`) is neither.
-fn stream_key(key: &str) -> bool {
+/// Whether the last segment of a streaming URL is a generated key:
+/// YouTube's four or five groups of four with digits in most of them,
+/// Twitch's `live_<channel>_<key>`, or mixed case with digits in a long
+/// run on a platform's ingest host; a stream's name on one's own server
+/// (`FrontDoorCam01HD720p`, `conference-room-2024`) is none.
+fn stream_key(url: &str, key: &str) -> bool {
     let groups: Vec<&str> = key.split('-').collect();
     let youtube = (4..=5).contains(&groups.len())
         && groups.iter().all(|g| g.len() == 4)
         && groups.iter().filter(|g| has_digit(g)).count() >= 3;
-    let mixed = mixed_case(key) && has_digit(key) && longest_alnum_run(key) >= 12;
-    (youtube || mixed) && random_like(key, 16) && !counting(key)
+    let twitch = key.strip_prefix("live_").is_some_and(|rest| {
+        rest.split_once('_').is_some_and(|(channel, secret)| {
+            channel.len() >= 6
+                && channel.bytes().all(|b| b.is_ascii_digit())
+                && secret.len() >= 20
+                && mixed_case(secret)
+        })
+    });
+    let host = url.to_ascii_lowercase();
+    let platform = [
+        "youtube",
+        "twitch",
+        "facebook",
+        "fbcdn",
+        "restream",
+        "kick",
+        "tiktok",
+        "pscp",
+        "periscope",
+        "instagram",
+        "vimeo",
+        "live-video.net",
+        "mux.com",
+        "trovo",
+        "dlive",
+    ]
+    .iter()
+    .any(|p| host.contains(p));
+    let mixed = platform && mixed_case(key) && has_digit(key) && longest_alnum_run(key) >= 12;
+    (youtube || twitch || mixed) && random_like(key, 16) && !counting(key)
 }
 
 /// Whether `segment` counts up in at most two runs (`abcdef`, `123456`,
@@ -311,8 +340,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
         out.extend(
             STREAM_KEY
                 .captures_iter(text)
+                .filter(|c| stream_key(&c[0], &c[1]))
                 .filter_map(|c| c.get(1))
-                .filter(|m| stream_key(m.as_str()))
                 .map(|m| m.range()),
         );
     }
@@ -744,6 +773,8 @@ mod tests {
         for clean in [
             "rtmp://media.example.com/live/conference-room-2024",
             "rtmp://localhost:1935/live/abcd-1234-efgh-5678",
+            "ffplay rtmp://nginx.local:1935/live/FrontDoorCam01HD720p",
+            "rtmp://ingest.example.net/app/Channel42PrimaryBackup",
             "Zapier's docs use https://hooks.zapier.com/hooks/catch/123456/abcdef/ as the sample.",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");

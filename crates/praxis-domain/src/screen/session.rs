@@ -25,21 +25,22 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id)?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/sessions?/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl\b|\.gemini/tmp/\S*{UUID}|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
 lazy_regex!(
-    /// ColdFusion's numeric `CFTOKEN`, and a Phoenix session cookie, whose
+    /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
     /// signed value starts with the base64 of its algorithm's name
-    /// (`SFMyNTY` is `HS256`).
+    /// (`SFMyNTY` is `HS256`), and a cookie sealed by hapi's iron
+    /// (`Fe26.2**…`).
     SESSION_SHORT,
-    r"(?i)\bCFTOKEN\s*[=:]\s*([0-9]{8,})\b|=\s*(SFMyNTY\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})"
+    r"(?i)\bCFTOKEN\s*[=:]\s*([0-9]{8,})\b|=\s*(SFMyNTY\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})|\b(Fe26\.2\*\*[0-9a-f]{64}\*[A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(
     /// A session id after its label and a space (or "is" or "was") or as a
@@ -47,7 +48,7 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid)(?:\s+cookie)?(?:\s+(?:is|was))?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -63,11 +64,11 @@ lazy_regex!(
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*[:=]?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
     ))
 });
 
@@ -83,6 +84,8 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessionhash",
     "sessionstore",
     "sessionindex",
+    // OpenID Connect's `session_state`, which names the login session.
+    "sessionstate",
 ];
 
 /// Whether a value is a Twilio resource SID (two capitals and 32 hex
@@ -167,10 +170,10 @@ lazy_regex!(
     /// A session label after the id it names, in a comment or an aside
     /// (`… # session id from the report`).
     LABEL_AFTER,
-    r"(?i)(?:#|//|\(|—|\s-)\s*(?:the\s+)?session(?:[ _-]?id)?\b"
+    r"(?i)(?:#|//|\(|—|\s-)\s*(?:the\s+)?(?:[\w-]+\s+)?(?:session(?:[ _-]?id)?|JSESSIONID|PHPSESSID)\b"
 );
 static ID_BEFORE_LABEL: LazyLock<Regex> =
-    LazyLock::new(|| regex(&format!(r"{SESSION_SHAPES}[^\n]{{0,12}}?$")));
+    LazyLock::new(|| regex(&format!(r"{SESSION_SHAPES}[^\n]{{0,48}}?$")));
 
 /// Ids labelled after them: each label found first (a literal the
 /// pattern engine skips to), then the id looked for just before it, so
@@ -178,8 +181,15 @@ static ID_BEFORE_LABEL: LazyLock<Regex> =
 fn labelled_after(text: &str) -> Spans {
     LABEL_AFTER
         .find_iter(text)
+        .filter(|label| {
+            // "(no session involved)" says there is none.
+            let words = label.as_str().to_ascii_lowercase();
+            !["no ", "not ", "non-", "without "]
+                .iter()
+                .any(|n| words.contains(n))
+        })
         .filter_map(|label| {
-            let from = text.floor_char_boundary(label.start().saturating_sub(56));
+            let from = text.floor_char_boundary(label.start().saturating_sub(96));
             ID_BEFORE_LABEL
                 .find(&text[from..label.start()])
                 .map(|id| from + id.start()..label.end())
@@ -259,7 +269,13 @@ fn table_column(text: &str) -> Spans {
             let mut at = start;
             for (k, cell) in row.split('|').enumerate() {
                 let value = cell.trim();
-                if k == column && session_value(suffix, value) {
+                // Numbers (epoch-stamped analytics ids) and dotted names
+                // are no session ids.
+                let id_like = value.len() >= 16
+                    && !value.contains('.')
+                    && value.bytes().any(|b| b.is_ascii_alphabetic())
+                    && value.bytes().any(|b| b.is_ascii_digit());
+                if k == column && id_like && session_value(suffix, value) {
                     let from = at + cell.len() - cell.trim_start().len();
                     out.push(from..from + value.len());
                 }
@@ -322,7 +338,7 @@ pub(super) fn session_id(text: &str) -> Spans {
         !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16)
     }));
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
-        distinct_chars(v) >= 5
+        distinct_chars(v) >= 4
     }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
         random_like(b, 16) && has_digit(b)
@@ -794,6 +810,40 @@ mod tests {
             " session_key | expire_date\n-------------+------------\n (0 rows)",
             "| session | status |\n|---|---|\n| morning | done |",
             "HttpSession id=null invalidated",
+            "DELETE FROM training_sessions WHERE id='3f2a9c1e-8b7d-4a5f-9e3d-2c1b0a9f8e7d';",
+            "| session_id | page_views |\n|---|---|\n| 1716203945 | 12 |",
+            "| session_id | title |\n|---|---|\n| PYCON24-T042 | Async Rust |",
+            "| session_key | description |\n|---|---|\n| ui.theme.v2 | Theme |",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// A session named by a relative clause, by a comment after it that
+    /// qualifies it, by OpenID Connect's `session_state`, by a transcript
+    /// path's key or a listing of an agent's projects, a sealed cookie, a
+    /// session store's file, a Chinese label with 是.
+    #[test]
+    fn clauses_comments_listings_and_sealed_cookies() {
+        for hit in [
+            "The session which ran the broken deploy was 2c9e7a41-5b3d-4f8e-a6c0-9d1b2e3f4a5c (started 09:40).",
+            "zgrep 9d4c2b7e1f0a3d6c8b5e2f1a0c9d7e3b /var/log/app/access.log.gz  # PHPSESSID of the reporter",
+            "callback?session_state=0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e&code=ok",
+            "transcript_path: /srv/agents/projects/-srv-api/7e6d5c4b-3a29-4817-9e6f-5d4c3b2a1908.jsonl",
+            "$ ls .claude/projects/-srv-api/\n4a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d.jsonl",
+            "cookie sid=Fe26.2**0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9*Qw8Er7Ty6Ui5Op4As3Df2G*x",
+            "cache/session-store/01J9ZK3W5P7R2M4T6V8X0Y2B4C.session",
+            "会话ID是 3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e ，已失效。",
+            "LARAVEL_SESSION cookie value: eyA9xK2mQ7vL4pR8tN3wZ6cB1dF5gH0jS",
+        ] {
+            let hit = hit.replace("\\n", "\n");
+            assert!(fires(&hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "The session which we planned for Friday was moved to Monday.",
+            "grep 3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e build.log  # the commit under test",
+            "callback?session_state=&code=ok",
+            "Trace-Id: 0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0  (no session involved)",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

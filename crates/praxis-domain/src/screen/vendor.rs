@@ -64,10 +64,22 @@ lazy_regex!(
     STRIPE,
     r"\b(?:(?:sk|rk)_(?:live|test)_([0-9A-Za-z]{16,})|whsec_([A-Za-z0-9+/]{24,}))"
 );
-lazy_regex!(NPM_TOKEN, r"\bnpm_([A-Za-z0-9]{36})\b");
 lazy_regex!(
+    /// An npm token, also glued to a flag (`gh secret set … -bnpm_…`).
+    NPM_TOKEN,
+    r"(?:\b|-b)npm_([A-Za-z0-9]{36})\b"
+);
+lazy_regex!(
+    /// A classic npm token (a UUID) named a token, in a text about npm.
+    NPM_LEGACY,
+    r"(?i)\b(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+);
+lazy_regex!(
+    /// An `.npmrc` credential (`_authToken`, `_auth`, `_password`), also
+    /// one written by `printf '…:_authToken=%s' VALUE`, npm's variable for
+    /// it, and Yarn's `npmAuthToken` or `npmAuthIdent`.
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(-])_auth(?:Token)?\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*:_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line
@@ -387,10 +399,17 @@ lazy_regex!(
     r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\."
 );
 
+lazy_regex!(
+    /// Words that make an id a key id however it reads: a flag or a
+    /// setting for an access key, a credentials file or command.
+    AWS_KEY_CONTEXT,
+    r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials"
+);
+
 /// Whether capitals with no digit read as words rather than a generated
 /// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
 /// about one time in six, words' one time in three or more; a text that
-/// names AWS takes the id whatever it spells.
+/// sets a key id takes it whatever it spells.
 fn spelled_in_words(body: &str) -> bool {
     let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
     !has_digit(body) && vowels * 10 >= body.len() * 3
@@ -400,7 +419,7 @@ pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE")
             && distinct_chars(b) >= 6
-            && (!spelled_in_words(b) || AWS_CONTEXT.is_match(text))
+            && (!spelled_in_words(b) || AWS_KEY_CONTEXT.is_match(text))
     });
     // A presigned URL's credential names a real key id, however it reads.
     out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
@@ -453,6 +472,9 @@ pub(super) fn stripe(text: &str) -> Spans {
 
 pub(super) fn npm(text: &str) -> Spans {
     let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
+    if contains_ignoring_case(text, "npm") {
+        out.extend(groups(Some(&NPM_LEGACY), text, |v| distinct_chars(v) >= 8));
+    }
     out.extend(groups(Some(&NPM_RC), text, |v| {
         // `npm config delete …:_authToken --location=project`: a flag.
         // A sentence's full stop is not the value's ("use a scoped

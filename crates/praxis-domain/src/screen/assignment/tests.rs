@@ -485,3 +485,54 @@ fn audit_hashes_tags_telemetry_keys_and_slots() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A `.pgpass` line, `pw` and a colon after a few words or alone, a YAML
+/// `pwd:` beside a `user:`, a vendor's auth code.
+#[test]
+fn pgpass_lines_short_password_labels_and_auth_codes() {
+    for hit in [
+        "warehouse.db.internal:5432:reports:loader:Vq7Lm2Rp9Xw",
+        "pw for the partner portal: Tq8#Zx2Lm5Rv",
+        "pwd: Hn4!Rt8Wq2Zs",
+        "ftp:\n  user: drop_upload\n  pwd: Kd8vLm2Qx7Rt5Nz",
+        "const vendorAuthCode = 'f3c9a1e7b5d2c8a4e6f0b9d3c7a1e5f2b8d4c6a0';",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "*:*:*:*:password",
+        "pw for the partner portal: see the vault",
+        "pwd: /srv/app",
+        "db.internal:5432:reports:loader:*",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+/// A review's cases: a YAML tag before a real value, a password holding
+/// `<` before a redirect, prose names that are digests, public keys or
+/// chain addresses, and named secrets after words that only qualify them.
+#[test]
+fn tagged_values_angle_passwords_and_prose_digests() {
+    for hit in [
+        "smtp:\n  password: !!str \"Xk9mQ2vL8pRt4ZwN7bYc\"",
+        "DB_PASSWORD=Xk9<mQ2vL8pRt4Zw  # rotated in May -> see the vault",
+        "The primary access key is Zq8mW3nR7tY2vK9pL4xB6cJ1hF5dG0sA",
+        "The event secret is Zq8mW3nR7tY2vK9pL4xB6cJ1hF5dG0sA",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    assert!(fires(
+        "PGPASSWORD=Tq8<vR2#mK9zW4xL pg_dump -h db.internal app > backup.sql",
+        Rule::CredentialCommandLine
+    ));
+    for clean in [
+        "Token (sha256): 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "Secret key (fingerprint): 6A9F0C3E7B2D41E85F4C0A9D3B1E7F2C6D8A4B09",
+        "The token for the pool is 0x6B175474E89094C44Da98b954EedeAC495271d0F",
+        "Token (NFT metadata): QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG",
+        "Search-only API key: 6be0576ff61c053d5f9a3225e2a90f76",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -305,6 +305,8 @@ fn quoted_paths_other_users_and_release_downloads() {
         "curl -fsSL https://git.example.corp/raw/node.sh | sudo -u deploy tee /opt/node.sh",
         "gh release download v0.9.1 -R acme/tool -p '*linux_amd64' -O tool && sha256sum -c tool.sha256",
         "gh release download v2.0.0 -R acme/cli -p 'cli-*' && ls -l",
+        "gh release download v2.0 -p tool && gh attestation verify tool --owner acme && chmod +x tool && ./tool",
+        "gh release download v2.0 -p install.sh -D /tmp/rel && bash ./scripts/install.sh",
     ] {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }

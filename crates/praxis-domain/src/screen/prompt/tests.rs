@@ -722,6 +722,9 @@ fn worded_reminders_and_rule_files_out_of_force() {
         "Hook output arrives wrapped in <system-reminder> tags, one per token budget.",
         "The docs show `<system-reminder>text goes here for the tag</system-reminder>` as the format.",
         "Правила из AGENTS.md действуют для всех веток.",
+        "Как написано в CONTRIBUTING.md, старый API-ключ больше не действует, возьмите новый.",
+        "Проверь CONTRIBUTING.md: там старые ссылки на CI, игнорируй их, они уже поправлены.",
+        "In the transcript format, the harness wraps IDE context in tags such as <system-reminder>The user opened the file src/main.rs in the editor.</system-reminder> before each turn.",
     ] {
         assert!(!fires(clean, Rule::PromptOverride), "{clean}");
     }

@@ -76,7 +76,7 @@ fn spelled_ids_with_aws_mailgun_blocks_and_escaped_breaks() {
         Rule::CredentialAws
     ));
     assert!(!fires(
-        "edge_group = \"ASIAPACIFICSOUTHEAST\" is not an allowed zone",
+        "AWS Pricing API: filter on the ASIAPACIFICSOUTHEAST region group",
         Rule::CredentialAws
     ));
     assert!(fires(
@@ -105,4 +105,25 @@ fn listed_storage_keys_and_putty_counts_redacted() {
         "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: build-box\nPrivate-Lines: <removed>",
         Rule::CredentialPrivateKey
     ));
+}
+
+/// npm credentials written by printf or sed, glued to a flag, a feed's
+/// `_password`, and a classic token (a UUID) named in a text about npm.
+#[test]
+fn npm_credentials_written_by_tools_and_classic_tokens() {
+    for hit in [
+        "printf '//npm.example.dev/:_authToken=%s\\n' 7f3e9a1c-2b4d-4e6f-8a0c-1e3d5f7b9a2c >> .npmrc",
+        "sed -i 's#_authToken=.*#_authToken=9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d#' .npmrc",
+        "gh secret set NPM_TOKEN -bnpm_Qx7Lm2Rp9XwT4kZs8NbC3yFd6Gj1Hv5Ka0Ue",
+        "//pkgs.example.com/_packaging/feed/npm/registry/:_password=c2VydmljZTpRN3hMbTJScDlYd1Q=",
+        "The old npm publish token 0c1d2e3f-4a5b-4c6d-9e8f-7a6b5c4d3e2f still works for @acme/cli.",
+    ] {
+        assert!(fires(hit, Rule::CredentialNpm), "{hit}");
+    }
+    for clean in [
+        "printf '//npm.example.dev/:_authToken=%s\\n' \"$NPM_TOKEN\" >> .npmrc",
+        "npm run build for request 0c1d2e3f-4a5b-4c6d-9e8f-7a6b5c4d3e2f finished",
+    ] {
+        assert!(!fires(clean, Rule::CredentialNpm), "{clean}");
+    }
 }
