@@ -43,6 +43,12 @@ lazy_regex!(
 );
 lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
+    /// An ftp script's `user NAME PASSWORD` line, after `ftp` on an earlier
+    /// line (a here-document fed to `ftp -n`).
+    FTP_USER,
+    r"(?i)\bftp\b[^\x00]*?\n[ \t]*user[ \t]+\S+[ \t]+(\S+)[ \t]*(?:\r?\n|$)"
+);
+lazy_regex!(
     /// sshpass run from a program's argument list (`["sshpass", "-p",
     /// "…", "ssh", …]`).
     SSHPASS_ARGV,
@@ -234,6 +240,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&GH_SECRET_BODY, &["secret"]),
             (&SSHPASS_ARGV, &["sshpass"]),
+            (&FTP_USER, &["ftp"]),
             (
                 &CLI_PASSWORD,
                 &[
@@ -422,6 +429,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     };
     out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
     out.extend(groups(open.get(&SSHPASS_ARGV), text, handed));
+    out.extend(groups(open.get(&FTP_USER), text, |v| {
+        handed(v) && !refers(v) && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()))
+    }));
     for curl in [&CURL_USER, &CURL_BUNDLED_USER] {
         out.extend(groups(open.get(curl), text, |v| {
             v.len() >= 3 && !is_placeholder(v)
@@ -905,6 +915,21 @@ mod tests {
             "curl -sL https://example.com/install.txt",
             "net use Z: \\\\fs01\\projects /user:CORP\\reporter",
             "curl -fsSO https://x.example/a.sh && rsync -avu backup01:/srv/www/ ./www",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+
+    /// An ftp script's `user` line with a password; a variable or none.
+    #[test]
+    fn ftp_scripts_user_lines() {
+        assert!(fires(
+            "ftp -n <<EOF\nopen ftp.example.net\nuser uploader Rk4v9Qm2Tz\nput a.csv\nbye\nEOF",
+            Rule::CredentialCommandLine
+        ));
+        for clean in [
+            "ftp -n <<EOF\nopen ftp.example.net\nuser uploader $FTP_PASS\nbye\nEOF",
+            "ftp -n <<EOF\nopen ftp.example.net\nuser anonymous guest\nbye\nEOF",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

@@ -105,11 +105,12 @@ fn ascii_classes(pattern: &str) -> String {
     out
 }
 
-/// Declares a pattern compiled on first use.
+/// Declares a pattern compiled on first use, private unless a visibility
+/// comes before its name.
 macro_rules! lazy_regex {
-    ($(#[$doc:meta])* $name:ident, $pattern:expr) => {
+    ($(#[$doc:meta])* $vis:vis $name:ident, $pattern:expr) => {
         $(#[$doc])*
-        static $name: ::std::sync::LazyLock<::regex::Regex> =
+        $vis static $name: ::std::sync::LazyLock<::regex::Regex> =
             ::std::sync::LazyLock::new(|| $crate::screen::pattern::regex($pattern));
     };
 }

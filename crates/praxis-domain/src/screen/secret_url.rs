@@ -93,6 +93,9 @@ enum Param {
     Auth,
     /// `key`, mostly harmless: only on key-bearing hosts or when random.
     Key,
+    /// `code`, an OAuth grant's elsewhere: only an Azure Functions host's
+    /// function key.
+    Code,
 }
 
 fn param_kind(key: &str) -> Option<Param> {
@@ -151,6 +154,7 @@ fn param_kind(key: &str) -> Option<Param> {
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
+        "code" => Param::Code,
         // Other names of secrets (`reset_token`, `admin_password`), less
         // the harmless ones (`page_token`, `csrf_token`).
         other => match key_class(other)? {
@@ -169,6 +173,10 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
         Param::Password => value.len() >= 3,
         Param::Token => value.len() >= 8 && !word_like(value),
         Param::Auth => value.len() >= 12 && !word_like(value) && has_digit(value),
+        Param::Code => {
+            host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".azurewebsites.net"))
+                && random_like(value, 30)
+        }
         Param::Key => {
             let key_host = host.is_some_and(|h| {
                 let h = h.to_ascii_lowercase();
@@ -779,5 +787,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }
+    }
+
+    /// An Azure Functions key in `code=`; elsewhere `code=` is a grant.
+    #[test]
+    fn function_codes_on_azure_hosts() {
+        assert!(fires(
+            "curl \"https://fn-orders.azurewebsites.net/api/sync?code=Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z==\"",
+            Rule::SecretUrl
+        ));
+        assert!(!fires(
+            "https://app.example.com/callback?code=Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z&state=x",
+            Rule::SecretUrl
+        ));
     }
 }

@@ -689,6 +689,12 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])"
 );
 lazy_regex!(
+    /// The access key of an Azure Cache for Redis, as a Redis URL's
+    /// password.
+    AZURE_REDIS_URL,
+    r"(?i)\brediss?://[^:@\s/]*:([^@\s/]{20,})@[\w.-]+\.redis\.cache\.windows\.net\b"
+);
+lazy_regex!(
     /// Words that place a storage account key, the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
@@ -926,6 +932,9 @@ pub(super) fn azure(text: &str) -> Spans {
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
     }
+    out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
+        random_like(v, 20) && !is_placeholder(v)
+    }));
     if FUNCTION_CONTEXT.is_match(text) {
         out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }

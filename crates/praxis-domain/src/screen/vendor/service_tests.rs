@@ -127,3 +127,16 @@ fn npm_credentials_written_by_tools_and_classic_tokens() {
         assert!(!fires(clean, Rule::CredentialNpm), "{clean}");
     }
 }
+
+/// An Azure Cache for Redis key as a Redis URL's password.
+#[test]
+fn azure_redis_keys_in_urls() {
+    assert!(fires(
+        "CACHE_URL = \"rediss://:Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z4k=@orders.redis.cache.windows.net:6380/0\"",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "CACHE_URL = \"rediss://:${REDIS_KEY}@orders.redis.cache.windows.net:6380/0\"",
+        Rule::CredentialAzure
+    ));
+}

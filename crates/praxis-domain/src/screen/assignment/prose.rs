@@ -1,0 +1,171 @@
+//! Passwords and secrets written as prose: "the password is …", "pw for
+//! the portal: …", "the API key for the geocoder is …", in English and in
+//! other languages, and the checks that tell a generated value from words.
+
+use std::sync::LazyLock;
+
+use regex::Captures;
+
+use super::super::pattern::{ScriptPattern, lazy_regex};
+use super::super::value::{has_digit, is_placeholder, mixed_case, word_like};
+use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
+
+/// A password given in a sentence: "the password is …", "log in with
+/// password …", "the password was reset to …", and the first of these in
+/// German, French, Dutch, Portuguese, Spanish, Italian, Polish, Swedish,
+/// Turkish, Russian, Japanese and Chinese. Compiled from its normalized
+/// form, as are its words.
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+now|is|was|of|became|to)\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase))\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+
+/// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
+pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "pw",
+    "psk",
+    "shared",
+    "kennwort",
+    "senha",
+    "wachtwoord",
+    "contrase",
+    "hasło",
+    "lösenord",
+    "şifre",
+    "пароль",
+    "비밀번호",
+    "パスワード",
+    "密码",
+];
+
+pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
+    LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
+
+lazy_regex!(
+    /// "password" followed directly by a value (`user qa, password X`):
+    /// taken only when the value looks generated.
+    pub(super) BARE_PASSWORD,
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]"#
+);
+lazy_regex!(
+    /// "password" or "pw" followed by a few words and a colon ("wifi
+    /// password this week: X", "pw for the SFTP drop: X"), and "the pass
+    /// is X": taken only when the value looks
+    /// generated and mixes cases, as a date or an algorithm's name does
+    /// not.
+    pub(super) WORDS_THEN_PASSWORD,
+    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})"#
+);
+lazy_regex!(
+    /// An administrator's name and password written `admin / X` in a text
+    /// about logging in or credentials: taken only when the value looks
+    /// generated.
+    pub(super) ADMIN_PAIR,
+    r#"(?i)\b(?:admin|administrator|root)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
+    /// A token or an API key named in a sentence, its value (group 3)
+    /// after a colon or "is" ("Access token (read-only): …", "the API key
+    /// for the geocoder is …"), with the name (group 2) and the word before
+    /// it (group 1): judged by [`prose_secret`].
+    pub(super) PROSE_SECRET,
+    r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.-]+){1,2}?)?[ \t]*(?::|[ \t]is|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+);
+lazy_regex!(
+    /// Words that make `admin / X` a credential.
+    pub(super) LOGIN_CONTEXT,
+    r"(?i)\bcreds?\b|credential|password|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
+);
+
+/// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
+/// letters outside ASCII leave the English pattern's literal search whole.
+pub(super) static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
+    ScriptPattern::new(
+        r#"(?i)\b(?:contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})"#,
+        &["contrase", "hasło", "lösenord"],
+    )
+});
+
+/// Whether a password read from prose is a literal one: long enough, not
+/// a word or a placeholder, and with a digit, a symbol or mixed case.
+pub(super) fn prose_password(raw: &str) -> bool {
+    let v = raw.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    // A URL or a password manager's name says where it is, not what.
+    let store = matches!(
+        v.to_ascii_lowercase().as_str(),
+        "1password" | "bitwarden" | "keepass" | "keepassxc" | "lastpass" | "dashlane" | "keychain"
+    );
+    !store
+        && !v.contains("://")
+        && v.chars().count() >= 6
+        && !is_placeholder(v)
+        && !word_like(v)
+        && (has_digit(v) || mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
+        && !v.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Words that make a named token or key a digest, a public value or a
+/// chain's address rather than a secret ("Token (sha256): …", "Secret key
+/// (fingerprint): …").
+pub(super) const NOT_SECRET_WORDS: &[&str] = &[
+    "hash",
+    "hashed",
+    "sha",
+    "sha1",
+    "sha256",
+    "sha512",
+    "md5",
+    "checksum",
+    "digest",
+    "fingerprint",
+    "encrypted",
+    "ciphertext",
+    "contract",
+    "address",
+    "nft",
+    "erc",
+    "public",
+    "publishable",
+    "search",
+];
+
+/// Whether a match of [`PROSE_SECRET`] names a secret: not denied ("not a
+/// token: …"), not a digest or a public value by its words, not a page's
+/// or a CSRF token, and a generated value that is no chain address
+/// (`0x…`) or IPFS id (`Qm…`).
+pub(super) fn prose_secret(c: &Captures<'_>, text: &str) -> bool {
+    let start = c.get(0).map_or(0, |m| m.start());
+    let lead = text[text.floor_char_boundary(start.saturating_sub(8))..start].to_ascii_lowercase();
+    let before = c
+        .get(1)
+        .map_or(String::new(), |w| w.as_str().to_ascii_lowercase());
+    let denied = lead.ends_with("not") || lead.ends_with("n't") || before == "no";
+    let value_at = c.get(3).map_or(start, |m| m.start());
+    let words: Vec<String> = text[start..value_at]
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let not_secret = words.iter().any(|w| NOT_SECRET_WORDS.contains(&w.as_str()));
+    let harmless_token =
+        c[2].eq_ignore_ascii_case("token") && HARMLESS_TOKEN_WORDS.contains(&before.as_str());
+    let value = c[3].trim_end_matches('.');
+    let address = value.starts_with("0x") || (value.starts_with("Qm") && value.len() == 46);
+    !denied
+        && !not_secret
+        && !harmless_token
+        && !address
+        && generated_value(value)
+        && !sealed(text, c.get(0))
+}
+
+/// Whether a password after the word alone, or after a bare `pwd=`, looks
+/// generated: eight characters or more, with a letter, a digit and mixed
+/// case or a symbol.
+pub(super) fn generated_password(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    v.len() >= 8
+        && has_digit(v)
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
+        && !v.contains('/')
+        && !is_placeholder(v)
+}
