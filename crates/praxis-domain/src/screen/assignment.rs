@@ -715,6 +715,7 @@ fn namespaced(value: &str) -> bool {
 
 pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
+    let user_named = std::cell::OnceCell::new();
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
             return generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5]));
@@ -730,9 +731,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             return true;
         }
         // Next to a user (a connection string's `UID=`, MongoDB's
-        // `createUser`), `pwd` is the password.
-        let with_user = USER_ID.is_match(text) || text.contains("createUser(");
-        let class = if c[1].eq_ignore_ascii_case("pwd") && with_user {
+        // `createUser`), `pwd` is the password. The text is searched once,
+        // and only for a `pwd`.
+        let with_user =
+            || *user_named.get_or_init(|| USER_ID.is_match(text) || text.contains("createUser("));
+        let class = if c[1].eq_ignore_ascii_case("pwd") && with_user() {
             KeyClass::Password
         } else {
             class

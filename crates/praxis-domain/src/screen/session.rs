@@ -6,7 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::normalize::normalize;
-use super::pattern::{Spans, candidates, groups, lazy_regex, matches, regex};
+use super::pattern::{
+    Spans, candidates, contains_ignoring_case, groups, lazy_regex, matches, regex,
+};
 use super::sql;
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
@@ -249,6 +251,9 @@ fn table_column(text: &str) -> Spans {
                 .all(|b| matches!(b, b'-' | b'+' | b'|' | b' ' | b':' | b'=' | b'\r'))
     };
     for (i, &(_, header)) in lines.iter().enumerate() {
+        if !contains_ignoring_case(header, "sess") {
+            continue;
+        }
         let named = header
             .split('|')
             .map(str::trim)
