@@ -21,7 +21,7 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(b"[^"\n]*"|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -500,6 +500,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "masterauth",
                     "auth_pass",
                     "bindpw",
+                    "bind_pw",
                     "masterpassword",
                     "passwd",
                     "password",
@@ -569,7 +570,7 @@ lazy_regex!(
     /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
     /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bindpw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is

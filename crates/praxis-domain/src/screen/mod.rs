@@ -157,8 +157,10 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
 
 /// In a command field, a credential assigned inside the command
 /// (`PGPASSWORD=… psql`, `-H "Authorization: Bearer …"`, `--env-var
-/// "apiKey=…"`) is passed on the command line too: each assignment that
-/// stands is also a command-line finding, unless one is there already.
+/// "apiKey=…"`) or carried by a URL in it (`pg_dump
+/// --dbname=postgresql://user:…@host/db`) is passed on the command line
+/// too: each such finding that stands is also a command-line finding,
+/// unless one is there already.
 fn carried_on_command_line(out: &mut Vec<(Hit, Option<Suppressor>)>) {
     let standing = |rule: Rule| {
         out.iter()
@@ -166,6 +168,7 @@ fn carried_on_command_line(out: &mut Vec<(Hit, Option<Suppressor>)>) {
             .map(|(hit, _)| hit)
     };
     let carried: Vec<Hit> = standing(Rule::CredentialAssignment)
+        .chain(standing(Rule::SecretUrl))
         .filter(|a| {
             !standing(Rule::CredentialCommandLine).any(|c| c.start < a.end && a.start < c.end)
         })

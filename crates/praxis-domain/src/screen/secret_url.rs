@@ -150,7 +150,12 @@ fn param_kind(key: &str) -> Option<Param> {
         // Log and analytics intake keys.
         | "ingest_key"
         | "write_key"
-        | "writekey" => Param::Token,
+        | "writekey"
+        // A share link's key, OpenWrt LuCI's session token.
+        | "share_key"
+        | "sharekey"
+        | "share_token"
+        | "stok" => Param::Token,
         "auth" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
@@ -197,7 +202,14 @@ fn generated_segment(segment: &str) -> bool {
     // A generated run may hold `_` or `-` after a readable prefix
     // (`garage-2oE39TG49pPm_xXpkfEToluP`).
     let tail = segment.rsplit('-').next().unwrap_or(segment);
-    let mixed = (segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment))
+    // Long generated ids may hold `_` and `-` anywhere (Home Assistant's
+    // webhook ids).
+    let long = segment.len() >= 40
+        && longest_alnum_run(segment) >= 12
+        && mixed_case(segment)
+        && has_digit(segment);
+    let mixed = long
+        || (segment.len() >= 24 && longest_alnum_run(segment) >= 24 && mixed_case(segment))
         || (tail.len() >= 20
             && tail.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && mixed_case(tail)
@@ -424,7 +436,11 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 // token may end one byte past `start`.
                 let token = &text[token_start..=start];
                 // A JDBC URL for SQL Server takes its properties after `;`.
-                if !token.contains(['?', '#']) && !token.contains("jdbc:") {
+                // LuCI puts its session token in a `;stok=` path parameter.
+                let path_token = c[1].eq_ignore_ascii_case("stok")
+                    && token.contains("://")
+                    && c[2].split('/').next().is_some_and(|t| t.len() >= 16);
+                if !token.contains(['?', '#']) && !token.contains("jdbc:") && !path_token {
                     return false;
                 }
                 let host = URL_HOST
@@ -798,6 +814,28 @@ mod tests {
         ));
         assert!(!fires(
             "https://app.example.com/callback?code=Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z&state=x",
+            Rule::SecretUrl
+        ));
+    }
+
+    /// A share link's key, LuCI's session token, a long webhook id with
+    /// `_` and `-` inside; in a command field, a URL's password is on the
+    /// command line too.
+    #[test]
+    fn share_keys_luci_tokens_and_long_hook_ids() {
+        for hit in [
+            "report: https://reports.example.dev/share/run-7?share_key=Qm7Tz2Lr9XcV4bN8aK1pW6yE3u",
+            "http://10.0.0.1/cgi-bin/luci/;stok=4c1e7a9b2d5f8e0c3b6a9d2f5e8c1b4a/admin/status",
+            "POST http://ha.local:8123/api/webhook/Qm7Tz2Lr9XcV4bN8aK1p_W6yE3uH5jG0dFsRtYq2Z-4kLm9 ok",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        assert!(fires(
+            "pg_dump --dbname=postgresql://backup:Vq7Lm2Rp9Xw@db.internal:5432/crm -Fc -f crm.dump",
+            Rule::CredentialCommandLine
+        ));
+        assert!(!fires(
+            "http://10.0.0.1/cgi-bin/luci/;stok=/admin/status",
             Rule::SecretUrl
         ));
     }

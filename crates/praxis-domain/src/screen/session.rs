@@ -32,7 +32,7 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
@@ -50,14 +50,14 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), or paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?["']?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -852,5 +852,26 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }
+    }
+
+    /// CouchDB's and Spring's session cookies named in prose, a session
+    /// token after its name, a devtools cookie row, a transcript saved as
+    /// `session-<uuid>.json`.
+    #[test]
+    fn named_cookies_rows_and_saved_transcripts() {
+        for hit in [
+            "the server answered with AuthSession cookie a3bQ9zK2mT7xL4pR8wN5cV1d — kept for the job",
+            "Spring Session: SESSION cookie value 2f0e1d3c-4b5a-4697-8877-a6b5c4d3e2f1 not found",
+            "server returned sessionToken \"Rk4vQ9mZt2LxW7bNc5HyJd3Fg8Ps6Ua1\" which we stored",
+            "Cookies:\n  name: _shop_session   value: 3e9a7c5b1d2f4e6a8c0b9d7f5e3a1c2b",
+            "agent transcript saved as session-1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e.json",
+        ] {
+            let hit = hit.replace("\\n", "\n");
+            assert!(fires(&hit, Rule::SessionId), "{hit}");
+        }
+        assert!(!fires(
+            "the session cookie value is regenerated on login",
+            Rule::SessionId
+        ));
     }
 }

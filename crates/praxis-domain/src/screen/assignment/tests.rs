@@ -536,3 +536,15 @@ fn tagged_values_angle_passwords_and_prose_digests() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A Python bytes literal, a bind password written `bind_pw`.
+#[test]
+fn bytes_literals_and_bind_passwords() {
+    for hit in [
+        "app.secret_key = b\"4f1c9e2ab7d03e6f58a1c2d9e0b7f3a4c6d8e1f2\"",
+        "bind_pw Tq8#Zx2Lm5Rv",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    assert!(!fires("app.secret_key = b\"\"", Rule::CredentialAssignment));
+}
