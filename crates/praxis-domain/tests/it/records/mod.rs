@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use praxis_domain::records::{Directory, Finding, Placement, gate, schema};
+use praxis_domain::records::{Directory, Finding, Placement, gate, schema, screen};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -248,6 +248,13 @@ fn the_published_record_passes_schema_and_gate() {
         vec![],
         "gate findings"
     );
+}
+
+/// The published record is clean text: screening, whose prompt-override
+/// model is retrained whenever the corpus grows, must never flag it.
+#[test]
+fn the_published_record_passes_screening() {
+    assert_eq!(screen::findings(&fixture()), vec![], "screening findings");
 }
 
 fn check_cases(cases: &[Case]) {
