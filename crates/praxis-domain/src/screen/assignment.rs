@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Captures;
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, candidates, groups, lazy_regex};
+use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex};
 use super::sql;
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
@@ -21,7 +21,7 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(b"[^"\n]*"|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(b"[^"\n]*"|b'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -430,9 +430,17 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A password set in SQL (`CREATE USER … IDENTIFIED BY '…'`,
-    /// `ALTER ROLE … PASSWORD '…'`).
+    /// `ALTER ROLE … PASSWORD '…'`, MySQL 5's `GRANT … TO … IDENTIFIED BY
+    /// '…'`).
     SQL_PASSWORD,
-    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
+    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)|\bGRANT\b[^;\n]*?\bTO\b[^;\n]*?\bIDENTIFIED\s+BY\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
+);
+
+lazy_regex!(
+    /// A line of PgBouncer's `userlist.txt`, `"user" "password"`: read
+    /// only in a text that names the file.
+    USERLIST,
+    r#"(?m)^[ \t]*"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*$"#
 );
 
 lazy_regex!(
@@ -453,6 +461,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
+            (&USERLIST, &["userlist"]),
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
@@ -651,6 +660,32 @@ fn generated_value(raw: &str) -> bool {
         && distinct_chars(v) >= 10
 }
 
+/// Whether a key is named `key` and nothing else (an INI section's
+/// `key=`, a YAML block's `key:`): it names a secret only by its value.
+fn bare_key(key: &str) -> bool {
+    key_words(key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'))) == ["key"]
+}
+
+/// Whether a key opens its line or follows a structure's opener or
+/// separator (`{"key": …`, `, key=…`): a setting, not a sentence's word
+/// ("the signing key: …", "restored from key: …").
+fn keyed_line(text: &str, key: Option<regex::Match<'_>>) -> bool {
+    let Some(key) = key else {
+        return false;
+    };
+    let before = &text[..key.start()];
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let lead = line.trim_end_matches(['"', '\'', '`', '\\']).trim_end();
+    lead.is_empty() || lead.ends_with(['{', ',', '(', '[', ';', '&', '?', '|'])
+}
+
+/// Whether the value of a [`bare_key`] is a secret: generated and mixing
+/// cases, as a digest, an id or a name does not.
+fn bare_key_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    generated_value(raw) && v.len() >= 32 && mixed_case(v)
+}
+
 /// Whether a value is a random UUID, as some services issue their keys
 /// (a record key, a license key): not all zeros or another placeholder.
 fn uuid_value(raw: &str) -> bool {
@@ -719,7 +754,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let user_named = std::cell::OnceCell::new();
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
-            return generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5]));
+            return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
+                || (bare_key(&c[1]) && keyed_line(text, c.get(1)) && bare_key_value(&c[5]));
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
@@ -829,6 +865,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v)
+    }));
+    // A hashed entry (`md5…`, `SCRAM-SHA-256$…`) keeps the password back.
+    // The gate's word is the condition itself, so that ungated runs agree.
+    let userlist = open
+        .get(&USERLIST)
+        .filter(|_| contains_ignoring_case(text, "userlist"));
+    out.extend(groups(userlist, text, |v| {
+        !v.starts_with("md5")
+            && !v.starts_with("SCRAM-")
+            && literal_secret(KeyClass::Password, v, true, false)
     }));
     out.extend(groups(
         open.get(&PROSE_PASSWORD.pattern),

@@ -140,7 +140,10 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         }
     }
     let span = &span;
-    if referenced(text, span, rule.is_vendor_token()) {
+    // A key block is literal by its shape too, even inside a substitution
+    // (`$(printf '%s' '-----BEGIN …')`).
+    let by_shape = rule.is_vendor_token() || rule == Rule::CredentialPrivateKey;
+    if referenced(text, span, by_shape) {
         Some(Suppressor::Reference)
     } else if documentation_value(text, span) || slot_follows(text, span) {
         Some(Suppressor::Placeholder)

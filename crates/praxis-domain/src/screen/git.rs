@@ -43,7 +43,8 @@ lazy_regex!(
     r#"(?i)\bgit(?:\.exe)?["']?\s*(?:-ArgumentList\s+@?\(?|,\s*|\)\s*\.args\(\s*&?(?:vec!)?\[\s*)((?:["'][^"'\n]*["']\s*,\s*)+["'][^"'\n]*["'])"#
 );
 
-/// Branches others build on.
+/// Branches others build on: the trunk, environments, and release or
+/// maintenance lines (`stable/5.x`, `support/2.x`).
 fn shared_branch(name: &str) -> bool {
     let name = name.trim_start_matches('+');
     let name = name.rsplit(':').next().unwrap_or(name);
@@ -60,8 +61,9 @@ fn shared_branch(name: &str) -> bool {
             | "prod"
             | "staging"
             | "stable"
-    ) || name.starts_with("release")
-        || name.starts_with("hotfix")
+    ) || ["release", "hotfix", "stable", "support/", "maint", "lts/"]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
 }
 
 /// Whether a command in `before` checks out a shared branch (`git
@@ -339,6 +341,22 @@ mod tests {
         ));
         assert!(!fires(
             "git subtree push --prefix docs origin gh-pages",
+            Rule::GitSafeguardBypass
+        ));
+    }
+
+    /// A lease-guarded force push to a maintenance line is still a rewrite
+    /// of shared history.
+    #[test]
+    fn maintenance_lines_are_shared() {
+        for hit in [
+            "git push --force-with-lease origin stable/4.x",
+            "git push --force-with-lease origin support/2.x",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        assert!(!fires(
+            "git push --force-with-lease origin stabilize-flaky-test",
             Rule::GitSafeguardBypass
         ));
     }

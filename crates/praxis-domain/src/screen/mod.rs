@@ -526,6 +526,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "iqojb3jpz2lux2vj",
             "fwogzxivyxdze",
             "fqogzxivyxdze",
+            // S3's answer to a wrong secret, "the secret …" beside it.
+            "signaturedoesnotmatch",
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
@@ -574,6 +576,11 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "azconfig",
             "arm_access_key",
             "aeg-sas-key",
+            // A key pair's member (`primaryKey`, "secondary key"), Event
+            // Grid's key.
+            "primary",
+            "secondary",
+            "eventgrid",
             // An Entra client secret's fixed `Q~`.
             "q~",
         ],
@@ -682,6 +689,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "mkdir",
             "install",
             "mode=",
+            "mode:",
             "setfacl",
             "set_mode",
             "filesystemaccessrule",

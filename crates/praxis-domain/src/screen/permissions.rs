@@ -311,6 +311,7 @@ pub(super) fn world_writable(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(ansible_file(text));
+    out.extend(ansible_yaml(text));
     out.extend(ICACLS.find_iter(text).map(|m| m.range()));
     out.extend(
         UDEV_MODE
@@ -351,6 +352,55 @@ fn ansible_file(text: &str) -> Spans {
             dangerous(privileged, &args)
                 .then(|| c.get(0).map(|m| m.range()))
                 .flatten()
+        })
+        .collect()
+}
+
+lazy_regex!(
+    /// A YAML task's `mode:` (Ansible's file module written as a block).
+    YAML_MODE,
+    r"(?m)^[ \t]*mode:[ \t]*[\x22']?(0?[0-7]{3,4}|[ugoa]*[+=][rwxXst]+)[\x22']?[ \t]*$"
+);
+
+/// Ansible's file module written as a YAML block: a `mode:` and the
+/// `path:` (or `dest:`) of the same task, a few lines apart, maybe
+/// `recurse: yes`, privileged by `become`.
+fn ansible_yaml(text: &str) -> Spans {
+    if !text.contains("mode:") {
+        return Vec::new();
+    }
+    YAML_MODE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let line = c.get(0)?;
+            let mode = c.get(1)?;
+            // The task's lines: up to five before the mode and five after.
+            let from = text[..line.start()]
+                .rmatch_indices('\n')
+                .nth(5)
+                .map_or(0, |(i, _)| i + 1);
+            let to = text[line.end()..]
+                .match_indices('\n')
+                .nth(5)
+                .map_or(text.len(), |(i, _)| line.end() + i);
+            let task = &text[from..to];
+            let path = task.lines().find_map(|l| {
+                let l = l.trim_start().trim_start_matches("- ");
+                l.strip_prefix("path:")
+                    .or_else(|| l.strip_prefix("dest:"))
+                    .map(|p| p.trim().trim_matches(['\x22', '\'']))
+            })?;
+            let recurse = task.contains("recurse: yes") || task.contains("recurse: true");
+            let privileged = text.contains("become: true")
+                || text.contains("become: yes")
+                || text.contains("--become")
+                || text.contains(" -b ");
+            let args = format!(
+                "{}{} {path}",
+                if recurse { "-R " } else { "" },
+                mode.as_str()
+            );
+            dangerous(privileged, &args).then(|| line.range())
         })
         .collect()
 }
@@ -513,5 +563,19 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }
+    }
+
+    /// Ansible's file module as a YAML block: a system path made world
+    /// writable fires, a project directory's usual mode does not.
+    #[test]
+    fn ansible_yaml_file_tasks() {
+        assert!(fires(
+            "- name: open the socket\n  become: true\n  ansible.builtin.file:\n    path: /var/run/docker.sock\n    mode: '0666'",
+            Rule::WorldWritable
+        ));
+        assert!(!fires(
+            "- name: app dir\n  file:\n    path: /srv/app\n    mode: '0755'",
+            Rule::WorldWritable
+        ));
     }
 }

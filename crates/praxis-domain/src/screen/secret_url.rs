@@ -76,6 +76,13 @@ lazy_regex!(
     STREAM_KEY,
     r"(?i)\brtmps?://[^\s/]+(?::\d+)?/(?:[\w.-]+/)*?(?:live2?|app|stream)/([A-Za-z0-9_-]{16,})"
 );
+lazy_regex!(
+    /// A blockchain node provider's URL, whose path carries the project
+    /// key (`eth-mainnet.g.alchemy.com/v2/<key>`, `mainnet.infura.io/v3/
+    /// <hex>`, `….quiknode.pro/<hex>/`, a provider's `rpc.…/ws/v3/<hex>`).
+    RPC_KEY,
+    r#"(?i)\b(?:https?|wss?)://[a-z0-9.-]*(?:alchemy|infura|quiknode|chainstack|getblock|ankr|rpc|node|mainnet)[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`]|$)"#
+);
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
 /// Hosts whose plain `key` parameter is an API key.
@@ -220,6 +227,24 @@ fn generated_segment(segment: &str) -> bool {
     (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
 }
 
+/// Whether a URL's user, its password left empty, is a token.
+fn token_user(user: &str) -> bool {
+    random_like(user, 20) && has_digit(user) && has_letter(user)
+}
+
+/// Whether a segment right after `webhook/` is a generated id of the
+/// shorter, URL-safe kind (Home Assistant's `-EQVgm_AnDdq-P258JHTlcRA7`).
+fn webhook_id(segment: &str) -> bool {
+    segment.len() >= 20
+        && segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        && mixed_case(segment)
+        && has_digit(segment)
+        && longest_alnum_run(segment) >= 6
+        && random_like(segment, 20)
+}
+
 /// Where in a lower-cased hook URL its secret may start: anywhere when a
 /// hook, an intake or a heartbeat host names it; else only past the
 /// status ping, trigger, alert or relay path that does (`/api/ping/…`,
@@ -331,6 +356,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
     let mut out: Spans = URL_USERINFO
         .captures_iter(text)
         .filter(|c| match c[1].split_once(':') {
+            // `token:@host` (packagecloud's, a registry's): the user is
+            // the token.
+            Some((user, "")) => token_user(user),
             Some((_, password)) => !is_placeholder(password),
             // A Sentry DSN's key is public: the client sends it.
             None => random_like(&c[1], 20) && has_digit(&c[1]) && !sentry_dsn(text, c.get(1)),
@@ -339,8 +367,12 @@ pub(super) fn secret_url(text: &str) -> Spans {
             // The password is the secret (a user named `…%40example.com`
             // is no placeholder of it).
             let userinfo = c.get(1)?;
-            let at = userinfo.as_str().find(':').map_or(0, |i| i + 1);
-            Some(userinfo.start() + at..userinfo.end())
+            let info = userinfo.as_str();
+            Some(match info.find(':') {
+                Some(i) if i + 1 == info.len() => userinfo.start()..userinfo.start() + i,
+                Some(i) => userinfo.start() + i + 1..userinfo.end(),
+                None => userinfo.range(),
+            })
         })
         .collect();
     out.extend(
@@ -356,6 +388,20 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    out.extend(
+        RPC_KEY
+            .captures_iter(text)
+            .filter_map(|c| c.get(1))
+            .filter(|m| {
+                let key = m.as_str();
+                let hex = key.bytes().all(|b| b.is_ascii_hexdigit());
+                has_digit(key)
+                    && has_letter(key)
+                    && (hex || mixed_case(key))
+                    && random_like(key, 32)
+            })
+            .map(|m| m.range()),
+    );
     if contains_ignoring_case(text, "rtmp") {
         out.extend(
             STREAM_KEY
@@ -406,7 +452,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 .iter()
                 .any(|h| previous.eq_ignore_ascii_case(h));
             let past = at - url.start() >= from;
-            if past && (generated_segment(segment) || ((hook || ping) && is_uuid(segment))) {
+            let hook_id = hook && webhook_id(segment);
+            if past
+                && (generated_segment(segment) || hook_id || ((hook || ping) && is_uuid(segment)))
+            {
                 out.push(at..at + segment.len());
             }
             at += segment.len() + 1;
@@ -838,5 +887,27 @@ mod tests {
             "http://10.0.0.1/cgi-bin/luci/;stok=/admin/status",
             Rule::SecretUrl
         ));
+    }
+
+    /// A node provider's project key in the path, a token as a URL's user
+    /// with an empty password, a short URL-safe webhook id.
+    #[test]
+    fn node_provider_keys_token_users_and_webhook_ids() {
+        for hit in [
+            "RPC_URL=https://polygon-mainnet.g.alchemy.com/v2/Xq4Lm9Rz2Tw7Kp3Vb8Nc1Hd6Fs0Gj5Ya",
+            "const ws = 'wss://mainnet.infura.io/ws/v3/9c1f2e3a4b5d6e7f8091a2b3c4d5e6f7'",
+            "deb https://7e3a9c1f5b2d8e4c6a0f9b7e3d1c5a2e4b6d8f0a:@packagecloud.io/acme/tools/debian/ bookworm main",
+            "curl -X POST http://ha.local:8123/api/webhook/Kp3-Vb8Nc1_Hd6Fs0Gj5Yq2",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "https://etherscan.io/tx/0x9c1f2e3a4b5d6e7f8091a2b3c4d5e6f79c1f2e3a4b5d6e7f8091a2b3c4d5e6f7",
+            "https://rpc.example.org/v2/status",
+            "deb https://deploy:@packagecloud.io/acme/tools/debian/ bookworm main",
+            "http://ha.local:8123/api/webhook/doorbell-pressed",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
     }
 }

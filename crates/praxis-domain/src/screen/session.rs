@@ -35,7 +35,13 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
         r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
-lazy_regex!(SESSION_FILE, r"\bsess[_-]([0-9A-Za-z]{16,})");
+lazy_regex!(
+    /// A session file or a store's key named for its id: PHP's `sess_…`,
+    /// Flask-Session's `flask_session/<hex>`, a `sessions/` directory's
+    /// entries, memcached's `session_<hex>`.
+    SESSION_FILE,
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b"
+);
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
     /// signed value starts with the base64 of its algorithm's name
@@ -66,7 +72,7 @@ lazy_regex!(
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was)\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -229,8 +235,8 @@ fn session_value(suffix: &str, raw: &str) -> bool {
 }
 
 /// Ids in a table's column named for a session: a header row of cells
-/// split by `|` (psql's output, a Markdown table), a rule under it, then
-/// rows whose cell in that column is an id.
+/// split by `|` (psql's output, a Markdown table), a rule under it or
+/// none, then rows whose cell in that column is an id.
 fn table_column(text: &str) -> Spans {
     let mut out = Vec::new();
     if !text.contains('|') {
@@ -267,10 +273,13 @@ fn table_column(text: &str) -> Spans {
         let Some((column, suffix)) = named else {
             continue;
         };
-        if !lines.get(i + 1).is_some_and(|&(_, line)| ruled(line)) {
-            continue;
-        }
-        for &(start, row) in lines.iter().skip(i + 2).take(16) {
+        // psql and Markdown rule the header off; a pasted table may not.
+        let first = if lines.get(i + 1).is_some_and(|&(_, line)| ruled(line)) {
+            i + 2
+        } else {
+            i + 1
+        };
+        for &(start, row) in lines.iter().skip(first).take(16) {
             let mut at = start;
             for (k, cell) in row.split('|').enumerate() {
                 let value = cell.trim();
@@ -873,5 +882,28 @@ mod tests {
             "the session cookie value is regenerated on login",
             Rule::SessionId
         ));
+    }
+
+    /// Flask-Session's files, memcached's `session_<hex>` keys, a pasted
+    /// table with no rule under its header, "the session ID in the log
+    /// was …".
+    #[test]
+    fn session_files_store_keys_and_unruled_tables() {
+        for hit in [
+            "ls flask_session/9c1f2e3a4b5d6e7f8091a2b3c4d5e6f7",
+            "flask_session/9c1f2e3a4b5d6e7f8091a2b3c4d5e6f7 is 2 KB",
+            "get session_4be0f6a1c9d2e7b3a8f5c1d6e9b2a7f4 -> 512 bytes",
+            "| session_id | user |\n| 7e3a9c1f5b2d8e4c6a0f9b7e3d1c5a2e | 12 |",
+            "the session ID in the trace was 5c2e8a1f9b3d7e4c6a0f2b8e3d1c7a9f yesterday",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "flask_session/ holds one file per session",
+            "session_timeout_seconds = 3600",
+            "| session_id | user |\n| (none) | 12 |",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
     }
 }

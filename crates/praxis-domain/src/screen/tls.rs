@@ -13,7 +13,7 @@ lazy_regex!(
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.
     LIBRARY,
-    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_?peer|_?host)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0L?|off)\b["']?|\bTrustServerCertificate\s*=\s*(?:true|yes)\b|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b"#
+    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_?peer|_?host)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0L?|off)\b["']?|\bTrustServerCertificate\s*=\s*(?:true|yes)\b|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b|\bServicePointManager\]?::CertificatePolicy\s*=|\bCheckValidationResult\s*\([^)]*\)\s*\{\s*return\s+true\b"#
 );
 lazy_regex!(
     /// Python's swap of the default context for the unverified one.
@@ -24,7 +24,7 @@ lazy_regex!(
     /// Flags whose name says verification is skipped (maybe set to true),
     /// and verification flags set to false.
     SKIP_FLAGS,
-    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|insecure-skip-[a-z-]*verif[a-z]*|insecure-registr(?:y|ies)|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify|no-check-cert|skip-ssl-validation|no-verify-peer|trustservercertificate|[\w.-]*\.tlsInsecureSkipVerify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
+    r#"(?i)(?:^|[\s"'(])--?(?:(?:(?:kube-)?insecure(?:-skip-tls-verify)?|insecure-skip-verify|insecure-skip-[a-z-]*verif[a-z]*|insecure-registr(?:y|ies)|skip-tls-verify|tls-skip-verify|skip-verify|no-verify-ssl|no-check-certificates?|disable-ssl-verification|(?:unsafe(?:ly)?-)?ignore-certificate-errors|allow-insecure-certs?|trust-all-certs?|skipcertificatecheck|skip-certificate-check|no-ssl-verify|ssl-no-verify|no-check-cert|skip-ssl-validation|no-verify-peer|trustservercertificate|[\w.-]*\.tlsInsecureSkipVerify)(?:=(?:true|1|yes|on))?|(?:[a-z]+-)*(?:tls|ssl|cert)-?(?:verify|verification|check|validation)(?:=|\s+)(?:false|0|no|off)|(?:[a-z]+-)*(?:verify|strict)-?(?:ssl|tls|certs?)(?:=|\s+)(?:false|0|no|off))(?:$|[\s"')])"#
 );
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
@@ -411,6 +411,22 @@ mod tests {
         ));
         assert!(!fires(
             "mvn -Djib.allowInsecureRegistries=false compile jib:build",
+            Rule::TlsVerificationDisabled
+        ));
+    }
+
+    /// PowerShell's trust-all certificate policy, Deno's flag misspelled.
+    #[test]
+    fn certificate_policies_and_deno_flags() {
+        for hit in [
+            "[System.Net.ServicePointManager]::CertificatePolicy = New-Object TrustAllCertsPolicy",
+            "public bool CheckValidationResult(ServicePoint sp, X509Certificate cert, WebRequest req, int problem) { return true; }",
+            "deno run -A --unsafe-ignore-certificate-errors server.ts",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        assert!(!fires(
+            "[System.Net.ServicePointManager]::SecurityProtocol = 'Tls12'",
             Rule::TlsVerificationDisabled
         ));
     }

@@ -383,9 +383,11 @@ lazy_regex!(
 lazy_regex!(
     /// `secret_key` or `aws_secret` in a text about S3 (s3cmd's `.s3cfg`,
     /// boto, Terraform's `TF_VAR_aws_secret_key`), also given as an argument
-    /// (`pulumi config set aws:secretKey …`), and Hadoop's S3A property.
+    /// (`pulumi config set aws:secretKey …`) or on a here-string
+    /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
+    /// beside an S3 error, and Hadoop's S3A property.
     AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
 lazy_regex!(
     /// A secret key named in words of other languages ("a chave secreta
@@ -396,7 +398,7 @@ lazy_regex!(
 );
 lazy_regex!(
     AWS_CONTEXT,
-    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\."
+    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b"
 );
 
 lazy_regex!(
@@ -698,7 +700,14 @@ lazy_regex!(
     /// Words that place a storage account key, the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b"
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials|\baz\s+[a-z]|idScope|\bDPS\b|iot\s*hub|event\s*grid"
+);
+lazy_regex!(
+    /// A 32-byte key named as Azure names its pairs (`primaryKey`, "DPS
+    /// enrollment group primary key:", `EventGridKey=`): Redis, IoT Hub
+    /// and DPS, Event Grid, Relay.
+    NAMED_KEY,
+    r#"(?i)\b(?:primary|secondary)[ _]?key\b[^\n:=]{0,40}?[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
 );
 
 /// A Twilio auth token or API key secret in a text about Twilio.
@@ -931,6 +940,9 @@ pub(super) fn azure(text: &str) -> Spans {
     let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
+        out.extend(groups(Some(&NAMED_KEY), text, |v| {
+            random_like(v, 40) && has_digit(v) && mixed_case(v)
+        }));
     }
     out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
         random_like(v, 20) && !is_placeholder(v)

@@ -548,3 +548,32 @@ fn bytes_literals_and_bind_passwords() {
     }
     assert!(!fires("app.secret_key = b\"\"", Rule::CredentialAssignment));
 }
+
+/// "The password's still …", `pwd` after a user, MySQL's `GRANT …
+/// IDENTIFIED BY`, PgBouncer's userlist, a Python bytes literal in single
+/// quotes, a bare `key=` in a section; hashed entries, a sentence's "key:"
+/// and a cache key stand down.
+#[test]
+fn contractions_grants_userlists_and_bare_keys() {
+    for hit in [
+        "Log in as admin; the password's still Vq81mRtz0pLx4K from the install.",
+        "for the staging tenant: user ops-lead, pwd Zr4+tkQ8*mW2^p",
+        "GRANT SELECT ON crm.* TO 'report'@'10.%' IDENTIFIED BY 'u7Q-k2#Lp9vX';",
+        "userlist.txt for pgbouncer:\n\"etl\" \"Hq9-w#cZ4tLmR2\"",
+        "SECRET_KEY = b'Wm4kR8pZq2Lx7VtN0bJc3HdY'",
+        "[geo]\nkey=Pq7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0YaEu7Ko2Ti9",
+        "{\"key\": \"Ty8Mq3Lz7Rw2Kp9Vx4Nb6Hc1Fd5Gs0JaEu\"}",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "the password's strength meter is wrong",
+        "userlist.txt:\n\"app\" \"md5a1b2c3d4e5f60718293a4b5c6d7e8f90\"",
+        "GRANT SELECT ON crm.* TO 'report'@'10.%';",
+        "Thumbprint of the signing key: Qm8Lx2Vt7Rz4Kw9Pb3Nc6Hd1Fs5Gj0YaEu7Ko2Ti9 (public)",
+        "Cache restored from key: node-modules-Linux-e11d7fefe37994425fee97f86eb9f58b",
+        "key=e11d7fefe37994425fee97f86eb9f58b263efd45",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

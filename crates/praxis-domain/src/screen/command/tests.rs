@@ -426,3 +426,16 @@ fn one_letter_downloads_are_run_too() {
         Rule::UnsafeCommand
     ));
 }
+
+/// A diskpart script whose comment says it selects a disk and cleans it.
+#[test]
+fn diskpart_scripts_described_on_their_line() {
+    assert!(fires(
+        "diskpart /s reset.txt  # reset.txt: select disk 1 then clean all",
+        Rule::UnsafeCommand
+    ));
+    assert!(!fires(
+        "diskpart /s reset.txt  # reset.txt: list disk, list volume",
+        Rule::UnsafeCommand
+    ));
+}

@@ -140,3 +140,52 @@ fn azure_redis_keys_in_urls() {
         Rule::CredentialAzure
     ));
 }
+
+/// Azure keys named as Azure names them (`primaryKey`, "primary key:",
+/// `EventGridKey=`) in an Azure text, a storage key in an SMB credentials
+/// file, an S3 secret on a here-string or beside S3's error, and a key
+/// block inside a command substitution.
+#[test]
+fn named_azure_keys_s3_secrets_and_substituted_key_blocks() {
+    for (hit, rule) in [
+        (
+            "az iot dps enrollment-group show: primaryKey: 56PKQ93NLSucywYY8Vrw0rJgSqxHmuC3pOwD33tGxLs=",
+            Rule::CredentialAzure,
+        ),
+        (
+            "Event Grid topic setting EventGridKey=QXZX9cKj1etqc5G3TFzgTZBQPopKwbmCm35OLhx600A=",
+            Rule::CredentialAzure,
+        ),
+        (
+            "echo 'password=PbqjyWBPtLHPT1nFQc04/5fDisIaFy5ZFdonFdKn8JRJXNxlxllAbxRXsCRkvDSS2pa+lIWBKeXM6hhT9FMddw==' > /etc/smbcredentials/stfiles.cred",
+            Rule::CredentialAzure,
+        ),
+        (
+            "bin/elasticsearch-keystore add --stdin s3.client.backup.secret_key <<< 'ero2XjdncpBzxOYVGSMzKwyH2u9Jyo+w/P3HXG2o'",
+            Rule::CredentialAws,
+        ),
+        (
+            "SignatureDoesNotMatch on PutObject: the secret 1JwL0ov1vQb15N8lcQQIWQlOiWH6m1leE3nb94bn had a stray newline.",
+            Rule::CredentialAws,
+        ),
+        (
+            "fly secrets set TLS_KEY=\"$(printf '%s' '-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIBq4Lm9Rz2Tw7Kp3Vb8Nc1Hd6Fs0Gj5YaEu7Ko2Ti9Wq3oAoGCCqGSM49\\nAwEHoUQDQgAEXz2Rw7Kp4Vx9Nb1Hc6Fd0Gs5JaEu3Ko8Ti2WqLm8Xz2Rw7Kp4Vx9N\\nb1Hc6Fd0Gs5JaEu3Ko8Ti2Wq==\\n-----END EC PRIVATE KEY-----')\"",
+            Rule::CredentialPrivateKey,
+        ),
+    ] {
+        assert!(fires(hit, rule), "{hit}");
+    }
+    for (clean, rule) in [
+        (
+            "primary key: 56PKQ93NLSucywYY8Vrw0rJgSqxHmuC3pOwD33tGxLs= (a row id in our own table)",
+            Rule::CredentialAzure,
+        ),
+        (
+            "the secret 1JwL0ov1vQb15N8lcQQIWQlOiWH6m1leE3nb94bn is in the vault",
+            Rule::CredentialAws,
+        ),
+        ("TLS_KEY=\"$(cat tls.key)\"", Rule::CredentialPrivateKey),
+    ] {
+        assert!(!fires(clean, rule), "{clean}");
+    }
+}
