@@ -8,11 +8,11 @@ use std::sync::LazyLock;
 use regex::Captures;
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex};
+use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower};
 use super::sql;
 use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
-    random_like, word_like,
+    random_like, word_like, wordy,
 };
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
@@ -21,7 +21,7 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?(b"[^"\n]*"|b'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?((?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -433,14 +433,14 @@ lazy_regex!(
     /// `ALTER ROLE … PASSWORD '…'`, MySQL 5's `GRANT … TO … IDENTIFIED BY
     /// '…'`).
     SQL_PASSWORD,
-    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)|\bGRANT\b[^;\n]*?\bTO\b[^;\n]*?\bIDENTIFIED\s+BY\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
+    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)|\bGRANT\b[^;]*?\bTO\b[^;]*?\bIDENTIFIED\s+(?:WITH\s+\w+\s+)?BY\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
 );
 
 lazy_regex!(
-    /// A line of PgBouncer's `userlist.txt`, `"user" "password"`: read
-    /// only in a text that names the file.
+    /// A line of PgBouncer's `userlist.txt`, `"user" "password"` (a
+    /// comment may follow): read only in a text that names the file.
     USERLIST,
-    r#"(?m)^[ \t]*"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*$"#
+    r#"(?m)^[ \t]*"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*(?:#[^\n]*)?\r?$"#
 );
 
 lazy_regex!(
@@ -461,7 +461,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
-            (&USERLIST, &["userlist"]),
+            (&USERLIST, &["userlist.txt"]),
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
@@ -675,15 +675,35 @@ fn keyed_line(text: &str, key: Option<regex::Match<'_>>) -> bool {
     };
     let before = &text[..key.start()];
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    let lead = line.trim_end_matches(['"', '\'', '`', '\\']).trim_end();
-    lead.is_empty() || lead.ends_with(['{', ',', '(', '[', ';', '&', '?', '|'])
+    // A public key (a JWK's `"kty"`, a "# public" comment above) is
+    // published on purpose.
+    let above = &before[before[..before.len() - line.len()]
+        .trim_end_matches('\n')
+        .rfind('\n')
+        .map_or(0, |i| i + 1)..];
+    if contains_ignoring_case(above, "public") || above.contains("\"kty\"") {
+        return false;
+    }
+    let lead = line
+        .trim_end_matches(['"', '\'', '`', '\\', '$', ':'])
+        .trim_end();
+    let declared = ["export", "let", "const", "var", "local", "set", "-"]
+        .iter()
+        .any(|word| lead == *word || lead.ends_with(&format!(" {word}")));
+    lead.is_empty() || declared || lead.ends_with(['{', ',', '(', '[', ';', '&', '?', '|'])
 }
 
 /// Whether the value of a [`bare_key`] is a secret: generated and mixing
 /// cases, as a digest, an id or a name does not.
 fn bare_key_value(raw: &str) -> bool {
     let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    generated_value(raw) && v.len() >= 32 && mixed_case(v)
+    // A cache key (`Linux-pip-<hash>`), an integrity hash (`sha512-…`) or
+    // an IPFS id (`Qm…`) names content, not a secret.
+    let named_content = v.split_once('-').is_some_and(|(head, _)| {
+        head.len() >= 3
+            && (head.bytes().all(|b| b.is_ascii_alphabetic()) || head.starts_with("sha"))
+    }) || (v.starts_with("Qm") && v.len() == 46);
+    generated_value(raw) && v.len() >= 32 && mixed_case(v) && !wordy(v) && !named_content
 }
 
 /// Whether a value is a random UUID, as some services issue their keys
@@ -755,7 +775,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
         let Some(class) = key_class(&c[1]) else {
             return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
-                || (bare_key(&c[1]) && keyed_line(text, c.get(1)) && bare_key_value(&c[5]));
+                || (bare_key(&c[1]) && bare_key_value(&c[5]) && keyed_line(text, c.get(1)));
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
@@ -777,10 +797,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         } else {
             class
         };
-        let (before, separator, after, value) = (&c[2], &c[3], &c[4], &c[5]);
+        let (before, separator, after) = (&c[2], &c[3], &c[4]);
+        // A Python bytes literal (`b'…'`, `rb"…"`) is judged by its string.
+        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B']);
+        let value = if value.starts_with(['"', '\'']) {
+            value
+        } else {
+            &c[5]
+        };
         // "… is plain JSON, not a token: eyJ…": the sentence says what the
         // value is not.
-        let lead = text[..c.get(1).map_or(0, |k| k.start())].to_ascii_lowercase();
+        let lead = lead_lower(text, c.get(1).map_or(0, |k| k.start()), 16);
         if ["not a ", "not an ", "isn't a ", "no "]
             .iter()
             .any(|n| lead.ends_with(n))
@@ -870,11 +897,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     // The gate's word is the condition itself, so that ungated runs agree.
     let userlist = open
         .get(&USERLIST)
-        .filter(|_| contains_ignoring_case(text, "userlist"));
+        .filter(|_| contains_ignoring_case(text, "userlist.txt"));
     out.extend(groups(userlist, text, |v| {
-        !v.starts_with("md5")
-            && !v.starts_with("SCRAM-")
-            && literal_secret(KeyClass::Password, v, true, false)
+        let lower = v.to_ascii_lowercase();
+        !lower.starts_with("md5")
+            && !lower.starts_with("scram-")
+            && generated_password(v)
+            && !wordy(v)
     }));
     out.extend(groups(
         open.get(&PROSE_PASSWORD.pattern),

@@ -61,9 +61,36 @@ fn shared_branch(name: &str) -> bool {
             | "prod"
             | "staging"
             | "stable"
-    ) || ["release", "hotfix", "stable", "support/", "maint", "lts/"]
-        .iter()
-        .any(|prefix| name.starts_with(prefix))
+    ) || name.starts_with("release")
+        || name.starts_with("hotfix")
+        || ["stable", "support", "maint", "maintenance", "lts"]
+            .iter()
+            .any(|line| maintenance_line(&name, line))
+        || version_line(&name)
+}
+
+/// Whether `name` is `line` followed by `/` or by a version
+/// (`stable/5.x`, `maint-1.2`, `lts-24`), not a word that starts with it
+/// (`stabilize-…`, `maintainers-file`).
+fn maintenance_line(name: &str, line: &str) -> bool {
+    name.strip_prefix(line).is_some_and(|rest| {
+        rest.starts_with('/')
+            || rest
+                .trim_start_matches(['-', '_', '.'])
+                .starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Whether `name` is a version's line: `5.x`, `v2.x`, `1.4.x`.
+fn version_line(name: &str) -> bool {
+    name.trim_start_matches('v')
+        .strip_suffix(".x")
+        .is_some_and(|version| {
+            !version.is_empty()
+                && version
+                    .split('.')
+                    .all(|n| n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty())
+        })
 }
 
 /// Whether a command in `before` checks out a shared branch (`git
@@ -355,8 +382,15 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
         }
-        assert!(!fires(
+        for clean in [
             "git push --force-with-lease origin stabilize-flaky-test",
+            "git push --force-with-lease origin stable-diffusion-upgrade",
+            "git push --force-with-lease origin maintainers-file",
+        ] {
+            assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
+        }
+        assert!(fires(
+            "git push --force-with-lease origin 5.x",
             Rule::GitSafeguardBypass
         ));
     }

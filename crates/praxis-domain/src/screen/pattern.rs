@@ -211,6 +211,17 @@ pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
     word.is_empty() || find_ignoring_case(text, word).next().is_some()
 }
 
+/// The last `max` bytes or fewer of `text[..end]` (from a character's
+/// start), in ASCII lowercase: what a check of the words just before a
+/// match reads, without copying the whole text for every match.
+pub(super) fn lead_lower(text: &str, end: usize, max: usize) -> String {
+    let mut from = end.saturating_sub(max);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    text[from..end].to_ascii_lowercase()
+}
+
 /// Shell words of an argument string, quotes removed: a quoted path with a
 /// space (`"C:\Program Files"`) is one word.
 pub(super) fn shell_words(args: &str) -> Vec<String> {

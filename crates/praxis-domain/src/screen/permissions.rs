@@ -359,30 +359,45 @@ fn ansible_file(text: &str) -> Spans {
 lazy_regex!(
     /// A YAML task's `mode:` (Ansible's file module written as a block).
     YAML_MODE,
-    r"(?m)^[ \t]*mode:[ \t]*[\x22']?(0?[0-7]{3,4}|[ugoa]*[+=][rwxXst]+)[\x22']?[ \t]*$"
+    r"(?m)^[ \t]*mode:[ \t]*[\x22']?(0?[0-7]{3,4}|[ugoa]*[+=][rwxXst]+(?:,[ugoa]*[+=][rwxXst]+)*)[\x22']?[ \t]*(?:#[^\n]*)?\r?$"
 );
 
 /// Ansible's file module written as a YAML block: a `mode:` and the
-/// `path:` (or `dest:`) of the same task, a few lines apart, maybe
-/// `recurse: yes`, privileged by `become`.
+/// `path:` (or `dest:`) of the same task (between the list items that
+/// bound it), maybe `recurse: yes`, privileged by `become`.
 fn ansible_yaml(text: &str) -> Spans {
     if !text.contains("mode:") {
         return Vec::new();
     }
+    let privileged = text.contains("become: true")
+        || text.contains("become: yes")
+        || text.contains("--become")
+        || text.contains(" -b ");
+    let item = |line: &str| line.trim_start().starts_with("- ");
     YAML_MODE
         .captures_iter(text)
         .filter_map(|c| {
             let line = c.get(0)?;
             let mode = c.get(1)?;
-            // The task's lines: up to five before the mode and five after.
-            let from = text[..line.start()]
-                .rmatch_indices('\n')
-                .nth(5)
-                .map_or(0, |(i, _)| i + 1);
-            let to = text[line.end()..]
-                .match_indices('\n')
-                .nth(5)
-                .map_or(text.len(), |(i, _)| line.end() + i);
+            // The task's lines: back to the list item that opens it (five
+            // lines at most), on to the next one (five at most).
+            let mut from = line.start();
+            for _ in 0..5 {
+                if from == 0 || item(&text[from..]) {
+                    break;
+                }
+                from = text[..from - 1].rfind('\n').map_or(0, |i| i + 1);
+            }
+            let mut to = line.end();
+            for _ in 0..5 {
+                let Some(rest) = text[to..].strip_prefix('\n') else {
+                    break;
+                };
+                if item(rest) {
+                    break;
+                }
+                to = rest.find('\n').map_or(text.len(), |i| to + 1 + i);
+            }
             let task = &text[from..to];
             let path = task.lines().find_map(|l| {
                 let l = l.trim_start().trim_start_matches("- ");
@@ -391,10 +406,6 @@ fn ansible_yaml(text: &str) -> Spans {
                     .map(|p| p.trim().trim_matches(['\x22', '\'']))
             })?;
             let recurse = task.contains("recurse: yes") || task.contains("recurse: true");
-            let privileged = text.contains("become: true")
-                || text.contains("become: yes")
-                || text.contains("--become")
-                || text.contains(" -b ");
             let args = format!(
                 "{}{} {path}",
                 if recurse { "-R " } else { "" },
@@ -575,6 +586,11 @@ mod tests {
         ));
         assert!(!fires(
             "- name: app dir\n  file:\n    path: /srv/app\n    mode: '0755'",
+            Rule::WorldWritable
+        ));
+        // The mode belongs to the task it stands in, not to the one above.
+        assert!(!fires(
+            "- name: conf\n  become: true\n  file:\n    path: /etc/app\n    mode: '0640'\n- name: scratch\n  file:\n    path: /tmp/x\n    mode: '0777'",
             Rule::WorldWritable
         ));
     }

@@ -5,6 +5,7 @@ use super::assignment::{KeyClass, key_class};
 use super::pattern::{Spans, contains_ignoring_case, lazy_regex};
 use super::value::{
     has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like, word_like,
+    wordy,
 };
 
 lazy_regex!(
@@ -81,7 +82,7 @@ lazy_regex!(
     /// key (`eth-mainnet.g.alchemy.com/v2/<key>`, `mainnet.infura.io/v3/
     /// <hex>`, `….quiknode.pro/<hex>/`, a provider's `rpc.…/ws/v3/<hex>`).
     RPC_KEY,
-    r#"(?i)\b(?:https?|wss?)://[a-z0-9.-]*(?:alchemy|infura|quiknode|chainstack|getblock|ankr|rpc|node|mainnet)[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`]|$)"#
+    r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?rpc[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -224,12 +225,17 @@ fn generated_segment(segment: &str) -> bool {
             && random_like(tail, 20));
     // A long mixed-case run is generated even without a digit.
     let digit = has_digit(segment) || (mixed && segment.len() >= 40);
-    (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24)
+    (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24) && !wordy(segment)
 }
 
 /// Whether a URL's user, its password left empty, is a token.
 fn token_user(user: &str) -> bool {
-    random_like(user, 20) && has_digit(user) && has_letter(user)
+    let hex = user.bytes().all(|b| b.is_ascii_hexdigit());
+    user.bytes().all(|b| b.is_ascii_alphanumeric())
+        && random_like(user, 20)
+        && has_digit(user)
+        && has_letter(user)
+        && (hex || mixed_case(user))
 }
 
 /// Whether a segment right after `webhook/` is a generated id of the
@@ -243,6 +249,7 @@ fn webhook_id(segment: &str) -> bool {
         && has_digit(segment)
         && longest_alnum_run(segment) >= 6
         && random_like(segment, 20)
+        && !wordy(segment)
 }
 
 /// Where in a lower-cased hook URL its secret may start: anywhere when a
@@ -394,7 +401,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let key = m.as_str();
-                let hex = key.bytes().all(|b| b.is_ascii_hexdigit());
+                // Some providers issue a UUID.
+                let hex = key.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-');
                 has_digit(key)
                     && has_letter(key)
                     && (hex || mixed_case(key))
@@ -906,6 +914,10 @@ mod tests {
             "https://rpc.example.org/v2/status",
             "deb https://deploy:@packagecloud.io/acme/tools/debian/ bookworm main",
             "http://ha.local:8123/api/webhook/doorbell-pressed",
+            "POST https://n8n.example.com/webhook/GithubPushEventHandler2024",
+            "curl https://node.example.com/api/v1/jobs/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
+            "Trace: https://rpc-gateway.internal:8443/traces/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
+            "postgres://postgres_replica_node_01:@10.0.0.5:5432/app",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

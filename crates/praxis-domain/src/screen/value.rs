@@ -247,6 +247,26 @@ pub(super) fn has_letter(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Whether most of a value's letters stand in lowercase runs of four or
+/// more: words joined in camel case (`OrderCreatedV2Handler`,
+/// `ProdNetworkingStackV2TerraformState`), which a generated value seldom
+/// is.
+pub(super) fn wordy(s: &str) -> bool {
+    let mut in_words = 0;
+    let mut run = 0;
+    for b in s.bytes().chain(std::iter::once(b' ')) {
+        if b.is_ascii_lowercase() {
+            run += 1;
+        } else {
+            if run >= 4 {
+                in_words += run;
+            }
+            run = 0;
+        }
+    }
+    in_words * 2 >= s.len()
+}
+
 /// Longest run of ASCII letters and digits.
 pub(super) fn longest_alnum_run(s: &str) -> usize {
     s.split(|c: char| !c.is_ascii_alphanumeric())

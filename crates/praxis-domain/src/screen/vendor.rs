@@ -387,7 +387,7 @@ lazy_regex!(
     /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
     /// beside an S3 error, and Hadoop's S3A property.
     AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
 lazy_regex!(
     /// A secret key named in words of other languages ("a chave secreta
@@ -700,7 +700,13 @@ lazy_regex!(
     /// Words that place a storage account key, the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials|\baz\s+[a-z]|idScope|\bDPS\b|iot\s*hub|event\s*grid"
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
+);
+lazy_regex!(
+    /// Words that place a key named as Azure names its pairs: the Azure CLI
+    /// or PowerShell, IoT Hub and DPS, Event Grid, Service Bus, Redis.
+    NAMED_KEY_CONTEXT,
+    r"(?i)azure|(?-i:\baz\s+[a-z]+\s+[a-z])|\b(?:Get|Set|New)-Az|idScope|\bDPS\b|iot\s*hub|azure-devices|event\s*grid|servicebus|redis\.cache|list-keys"
 );
 lazy_regex!(
     /// A 32-byte key named as Azure names its pairs (`primaryKey`, "DPS
@@ -940,6 +946,8 @@ pub(super) fn azure(text: &str) -> Spans {
     let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
+    }
+    if NAMED_KEY_CONTEXT.is_match(text) {
         out.extend(groups(Some(&NAMED_KEY), text, |v| {
             random_like(v, 40) && has_digit(v) && mixed_case(v)
         }));

@@ -563,11 +563,21 @@ fn contractions_grants_userlists_and_bare_keys() {
         "SECRET_KEY = b'Wm4kR8pZq2Lx7VtN0bJc3HdY'",
         "[geo]\nkey=Pq7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0YaEu7Ko2Ti9",
         "{\"key\": \"Ty8Mq3Lz7Rw2Kp9Vx4Nb6Hc1Fd5Gs0JaEu\"}",
+        "- key: Ty8Mq3Lz7Rw2Kp9Vx4Nb6Hc1Fd5Gs0JaEu",
+        "export key=Ty8Mq3Lz7Rw2Kp9Vx4Nb6Hc1Fd5Gs0JaEu",
+        "GRANT USAGE ON *.* TO 'app'@'%' IDENTIFIED WITH mysql_native_password BY 'Zr4tkQ8mW2pLx9';",
     ] {
         assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
     }
     for clean in [
         "the password's strength meter is wrong",
+        "the password's SHA-256 digest is stored in /etc/shadow",
+        "Updated userlist per ticket. Translations file:\n\"Save\" \"Speichern\"",
+        "token = b\"Bearer\"",
+        "SECRET_KEY = b'development-only-not-secret'",
+        "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"key\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}",
+        "key = \"ProdNetworkingStackV2TerraformState\"",
+        "key: Linux-pip-3f9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT9uV8wX",
         "userlist.txt:\n\"app\" \"md5a1b2c3d4e5f60718293a4b5c6d7e8f90\"",
         "GRANT SELECT ON crm.* TO 'report'@'10.%';",
         "Thumbprint of the signing key: Qm8Lx2Vt7Rz4Kw9Pb3Nc6Hd1Fs5Gj0YaEu7Ko2Ti9 (public)",

@@ -434,8 +434,10 @@ fn diskpart_scripts_described_on_their_line() {
         "diskpart /s reset.txt  # reset.txt: select disk 1 then clean all",
         Rule::UnsafeCommand
     ));
-    assert!(!fires(
+    for clean in [
         "diskpart /s reset.txt  # reset.txt: list disk, list volume",
-        Rule::UnsafeCommand
-    ));
+        "diskpart /s part.txt  # select disk 1; do NOT clean, just list partition",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
 }

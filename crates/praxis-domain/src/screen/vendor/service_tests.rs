@@ -181,6 +181,10 @@ fn named_azure_keys_s3_secrets_and_substituted_key_blocks() {
             Rule::CredentialAzure,
         ),
         (
+            "Postgres in the Phoenix, AZ region: row primary key: 56PKQ93NLSucywYY8Vrw0rJgSqxHmuC3pOwD33tGxLs=",
+            Rule::CredentialAzure,
+        ),
+        (
             "the secret 1JwL0ov1vQb15N8lcQQIWQlOiWH6m1leE3nb94bn is in the vault",
             Rule::CredentialAws,
         ),
