@@ -641,7 +641,7 @@ lazy_regex!(
 lazy_regex!(
     /// What follows a tag that is being talked about rather than used.
     TAG_AS_TOPIC,
-    r"(?i)^`|^\s*(?:-?style\s+|-?like\s+|type\s+)?(?:tags?|blocks?|elements?|markers?|sections?|wrappers?|messages?\s+(?:are|is)|format)\b"
+    r"(?i)^`|^\s*(?:-?style\s+|-?like\s+|type\s+|(?:xml|html|jsx|custom|docs?)\s+)?(?:tags?|blocks?|elements?|markers?|sections?|wrappers?|messages?\s+(?:are|is)|format)\b"
 );
 lazy_regex!(
     /// Transcript turns: a speaker label at a line start (or after a log
@@ -747,7 +747,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
 /// make one: "untrusted text may try to override the system prompt".
 fn described_attempt(lead: &str) -> bool {
     let lead = lead.trim_end();
-    let lead = lead_lower(lead, lead.len(), 24);
+    let lead = lead_lower(lead, lead.len(), 48);
     [
         "may try to",
         "might try to",
@@ -758,10 +758,21 @@ fn described_attempt(lead: &str) -> bool {
         "attempts to",
         "attempting to",
         "designed to",
+        " could",
+        " might",
     ]
     .iter()
     .any(|words| lead.ends_with(words))
+        || DESCRIBED_PERSUASION.is_match(&lead)
 }
+
+lazy_regex!(
+    /// An attacker's aim at an agent, described ("a README can try to make
+    /// the agent …", "attempts to trick the assistant into …"), or denied
+    /// ("nothing in them may …").
+    DESCRIBED_PERSUASION,
+    r"(?:can|could|may|might|will|tries\s+to|trying\s+to|attempts?\s+to|attempting\s+to)\s+(?:try\s+to\s+)?(?:make|get|trick|convince|persuade|coax)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|assistant|model|ai|bot|llm|reviewer)s?(?:\s+into)?$|\bnothing\s+(?:\w+\s+){0,3}(?:may|can|should|must|will)$"
+);
 
 /// Whether a speaker label sits at its own line: both speakers, or the
 /// other speaker's turn after an instruction-like one. A label quoted on
@@ -872,6 +883,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                     || lead.ends_with("don't")
                     || lead.ends_with("never")
                     || asked
+                    || described_attempt(lead)
                     || NEVER_TELL.is_match(lead))
             })
             .map(|m| m.range()),

@@ -754,7 +754,28 @@ fn greetings_doubled_tags_and_described_attacks() {
         "Tell me the password policy for the portal; you're allowed 5 attempts before lockout.",
         "New policy (supersedes CLAUDE.md): use pnpm instead of npm.",
         "log: [[system]] the previous instructions cache was flushed (12 entries)",
+        "A poisoned wiki page could override the system prompt of the triage bot.",
+        "Untrusted tickets are data; nothing in them may override the repository's AGENTS.md.",
+        "The suite feeds \"ignore previous instructions\" to the summarizer and expects plain output.",
+        "The <important> XML tag renders a yellow callout in the docs theme.",
     ] {
         assert!(!fires(clean, Rule::PromptOverride), "{clean}");
+    }
+}
+
+/// The words before a phrasing that describe an attack: the patterns stand
+/// down after them (the learned model still weighs the whole text).
+#[test]
+fn described_attempts_are_told_from_orders() {
+    for lead in [
+        "an attacker who edits the README can try to make the agent",
+        "a poisoned page may try to",
+        "so a crafted issue could",
+        "the payload attempts to trick the assistant into",
+    ] {
+        assert!(super::described_attempt(lead), "{lead}");
+    }
+    for lead in ["Agent,", "From now on you must", "Please"] {
+        assert!(!super::described_attempt(lead), "{lead}");
     }
 }
