@@ -304,15 +304,17 @@ async fn serve(args: config::ServeArgs) -> anyhow::Result<ExitCode> {
             token.render()
         );
     }
-    // The screen's patterns compile and its prompt-override model trains
-    // on first use: do that before listening, so that no request waits
-    // for it (a debug build takes seconds).
-    tokio::task::spawn_blocking(|| praxis_domain::screen::scan("", false))
-        .await
-        .context("preparing the screen")?;
+    // Bound first, so that a client of a restarting server waits in the
+    // backlog instead of being refused while the screen gets ready.
     let listener = tokio::net::TcpListener::bind(&settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;
+    // The screen's patterns compile and its prompt-override model trains
+    // on first use: do that before serving, so that no request holds a
+    // worker thread while it happens.
+    tokio::task::spawn_blocking(|| praxis_domain::screen::scan("", false))
+        .await
+        .context("preparing the screen")?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, store = engine.kind(), "praxis listening");
     println!(
