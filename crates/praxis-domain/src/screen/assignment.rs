@@ -21,7 +21,7 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?((?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?((?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -72,6 +72,8 @@ lazy_regex!(
     r"<key>([A-Za-z0-9_.-]+)</key>\s*<string>([^<\n]+)</string>"
 );
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
+lazy_regex!(NEXT_PARAMETER, r"&[a-z_]+=");
+lazy_regex!(ENV_NAME, r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$");
 lazy_regex!(
     /// A PowerShell command (`Read-Host`, `Get-Secret`): code, not a value.
     CMDLET,
@@ -284,6 +286,19 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
     } else {
         v.trim_end_matches(['.', ',', ';'])
     };
+    // A value that is itself an environment assignment (`credentials:
+    // AWS_ACCESS_KEY_ID=…`) is judged as one, by its own key.
+    if let Some((key, inner)) = v
+        .split_once('=')
+        .filter(|(key, _)| !quoted && ENV_NAME.is_match(key))
+    {
+        return key_class(key).is_some_and(|class| literal_secret(class, inner, false, false));
+    }
+    // In a URL's query or fragment, `&name=` starts the next parameter.
+    let v = match NEXT_PARAMETER.find(v) {
+        Some(next) if !quoted => &v[..next.start()],
+        _ => v,
+    };
     // A file that holds the secret, not the secret.
     // A relative path to a file (`secrets/db.txt`, Kustomize's
     // `password=secrets/ledger-db.txt`).
@@ -337,6 +352,9 @@ pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bo
         "ssm:",
         "file:",
         "keyvaultref:",
+        // A Vault KV engine's path (`secret/data/twilio:auth_token`).
+        "secret/",
+        "kv/",
         // Vault's audit log writes each secret as its HMAC.
         "hmac-sha256:",
     ]
@@ -502,6 +520,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&WRAPPED_VALUE, KEY_WORDS),
             (&CEPH_KEY, &["ceph", "[client."]),
             (&HCL_DEFAULT, &["default"]),
+            (&TEMPLATE_DEFAULT, &["default:"]),
+            (&CONSUL_TOKENS, &["tokens"]),
             (
                 &DIRECTIVE,
                 &[
@@ -571,6 +591,21 @@ lazy_regex!(
     HCL_DEFAULT,
     r#"\bvariable\s+"([A-Za-z_][A-Za-z0-9_-]*)"\s*\{[^{}]*?\bdefault\s*=\s*("[^"\n]*")"#
 );
+lazy_regex!(
+    /// A CloudFormation parameter's (or any YAML template's) default under
+    /// its name, a few attribute lines down (`DBMasterPassword:` …
+    /// `Default: '…'`); an attribute line holds a value, so a block's
+    /// opener (`Parameters:`) is never taken for one.
+    TEMPLATE_DEFAULT,
+    r#"(?m)^[ \t]*([A-Za-z][A-Za-z0-9_]*):[ \t]*\r?\n(?:[ \t]+[A-Za-z]+:[ \t]*[^\s][^\n]*\r?\n){0,6}?[ \t]+Default:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s#]+)"#
+);
+lazy_regex!(
+    /// Consul's ACL tokens, UUIDs under `acl { tokens { agent = "…" } }`
+    /// (HCL or JSON).
+    CONSUL_TOKENS,
+    r#"\btokens\\?["']?\s*[:=]?\s*\{[^{}]*?\b(?:agent|default|master|initial_management|agent_recovery|agent_master|replication|dns|config_file_service_registration)\\?["']?\s*[:=]\s*["']([0-9a-fA-F-]{36})["']"#
+);
+
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
     /// space: redis.conf `requirepass`/`masterauth`, keepalived
@@ -719,10 +754,6 @@ fn uuid_value(raw: &str) -> bool {
         && !is_placeholder(v)
 }
 
-/// The values (group 2) of the `pairs` whose key (group 1) names a secret
-/// and whose value is a literal one. The pattern's own quotes surround the
-/// value, unless `own_quotes`: then the group holds any quotes, and a bare
-/// value is judged as YAML's.
 /// The first two groups that take part in a match of a pattern whose
 /// alternatives each capture a key and its value.
 fn first_pair<'t>(c: &Captures<'t>) -> Option<(regex::Match<'t>, regex::Match<'t>)> {
@@ -730,6 +761,10 @@ fn first_pair<'t>(c: &Captures<'t>) -> Option<(regex::Match<'t>, regex::Match<'t
     Some((groups.next()?, groups.next()?))
 }
 
+/// The values (group 2) of the `pairs` whose key (group 1) names a secret
+/// and whose value is a literal one. The pattern's own quotes surround the
+/// value, unless `own_quotes`: then the group holds any quotes, and a bare
+/// value is judged as YAML's.
 fn literal_pairs<'t>(pairs: impl Iterator<Item = Captures<'t>>, own_quotes: bool) -> Spans {
     pairs
         .filter(|c| {
@@ -873,6 +908,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
+    out.extend(literal_pairs(open.captures(&TEMPLATE_DEFAULT, text), true));
+    out.extend(groups(open.get(&CONSUL_TOKENS), text, |v| {
+        uuid_value(v) && !is_placeholder(v)
+    }));
     out.extend(
         open.captures(&WRAPPED_VALUE, text)
             .filter_map(|c| first_pair(&c))

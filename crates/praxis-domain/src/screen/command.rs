@@ -329,9 +329,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A file handed to a shell or interpreter, or run directly (a path in
-    /// command position: an argument of `less` is only read).
+    /// command position: an argument of `less` is only read). A backtick
+    /// ends the path: Markdown quotes a command in them.
     EXECUTE,
-    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c|msiexec(?:\.exe)?(?:\s+/\w+)*\s+/(?:i|package))(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"';&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"';&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"';&|)]+|[A-Za-z]:[/\\][^\s"';&|)]+)|\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.system|execSync|execFileSync|spawnSync|spawn)\(\s*\[?\s*['"](?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)['"]?\s*(?:,\s*|\s+)['"]?([^\s"',)\]]+)|(?:^|[\s;(])&\s+["']?([^\s"';&|)]+)|(?:^|[\n;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|["']|$)"#
+    r#"(?i)(?:^|[\s;&|(])(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|da|fi|c|tc)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|start-process|cmd(?:\.exe)?\s+/c|msiexec(?:\.exe)?(?:\s+/\w+)*\s+/(?:i|package))(?:\s+-\S+(?:\s+(?:bypass|unrestricted))?)*\s+["']?([^\s"'`;&|)]+)|(?:^|[\n;&|(]\s*|\s(?:sudo|nohup|exec|doas|time|env)\s+(?:-\S+\s+)*)(\.{1,2}[/\\][^\s"'`;&|)]+|/(?:tmp|var/tmp|opt|usr/local/bin|dev/shm)/[^\s"'`;&|)]+|(?:%[A-Za-z_]+%|\$env:[A-Za-z_]+|\$\{?[A-Za-z_]+\}?)[/\\][^\s"'`;&|)]+|[A-Za-z]:[/\\][^\s"'`;&|)]+)|\b(?:subprocess\.(?:run|call|check_call|check_output|Popen)|os\.system|execSync|execFileSync|spawnSync|spawn)\(\s*\[?\s*['"](?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell)['"]?\s*(?:,\s*|\s+)['"]?([^\s"',)\]]+)|(?:^|[\s;(])&\s+["']?([^\s"'`;&|)]+)|(?:^|[\n;&|]\s*)(?:sudo\s+(?:-\S+\s+)*)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|["']|$)"#
 );
 lazy_regex!(
     /// A checksum or signature check, which makes a download reviewed.

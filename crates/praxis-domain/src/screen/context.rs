@@ -551,8 +551,22 @@ fn negated(text: &str, span: &Range<usize>) -> bool {
             .is_some_and(|b| b.is_empty() || b.ends_with([' ', '\'', '"', ';']))
     });
     substituted
+        || replaced_by(lead, &text[span.end..around.end])
         || (NEGATION_BEFORE.is_match(lead) && !NEGATION_EXCEPTIONS.is_match(lead))
         || NEGATION_AFTER.is_match(&text[span.end..around.end])
+}
+
+lazy_regex!(REPLACE_VERB, r"(?i)\b(?:replace|swap\s+out|substitute)\s");
+lazy_regex!(WITH_NEXT, r"(?i)^\s*[`'\x22]?\s+(?:with|by|for)\s");
+
+/// Whether the match is what an instruction takes out: "Replace X with Y",
+/// with the match as X (the Y side, after its "with", still fires).
+fn replaced_by(lead: &str, after: &str) -> bool {
+    let Some(verb) = REPLACE_VERB.find_iter(lead).last() else {
+        return false;
+    };
+    let object = &lead[verb.end()..];
+    !object.to_ascii_lowercase().contains(" with ") && WITH_NEXT.is_match(after)
 }
 
 #[cfg(test)]
@@ -657,6 +671,27 @@ mod tests {
             "removed ghp_4fT9qLm2Xc8Rz1Vb7Nw3Kd6Hs0Jp5Ay2Ge9U from the config",
             Rule::CredentialGithub
         ));
+    }
+
+    #[test]
+    fn what_an_instruction_replaces_stands_down_and_its_replacement_does_not() {
+        let text = "Replace NODE_TLS_REJECT_UNAUTHORIZED=0 with NODE_EXTRA_CA_CERTS pointing at the corporate root";
+        assert!(!fires(text, Rule::TlsVerificationDisabled));
+        assert_eq!(
+            suppressed_by(text, Rule::TlsVerificationDisabled),
+            [Suppressor::Negation]
+        );
+        assert!(!fires(
+            "swap out `curl -k` for a pinned CA bundle",
+            Rule::TlsVerificationDisabled
+        ));
+        for text in [
+            "Replace verify=True with verify=False in client.py",
+            "replace the CA bundle with NODE_TLS_REJECT_UNAUTHORIZED=0",
+            "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install # replace later",
+        ] {
+            assert!(fires(text, Rule::TlsVerificationDisabled), "{text}");
+        }
     }
 
     #[test]

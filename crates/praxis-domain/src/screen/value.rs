@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
+use super::pattern::lazy_regex;
+
 /// Whole values that stand for a secret rather than being one.
 const PLACEHOLDER_WORDS: &[&str] = &[
     "null",
@@ -36,6 +38,9 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "omitted",
     "removed",
     "dummy",
+    // LocalStack's and moto's stand-in credentials
+    "test",
+    "fake",
     // "password" itself, in the languages of translation files
     "passwort",
     "kennwort",
@@ -79,6 +84,11 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "#{",
     "{{",
 ];
+lazy_regex!(CONSTANT_NAME, r"^[A-Z]+(?:_[A-Z]+)+$");
+lazy_regex!(
+    SECRET_WORDS,
+    r"token|secret|key|passw(?:or)?d|pwd|auth|credential|signature"
+);
 /// [`PLACEHOLDER_MARKERS`], found in one pass.
 static MARKERS: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(PLACEHOLDER_MARKERS).expect("placeholder markers"));
@@ -130,6 +140,11 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     let lower = v.to_ascii_lowercase();
+    // A constant's name in the value's place (`#access_token=ACCESS_TOKEN`,
+    // as a provider's docs write it) names the secret.
+    if CONSTANT_NAME.is_match(v) && SECRET_WORDS.is_match(&lower) {
+        return true;
+    }
     // Documentation's `myPassword`, `mySecretKey`: "my" and a capitalised
     // name, letters only.
     let my_name = v.len() > 3

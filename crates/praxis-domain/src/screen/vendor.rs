@@ -410,11 +410,12 @@ lazy_regex!(
 
 /// Whether capitals with no digit read as words rather than a generated
 /// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
-/// about one time in six, words' one time in three or more; a text that
-/// sets a key id takes it whatever it spells.
+/// about one time in six, words' about two times in five; three in eight
+/// parts them (five vowels in sixteen is one id in ten, six one in
+/// thirty); a text that sets a key id takes it whatever it spells.
 fn spelled_in_words(body: &str) -> bool {
     let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
-    !has_digit(body) && vowels * 10 >= body.len() * 3
+    !has_digit(body) && vowels * 8 >= body.len() * 3
 }
 
 pub(super) fn aws(text: &str) -> Spans {
@@ -653,10 +654,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A webhook written out as its id and its token ("webhook id
-    /// 7488…, token obSl…"): a 17-to-20-digit snowflake and a 60-to-70
+    /// 7488…, token obSl…"), or as the path's tail without its host
+    /// (`7488…/obSl…`): a 17-to-20-digit snowflake and a 60-to-70
     /// character token are Discord's shapes.
     DISCORD_ID_TOKEN,
-    r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])"#
+    r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|(?:^|[\s"'`(=])\d{17,20}/([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_/-])"#
 );
 lazy_regex!(
     /// A Functions key in a URL or header, and the keys of storage, Service

@@ -587,3 +587,32 @@ fn contractions_grants_userlists_and_bare_keys() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Session 41's tuning on held-out 47: a designated initializer, a
+/// template parameter's default, Consul's ACL tokens and an environment
+/// assignment given as a value; a Vault path, a constant's name in a URL
+/// and LocalStack's stand-ins are no secrets.
+#[test]
+fn initializers_template_defaults_and_consul_tokens() {
+    for hit in [
+        "static const struct mqtt_cfg cfg = {\n    .host = \"broker.plant.test\",\n    .password = \"Lark2017*q\",\n};",
+        "Parameters:\n  DBMasterPassword:\n    Type: String\n    NoEcho: true\n    Default: 'Ke7pWq29zLmx4Rt'",
+        "  AdminToken:\n    Type: String\n    Default: Zt8Lq2Wm4Rp7Kx9Vb3",
+        "acl {\n  enabled = true\n  tokens {\n    agent = \"5b1e7c2a-9d4f-4e8b-a3c6-7f2d1e9b8a40\"\n  }\n}",
+        "{\"acl\": {\"tokens\": {\"initial_management\": \"c3f9a1d2-7e4b-4a6c-9b8d-2e1f0a7c5d93\"}}}",
+        "credentials: AWS_SECRET_ACCESS_KEY=Wq7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0YaEu7Ko2T",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "twilio_auth_token = lookup('community.hashi_vault.hashi_vault', 'secret=secret/data/twilio:auth_token')",
+        "Use the OAuth implicit flow callback: https://app.example.com/callback#access_token=ACCESS_TOKEN&token_type=bearer&expires_in=3600",
+        "Use LocalStack with dummy credentials: AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test",
+        "Parameters:\n  Environment:\n    Type: String\n    Default: production",
+        "  DBMasterPassword:\n    Type: String\n    NoEcho: true\n    Default: '{{resolve:secretsmanager:prod/db:SecretString:password}}'",
+        "acl {\n  tokens {\n    agent = \"00000000-0000-0000-0000-000000000000\"\n  }\n}",
+        "credentials: SSH_USER=deploy",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

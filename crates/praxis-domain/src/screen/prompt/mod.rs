@@ -768,10 +768,11 @@ fn described_attempt(lead: &str) -> bool {
 
 lazy_regex!(
     /// An attacker's aim at an agent, described ("a README can try to make
-    /// the agent …", "attempts to trick the assistant into …"), or denied
-    /// ("nothing in them may …").
+    /// the agent …", "attempts to trick the assistant into …", "could
+    /// instruct the coding agent to …"), or denied ("nothing in them may
+    /// …").
     DESCRIBED_PERSUASION,
-    r"(?:can|could|may|might|will|tries\s+to|trying\s+to|attempts?\s+to|attempting\s+to)\s+(?:try\s+to\s+)?(?:make|get|trick|convince|persuade|coax)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|assistant|model|ai|bot|llm|reviewer)s?(?:\s+into)?$|\bnothing\s+(?:\w+\s+){0,3}(?:may|can|should|must|will)$"
+    r"(?:can|could|may|might|will|tries\s+to|trying\s+to|attempts?\s+to|attempting\s+to)\s+(?:try\s+to\s+)?(?:make|get|trick|convince|persuade|coax)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|assistant|model|ai|bot|llm|reviewer)s?(?:\s+into)?$|(?:can|could|may|might)\s+(?:instruct|tell|ask|direct|order|prompt)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:\w+\s+)?(?:agent|assistant|model|ai|bot|llm)s?\s+to$|\bnothing\s+(?:\w+\s+){0,3}(?:may|can|should|must|will)$"
 );
 
 /// Whether a speaker label sits at its own line: both speakers, or the

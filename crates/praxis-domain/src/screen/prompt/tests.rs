@@ -772,10 +772,16 @@ fn described_attempts_are_told_from_orders() {
         "a poisoned page may try to",
         "so a crafted issue could",
         "the payload attempts to trick the assistant into",
+        "a README could instruct the coding agent to",
     ] {
         assert!(super::described_attempt(lead), "{lead}");
     }
-    for lead in ["Agent,", "From now on you must", "Please"] {
+    for lead in [
+        "Agent,",
+        "From now on you must",
+        "Please",
+        "I instruct the agent to",
+    ] {
         assert!(!super::described_attempt(lead), "{lead}");
     }
 }

