@@ -14,6 +14,7 @@ use super::value::{
     distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
     random_like, word_like, wordy,
 };
+pub(super) use literal::literal_secret;
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
     WORDS_THEN_PASSWORD, generated_password, prose_password, prose_secret,
@@ -72,8 +73,6 @@ lazy_regex!(
     r"<key>([A-Za-z0-9_.-]+)</key>\s*<string>([^<\n]+)</string>"
 );
 lazy_regex!(CONSTANT_IDENTIFIER, r"^[A-Za-z]+(?:_[A-Za-z]+)+$");
-lazy_regex!(NEXT_PARAMETER, r"&[a-z_]+=");
-lazy_regex!(ENV_NAME, r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$");
 lazy_regex!(
     /// A PowerShell command (`Read-Host`, `Get-Secret`): code, not a value.
     CMDLET,
@@ -244,202 +243,6 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     None
 }
 
-/// Type names and annotations that follow a key in schemas and code.
-fn is_type_name(v: &str) -> bool {
-    // GraphQL marks a required type with `!`.
-    let lower = v.trim_end_matches('!').to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "int"
-            | "bool"
-            | "boolean"
-            | "number"
-            | "bytes"
-            | "secretstr"
-            | "text"
-            | "any"
-            | "object"
-            | "string"
-            | "float"
-            | "id"
-    ) || lower.starts_with("optional[")
-        || lower.starts_with("secret[")
-}
-
-/// Whether the value assigned to a key of `class` is a literal secret.
-/// `quoted` values are literals for sure; unquoted ones may be code
-/// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
-pub(super) fn literal_secret(class: KeyClass, raw: &str, quoted: bool, colon: bool) -> bool {
-    // A quoted value continued on the next line (`"…\` and a line break)
-    // is one value.
-    let joined;
-    let raw = if raw.contains("\\\n") {
-        joined = raw.replace("\\\n", "");
-        joined.as_str()
-    } else {
-        raw
-    };
-    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    // A sentence's full stop after an unquoted value is the sentence's.
-    let v = if quoted {
-        v
-    } else {
-        v.trim_end_matches(['.', ',', ';'])
-    };
-    // A value that is itself an environment assignment (`credentials:
-    // AWS_ACCESS_KEY_ID=…`) is judged as one, by its own key.
-    if let Some((key, inner)) = v
-        .split_once('=')
-        .filter(|(key, _)| !quoted && ENV_NAME.is_match(key))
-    {
-        return key_class(key).is_some_and(|class| literal_secret(class, inner, false, false));
-    }
-    // In a URL's query or fragment, `&name=` starts the next parameter.
-    let v = match NEXT_PARAMETER.find(v) {
-        Some(next) if !quoted => &v[..next.start()],
-        _ => v,
-    };
-    // A file that holds the secret, not the secret.
-    // A relative path to a file (`secrets/db.txt`, Kustomize's
-    // `password=secrets/ledger-db.txt`).
-    let relative_file = !quoted
-        && v.contains('/')
-        && !v.contains("//")
-        && v.rsplit_once('.').is_some_and(|(_, ext)| {
-            matches!(
-                ext,
-                "txt" | "pem" | "key" | "json" | "yaml" | "yml" | "env" | "crt" | "p12"
-            )
-        });
-    let file = relative_file
-        || v.starts_with("./")
-        || v.starts_with("../")
-        || v.starts_with("~/")
-        || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
-        // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
-        || (!quoted
-            && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
-    // A key block's armor (`-----BEGIN …`): the private-key rule judges
-    // the block.
-    if file || is_placeholder(v) || is_type_name(v) || v.starts_with("-----BEGIN") {
-        return false;
-    }
-    // A secret manager's name and version (gcloud's `--set-secrets
-    // KEY=name:latest`).
-    if !quoted
-        && v.rsplit_once(':').is_some_and(|(name, version)| {
-            version == "latest"
-                && !name.is_empty()
-                && name.bytes().all(|b| {
-                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_')
-                })
-        })
-    {
-        return false;
-    }
-    // A reference to the environment or a secret store, in configuration
-    // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`, Azure
-    // Container Apps' `keyvaultref:URL`).
-    let lower = v.to_ascii_lowercase();
-    if [
-        "os.environ",
-        "process.env",
-        "env.",
-        "env:",
-        "secrets.",
-        "secret:",
-        "vault:",
-        "ssm:",
-        "file:",
-        "keyvaultref:",
-        // A Vault KV engine's path (`secret/data/twilio:auth_token`).
-        "secret/",
-        "kv/",
-        // Vault's audit log writes each secret as its HMAC.
-        "hmac-sha256:",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p))
-    {
-        return false;
-    }
-    // A keyword opens an expression (`password = await vault.read(…)`).
-    if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
-        return false;
-    }
-    if !quoted
-        && (v.contains(['(', '['])
-            || DOTTED_IDENTIFIER.is_match(v)
-            || CONSTANT_IDENTIFIER.is_match(v)
-            || CMDLET.is_match(v))
-    {
-        return false;
-    }
-    // The name of a secret kept elsewhere (`from_secret = "api_key"`), or a
-    // message (`'password' => 'Invalid credentials'`).
-    let names_a_secret = v.contains('_')
-        && !has_digit(v)
-        && (v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-            || v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
-        && key_class(v).is_some();
-    let message = v.contains(' ')
-        && v.split_whitespace()
-            .all(|w| word_like(w.trim_end_matches(['?', '!', '.', ',', ':', ';'])));
-    // A name and the absolute path it is loaded from (systemd's
-    // `LoadCredential=db_password:/etc/credstore/db_password`).
-    let loaded_from = v.split_once(":/").is_some_and(|(name, path)| {
-        !name.is_empty()
-            && !path.starts_with('/')
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-            && path
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
-    });
-    if names_a_secret || message || loaded_from {
-        return false;
-    }
-    match class {
-        KeyClass::Password => v.chars().count() >= 4 && (quoted || !colon || !word_like(v)),
-        KeyClass::Secret => {
-            // Lower-case words joined without a digit (`xoxb-api_test`)
-            // name a value; they are none.
-            let name = !has_digit(v)
-                && v.bytes()
-                    .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.'));
-            // A short test key (`sk_test_123`) is a mock's.
-            let mock = v.len() < 16 && v.to_ascii_lowercase().contains("test");
-            !name
-                && !mock
-                && v.len() >= 8
-                && !v.contains(char::is_whitespace)
-                && !word_like(v)
-                && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()) || mixed_case(v))
-        }
-        KeyClass::Generated => {
-            random_like(v, 20) && has_digit(v) && !v.contains(char::is_whitespace)
-        }
-        KeyClass::Basic => {
-            // A plain `user:password` pair (Grafana's provider `auth`).
-            let pair = v.split_once(':').is_some_and(|(user, password)| {
-                !user.is_empty()
-                    && user.bytes().all(|b| {
-                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@')
-                    })
-                    && password.len() >= 6
-                    && !password.contains(char::is_whitespace)
-                    && has_digit(password)
-                    && !word_like(password)
-            });
-            pair || v.len() >= 16
-                && v.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-                && random_like(v, 16)
-        }
-    }
-}
-
 lazy_regex!(
     /// An XML element named for a secret: Maven's `<password>`, .NET's
     /// `<ClientSecret>`, FileZilla's `<Pass encoding="base64">`.
@@ -520,8 +323,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&WRAPPED_VALUE, KEY_WORDS),
             (&CEPH_KEY, &["ceph", "[client."]),
             (&HCL_DEFAULT, &["default"]),
-            (&TEMPLATE_DEFAULT, &["default:"]),
-            (&CONSUL_TOKENS, &["tokens"]),
+            (&blocks::TEMPLATE_DEFAULT, &["default:"]),
+            (&blocks::CONSUL_TOKENS, &["tokens"]),
             (
                 &DIRECTIVE,
                 &[
@@ -542,6 +345,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&NAMED_SETTER, KEY_WORDS),
             (&CREDENTIAL_PAIR, &["credential", "auth"]),
             (&PLIST_PAIR, &["<key>"]),
+            (&calls::CALL_CREDENTIAL, calls::CALL_WORDS),
+            (&calls::BYTES_SECRET, calls::BYTES_WORDS),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -590,20 +395,6 @@ lazy_regex!(
     /// (`variable "admin_password" { default = "…" }`).
     HCL_DEFAULT,
     r#"\bvariable\s+"([A-Za-z_][A-Za-z0-9_-]*)"\s*\{[^{}]*?\bdefault\s*=\s*("[^"\n]*")"#
-);
-lazy_regex!(
-    /// A CloudFormation parameter's (or any YAML template's) default under
-    /// its name, a few attribute lines down (`DBMasterPassword:` …
-    /// `Default: '…'`); an attribute line holds a value, so a block's
-    /// opener (`Parameters:`) is never taken for one.
-    TEMPLATE_DEFAULT,
-    r#"(?m)^[ \t]*([A-Za-z][A-Za-z0-9_]*):[ \t]*\r?\n(?:[ \t]+[A-Za-z]+:[ \t]*[^\s][^\n]*\r?\n){0,6}?[ \t]+Default:[ \t]*("[^"\n]*"|'[^'\n]*'|[^\s#]+)"#
-);
-lazy_regex!(
-    /// Consul's ACL tokens, UUIDs under `acl { tokens { agent = "…" } }`
-    /// (HCL or JSON).
-    CONSUL_TOKENS,
-    r#"\btokens\\?["']?\s*[:=]?\s*\{[^{}]*?\b(?:agent|default|master|initial_management|agent_recovery|agent_master|replication|dns|config_file_service_registration)\\?["']?\s*[:=]\s*["']([0-9a-fA-F-]{36})["']"#
 );
 
 lazy_regex!(
@@ -833,6 +624,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             class
         };
         let (before, separator, after) = (&c[2], &c[3], &c[4]);
+        // A leading dot is a designated initializer's (`.password = …`);
+        // before a colon it is a hidden CI job or a CSS class.
+        if c[1].starts_with('.') && separator != "=" {
+            return false;
+        }
         // A Python bytes literal (`b'…'`, `rb"…"`) is judged by its string.
         let value = c[5].trim_start_matches(['r', 'R', 'b', 'B']);
         let value = if value.starts_with(['"', '\'']) {
@@ -908,10 +704,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
-    out.extend(literal_pairs(open.captures(&TEMPLATE_DEFAULT, text), true));
-    out.extend(groups(open.get(&CONSUL_TOKENS), text, |v| {
-        uuid_value(v) && !is_placeholder(v)
-    }));
+    out.extend(literal_pairs(
+        open.captures(&blocks::TEMPLATE_DEFAULT, text)
+            .filter(|c| blocks::holds_a_value(&c[0], &c[2])),
+        true,
+    ));
+    out.extend(blocks::consul_tokens(
+        open.get(&blocks::CONSUL_TOKENS),
+        text,
+    ));
     out.extend(
         open.captures(&WRAPPED_VALUE, text)
             .filter_map(|c| first_pair(&c))
@@ -982,9 +783,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         text,
         generated_password,
     ));
+    out.extend(calls::credentials_in_calls(
+        open.get(&calls::CALL_CREDENTIAL),
+        open.get(&calls::BYTES_SECRET),
+        text,
+    ));
     out
 }
 
+mod blocks;
+mod calls;
+mod literal;
 mod prose;
 
 #[cfg(test)]

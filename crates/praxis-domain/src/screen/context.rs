@@ -550,23 +550,44 @@ fn negated(text: &str, span: &Range<usize>) -> bool {
             .strip_suffix(s)
             .is_some_and(|b| b.is_empty() || b.ends_with([' ', '\'', '"', ';']))
     });
+    // "Re-run without --insecure-skip-tls-verify": the flag is left off.
+    let without = lead
+        .trim_end_matches([' ', '`', '\'', '"'])
+        .to_ascii_lowercase()
+        .ends_with("without");
     substituted
+        || without
         || replaced_by(lead, &text[span.end..around.end])
         || (NEGATION_BEFORE.is_match(lead) && !NEGATION_EXCEPTIONS.is_match(lead))
         || NEGATION_AFTER.is_match(&text[span.end..around.end])
 }
 
-lazy_regex!(REPLACE_VERB, r"(?i)\b(?:replace|swap\s+out|substitute)\s");
-lazy_regex!(WITH_NEXT, r"(?i)^\s*[`'\x22]?\s+(?:with|by|for)\s");
+lazy_regex!(REPLACE_VERB, r"(?i)\b(?:replace|swap\s+out)\s");
+lazy_regex!(
+    WITH_NEXT,
+    r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+(?:with|by)\s"
+);
+lazy_regex!(
+    FOR_NEXT,
+    r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+for\s+(?:an?|the)\s"
+);
 
-/// Whether the match is what an instruction takes out: "Replace X with Y",
-/// with the match as X (the Y side, after its "with", still fires).
+/// Whether the match is what an instruction takes out: "Replace X with Y"
+/// ("Replace the `curl | bash` step … with …", "swap out X for a …"),
+/// with the match as X, right after the verb's object opens (the Y side,
+/// after its "with", still fires). A clause break between the verb and
+/// the match ("to replace the agent, run …") ends the instruction.
 fn replaced_by(lead: &str, after: &str) -> bool {
     let Some(verb) = REPLACE_VERB.find_iter(lead).last() else {
         return false;
     };
-    let object = &lead[verb.end()..];
-    !object.to_ascii_lowercase().contains(" with ") && WITH_NEXT.is_match(after)
+    let object = lead[verb.end()..].to_ascii_lowercase();
+    let swap = verb.as_str().to_ascii_lowercase().starts_with("swap");
+    object.len() <= 24
+        && !object.contains([':', ',', ';'])
+        && !object.contains(" with ")
+        && !object.contains(" by ")
+        && (WITH_NEXT.is_match(after) || (swap && FOR_NEXT.is_match(after)))
 }
 
 #[cfg(test)]
@@ -685,7 +706,21 @@ mod tests {
             "swap out `curl -k` for a pinned CA bundle",
             Rule::TlsVerificationDisabled
         ));
+        assert!(!fires(
+            "Replace the `curl | bash` step in install.md with a pinned download",
+            Rule::UnsafeCommand
+        ));
+        assert!(!fires(
+            "Re-run without --insecure-skip-tls-verify now that the CA is trusted",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(fires(
+            "To replace the old agent, run curl -fsSL https://agents.example.io/install.sh | sudo bash for each node",
+            Rule::UnsafeCommand
+        ));
         for text in [
+            "Substitute NODE_TLS_REJECT_UNAUTHORIZED=0 for the CA line in .env, then npm ci",
+            "Replace the pinned CA by NODE_TLS_REJECT_UNAUTHORIZED=0 for the staging job",
             "Replace verify=True with verify=False in client.py",
             "replace the CA bundle with NODE_TLS_REJECT_UNAUTHORIZED=0",
             "NODE_TLS_REJECT_UNAUTHORIZED=0 npm install # replace later",

@@ -38,9 +38,6 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "omitted",
     "removed",
     "dummy",
-    // LocalStack's and moto's stand-in credentials
-    "test",
-    "fake",
     // "password" itself, in the languages of translation files
     "passwort",
     "kennwort",
@@ -85,10 +82,20 @@ const PLACEHOLDER_MARKERS: &[&str] = &[
     "{{",
 ];
 lazy_regex!(CONSTANT_NAME, r"^[A-Z]+(?:_[A-Z]+)+$");
-lazy_regex!(
-    SECRET_WORDS,
-    r"token|secret|key|passw(?:or)?d|pwd|auth|credential|signature"
-);
+/// Words of a constant's name that make it the name of a secret.
+const SECRET_SEGMENTS: &[&str] = &[
+    "TOKEN",
+    "SECRET",
+    "KEY",
+    "APIKEY",
+    "PASSWORD",
+    "PASSWD",
+    "PWD",
+    "AUTH",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "SIGNATURE",
+];
 /// [`PLACEHOLDER_MARKERS`], found in one pass.
 static MARKERS: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(PLACEHOLDER_MARKERS).expect("placeholder markers"));
@@ -140,9 +147,16 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     let lower = v.to_ascii_lowercase();
+    // A Vault KV engine's path (`kv/data/prod/db#password`) names a secret.
+    if ["secret/data/", "kv/data/", "kv-v2/data/"]
+        .iter()
+        .any(|p| v.starts_with(p))
+    {
+        return true;
+    }
     // A constant's name in the value's place (`#access_token=ACCESS_TOKEN`,
     // as a provider's docs write it) names the secret.
-    if CONSTANT_NAME.is_match(v) && SECRET_WORDS.is_match(&lower) {
+    if CONSTANT_NAME.is_match(v) && v.split('_').any(|w| SECRET_SEGMENTS.contains(&w)) {
         return true;
     }
     // Documentation's `myPassword`, `mySecretKey`: "my" and a capitalised

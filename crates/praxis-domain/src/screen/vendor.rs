@@ -408,21 +408,31 @@ lazy_regex!(
     r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials"
 );
 
+lazy_regex!(
+    /// Forty characters of base64 on their own: a secret access key's shape.
+    AWS_SECRET_SHAPE,
+    r"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"
+);
+
 /// Whether capitals with no digit read as words rather than a generated
 /// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
-/// about one time in six, words' about two times in five; three in eight
-/// parts them (five vowels in sixteen is one id in ten, six one in
-/// thirty); a text that sets a key id takes it whatever it spells.
+/// about one time in six, words' one time in three or more; a text that
+/// sets a key id, or holds a secret key's shape beside it, takes it
+/// whatever it spells.
 fn spelled_in_words(body: &str) -> bool {
     let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
-    !has_digit(body) && vowels * 8 >= body.len() * 3
+    !has_digit(body) && vowels * 10 >= body.len() * 3
 }
 
 pub(super) fn aws(text: &str) -> Spans {
     let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
         !b.contains("EXAMPLE")
             && distinct_chars(b) >= 6
-            && (!spelled_in_words(b) || AWS_KEY_CONTEXT.is_match(text))
+            && (!spelled_in_words(b)
+                || AWS_KEY_CONTEXT.is_match(text)
+                || AWS_SECRET_SHAPE
+                    .captures_iter(text)
+                    .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
     });
     // A presigned URL's credential names a real key id, however it reads.
     out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
@@ -483,7 +493,12 @@ pub(super) fn npm(text: &str) -> Spans {
         // A sentence's full stop is not the value's ("use a scoped
         // `_authToken` instead.").
         let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
-        v.len() >= 8 && v.is_ascii() && !is_placeholder(v) && !word_like(v) && !v.starts_with('-')
+        // A redirection (`… :_authToken >/dev/null`) reads the value.
+        v.len() >= 8
+            && v.is_ascii()
+            && !is_placeholder(v)
+            && !word_like(v)
+            && !v.starts_with(['-', '>'])
     }));
     out
 }
@@ -532,7 +547,7 @@ lazy_regex!(
 pub(super) fn private_key(text: &str) -> Spans {
     let mut out: Spans = PRIVATE_KEY
         .find_iter(text)
-        .filter(|m| !cut_short(text, m.end()) && !putty_redacted(text, m))
+        .filter(|m| !cut_short(text, m.end()) && !putty::putty_redacted(text, m))
         .map(|m| m.range())
         .collect();
     out.extend(
@@ -543,23 +558,6 @@ pub(super) fn private_key(text: &str) -> Spans {
     );
     out.extend(DER_KEY.find_iter(text).map(|m| m.range()));
     out
-}
-
-/// Whether a PuTTY key file's private lines were left out: a redaction
-/// marker (`<redacted>`, `[…]`) stands for the count after
-/// `Private-Lines:` or opens the line after it, or there is no
-/// `Private-Lines:` and a marker line stands in for the body.
-fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
-    let rest = &text[found.end()..];
-    let marker = |line: &str| line.trim_start().starts_with(['<', '[']);
-    found.as_str().starts_with("PuTTY")
-        && match rest.find("Private-Lines:") {
-            Some(at) => rest[at + "Private-Lines:".len()..]
-                .split('\n')
-                .take(2)
-                .any(marker),
-            None => rest.lines().any(marker),
-        }
 }
 
 /// Whether the key body that ends a match at `end` is cut short by a
@@ -924,8 +922,9 @@ pub(super) fn discord(text: &str) -> Spans {
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
     if contains_ignoring_case(text, "webhook") || contains_ignoring_case(text, "discord") {
+        // A webhook token is base64url, so of mixed case: a digest is not.
         out.extend(groups(Some(&DISCORD_ID_TOKEN), text, |b| {
-            random_like(b, 20)
+            random_like(b, 20) && mixed_case(b)
         }));
     }
     // discord.js's `WebhookClient` and discord.py's `Webhook.partial` name
@@ -968,6 +967,7 @@ pub(super) fn azure(text: &str) -> Spans {
     out
 }
 
+mod putty;
 #[cfg(test)]
 mod tests;
 

@@ -601,6 +601,11 @@ fn initializers_template_defaults_and_consul_tokens() {
         "acl {\n  enabled = true\n  tokens {\n    agent = \"5b1e7c2a-9d4f-4e8b-a3c6-7f2d1e9b8a40\"\n  }\n}",
         "{\"acl\": {\"tokens\": {\"initial_management\": \"c3f9a1d2-7e4b-4a6c-9b8d-2e1f0a7c5d93\"}}}",
         "credentials: AWS_SECRET_ACCESS_KEY=Wq7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0YaEu7Ko2T",
+        "credentials: SMTP_LOGIN=mailer:Xk92LmQ7wzRt",
+        "JWT_SECRET=Wm4k9Lq&tx=9LqZ2rVb7Np3Hs8",
+        "DB_PASSWORD=\"PURPLE_MONKEY_DISHWASHER\"",
+        "DB_PASSWORD=\"Secret/Harbor2025!\"",
+        "  DBMasterPassword:\n    Type: String\n    # dev only\n    NoEcho: true\n    Default: Tz4mQ8wLp2Rx",
     ] {
         assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
     }
@@ -612,6 +617,12 @@ fn initializers_template_defaults_and_consul_tokens() {
         "  DBMasterPassword:\n    Type: String\n    NoEcho: true\n    Default: '{{resolve:secretsmanager:prod/db:SecretString:password}}'",
         "acl {\n  tokens {\n    agent = \"00000000-0000-0000-0000-000000000000\"\n  }\n}",
         "credentials: SSH_USER=deploy",
+        "Parameters:\n  JwtSigningKey:\n    Type: AWS::SSM::Parameter::Name\n    Default: prod-jwt-signing-key-v3",
+        "  DatabaseSecret:\n    Type: String\n    Default: rds-db-credentials/cluster-7QK2M4ZP/admin",
+        ".deploy_token: &deploy_token\n  image: alpine",
+        ".token:hover{color:#d14}",
+        "sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=/' .env.example",
+        "The vault path that names the DB password is kv/data/prod/billing/db#password.",
     ] {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }

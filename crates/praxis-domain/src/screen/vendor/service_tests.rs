@@ -194,8 +194,8 @@ fn named_azure_keys_s3_secrets_and_substituted_key_blocks() {
     }
 }
 
-/// Session 41's tuning on held-out 47: AWS key ids with no digit and five
-/// vowels in sixteen are ids (words run to six or more), and a Discord
+/// Session 41's tuning on held-out 47: AWS key ids with no digit that
+/// read like words count beside a secret key's shape, and a Discord
 /// webhook's path given without its host.
 #[test]
 fn digitless_key_ids_and_webhook_paths() {
@@ -205,7 +205,7 @@ fn digitless_key_ids_and_webhook_paths() {
             Rule::CredentialAws,
         ),
         (
-            "jdbc:awsathena://AwsRegion=us-east-1;User=AKIAOBLHVDAIJANZQNQO;Password=x",
+            "jdbc:awsathena://AwsRegion=us-east-1;User=AKIAOBLHVDAIJANZQNQO;Password=SIG2btIi95srS3go/EfexfLlA8jS3rDwnIbf+F9r",
             Rule::CredentialAws,
         ),
         (
@@ -223,6 +223,22 @@ fn digitless_key_ids_and_webhook_paths() {
         (
             "webhook ids are snowflakes like 272188732008871562; the token follows after a slash",
             Rule::CredentialDiscord,
+        ),
+        (
+            "Webhook retry queue: message 1718035200123456789/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 was dropped",
+            Rule::CredentialDiscord,
+        ),
+        (
+            "enum Region { ASIANORTHEASTCENTRAL, ASIASOUTHEASTCENTRAL }",
+            Rule::CredentialAws,
+        ),
+        (
+            "npm config get //registry.npmjs.org/:_authToken >/dev/null && echo 'token configured'",
+            Rule::CredentialNpm,
+        ),
+        (
+            "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: aes256-cbc\nComment: [contents removed before filing]",
+            Rule::CredentialPrivateKey,
         ),
     ] {
         assert!(!fires(clean, rule), "{clean}");

@@ -1,0 +1,83 @@
+//! Credentials handed to a library call in code: reqwest's
+//! `.bearer_auth("…")`, a Go `[]byte("…")` secret, MQTTnet's
+//! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
+//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`).
+
+use regex::Regex;
+
+use super::super::pattern::{Spans, groups, lazy_regex};
+use super::super::value::{distinct_chars, is_placeholder};
+use super::{KeyClass, key_class, literal_secret};
+
+lazy_regex!(
+    /// A call that takes a token or a password as its only or last
+    /// literal argument after a user.
+    pub(super) CALL_CREDENTIAL,
+    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\("#
+);
+lazy_regex!(
+    /// A Go secret converted to bytes where it is declared
+    /// (`var jwtSecret = []byte("…")`, `key := []byte("…")`).
+    pub(super) BYTES_SECRET,
+    r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)"#
+);
+
+/// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
+pub(super) const CALL_WORDS: &[&str] =
+    &["bearer_auth(", "withcredentials(", "dbi->connect(", "@tcp("];
+/// Words one of which a text holds when [`BYTES_SECRET`] matches.
+pub(super) const BYTES_WORDS: &[&str] = &["[]byte("];
+
+/// The secrets handed to calls in `text`, by the patterns whose gates
+/// opened (`None` for one that stayed shut).
+pub(super) fn credentials_in_calls(
+    call: Option<&Regex>,
+    bytes: Option<&Regex>,
+    text: &str,
+) -> Spans {
+    let mut out = groups(call, text, |v| {
+        literal_secret(KeyClass::Password, v, true, false) && distinct_chars(v) >= 5
+    });
+    if let Some(bytes) = bytes {
+        out.extend(
+            bytes
+                .captures_iter(text)
+                .filter(|c| {
+                    key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
+                        && !is_placeholder(&c[2])
+                })
+                .filter_map(|c| c.get(2).map(|m| m.range())),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    #[test]
+    fn credentials_handed_to_calls() {
+        for hit in [
+            "let resp = client\n    .get(\"https://metrics.example.dev/api\")\n    .bearer_auth(\"qW7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0Ya\")\n    .send()?;",
+            "var jwtSecret = []byte(\"Kq@Lp7-Zx2mWt9+Rv4Ns_8bYc3Hd\")",
+            "var opts = new MqttClientOptionsBuilder().WithCredentials(\"sensor-gw\", \"Tz8%qLm2Wx7Rk4\").Build();",
+            "my $dbh = DBI->connect('dbi:Pg:dbname=legacy;host=db02', 'legacy', 'Vb3NtXq7TsaZL');",
+            "db, err := sql.Open(\"mysql\", \"etl_user:q7Lm2ZtAv+9SU@tcp(mysql-01:3306)/warehouse\")",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            ".bearer_auth(&token)",
+            ".bearer_auth(\"<your token here>\")",
+            "var body = []byte(\"hello, world\")",
+            "var jwtSecret = []byte(os.Getenv(\"JWT_SECRET\"))",
+            "my $dbh = DBI->connect($dsn, $user, $password);",
+            "db, err := sql.Open(\"mysql\", \"etl_user:${DB_PASS}@tcp(mysql-01:3306)/warehouse\")",
+            ".WithCredentials(\"sensor-gw\", password)",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Whether a value assigned to a secret's key is a literal secret, rather
+//! than a reference, a placeholder, a path, a type or code.
+
+use super::super::pattern::lazy_regex;
+use super::super::value::{has_digit, is_placeholder, mixed_case, random_like, word_like};
+use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
+
+lazy_regex!(
+    NEXT_PARAMETER,
+    r"&(?:token_type|expires_in|state|scope|refresh_token|id_token|session_state)="
+);
+lazy_regex!(ENV_NAME, r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$");
+
+/// Type names and annotations that follow a key in schemas and code.
+fn is_type_name(v: &str) -> bool {
+    // GraphQL marks a required type with `!`.
+    let lower = v.trim_end_matches('!').to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "int"
+            | "bool"
+            | "boolean"
+            | "number"
+            | "bytes"
+            | "secretstr"
+            | "text"
+            | "any"
+            | "object"
+            | "string"
+            | "float"
+            | "id"
+    ) || lower.starts_with("optional[")
+        || lower.starts_with("secret[")
+}
+
+/// Whether the value assigned to a key of `class` is a literal secret.
+/// `quoted` values are literals for sure; unquoted ones may be code
+/// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
+pub(in crate::screen) fn literal_secret(
+    class: KeyClass,
+    raw: &str,
+    quoted: bool,
+    colon: bool,
+) -> bool {
+    // A quoted value continued on the next line (`"…\` and a line break)
+    // is one value.
+    let joined;
+    let raw = if raw.contains("\\\n") {
+        joined = raw.replace("\\\n", "");
+        joined.as_str()
+    } else {
+        raw
+    };
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    // A sentence's full stop after an unquoted value is the sentence's.
+    let v = if quoted {
+        v
+    } else {
+        v.trim_end_matches(['.', ',', ';'])
+    };
+    // A value that is itself an environment assignment (`credentials:
+    // AWS_ACCESS_KEY_ID=…`) is judged as one: by its own key when that
+    // names a secret, not at all when it names an id, else as the outer
+    // key's value.
+    if let Some((key, inner)) = v
+        .split_once('=')
+        .filter(|(key, _)| !quoted && ENV_NAME.is_match(key))
+    {
+        if key.ends_with("_ID") || key.ends_with("_USER") || key.ends_with("_NAME") {
+            return false;
+        }
+        return literal_secret(key_class(key).unwrap_or(class), inner, false, false);
+    }
+    // A YAML anchor (`.deploy_token: &deploy_token`) names a block.
+    if !quoted
+        && v.strip_prefix('&').is_some_and(|name| {
+            name.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        })
+    {
+        return false;
+    }
+    // A pattern (`sed 's/^DB_PASSWORD=.*/DB_PASSWORD=/'`) matches any value.
+    if !quoted && v.starts_with(".*") {
+        return false;
+    }
+    // In an OAuth redirect's query or fragment, `&expires_in=` and its
+    // like start the next parameter.
+    let v = match NEXT_PARAMETER.find(v) {
+        Some(next) if !quoted => &v[..next.start()],
+        _ => v,
+    };
+    // A file that holds the secret, not the secret.
+    // A relative path to a file (`secrets/db.txt`, Kustomize's
+    // `password=secrets/ledger-db.txt`).
+    let relative_file = !quoted
+        && v.contains('/')
+        && !v.contains("//")
+        && v.rsplit_once('.').is_some_and(|(_, ext)| {
+            matches!(
+                ext,
+                "txt" | "pem" | "key" | "json" | "yaml" | "yml" | "env" | "crt" | "p12"
+            )
+        });
+    let file = relative_file
+        || v.starts_with("./")
+        || v.starts_with("../")
+        || v.starts_with("~/")
+        || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
+        // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
+        || (!quoted
+            && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
+    // A key block's armor (`-----BEGIN …`): the private-key rule judges
+    // the block.
+    if file || is_placeholder(v) || is_type_name(v) || v.starts_with("-----BEGIN") {
+        return false;
+    }
+    // A secret manager's name and version (gcloud's `--set-secrets
+    // KEY=name:latest`).
+    if !quoted
+        && v.rsplit_once(':').is_some_and(|(name, version)| {
+            version == "latest"
+                && !name.is_empty()
+                && name.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_')
+                })
+        })
+    {
+        return false;
+    }
+    // A reference to the environment or a secret store, in configuration
+    // syntax (`os.environ/KEY` in LiteLLM, `env:KEY`, `secrets.KEY`, Azure
+    // Container Apps' `keyvaultref:URL`).
+    let lower = v.to_ascii_lowercase();
+    if [
+        "os.environ",
+        "process.env",
+        "env.",
+        "env:",
+        "secrets.",
+        "secret:",
+        "vault:",
+        "ssm:",
+        "file:",
+        "keyvaultref:",
+        // Vault's audit log writes each secret as its HMAC.
+        "hmac-sha256:",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+    {
+        return false;
+    }
+    // A Vault KV engine's path (`secret/data/twilio:auth_token`).
+    if !quoted && (v.starts_with("secret/") || v.starts_with("kv/")) {
+        return false;
+    }
+    // A keyword opens an expression (`password = await vault.read(…)`).
+    if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
+        return false;
+    }
+    if !quoted
+        && (v.contains(['(', '['])
+            || DOTTED_IDENTIFIER.is_match(v)
+            || CONSTANT_IDENTIFIER.is_match(v)
+            || CMDLET.is_match(v))
+    {
+        return false;
+    }
+    // The name of a secret kept elsewhere (`from_secret = "api_key"`), or a
+    // message (`'password' => 'Invalid credentials'`).
+    let names_a_secret = v.contains('_')
+        && !has_digit(v)
+        && (v.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            || v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+        && key_class(v).is_some();
+    let message = v.contains(' ')
+        && v.split_whitespace()
+            .all(|w| word_like(w.trim_end_matches(['?', '!', '.', ',', ':', ';'])));
+    // A name and the absolute path it is loaded from (systemd's
+    // `LoadCredential=db_password:/etc/credstore/db_password`).
+    let loaded_from = v.split_once(":/").is_some_and(|(name, path)| {
+        !name.is_empty()
+            && !path.starts_with('/')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+            && path
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
+    });
+    if names_a_secret || message || loaded_from {
+        return false;
+    }
+    match class {
+        KeyClass::Password => v.chars().count() >= 4 && (quoted || !colon || !word_like(v)),
+        KeyClass::Secret => {
+            // Lower-case words joined without a digit (`xoxb-api_test`)
+            // name a value; they are none.
+            let name = !has_digit(v)
+                && v.bytes()
+                    .all(|b| b.is_ascii_lowercase() || matches!(b, b'-' | b'_' | b'.'));
+            // A short test key (`sk_test_123`) is a mock's.
+            let mock = v.len() < 16 && v.to_ascii_lowercase().contains("test");
+            !name
+                && !mock
+                && v.len() >= 8
+                && !v.contains(char::is_whitespace)
+                && !word_like(v)
+                && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()) || mixed_case(v))
+        }
+        KeyClass::Generated => {
+            random_like(v, 20) && has_digit(v) && !v.contains(char::is_whitespace)
+        }
+        KeyClass::Basic => {
+            // A plain `user:password` pair (Grafana's provider `auth`).
+            let pair = v.split_once(':').is_some_and(|(user, password)| {
+                !user.is_empty()
+                    && user.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@')
+                    })
+                    && password.len() >= 6
+                    && !password.contains(char::is_whitespace)
+                    && has_digit(password)
+                    && !word_like(password)
+            });
+            pair || v.len() >= 16
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+                && random_like(v, 16)
+        }
+    }
+}
