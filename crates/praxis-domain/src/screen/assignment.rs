@@ -47,9 +47,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A setter named for what it sets, with one literal:
-    /// `ds.setPassword("…")`, `builder.withApiKey("…")`.
+    /// `ds.setPassword("…")`, `builder.withApiKey("…")`, Django's
+    /// `user.set_password("…")`.
     NAMED_SETTER,
-    r#"\b(?:set|with)([A-Z][A-Za-z0-9]*)\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
+    r#"\b(?:set|with)([A-Z][A-Za-z0-9]*|_[a-z][a-z0-9_]*)\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
 );
 lazy_regex!(
     /// A user name and a literal password handed to a credentials
@@ -605,10 +606,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
+        // Spaced (`pwd = "…"`), it is code, where a quoted literal counts.
         let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+        let quoted = unquoted.len() < c[5].len();
         if c[1].eq_ignore_ascii_case("pwd")
-            && c[2].is_empty()
-            && ((&c[3] == "=" && c[4].is_empty()) || &c[3] == ":")
+            && (c[2].is_empty() || quoted)
+            && ((&c[3] == "=" && (c[4].is_empty() || quoted)) || &c[3] == ":")
             && generated_password(unquoted)
         {
             return true;
@@ -637,11 +640,20 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             &c[5]
         };
         // "… is plain JSON, not a token: eyJ…": the sentence says what the
-        // value is not.
+        // value is not. An unquoted value that ends in a colon is the
+        // next label ("token: Authorization: Bot …").
         let lead = lead_lower(text, c.get(1).map_or(0, |k| k.start()), 16);
-        if ["not a ", "not an ", "isn't a ", "no "]
-            .iter()
-            .any(|n| lead.ends_with(n))
+        if [
+            "not a ",
+            "not an ",
+            "isn't a ",
+            "no ",
+            "not a real ",
+            "not a live ",
+        ]
+        .iter()
+        .any(|n| lead.ends_with(n))
+            || c[5].ends_with(':')
         {
             return false;
         }
@@ -776,7 +788,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
     }));
     if LOGIN_CONTEXT.is_match(text) {
-        out.extend(groups(open.get(&ADMIN_PAIR), text, generated_password));
+        out.extend(groups(open.get(&ADMIN_PAIR), text, |v| {
+            // Beside an administrator's name, a random mix of cases and
+            // symbols is a password without a digit too.
+            generated_password(v)
+                || (v.len() >= 10
+                    && mixed_case(v)
+                    && v.chars().any(|c| !c.is_alphanumeric())
+                    && random_like(v, 10)
+                    && !wordy(v))
+        }));
     }
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),

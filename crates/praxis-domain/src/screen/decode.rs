@@ -105,13 +105,16 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
     let bytes = text.as_bytes();
     // Only an encoded colon or slash can hide a URL or a token's
     // separator, an equals sign a cookie's (`PHPSESSID%3D…`), and a space
-    // a key block's header (`BEGIN%20`); other escapes are left as they
+    // a key block's header (`BEGIN%20`) or the start of a token that runs
+    // on from its digits (`Bearer%20eyJ…`); other escapes are left as they
     // are read.
     let encoded_separator = memchr::memchr_iter(b'%', bytes).any(|at| {
         matches!(
             bytes.get(at + 1..at + 3),
             Some(b"3A" | b"3a" | b"2F" | b"2f" | b"3D" | b"3d")
-        ) || bytes[..at].ends_with(b"BEGIN")
+        ) || (bytes.get(at + 1..at + 3) == Some(b"20")
+            && bytes.get(at + 3).is_some_and(u8::is_ascii_alphabetic))
+            || bytes[..at].ends_with(b"BEGIN")
             || bytes[..at].ends_with(b"-----")
     });
     // JSON's `\u0026` hides a query's `&` as `%26` does.

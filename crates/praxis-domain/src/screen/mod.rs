@@ -599,6 +599,14 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "auth",
             "jwt",
             "jdbc:oracle",
+            // Query parameters of a relative URL in a log line
+            // (`GET /v1/forecast?appid=…`) named for no word above.
+            "appid",
+            "app_id",
+            "hdnts",
+            "hdnea",
+            "tkn",
+            "stok",
         ],
         Rule::SessionId => &[
             "sess",
@@ -631,9 +639,11 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "phpmyadmin",
             "i_like_gitea",
             "symfony",
-            // A Salesforce session id, a tmate session's SSH address.
+            // A Salesforce session id, a tmate or upterm session's SSH
+            // address.
             "00d",
             "tmate",
+            "upterm.dev",
             // A Phoenix session cookie's signed value, an iron-sealed one.
             "sfmynty.",
             "fe26.2**",

@@ -100,8 +100,13 @@ const SYSTEM_ROOTS: &[&str] = &[
 
 /// Whether a mode lets everyone write: octal with the others' write bit
 /// (leading zeros past four digits, `00777`, change nothing), or a
-/// symbolic mode granting `w` to others or all.
+/// symbolic mode granting `w` to others or all. GNU's `+777` and `=777`
+/// add or set octal bits, as the bare digits do.
 fn world_writable_mode(mode: &str) -> bool {
+    let mode = match mode.strip_prefix(['+', '=']) {
+        Some(octal) if !octal.is_empty() && octal.bytes().all(|b| b.is_ascii_digit()) => octal,
+        _ => mode,
+    };
     let mode = match mode.len().checked_sub(4) {
         Some(cut) if cut > 0 && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
             mode[..cut].trim_start_matches('0').to_owned() + &mode[cut..]
@@ -591,6 +596,22 @@ mod tests {
         // The mode belongs to the task it stands in, not to the one above.
         assert!(!fires(
             "- name: conf\n  become: true\n  file:\n    path: /etc/app\n    mode: '0640'\n- name: scratch\n  file:\n    path: /tmp/x\n    mode: '0777'",
+            Rule::WorldWritable
+        ));
+    }
+
+    /// GNU's octal forms with an operator: `+777` adds every bit, `=666`
+    /// sets them; `-777` takes them away.
+    #[test]
+    fn octal_modes_with_an_operator() {
+        for hit in [
+            "sudo chmod -R +777 /var/www/wordpress",
+            "sudo chmod =666 /etc/hosts",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        assert!(!fires(
+            "sudo chmod -R -777 /var/www/wordpress",
             Rule::WorldWritable
         ));
     }

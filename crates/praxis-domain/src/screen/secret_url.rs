@@ -80,9 +80,10 @@ lazy_regex!(
 lazy_regex!(
     /// A blockchain node provider's URL, whose path carries the project
     /// key (`eth-mainnet.g.alchemy.com/v2/<key>`, `mainnet.infura.io/v3/
-    /// <hex>`, `….quiknode.pro/<hex>/`, a provider's `rpc.…/ws/v3/<hex>`).
+    /// <hex>`, `….quiknode.pro/<hex>/`, a provider's `rpc.…/ws/v3/<hex>`
+    /// or `node.…/ws/v3/<hex>`).
     RPC_KEY,
-    r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?rpc[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
+    r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?(?:rpc|node)[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -169,11 +170,14 @@ fn param_kind(key: &str) -> Option<Param> {
         "key" | "appid" | "app_id" => Param::Key,
         "code" => Param::Code,
         // Other names of secrets (`reset_token`, `admin_password`), less
-        // the harmless ones (`page_token`, `csrf_token`).
-        other => match key_class(other)? {
-            KeyClass::Password => Param::Password,
-            KeyClass::Basic => Param::Auth,
-            KeyClass::Secret | KeyClass::Generated => Param::Token,
+        // the harmless ones (`page_token`, `csrf_token`); other keys
+        // (`dsn_key`) when their value is random.
+        other => match key_class(other) {
+            Some(KeyClass::Password) => Param::Password,
+            Some(KeyClass::Basic) => Param::Auth,
+            Some(KeyClass::Secret | KeyClass::Generated) => Param::Token,
+            None if other.ends_with("_key") || other.ends_with("-key") => Param::Key,
+            None => return None,
         },
     })
 }
@@ -226,6 +230,25 @@ fn generated_segment(segment: &str) -> bool {
     // A long mixed-case run is generated even without a digit.
     let digit = has_digit(segment) || (mixed && segment.len() >= 40);
     (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24) && !wordy(segment)
+}
+
+/// Where the token that ends `before` starts: past the last whitespace,
+/// quote, `(` or `<`, but not one inside a template's interpolation
+/// (`${encodeURIComponent(q)}`), which is part of the URL.
+fn token_start(before: &str) -> usize {
+    let mut depth = 0usize;
+    before
+        .char_indices()
+        .rev()
+        .find(|&(_, ch)| {
+            match ch {
+                '}' => depth += 1,
+                '{' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth == 0 && (ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<'))
+        })
+        .map_or(0, |(i, ch)| i + ch.len_utf8())
 }
 
 /// Whether a URL's user, its password left empty, is a token.
@@ -482,13 +505,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 // parameter. Separators include multi-byte whitespace (U+0085,
                 // U+2028, …, which survive normalization), so the start is the
                 // separator's end, not its index plus one byte.
-                let token_start = text[..start]
-                    .char_indices()
-                    .rev()
-                    .find(|&(_, ch)| {
-                        ch.is_whitespace() || matches!(ch, '"' | '\'' | '`' | '(' | '<')
-                    })
-                    .map_or(0, |(i, ch)| i + ch.len_utf8());
+                let token_start = token_start(&text[..start]);
                 // The parameter's leading `?`, `&`, `#` or `;` is ASCII, so the
                 // token may end one byte past `start`.
                 let token = &text[token_start..=start];
@@ -918,6 +935,27 @@ mod tests {
             "curl https://node.example.com/api/v1/jobs/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
             "Trace: https://rpc-gateway.internal:8443/traces/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
             "postgres://postgres_replica_node_01:@10.0.0.5:5432/app",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
+    }
+
+    /// A query parameter after a template's interpolation, whose own
+    /// parentheses are part of the URL; a `…_key` parameter with a random
+    /// value; a node provider's key after `/ws/v3/`.
+    #[test]
+    fn interpolations_other_keys_and_node_hosts() {
+        for hit in [
+            "fetch(`https://api.mapforge.dev/geocode?q=${encodeURIComponent(addr)}&key=VdR2GhCKTE3o6iOthTp8o25mOyM2S2eHUE1OGza`)",
+            "ALERT_URL=\"https://api.telemetrix.io/ingest?dsn_key=618ca251fe805932a22e4c12f51fb77ed8b658ab&env=prod\"",
+            "ws_endpoint: wss://node.chainspur.io/ws/v3/15fd0ac2fb1d03a248e06c399dd7bd8a",
+        ] {
+            assert!(fires(hit, Rule::SecretUrl), "{hit}");
+        }
+        for clean in [
+            "fetch(`https://api.mapforge.dev/geocode?q=${encodeURIComponent(addr)}&key=${MAP_KEY}`)",
+            "https://docs.example.dev/search?sort_key=created_at&page=2",
+            "wss://node.chainspur.io/ws/v3/status",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

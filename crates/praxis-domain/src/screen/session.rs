@@ -27,12 +27,12 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:(?:used|seen|captured|taken)\s+)?(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|->|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\bssh\s+[A-Za-z0-9]{{12,40}}(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(
@@ -926,6 +926,27 @@ mod tests {
             "wp eval 'WP_Session_Tokens::get_instance(7)->destroy_all();'",
             "resumed session 0x1f after the failover",
             "ChargingSession{id=67094aa0-d6c6-4f22-a1b2-acd1872f4359, connector=2}",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// An id after its label and an arrow, a label saying whom the id is
+    /// for, and upterm's SSH address, which carries the session and its
+    /// token.
+    #[test]
+    fn arrows_recipients_and_upterm() {
+        for hit in [
+            "claude -p 'run the tests' --output-format json | jq -r .session_id  -> 77a81e31-ba4e-4607-a3eb-f581c0e52892",
+            "Printed session id for support: 01J6NVF2GJHTJ9EGS8QA0VS124 -- customer can't log in",
+            "upterm session attach: ssh 1u9poEWHA6bHi2Qij88M:guv7SpTmelhXH2CUKAhQGaPxCRFd4X@uptermd.upterm.dev",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "session_id -> <redacted>",
+            "upterm host -- bash, then share the ssh command printed by upterm session current",
+            "ssh-keygen -t ed25519 for uptermd.upterm.dev",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

@@ -14,10 +14,11 @@ lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
 lazy_regex!(OPENAI, r"\bsk-([A-Za-z0-9_-]{20,})");
 lazy_regex!(ANTHROPIC, r"\bsk-ant-([A-Za-z0-9_-]{20,})");
 lazy_regex!(
-    /// A token by its opening; a browser's `d` cookie (`xoxd-`) is
-    /// percent-encoded base64.
+    /// A token by its opening (a rotating refresh token's `xoxe-1-…` may
+    /// hold `_`); a browser's `d` cookie (`xoxd-`) is percent-encoded
+    /// base64.
     SLACK_TOKEN,
-    r"\bx(?:ox[abposrec]|app)-([A-Za-z0-9-]{10,})|\bxoxd-([A-Za-z0-9%+/=-]{10,})"
+    r"\bx(?:ox[abposrec]|app)-([A-Za-z0-9_-]{10,})|\bxoxd-([A-Za-z0-9%+/=-]{10,})"
 );
 lazy_regex!(
     SLACK_HOOK,
@@ -710,10 +711,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A 32-byte key named as Azure names its pairs (`primaryKey`, "DPS
-    /// enrollment group primary key:", `EventGridKey=`): Redis, IoT Hub
-    /// and DPS, Event Grid, Relay.
+    /// enrollment group primary key:", `EventGridKey=`, or the name and
+    /// the key alone, as a sentence quotes them): Redis, IoT Hub and DPS,
+    /// Event Grid, Relay, Service Bus.
     NAMED_KEY,
-    r#"(?i)\b(?:primary|secondary)[ _]?key\b[^\n:=]{0,40}?[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
+    r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
 );
 
 /// A Twilio auth token or API key secret in a text about Twilio.

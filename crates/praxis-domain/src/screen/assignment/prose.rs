@@ -41,10 +41,11 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
-    /// "password" followed directly by a value (`user qa, password X`):
-    /// taken only when the value looks generated.
+    /// "password" or "passphrase" followed directly by a value (`user qa,
+    /// password X`, `SSID lab, passphrase X`): taken only when the value
+    /// looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:pass(?:word|phrase)|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// "password" or "pw" followed by a few words and a colon ("wifi
@@ -73,7 +74,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that make `admin / X` a credential.
     pub(super) LOGIN_CONTEXT,
-    r"(?i)\bcreds?\b|credential|password|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
+    r"(?i)\bcreds?\b|credential|password|\baccount\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its

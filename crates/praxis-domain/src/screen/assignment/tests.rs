@@ -627,3 +627,30 @@ fn initializers_template_defaults_and_consul_tokens() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A spaced `pwd = "…"` in code, Django's `set_password("…")`, a Wi-Fi
+/// passphrase after its word, an administrator's pair named as an
+/// account's; a label read as a value after "not a real token:".
+#[test]
+fn spaced_pwd_snake_setters_passphrases_and_accounts() {
+    for hit in [
+        "pwd = \"Pebble.Quasar595!\"",
+        "user = User(email=\"ops@ledgerly.io\")\nuser.set_password(\"LZ-5ZxHJ7Za\")",
+        "Wi-Fi for the lab bench: SSID Oakridge-Lab, passphrase Juniper-Harbor682!",
+        "The shared admin account is admin / JFXyUUu*eDaCO until IT rotates it.",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "pwd = os.getcwd()",
+        "pwd = \"/srv/app\"",
+        "user.set_password(request.POST[\"password\"])",
+        "self.set_title(\"Quarterly Report 2024\")",
+        "Set the passphrase with ssh-keygen -p, never in a script.",
+        "The admin account is admin / ChangeMe! until first login.",
+        "Discord API reference example header, not a real token: Authorization: Bot MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+        "token: Authorization: Bearer $TOKEN",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -244,3 +244,35 @@ fn digitless_key_ids_and_webhook_paths() {
         assert!(!fires(clean, rule), "{clean}");
     }
 }
+
+/// A Slack refresh token with `_` in it, a JWT after an encoded space
+/// (`Bearer%20eyJ…`), an Azure key after its name and a space.
+#[test]
+fn refresh_tokens_encoded_bearers_and_spaced_key_names() {
+    for (hit, rule) in [
+        (
+            "grant_type=refresh_token&refresh_token=xoxe-1-tK94d_6QqJqHcApfsJbaB4g_7bmtvzKoCzMwSPs6BBv7iZgNthn9oQri1vRvqKszX6LRAOySLh4HDe&client_id=29384756.10293847",
+            Rule::CredentialSlack,
+        ),
+        (
+            "cookie \"auth._token.local\" = Bearer%20eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiIzMTA2NzMiLCJpYXQiOjE3MDMxODExOTJ9.arz7dGGqfiWSEQJD718hkNiamrS-p8794NNl0ZTXyZ6",
+            Rule::CredentialJwt,
+        ),
+        (
+            "az servicebus namespace authorization-rule keys list printed primaryKey mZs6rNh9Z00kciH6Rm1+UDjUMCLuZFA1pUR0QrFZrAc= and I pasted it.",
+            Rule::CredentialAzure,
+        ),
+    ] {
+        assert!(fires(hit, rule), "{hit}");
+    }
+    for (clean, rule) in [
+        ("xoxe-your_refresh_token_here", Rule::CredentialSlack),
+        ("?q=Bearer%20token%20docs", Rule::CredentialJwt),
+        (
+            "az servicebus namespace authorization-rule keys list prints primaryKey and secondaryKey.",
+            Rule::CredentialAzure,
+        ),
+    ] {
+        assert!(!fires(clean, rule), "{clean}");
+    }
+}
