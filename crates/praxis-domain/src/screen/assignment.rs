@@ -606,12 +606,20 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
-        // Spaced (`pwd = "…"`), it is code, where a quoted literal counts.
+        // Spaced (`pwd = "…"`, `pwd := "…"`), it is code, where a quoted
+        // literal in mixed case counts (a directory's name is no password).
         let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
         let quoted = unquoted.len() < c[5].len();
-        if c[1].eq_ignore_ascii_case("pwd")
-            && (c[2].is_empty() || quoted)
-            && ((&c[3] == "=" && (c[4].is_empty() || quoted)) || &c[3] == ":")
+        let spaced = !c[2].is_empty() || (&c[3] != ":" && !c[4].is_empty()) || &c[3] == ":=";
+        let pwd = c[1].eq_ignore_ascii_case("pwd");
+        // Spaced, a `pwd` holding a path (`C:\\Projects\\…`) is a
+        // directory.
+        if pwd && spaced && unquoted.contains(['\\', '/']) {
+            return false;
+        }
+        if pwd
+            && (!spaced || (quoted && mixed_case(unquoted)))
+            && matches!(&c[3], "=" | ":" | ":=")
             && generated_password(unquoted)
         {
             return true;
@@ -640,20 +648,27 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             &c[5]
         };
         // "… is plain JSON, not a token: eyJ…": the sentence says what the
-        // value is not. An unquoted value that ends in a colon is the
+        // value is not. An unquoted word that ends in a colon is the
         // next label ("token: Authorization: Bot …").
         let lead = lead_lower(text, c.get(1).map_or(0, |k| k.start()), 16);
+        let label = c[5].strip_suffix(':').is_some_and(|word| {
+            !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+        });
         if [
             "not a ",
             "not an ",
-            "isn't a ",
+            "n't a ",
+            "n't an ",
             "no ",
             "not a real ",
+            "n't a real ",
             "not a live ",
+            "not a valid ",
+            "n't a valid ",
         ]
         .iter()
         .any(|n| lead.ends_with(n))
-            || c[5].ends_with(':')
+            || label
         {
             return false;
         }
@@ -772,7 +787,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             })
             .map(|(_, value)| value),
     );
-    out.extend(groups(open.get(&BARE_PASSWORD), text, generated_password));
+    out.extend(open.captures(&BARE_PASSWORD, text).filter_map(|c| {
+        // A passphrase in prose is also a cipher's or a key file's name
+        // (`AES-256-CBC`, `id_ed25519`): in mixed case only.
+        let (value, phrase) = match c.get(4) {
+            Some(value) => (value, true),
+            None => (c.iter().skip(1).flatten().next()?, false),
+        };
+        let v = value.as_str();
+        (generated_password(v) && (!phrase || mixed_case(v))).then(|| value.range())
+    }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
         let date = v.len() >= 10
             && v.as_bytes()[..4].iter().all(u8::is_ascii_digit)
@@ -790,12 +814,14 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     if LOGIN_CONTEXT.is_match(text) {
         out.extend(groups(open.get(&ADMIN_PAIR), text, |v| {
             // Beside an administrator's name, a random mix of cases and
-            // symbols is a password without a digit too.
+            // symbols (not a path's or a name's `/`, `-`, `_`) is a password
+            // without a digit too.
             generated_password(v)
-                || (v.len() >= 10
+                || (v.len() >= 8
                     && mixed_case(v)
-                    && v.chars().any(|c| !c.is_alphanumeric())
-                    && random_like(v, 10)
+                    && v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b))
+                    && !v.contains('/')
+                    && random_like(v, 8)
                     && !wordy(v))
         }));
     }

@@ -113,7 +113,7 @@ pub(super) fn percent_decoded(text: &str) -> Option<(String, Vec<usize>)> {
             bytes.get(at + 1..at + 3),
             Some(b"3A" | b"3a" | b"2F" | b"2f" | b"3D" | b"3d")
         ) || (bytes.get(at + 1..at + 3) == Some(b"20")
-            && bytes.get(at + 3).is_some_and(u8::is_ascii_alphabetic))
+            && bytes.get(at + 3).is_some_and(u8::is_ascii_alphanumeric))
             || bytes[..at].ends_with(b"BEGIN")
             || bytes[..at].ends_with(b"-----")
     });

@@ -100,13 +100,8 @@ const SYSTEM_ROOTS: &[&str] = &[
 
 /// Whether a mode lets everyone write: octal with the others' write bit
 /// (leading zeros past four digits, `00777`, change nothing), or a
-/// symbolic mode granting `w` to others or all. GNU's `+777` and `=777`
-/// add or set octal bits, as the bare digits do.
+/// symbolic mode granting `w` to others or all.
 fn world_writable_mode(mode: &str) -> bool {
-    let mode = match mode.strip_prefix(['+', '=']) {
-        Some(octal) if !octal.is_empty() && octal.bytes().all(|b| b.is_ascii_digit()) => octal,
-        _ => mode,
-    };
     let mode = match mode.len().checked_sub(4) {
         Some(cut) if cut > 0 && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) => {
             mode[..cut].trim_start_matches('0').to_owned() + &mode[cut..]
@@ -127,6 +122,23 @@ fn world_writable_mode(mode: &str) -> bool {
             && perms[1..].contains('w')
             && !who.is_empty()
     })
+}
+
+/// GNU's octal mode after an operator that adds or sets its bits (`+777`,
+/// `=1777`, `+7` for `+007`), as the bare digits it stands for; `-777`
+/// takes bits away and is no such mode.
+fn operator_octal(arg: &str) -> Option<&str> {
+    let octal = arg.strip_prefix(['+', '='])?;
+    if octal.is_empty() || octal.len() > 4 || !octal.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return None;
+    }
+    if octal.len() >= 3 {
+        return Some(octal);
+    }
+    // One or two digits are the lowest bits, the others' last: only
+    // whether they may write matters.
+    let others = octal.as_bytes()[octal.len() - 1] - b'0';
+    Some(if others & 2 != 0 { "777" } else { "644" })
 }
 
 /// A system path: the root, a top-level system directory or anything
@@ -213,6 +225,8 @@ fn dangerous(sudo: bool, args: &str) -> bool {
             || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('R'))
         {
             recursive = true;
+        } else if let Some(octal) = operator_octal(arg) {
+            words.push(octal);
         } else if !arg.starts_with('-')
             || arg.len() < 2
             || arg[1..].starts_with(|c: char| c.is_ascii_digit())
@@ -601,18 +615,23 @@ mod tests {
     }
 
     /// GNU's octal forms with an operator: `+777` adds every bit, `=666`
-    /// sets them; `-777` takes them away.
+    /// sets them, `+7` is `+007`; `-777` takes them away, and `=1777`
+    /// keeps a temporary root sticky.
     #[test]
     fn octal_modes_with_an_operator() {
         for hit in [
             "sudo chmod -R +777 /var/www/wordpress",
             "sudo chmod =666 /etc/hosts",
+            "sudo chmod =777 /tmp",
+            "sudo chmod +7 /etc/sudoers",
         ] {
             assert!(fires(hit, Rule::WorldWritable), "{hit}");
         }
-        assert!(!fires(
+        for clean in [
             "sudo chmod -R -777 /var/www/wordpress",
-            Rule::WorldWritable
-        ));
+            "sudo chmod =1777 /tmp",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
     }
 }

@@ -81,14 +81,26 @@ lazy_regex!(
     /// A blockchain node provider's URL, whose path carries the project
     /// key (`eth-mainnet.g.alchemy.com/v2/<key>`, `mainnet.infura.io/v3/
     /// <hex>`, `….quiknode.pro/<hex>/`, a provider's `rpc.…/ws/v3/<hex>`
-    /// or `node.…/ws/v3/<hex>`).
+    /// or `node.…/ws/v3/<hex>`, a websocket path, where a node's other
+    /// paths name builds and objects).
     RPC_KEY,
-    r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?(?:rpc|node)[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
+    r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?rpc[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/|(?:[a-z0-9-]+[.-])?nodes?[.-][a-z0-9.-]+(?::\d+)?/ws/v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
 /// Hosts whose plain `key` parameter is an API key.
 const KEY_HOSTS: &[&str] = &["googleapis.com", "google.com", "youtube.com", "gstatic.com"];
+
+/// Query parameters named for a key that authenticates its sender, which
+/// the names of secrets do not cover.
+const SENDER_KEYS: &[&str] = &[
+    "dsn_key",
+    "dsnkey",
+    "integration_key",
+    "service_key",
+    "routing_key",
+    "client_key",
+];
 
 /// Secret-bearing query parameters, by how much their value must look
 /// like a secret.
@@ -163,20 +175,23 @@ fn param_kind(key: &str) -> Option<Param> {
         // A share link's key, OpenWrt LuCI's session token.
         | "share_key"
         | "sharekey"
-        | "share_token"
-        | "stok" => Param::Token,
-        "auth" => Param::Auth,
+        | "share_token" => Param::Token,
+        // `auth` is often a flag (`auth=false`), `stok` a word's end
+        // (`?stok=in_stock`).
+        "auth" | "stok" => Param::Auth,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
         "code" => Param::Code,
         // Other names of secrets (`reset_token`, `admin_password`), less
-        // the harmless ones (`page_token`, `csrf_token`); other keys
-        // (`dsn_key`) when their value is random.
+        // the harmless ones (`page_token`, `csrf_token`), and keys that
+        // authenticate their sender (an intake's `dsn_key`, PagerDuty's
+        // `routing_key`) when their value is random; not those that name a
+        // thing (`idempotency_key`, `cache_key`).
         other => match key_class(other) {
             Some(KeyClass::Password) => Param::Password,
             Some(KeyClass::Basic) => Param::Auth,
             Some(KeyClass::Secret | KeyClass::Generated) => Param::Token,
-            None if other.ends_with("_key") || other.ends_with("-key") => Param::Key,
+            None if SENDER_KEYS.contains(&other) => Param::Key,
             None => return None,
         },
     })
@@ -956,6 +971,27 @@ mod tests {
             "fetch(`https://api.mapforge.dev/geocode?q=${encodeURIComponent(addr)}&key=${MAP_KEY}`)",
             "https://docs.example.dev/search?sort_key=created_at&page=2",
             "wss://node.chainspur.io/ws/v3/status",
+        ] {
+            assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+        }
+    }
+
+    /// From a review: parameters that name a thing (`idempotency_key`,
+    /// `cache_key`), a node's non-websocket paths, `stok` as a word's end;
+    /// PagerDuty's `routing_key`.
+    #[test]
+    fn named_things_node_paths_and_routing_keys() {
+        assert!(fires(
+            "https://events.pagerduty.com/v2/enqueue?routing_key=9b1c2e7f3a4d5e6f8a0b1c2d",
+            Rule::SecretUrl
+        ));
+        for clean in [
+            "POST https://api.payments.dev/v1/charges?idempotency_key=3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c3f",
+            "https://storage.example.dev/download?object_key=2024Q3Report8f2a9c71e4b5d",
+            "GET /v1/objects?cache_key=sha1-4e1243bd22c66e76c2ba9eddc1f91394e57f9f83 200",
+            "curl https://node-1.buildcache.internal/v1/4e1243bd22c66e76c2ba9eddc1f91394e57f9f83",
+            "GET https://node.orders.internal/v2/3fa85f64-5717-4562-b3fc-2c963f66afa6 returned 404",
+            "GET /api/items?stok=in_stock&page=2 200",
         ] {
             assert!(!fires(clean, Rule::SecretUrl), "{clean}");
         }

@@ -27,12 +27,12 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:(?:used|seen|captured|taken)\s+)?(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:=>|->|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:[=-]{{1,2}}>|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|\bsession[ _-]?(?:id|ulid|uuid)\s+for(?:\s+[\w-]+){{1,3}}?\s*:\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\bssh\s+[A-Za-z0-9]{{12,40}}(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(
@@ -947,6 +947,29 @@ mod tests {
             "session_id -> <redacted>",
             "upterm host -- bash, then share the ssh command printed by upterm session current",
             "ssh-keygen -t ed25519 for uptermd.upterm.dev",
+        ] {
+            assert!(!fires(clean, Rule::SessionId), "{clean}");
+        }
+    }
+
+    /// From a review: a session for a user, a trace or a tenant names
+    /// another thing's id; the label's recipient may take words; arrows of
+    /// two dashes; upterm's address after SSH options, not a placeholder.
+    #[test]
+    fn recipients_arrows_and_upterm_options() {
+        for hit in [
+            "Printed session id for the support team: 01J6NVF2GJHTJ9EGS8QA0VS124",
+            "session id for ticket 4411: 3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c3f",
+            "session_id --> 3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c3f",
+            "Join my upterm: ssh -p 22 jTMuQfnFRDbB6yqvJ1Fp:MTAuMC4xLjE1OjIyMjI=@uptermd.upterm.dev",
+        ] {
+            assert!(fires(hit, Rule::SessionId), "{hit}");
+        }
+        for clean in [
+            "Opened a session for user 3fa85f64-5717-4562-b3fc-2c963f66afa6 to reproduce the bug.",
+            "We replayed the session from trace 4bf92f3577b34da6a3ce929d0e0e4736 in Jaeger.",
+            "session for tenant 7c9e6679-7425-40de-944b-e07fc1f90ae7 was throttled",
+            "ssh SESSIONIDGOESHERE@uptermd.upterm.dev",
         ] {
             assert!(!fires(clean, Rule::SessionId), "{clean}");
         }

@@ -29,7 +29,7 @@ lazy_regex!(
 lazy_regex!(
     /// Settings of git, package managers, build tools and cloud CLIs.
     FLAGS,
-    r#"(?i)(?:^|[\s"'(.]|\\n)-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?(?:false|0|no|off)\b|\bstrict-ssl["']?(?:=|\s+)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
+    r#"(?i)(?:^|[\s"'(.]|\\n)-{0,2}trusted-host["']?(?:=|\s+)\S|\bhttp\.(?:"[^"\n]*"\.|[^\s.]+(?:\.[^\s.]+)*\.)?sslverify["']?(?:=|\s+|\s*=\s*)["']?(?:false|0|no|off)\b|\bstrict-ssl["']?(?:=|\s+|\s*:\s*)["']?false\b|\bssl_verify(?:=|\s+)["']?false\b|\bauth/disable_ssl_validation\s+true\b|-Dmaven\.wagon\.http\.ssl\.(?:insecure|allowall|ignore\.validity\.dates)=true|-Dcom\.sun\.net\.ssl\.checkRevocation=false|\bsecure-http\s+false\b"#
 );
 lazy_regex!(
     /// Switches of particular tools and runtimes: curl's config file, lftp,
@@ -178,6 +178,7 @@ mod tests {
             "git config --global http.sslVerify false",
             "npm config set strict-ssl false",
             "yarn config set \"strict-ssl\" false -g",
+            "echo '{\"strict-ssl\": false}' > .yarnrc.json && yarn install",
             "kubectl --insecure-skip-tls-verify get pods",
             "podman pull --tls-verify=false registry.local/app",
             "kubectl --insecure-skip-tls-verify=true get pods",

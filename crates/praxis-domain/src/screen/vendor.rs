@@ -349,7 +349,9 @@ pub(super) fn anthropic(text: &str) -> Spans {
 
 pub(super) fn slack(text: &str) -> Spans {
     let mut out = tokens(Some(&SLACK_TOKEN), text, |b| {
-        random_like(b, 10) && has_digit(b)
+        // `_` stands in a refresh token's random body, and in a name
+        // (`xoxp-user_token_v2`), which is in one case.
+        random_like(b, 10) && has_digit(b) && (!b.contains('_') || mixed_case(b))
     });
     out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
     // A triple without Slack's host counts in a text about Slack.
@@ -715,7 +717,7 @@ lazy_regex!(
     /// the key alone, as a sentence quotes them): Redis, IoT Hub and DPS,
     /// Event Grid, Relay, Service Bus.
     NAMED_KEY,
-    r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
+    r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+(?:(?:is|was|->|=>)[ \t]+)?)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
 );
 
 /// A Twilio auth token or API key secret in a text about Twilio.

@@ -41,11 +41,11 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
-    /// "password" or "passphrase" followed directly by a value (`user qa,
-    /// password X`, `SSID lab, passphrase X`): taken only when the value
-    /// looks generated.
+    /// "password" followed directly by a value (`user qa, password X`), or
+    /// "passphrase" (`SSID lab, passphrase X`, group 4): taken only when
+    /// the value looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)\b(?:pass(?:word|phrase)|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// "password" or "pw" followed by a few words and a colon ("wifi
@@ -74,7 +74,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that make `admin / X` a credential.
     pub(super) LOGIN_CONTEXT,
-    r"(?i)\bcreds?\b|credential|password|\baccount\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
+    r"(?i)\bcreds?\b|credential|password|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
@@ -135,11 +135,15 @@ pub(super) const NOT_SECRET_WORDS: &[&str] = &[
 /// (`0x…`) or IPFS id (`Qm…`).
 pub(super) fn prose_secret(c: &Captures<'_>, text: &str) -> bool {
     let start = c.get(0).map_or(0, |m| m.start());
-    let lead = text[text.floor_char_boundary(start.saturating_sub(8))..start].to_ascii_lowercase();
+    let lead = text[text.floor_char_boundary(start.saturating_sub(12))..start].to_ascii_lowercase();
     let before = c
         .get(1)
         .map_or(String::new(), |w| w.as_str().to_ascii_lowercase());
-    let denied = lead.ends_with("not") || lead.ends_with("n't") || before == "no";
+    // "not a token: …", and "not a real token: …" with the word between.
+    let denied = ["not", "n't", "not a", "not an", "n't a", "n't an"]
+        .iter()
+        .any(|n| lead.ends_with(n))
+        || before == "no";
     let value_at = c.get(3).map_or(start, |m| m.start());
     let words: Vec<String> = text[start..value_at]
         .split(|ch: char| !ch.is_ascii_alphanumeric())

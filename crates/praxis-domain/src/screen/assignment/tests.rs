@@ -654,3 +654,36 @@ fn spaced_pwd_snake_setters_passphrases_and_accounts() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// From a review of the tuning above: a directory in a spaced `pwd`, a
+/// cipher's or a key file's name after "passphrase", role lists and menu
+/// paths after `admin /`, a secret a log line follows with a colon, and
+/// "isn't a real token:" before a sample.
+#[test]
+fn directories_names_role_lists_and_denied_samples() {
+    for hit in [
+        "pwd := \"Pebble.Quasar595!\"",
+        "SSID Oakridge-Lab, pass phrase Juniper-Harbor682!",
+        "The shared admin accounts are admin / JFXyUUu*eDaCO and root / Qm#vTrLpZk!",
+        "Account for the NAS: admin / Qx*vLpTz",
+        "FATAL: login failed, password=Tr0ub4dor&3xQ: authentication failed for user \"etl\"",
+        "worker[412]: api_key=Zq8LmR4wTx9Vb7Nc1Pd5Hs3K: quota exceeded",
+        "The staging token: Zq8LmR4wTx9Vb7Nc1Pd5Hs3K",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "pwd = \"C:\\\\Projects\\\\Billing2024\"",
+        "pwd = \"build-2024.11\"",
+        "ssh-keygen -p -f ./deploy_key changes the passphrase id_ed25519 uses.",
+        "Account roles, highest first: admin / Power-User / Viewer",
+        "Account menu: admin / AppSettings/EnvVars",
+        "Service account permissions: admin / ReadWrite-All",
+        "Fixture only, not a real token: Zq8LmR4wTx9Vb7Nc1Pd5Hs3K",
+        "This isn't a real token: Zq8LmR4wTx9Vb7Nc1Pd5Hs3K (it's the sample from the README)",
+        "Fixture only, not a valid token: Zq8LmR4wTx9Vb7Nc1Pd5Hs3K",
+        "Sample only, not a real secret: Zq8LmR4wTx9Vb7Nc1Pd5Hs3K",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

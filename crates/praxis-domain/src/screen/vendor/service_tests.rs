@@ -276,3 +276,17 @@ fn refresh_tokens_encoded_bearers_and_spaced_key_names() {
         assert!(!fires(clean, rule), "{clean}");
     }
 }
+
+/// From a review: a name with `_` after a Slack prefix, a token after an
+/// encoded space that starts with a digit, an Azure key after "is".
+#[test]
+fn slack_names_digit_tokens_and_keys_after_is() {
+    assert!(!fires(
+        "if token.startswith(\"xoxp-user_token_v2\"): raise ValueError",
+        Rule::CredentialSlack
+    ));
+    assert!(fires(
+        "az servicebus namespace authorization-rule keys list: the primary key is mZs6rNh9Z00kciH6Rm1+UDjUMCLuZFA1pUR0QrFZrAc= and I pasted it.",
+        Rule::CredentialAzure
+    ));
+}
