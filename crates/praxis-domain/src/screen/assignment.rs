@@ -324,6 +324,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&WRAPPED_VALUE, KEY_WORDS),
             (&CEPH_KEY, &["ceph", "[client."]),
             (&HCL_DEFAULT, &["default"]),
+            (&GRADLE_SIGNING, &["storepassword", "keypassword"]),
             (&blocks::TEMPLATE_DEFAULT, &["default:"]),
             (&blocks::CONSUL_TOKENS, &["tokens"]),
             (
@@ -348,6 +349,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PLIST_PAIR, &["<key>"]),
             (&calls::CALL_CREDENTIAL, calls::CALL_WORDS),
             (&calls::BYTES_SECRET, calls::BYTES_WORDS),
+            (&calls::BROWSER_FILL, calls::FILL_WORDS),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -359,6 +361,12 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     )
 });
 
+lazy_regex!(
+    /// A Gradle signing config's password, set Groovy's way with a space
+    /// and no `=` (`storePassword "…"`, `keyPassword '…'`).
+    GRADLE_SIGNING,
+    r#"\b((?:store|key)Password)[ \t]+("[^"\n]+"|'[^'\n]+')"#
+);
 lazy_regex!(
     /// A secret declared in code or configuration without `=` or `:`: a C
     /// `#define`, fish's `set -x`, Gradle's `storePassword "…"`, a Rust
@@ -587,6 +595,18 @@ fn sealed(text: &str, key: Option<regex::Match<'_>>) -> bool {
         .all(|line| line.trim().is_empty() || indent(line) > parent)
 }
 
+/// Whether `value` starts with `&` and a parameter's name and `=`.
+fn next_parameter(value: &str) -> bool {
+    value.strip_prefix('&').is_some_and(|rest| {
+        rest.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        })
+    })
+}
+
 /// Whether `value`, written right after a key and a bare `:`, goes on
 /// with a lowercase word and another `:`: a namespaced name (the Redis key
 /// `auth:refresh:<id>`), not a key's value.
@@ -600,6 +620,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let user_named = std::cell::OnceCell::new();
     let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
+        // An empty query parameter (`?token=&next=/lab`): what follows is
+        // the next parameter, not a value.
+        if next_parameter(&c[5]) {
+            return false;
+        }
         let Some(class) = key_class(&c[1]) else {
             return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
                 || (bare_key(&c[1]) && bare_key_value(&c[5]) && keyed_line(text, c.get(1)));
@@ -731,6 +756,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
+    out.extend(literal_pairs(open.captures(&GRADLE_SIGNING, text), true));
     out.extend(literal_pairs(
         open.captures(&blocks::TEMPLATE_DEFAULT, text)
             .filter(|c| blocks::holds_a_value(&c[0], &c[2])),
@@ -833,6 +859,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(calls::credentials_in_calls(
         open.get(&calls::CALL_CREDENTIAL),
         open.get(&calls::BYTES_SECRET),
+        open.get(&calls::BROWSER_FILL),
         text,
     ));
     out

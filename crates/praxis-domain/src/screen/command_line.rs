@@ -55,9 +55,10 @@ lazy_regex!(
     r#"\[\s*["']sshpass["']\s*,\s*["']-p["']\s*,\s*["']([^"'\n]+)["']"#
 );
 lazy_regex!(
-    /// Passwords handed to a command on its command line or standard input.
+    /// Passwords handed to a command on its command line or standard input,
+    /// or as a file made on the fly (`--password-file=<(echo …)`).
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))|--?[a-z0-9_.-]*(?:pass|pwd|secret|token|key|credential)[a-z0-9_.-]*(?:=|[ \t]+)<\(\s*(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s)|]+))\s*\)"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -493,8 +494,8 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
 
 #[cfg(test)]
 mod tests {
-    use crate::screen::fires;
     use crate::screen::rule::Rule;
+    use crate::screen::{fires, scan};
 
     #[test]
     fn tools_with_secrets_of_their_own() {
@@ -930,6 +931,35 @@ mod tests {
         for clean in [
             "ftp -n <<EOF\nopen ftp.example.net\nuser uploader $FTP_PASS\nbye\nEOF",
             "ftp -n <<EOF\nopen ftp.example.net\nuser anonymous guest\nbye\nEOF",
+        ] {
+            assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+        }
+    }
+
+    /// A password handed to a command as a file made on the fly, and
+    /// argument lists (an auditd `EXECVE` record, an argv array) read as
+    /// the command lines they hold.
+    #[test]
+    fn process_substitutions_and_audit_records() {
+        for hit in [
+            "rsync -av --password-file=<(echo Copper!zephyr627) ./site/ backup@nas::web",
+            "auditd EXECVE: a0=\"sqlcmd\" a1=\"-S\" a2=\"tcp:sql-bi\" a3=\"-U\" a4=\"bi_loader\" a5=\"-P\" a6=\"Vmp8k*2ew971\"",
+            "type=EXECVE msg=audit(1712.5:88): argc=4 a0=\"mysql\" a1=\"-u\" a2=\"root\" a3=\"-pQ7v!xLm2Rt\"",
+            "subprocess.CalledProcessError: Command '['ipmitool', '-I', 'lanplus', '-H', '10.50.1.14', '-U', 'admin', '-P', 'l@mrO84YfPd_IO_S', 'sdr']' returned non-zero exit status 1.",
+            "CMD [\"redis-server\", \"--requirepass\", \"Xq7vR2mLw9Tz\"]",
+        ] {
+            assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+            assert!(
+                scan(hit, false).contains(&Rule::CredentialCommandLine),
+                "{hit}"
+            );
+        }
+        for clean in [
+            "rsync -av --password-file=<(echo \"$RSYNC_PASS\") ./site/ backup@nas::web",
+            "type=EXECVE argc=3 a0=\"ls\" a1=\"-la\" a2=\"/var/log\"",
+            "args: [\"--password\", \"$(DB_PASSWORD)\"]",
+            "subprocess.run(['ipmitool', '-U', 'admin', '-P', password, 'sdr'])",
+            "tags: ['password', 'rotation', 'vault']",
         ] {
             assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
         }

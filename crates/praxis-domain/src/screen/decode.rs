@@ -1,7 +1,11 @@
 //! Encoded forms of a text decoded in place, for the rules that read a
 //! token however it was stored: percent-encoding and base64; and lines
-//! written backwards, for an order hidden so. Each form comes with, for
-//! each of its bytes, the byte of the text it came from.
+//! written backwards, for an order hidden so; and command lines kept as
+//! argument lists (an audit log's numbered arguments, a program's argv
+//! array). Each form comes with, for each of its bytes, the byte of the
+//! text it came from.
+
+use super::pattern::lazy_regex;
 
 /// The text with each base64 run that decodes to printable text decoded in
 /// place (a token stored base64-encoded in a Kubernetes Secret's `data`,
@@ -288,9 +292,172 @@ pub(super) fn reversed(text: &str) -> Option<(String, Vec<usize>)> {
     Some((out, origin))
 }
 
+lazy_regex!(
+    /// One argument of an auditd `EXECVE` record: `a3="-U"`, or in hex
+    /// where it holds a space or a quote (`a4=2D2D70617373`).
+    AUDIT_ARGUMENT,
+    r#"\ba(\d{1,3})=(?:"([^"\n]*)"|([0-9A-Fa-f]{2,})\b)"#
+);
+lazy_regex!(
+    /// A program's argument list written as an array of string literals
+    /// (`['ipmitool', '-U', 'admin', …]`, `["psql", "-h", …]`): Python's
+    /// `subprocess`, a Dockerfile's exec form, a JSON `args`.
+    ARGV_ARRAY,
+    r#"\[\s*(?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))+\s*,?\s*\]"#
+);
+lazy_regex!(
+    /// One string literal of [`ARGV_ARRAY`]'s.
+    ARGV_ITEM,
+    r#"'([^'\n]*)'|"([^"\n]*)""#
+);
+
+/// A form of a text being built, with the origin of each of its bytes.
+#[derive(Default)]
+struct Joined {
+    text: String,
+    origin: Vec<usize>,
+    /// Where in the text the last piece ended.
+    end: usize,
+}
+
+impl Joined {
+    /// Appends `piece`, whose bytes came from `text[at..]` in order.
+    fn push(&mut self, piece: &str, at: usize) {
+        self.text.push_str(piece);
+        self.origin.extend(at..at + piece.len());
+        self.end = at + piece.len();
+    }
+
+    /// Appends one separating byte, taken to come from just after the last
+    /// piece: a match that ends with a piece then ends where it did.
+    fn separate(&mut self, separator: char) {
+        self.text.push(separator);
+        self.origin.push(self.end);
+    }
+
+    /// Appends `other`, on a line of its own.
+    fn append_line(&mut self, other: Joined) {
+        if !self.text.is_empty() {
+            self.separate('\n');
+        }
+        self.text.push_str(&other.text);
+        self.origin.extend(other.origin);
+        self.end = other.end;
+    }
+}
+
+/// Command lines kept as argument lists put back together as the shell
+/// reads them, one per line, and for each of their bytes the byte of
+/// `text` it came from: auditd `EXECVE` records (`a0="sqlcmd" a1="-S" …`,
+/// hex arguments decoded) and argv arrays (`['ipmitool', '-P', …]`).
+/// `None` where no list has two arguments or more.
+pub(super) fn argv_joined(text: &str) -> Option<(String, Vec<usize>)> {
+    let mut out = Joined::default();
+    if text.contains("a0=") && text.contains("a1=") {
+        audit_records(text, &mut out);
+    }
+    if text.contains('[') && text.contains(',') {
+        for list in ARGV_ARRAY.find_iter(text) {
+            let mut line = Joined::default();
+            for (k, item) in ARGV_ITEM.captures_iter(list.as_str()).enumerate() {
+                let Some(inner) = item.get(1).or_else(|| item.get(2)) else {
+                    continue;
+                };
+                if k > 0 {
+                    line.separate(' ');
+                }
+                line.push(inner.as_str(), list.start() + inner.start());
+            }
+            out.append_line(line);
+        }
+    }
+    if out.text.is_empty() {
+        return None;
+    }
+    // A last line feed marks where the last argument ended, so that a
+    // match ending with it ends there too, not at the text's end.
+    out.separate('\n');
+    Some((out.text, out.origin))
+}
+
+/// The records of [`argv_joined`]'s first kind, each of two arguments or
+/// more, appended to `out`.
+fn audit_records(text: &str, out: &mut Joined) {
+    let mut record = Joined::default();
+    let mut count = 0usize;
+    for c in AUDIT_ARGUMENT.captures_iter(text) {
+        let Some(index) = c.get(1) else {
+            continue;
+        };
+        let index: usize = index.as_str().parse().unwrap_or(usize::MAX);
+        // A record's arguments start at `a0`; one out of turn is not its.
+        if index == 0 {
+            if count >= 2 {
+                out.append_line(std::mem::take(&mut record));
+            }
+            record = Joined::default();
+            count = 0;
+        } else if index != count {
+            continue;
+        } else {
+            record.separate(' ');
+        }
+        if let Some(quoted) = c.get(2) {
+            record.push(quoted.as_str(), quoted.start());
+        } else if let Some(hex) = c.get(3) {
+            let decoded: Option<Vec<u8>> = hex
+                .as_str()
+                .as_bytes()
+                .chunks(2)
+                .map(|pair| Some(hex_value(pair[0])? * 16 + hex_value(*pair.get(1)?)?))
+                .collect();
+            match decoded.and_then(|d| String::from_utf8(d).ok()) {
+                Some(plain) => {
+                    record.text.push_str(&plain);
+                    record
+                        .origin
+                        .extend((0..plain.len()).map(|k| hex.start() + 2 * k));
+                    record.end = hex.end();
+                }
+                None => record.push(hex.as_str(), hex.start()),
+            }
+        }
+        count += 1;
+    }
+    if count >= 2 {
+        out.append_line(record);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::base64_decoded;
+    use super::{argv_joined, base64_decoded};
+
+    /// An auditd `EXECVE` record reads as its command line, hex arguments
+    /// decoded, each byte traced back to the record.
+    #[test]
+    fn audit_records_read_as_command_lines() {
+        let record = r#"type=EXECVE argc=4 a0="mysql" a1="-u" a2=726F6F74 a3="-pQ7v!x""#;
+        let (text, origin) = argv_joined(record).expect("a record");
+        assert_eq!(text, "mysql -u root -pQ7v!x\n");
+        assert_eq!(origin.len(), text.len());
+        assert_eq!(&record[origin[9]..origin[9] + 2], "72");
+        assert_eq!(origin[text.len() - 2], record.len() - 2);
+        assert_eq!(origin[text.len() - 1], record.len() - 1);
+        assert_eq!(argv_joined("a0=\"ls\" only"), None);
+        assert_eq!(argv_joined("no record here"), None);
+    }
+
+    /// An argv array reads as its command line; two lists are two lines.
+    #[test]
+    fn argv_arrays_read_as_command_lines() {
+        let code = r#"run(['psql', '-h', 'db']) and run(["ls", "-la"])"#;
+        let (text, origin) = argv_joined(code).expect("two lists");
+        assert_eq!(text, "psql -h db\nls -la\n");
+        assert_eq!(origin.len(), text.len());
+        assert_eq!(&code[origin[8]..origin[8] + 2], "db");
+        assert_eq!(argv_joined("tags = ['a']"), None);
+    }
 
     /// Base64 runs that decode to text are decoded in place; binary, short
     /// and JWT runs are not.

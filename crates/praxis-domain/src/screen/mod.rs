@@ -200,7 +200,10 @@ impl Variant {
     /// command's digits are its own), words written apart put back together
     /// for them too, a command as the shell reads it (`c''url … | b\ash`,
     /// continuations joined) and as it expands it (`$(echo … | base64 -d)`,
-    /// `$VAR` set before) for the command-field rules, and for vendor
+    /// `$VAR` set before) for the command-field rules, argument lists (an
+    /// audit log's `EXECVE` record, an argv array) as their command lines
+    /// (which credentials on a command line read in prose too), and for
+    /// vendor
     /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
     /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
     /// query parameter; session cookies and home paths read it too),
@@ -255,6 +258,7 @@ impl Variant {
             &COMMANDS,
             shell,
         );
+        push(mapped(decode::argv_joined(matched)), &COMMANDS, shell);
         push(
             mapped(normalize::joined_literals(matched)),
             &VENDORS,

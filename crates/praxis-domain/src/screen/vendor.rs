@@ -703,7 +703,7 @@ lazy_regex!(
     /// Words that place a storage account key, the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
+    r"(?i)azure|storage|blob|windows\.net|account[ _-]?key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI

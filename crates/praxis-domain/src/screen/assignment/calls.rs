@@ -1,7 +1,9 @@
 //! Credentials handed to a library call in code: reqwest's
 //! `.bearer_auth("…")`, a Go `[]byte("…")` secret, MQTTnet's
 //! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
-//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`).
+//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`), a browser
+//! test typing a password into its field (`cy.get('#password').type('…')`,
+//! `page.fill('input[name="password"]', '…')`).
 
 use regex::Regex;
 
@@ -22,22 +24,41 @@ lazy_regex!(
     r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)"#
 );
 
+lazy_regex!(
+    /// A browser test that types a literal into a field its selector names
+    /// for a password: Cypress's `cy.get(sel).type('…')`, Playwright's
+    /// `page.fill(sel, '…')` and `locator(sel).fill('…')`, Selenium's
+    /// `find_element(By.ID, "password").send_keys("…")`.
+    pub(super) BROWSER_FILL,
+    r#"\.(?:get|locator|getByLabel|getByPlaceholder|find|\$)\(\s*['"][^\n)]*?(?i:pass(?:word|wd)?|pwd)[^\n)]*?['"]\s*\)\s*(?:\.clear\(\)\s*)?\.(?:type|fill|pressSequentially)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\.(?:fill|type)\(\s*['"][^\n,]*?(?i:pass(?:word|wd)?|pwd)[^\n,]*?['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\b(?:find_element|findElement)\([^\n]*?(?i:pass(?:word|wd)?|pwd)[^\n]*?\)\s*\.(?:send_keys|sendKeys)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*\)"#
+);
+
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
 pub(super) const CALL_WORDS: &[&str] =
     &["bearer_auth(", "withcredentials(", "dbi->connect(", "@tcp("];
 /// Words one of which a text holds when [`BYTES_SECRET`] matches.
 pub(super) const BYTES_WORDS: &[&str] = &["[]byte("];
+/// Words one of which a text holds when [`BROWSER_FILL`] matches.
+pub(super) const FILL_WORDS: &[&str] = &[
+    "type(",
+    "fill(",
+    "presssequentially(",
+    "send_keys(",
+    "sendkeys(",
+];
 
 /// The secrets handed to calls in `text`, by the patterns whose gates
 /// opened (`None` for one that stayed shut).
 pub(super) fn credentials_in_calls(
     call: Option<&Regex>,
     bytes: Option<&Regex>,
+    fill: Option<&Regex>,
     text: &str,
 ) -> Spans {
-    let mut out = groups(call, text, |v| {
-        literal_secret(KeyClass::Password, v, true, false) && distinct_chars(v) >= 5
-    });
+    let secret =
+        |v: &str| literal_secret(KeyClass::Password, v, true, false) && distinct_chars(v) >= 5;
+    let mut out = groups(call, text, secret);
+    out.extend(groups(fill, text, secret));
     if let Some(bytes) = bytes {
         out.extend(
             bytes
@@ -65,6 +86,11 @@ mod tests {
             "var opts = new MqttClientOptionsBuilder().WithCredentials(\"sensor-gw\", \"Tz8%qLm2Wx7Rk4\").Build();",
             "my $dbh = DBI->connect('dbi:Pg:dbname=legacy;host=db02', 'legacy', 'Vb3NtXq7TsaZL');",
             "db, err := sql.Open(\"mysql\", \"etl_user:q7Lm2ZtAv+9SU@tcp(mysql-01:3306)/warehouse\")",
+            "cy.get('#password').type('Ledger_sorrel935')",
+            "cy.get('input[name=\"password\"]').clear().type(\"Vt8#qLm2Wx\")",
+            "await page.fill('input[name=\"password\"]', 'NGTorbz$228wm');",
+            "await page.locator('#login-pwd').fill('Rk4!zT9qLw2');",
+            "driver.find_element(By.ID, \"password\").send_keys(\"Hq7$Lm2pZx9\")",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -76,6 +102,12 @@ mod tests {
             "my $dbh = DBI->connect($dsn, $user, $password);",
             "db, err := sql.Open(\"mysql\", \"etl_user:${DB_PASS}@tcp(mysql-01:3306)/warehouse\")",
             ".WithCredentials(\"sensor-gw\", password)",
+            "cy.get('#password').type(Cypress.env('PASSWORD'))",
+            "cy.get('#password').type('{enter}')",
+            "await page.fill('input[name=\"password\"]', process.env.E2E_PASSWORD);",
+            "await page.fill('input[name=\"password\"]', '<your password>');",
+            "cy.get('#username').type('Ledger_sorrel935')",
+            "driver.find_element(By.ID, \"password\").send_keys(password)",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

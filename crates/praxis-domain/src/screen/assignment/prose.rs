@@ -50,11 +50,12 @@ lazy_regex!(
 lazy_regex!(
     /// "password" or "pw" followed by a few words and a colon ("wifi
     /// password this week: X", "pw for the SFTP drop: X"), and "the pass
-    /// is X": taken only when the value looks
-    /// generated and mixes cases, as a date or an algorithm's name does
-    /// not.
+    /// is X", and a chat's answer to a question about a password ("what's
+    /// the pass for the printer?" and on the next line "Lars: X"): taken
+    /// only when the value looks generated and mixes cases, as a date or an
+    /// algorithm's name does not.
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:pass(?:word)?|pwd|pw)\b[^\n?]{0,60}\?[ \t]*\r?\n[ \t]*[\w.@ -]{1,24}:[ \t]+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An administrator's name and password written `admin / X` in a text

@@ -687,3 +687,24 @@ fn directories_names_role_lists_and_denied_samples() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Gradle's signing passwords set with a space, a chat's answer to a
+/// question about a password, and an empty query parameter.
+#[test]
+fn gradle_signing_chat_answers_and_empty_parameters() {
+    for hit in [
+        "signingConfigs { release { storePassword \"TNFlhkt@958ty\"; keyPassword \"Nimbus_ledger198\" } }",
+        "me: what's the pass for the printer web ui?\nLars: 6J95#K@jcoBgRH — user is admin",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "http://localhost:8080/?token=&next=/lab  (empty token because auth is disabled in the dev container)",
+        "storePassword System.getenv(\"KS_PASS\")",
+        "storePassword \"changeit\"",
+        "me: did you change the password?\nLars: yes, yesterday",
+        "Q: where is the password stored?\nA: vault:secret/data/printer",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -290,3 +290,16 @@ fn slack_names_digit_tokens_and_keys_after_is() {
         Rule::CredentialAzure
     ));
 }
+
+/// A storage account's key after "account key" written in words.
+#[test]
+fn storage_keys_after_account_key_in_words() {
+    assert!(fires(
+        "Hi team, the new share for the finance export is ready. Account key if you need to mount it manually: 1NpRbXUFtSuFwr2dQkFWPf+XAdBOOvSM/NxGUTgaUzaStf+OWN8i7cJ/1xYQQGtRXeGy6v7nSH2qGzxcAB8qWg== (stfinexport).",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "Account key rotation is scheduled; the new value lives in Key Vault.",
+        Rule::CredentialAzure
+    ));
+}
