@@ -246,6 +246,12 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.'));
         let literal_default =
             open == "${" && rest.starts_with([':', '-', '=', '+']) && !rest.starts_with(":?");
+        // A command that prints or hashes what it is given (`$(echo -n
+        // user:… | base64)`, `$(openssl passwd -6 '…')`) holds a literal.
+        let given = open == "$("
+            && ["echo ", "printf ", "openssl passwd "]
+                .iter()
+                .any(|c| expression.trim_start().starts_with(c));
         // A string literal inside braces (`{{"Authorization", "Bearer …"}}`
         // in C++, a vendor's token as `{{ key: 'AIza…' }}` in JSX) is no
         // template expression.
@@ -259,6 +265,7 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
         inner + length + close.len() >= span.end
             && !expression.contains('\n')
             && !literal_default
+            && !given
             && !quoted
     };
     // Every opener holds `{` or `(`: most lines have neither, and a byte

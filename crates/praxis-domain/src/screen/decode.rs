@@ -306,6 +306,12 @@ lazy_regex!(
     r#"\[\s*(?:'[^'\n]*'|"[^"\n]*")(?:\s*,\s*(?:'[^'\n]*'|"[^"\n]*"))+\s*,?\s*\]"#
 );
 lazy_regex!(
+    /// Three or more double-quoted arguments in a row, as a log quotes an
+    /// argv (`"redis-cli" "-h" "10.3.1.7" "-a" "…"`).
+    QUOTED_ARGUMENTS,
+    r#""[^"\n]*"(?:[ \t]+"[^"\n]*"){2,}"#
+);
+lazy_regex!(
     /// One string literal of [`ARGV_ARRAY`]'s.
     ARGV_ITEM,
     r#"'([^'\n]*)'|"([^"\n]*)""#
@@ -349,27 +355,35 @@ impl Joined {
 /// Command lines kept as argument lists put back together as the shell
 /// reads them, one per line, and for each of their bytes the byte of
 /// `text` it came from: auditd `EXECVE` records (`a0="sqlcmd" a1="-S" …`,
-/// hex arguments decoded) and argv arrays (`['ipmitool', '-P', …]`).
+/// hex arguments decoded), argv arrays (`['ipmitool', '-P', …]`) and
+/// arguments quoted one by one (`"redis-cli" "-a" "…"`).
 /// `None` where no list has two arguments or more.
 pub(super) fn argv_joined(text: &str) -> Option<(String, Vec<usize>)> {
     let mut out = Joined::default();
     if text.contains("a0=") && text.contains("a1=") {
         audit_records(text, &mut out);
     }
-    if text.contains('[') && text.contains(',') {
-        for list in ARGV_ARRAY.find_iter(text) {
-            let mut line = Joined::default();
-            for (k, item) in ARGV_ITEM.captures_iter(list.as_str()).enumerate() {
-                let Some(inner) = item.get(1).or_else(|| item.get(2)) else {
-                    continue;
-                };
-                if k > 0 {
-                    line.separate(' ');
-                }
-                line.push(inner.as_str(), list.start() + inner.start());
+    let arrays = (text.contains('[') && text.contains(','))
+        .then(|| ARGV_ARRAY.find_iter(text))
+        .into_iter()
+        .flatten();
+    let quoted = text
+        .contains("\" \"")
+        .then(|| QUOTED_ARGUMENTS.find_iter(text))
+        .into_iter()
+        .flatten();
+    for list in arrays.chain(quoted) {
+        let mut line = Joined::default();
+        for (k, item) in ARGV_ITEM.captures_iter(list.as_str()).enumerate() {
+            let Some(inner) = item.get(1).or_else(|| item.get(2)) else {
+                continue;
+            };
+            if k > 0 {
+                line.separate(' ');
             }
-            out.append_line(line);
+            line.push(inner.as_str(), list.start() + inner.start());
         }
+        out.append_line(line);
     }
     if out.text.is_empty() {
         return None;
