@@ -756,7 +756,14 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .map(|(_, value)| value.range()),
     );
     out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
-    out.extend(literal_pairs(open.captures(&GRADLE_SIGNING, text), true));
+    // Stock values (`"android"`, a debug keystore's) and notes are no
+    // secrets: only a generated value counts.
+    out.extend(open.captures(&GRADLE_SIGNING, text).filter_map(|c| {
+        let value = c.get(2)?;
+        let v = value.as_str().trim_matches(['"', '\'']);
+        (generated_password(v) && !v.contains(char::is_whitespace) && !is_placeholder(v))
+            .then(|| value.range())
+    }));
     out.extend(literal_pairs(
         open.captures(&blocks::TEMPLATE_DEFAULT, text)
             .filter(|c| blocks::holds_a_value(&c[0], &c[2])),

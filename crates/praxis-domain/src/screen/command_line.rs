@@ -56,12 +56,17 @@ lazy_regex!(
 );
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input,
-    /// as a file made on the fly (`--password-file=<(echo …)`), to be
-    /// hashed (`openssl passwd …`) or encoded for a Basic header (`echo -n
+    /// to be hashed (`openssl passwd …`) or encoded for a Basic header (`echo -n
     /// user:… | base64`), and rclone's secrets set as arguments (`rclone
     /// config create … key …`).
     CLI_PASSWORD,
-    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))|--?[a-z0-9_.-]*(?:pass|pwd|secret|token|key|credential)[a-z0-9_.-]*(?:=|[ \t]+)<\(\s*(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s)|]+))\s*\)|\bopenssl\s+passwd\b(?:\s+-[\w-]+)*\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"()$-][^\s'"()]*))|\becho\s+-n\s+["']?[^\s:'"|$]+:([^\s'"|]+?)["']?\s*\|\s*base64\b|\brclone\s+config\s+(?:create|update)\b[^\n|;&]*?\s(?:key|pass|password|secret_access_key|client_secret|token|account_key|app_key|sas_url)\s+["']?([^\s"']+)"#
+    r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b)|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s-N\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))|\bopenssl\s+passwd\b(?:\s+-[\w-]+)*\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"()$-][^\s'"()]*))|\becho\s+-n\s+["']?[^\s:'"|$]+:([^\s'"|]+?)["']?\s*\|\s*base64\b|\brclone\s+config\s+(?:create|update)\b[^\n|;&]*?\s(?:key|pass|password|secret_access_key|client_secret|token|account_key|app_key|sas_url)\s+["']?([^\s"']+)"#
+);
+lazy_regex!(
+    /// A password handed as a file made on the fly after a flag named for
+    /// it (`--password-file=<(echo …)`).
+    PROCESS_SUBSTITUTION,
+    r#"(?i)--?[a-z0-9_.-]*(?:pass|pwd|secret|token|credential)[a-z0-9_.-]*(?:=|[ \t]+)<\((?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s)|]+))"#
 );
 lazy_regex!(
     /// Tools that take a password in a flag of their own shape: RDP
@@ -253,6 +258,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&GH_SECRET_BODY, &["secret"]),
             (&SSHPASS_ARGV, &["sshpass"]),
+            (&PROCESS_SUBSTITUTION, &["<(echo", "<(printf"]),
             (&FTP_USER, &["ftp"]),
             (
                 &CLI_PASSWORD,
@@ -444,6 +450,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     };
     out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
     out.extend(groups(open.get(&SSHPASS_ARGV), text, handed));
+    out.extend(groups(open.get(&PROCESS_SUBSTITUTION), text, |v| {
+        handed(v) && !v.contains(['/', '$']) && has_digit(v) && v.len() >= 8
+    }));
     out.extend(groups(open.get(&FTP_USER), text, |v| {
         handed(v) && !refers(v) && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()))
     }));

@@ -324,11 +324,15 @@ struct Joined {
     origin: Vec<usize>,
     /// Where in the text the last piece ended.
     end: usize,
+    /// Whether a piece looks like a secret: a list of ordinary arguments
+    /// (`["cargo", "publish", "-p", "my-crate"]`) is not worth reading.
+    secret_like: bool,
 }
 
 impl Joined {
     /// Appends `piece`, whose bytes came from `text[at..]` in order.
     fn push(&mut self, piece: &str, at: usize) {
+        self.secret_like |= secret_like(piece);
         self.text.push_str(piece);
         self.origin.extend(at..at + piece.len());
         self.end = at + piece.len();
@@ -350,6 +354,27 @@ impl Joined {
         self.origin.extend(other.origin);
         self.end = other.end;
     }
+}
+
+/// Whether an argument looks like a generated secret: eight characters or
+/// more with letters and digits, in mixed case or with a symbol, and no
+/// path, setting (`pager=off`) or flag (a flag's own value aside).
+fn secret_like(piece: &str) -> bool {
+    // A flag's value: after `=` (`--password=…`), or joined (`-p…`).
+    let value = match piece.strip_prefix('-') {
+        Some(flag) => flag
+            .split_once('=')
+            .map_or_else(|| flag.get(1..).unwrap_or(""), |(_, v)| v),
+        None => piece,
+    };
+    let b = value.as_bytes();
+    b.len() >= 8
+        && !value.starts_with('-')
+        && !value.contains(['/', '\\', '=', ' '])
+        && b.iter().any(u8::is_ascii_digit)
+        && b.iter().any(u8::is_ascii_alphabetic)
+        && ((b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase))
+            || b.iter().any(|c| b"!#$%&*+?@^~".contains(c)))
 }
 
 /// Command lines kept as argument lists put back together as the shell
@@ -383,7 +408,9 @@ pub(super) fn argv_joined(text: &str) -> Option<(String, Vec<usize>)> {
             }
             line.push(inner.as_str(), list.start() + inner.start());
         }
-        out.append_line(line);
+        if line.secret_like {
+            out.append_line(line);
+        }
     }
     if out.text.is_empty() {
         return None;
@@ -406,7 +433,7 @@ fn audit_records(text: &str, out: &mut Joined) {
         let index: usize = index.as_str().parse().unwrap_or(usize::MAX);
         // A record's arguments start at `a0`; one out of turn is not its.
         if index == 0 {
-            if count >= 2 {
+            if count >= 2 && record.secret_like {
                 out.append_line(std::mem::take(&mut record));
             }
             record = Joined::default();
@@ -432,13 +459,14 @@ fn audit_records(text: &str, out: &mut Joined) {
                         .origin
                         .extend((0..plain.len()).map(|k| hex.start() + 2 * k));
                     record.end = hex.end();
+                    record.secret_like |= secret_like(&plain);
                 }
                 None => record.push(hex.as_str(), hex.start()),
             }
         }
         count += 1;
     }
-    if count >= 2 {
+    if count >= 2 && record.secret_like {
         out.append_line(record);
     }
 }
@@ -451,9 +479,11 @@ mod tests {
     /// decoded, each byte traced back to the record.
     #[test]
     fn audit_records_read_as_command_lines() {
-        let record = r#"type=EXECVE argc=4 a0="mysql" a1="-u" a2=726F6F74 a3="-pQ7v!x""#;
+        let record = r#"type=EXECVE argc=4 a0="mysql" a1="-u" a2=726F6F74 a3="-pQ7v!xLm2R""#;
         let (text, origin) = argv_joined(record).expect("a record");
-        assert_eq!(text, "mysql -u root -pQ7v!x\n");
+        assert_eq!(text, "mysql -u root -pQ7v!xLm2R\n");
+        let ordinary = r#"type=EXECVE argc=3 a0="ls" a1="-la" a2="/var/log""#;
+        assert_eq!(argv_joined(ordinary), None);
         assert_eq!(origin.len(), text.len());
         assert_eq!(&record[origin[9]..origin[9] + 2], "72");
         assert_eq!(origin[text.len() - 2], record.len() - 2);
@@ -465,12 +495,16 @@ mod tests {
     /// An argv array reads as its command line; two lists are two lines.
     #[test]
     fn argv_arrays_read_as_command_lines() {
-        let code = r#"run(['psql', '-h', 'db']) and run(["ls", "-la"])"#;
-        let (text, origin) = argv_joined(code).expect("two lists");
-        assert_eq!(text, "psql -h db\nls -la\n");
+        let code = r#"run(['psql', '-W', 'Pq7!db']) and run(["mysql", "-pQ7v!xLm2"])"#;
+        let (text, origin) = argv_joined(code).expect("one list");
+        assert_eq!(text, "mysql -pQ7v!xLm2\n");
         assert_eq!(origin.len(), text.len());
-        assert_eq!(&code[origin[8]..origin[8] + 2], "db");
-        assert_eq!(argv_joined("tags = ['a']"), None);
+        assert_eq!(&code[origin[6]..origin[6] + 3], "-pQ");
+        assert_eq!(argv_joined("tags = ['a', 'b']"), None);
+        assert_eq!(
+            argv_joined(r#"["cargo", "publish", "-p", "my-crate2"]"#),
+            None
+        );
     }
 
     /// Base64 runs that decode to text are decoded in place; binary, short

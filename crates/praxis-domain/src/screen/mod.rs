@@ -202,7 +202,7 @@ impl Variant {
     /// continuations joined) and as it expands it (`$(echo … | base64 -d)`,
     /// `$VAR` set before) for the command-field rules, argument lists (an
     /// audit log's `EXECVE` record, an argv array) as their command lines
-    /// (which credentials on a command line read in prose too), and for
+    /// for credentials on a command line (in prose too), and for
     /// vendor
     /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
     /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
@@ -215,6 +215,7 @@ impl Variant {
         static DECODED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::decoded_readers));
         static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
         static BASE64: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::base64_readers));
+        static ARGV: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::argv_readers));
         let mut variants = Vec::new();
         let mut push = |form: Option<(String, Option<Vec<usize>>)>,
                         keywords: &Keywords,
@@ -258,7 +259,11 @@ impl Variant {
             &COMMANDS,
             shell,
         );
-        push(mapped(decode::argv_joined(matched)), &COMMANDS, shell);
+        push(
+            mapped(decode::argv_joined(matched)),
+            &ARGV,
+            Variant::argv_readers,
+        );
         push(
             mapped(normalize::joined_literals(matched)),
             &VENDORS,
@@ -288,6 +293,13 @@ impl Variant {
     /// overrides (an order encoded, with the order to decode and obey it).
     fn base64_readers(rule: Rule) -> bool {
         Variant::token_readers(rule) || rule == Rule::PromptOverride
+    }
+
+    /// The rules that read argument lists as command lines: credentials on
+    /// a command line only, as a list in data (a deny list's `["rm",
+    /// "-rf", "/"]`) is not run.
+    fn argv_readers(rule: Rule) -> bool {
+        rule == Rule::CredentialCommandLine
     }
 
     /// The rules that read a command as the shell reads it: those of

@@ -11,7 +11,7 @@ use super::pattern::{
 };
 use super::sql;
 use super::value::{
-    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like,
+    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like, wordy,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -23,7 +23,7 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 lazy_regex!(
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -212,15 +212,34 @@ fn labelled_after(text: &str) -> Spans {
 
 /// Whether the run an id-before-label match starts with is an id: one of
 /// the session shapes, or a framework's id of letters and digits in mixed
-/// case (Laravel's 40), random rather than a long identifier's name.
+/// case (Laravel's 40), random rather than a long identifier's name
+/// (camel-cased words, long runs of letters) or an alphabet.
 /// `found` is the match, from the id to the label.
 fn framework_id(found: &str) -> bool {
     let run: String = found
         .chars()
         .take_while(char::is_ascii_alphanumeric)
         .collect();
+    let letters = run
+        .split(|c: char| c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    // An alphabet written out (`0123456789ABC…`) climbs byte by byte.
+    let climbing = run
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[1] == w[0] + 1)
+        .count();
     SESSION_SHAPE_FIRST.is_match(found)
-        || (has_digit(&run) && mixed_case(&run) && random_like(&run, 32))
+        || (has_digit(&run)
+            && mixed_case(&run)
+            && random_like(&run, 32)
+            && !wordy(&run)
+            && letters < 16
+            && climbing < 8
+            // An IPFS content id (`Qm…`, 46 long) names a file.
+            && !(run.len() == 46 && run.starts_with("Qm")))
 }
 
 static SESSION_SHAPE_FIRST: LazyLock<Regex> =
@@ -338,7 +357,10 @@ pub(super) fn session_id(text: &str) -> Spans {
             .map(|(_, value)| value),
     );
     out.extend(groups(Some(&SESSION_NAMED), text, |v| {
+        // Words in camel case (`ErrSessionNotFound2`) are a name.
+        let camel_words = mixed_case(v) && wordy(v);
         !is_placeholder(v)
+            && !camel_words
             && has_digit(v)
             && random_like(v, 16)
             && !word_like(v)

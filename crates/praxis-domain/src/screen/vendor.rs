@@ -37,8 +37,11 @@ lazy_regex!(
     r"\b(?:AKIA|ASIA)((?:[ -][A-Z0-9]{4}){4})\b"
 );
 lazy_regex!(
+    /// A secret access key after its name: assigned, handed over with it
+    /// in a call (`setdefault("AWS_SECRET_ACCESS_KEY", "…")`), printed by
+    /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said.
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -703,7 +706,7 @@ lazy_regex!(
     /// Words that place a storage account key, the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|account[ _-]?key|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI

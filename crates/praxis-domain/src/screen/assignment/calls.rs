@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
 use super::super::value::{distinct_chars, is_placeholder};
-use super::{KeyClass, key_class, literal_secret};
+use super::{KeyClass, generated_password, key_class, literal_secret};
 
 lazy_regex!(
     /// A call that takes a token or a password as its only or last
@@ -30,7 +30,7 @@ lazy_regex!(
     /// `page.fill(sel, '…')` and `locator(sel).fill('…')`, Selenium's
     /// `find_element(By.ID, "password").send_keys("…")`.
     pub(super) BROWSER_FILL,
-    r#"\.(?:get|locator|getByLabel|getByPlaceholder|find|\$)\(\s*['"][^\n)]*?(?i:pass(?:word|wd)?|pwd)[^\n)]*?['"]\s*\)\s*(?:\.clear\(\)\s*)?\.(?:type|fill|pressSequentially)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\.(?:fill|type)\(\s*['"][^\n,]*?(?i:pass(?:word|wd)?|pwd)[^\n,]*?['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\b(?:find_element|findElement)\([^\n]*?(?i:pass(?:word|wd)?|pwd)[^\n]*?\)\s*\.(?:send_keys|sendKeys)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*\)"#
+    r#"\.(?:get|locator|getByLabel|getByPlaceholder|getByRole|get_by_label|get_by_placeholder|get_by_role|findByLabelText|findByPlaceholderText|find|\$)\(\s*['"][^\n)]*?(?i:password|passwd|passphrase|pwd)[^\n)]*?['"][^\n)]*\)\s*(?:\.(?:clear|click|focus|should|scrollIntoView)\([^()\n]*\)\s*)*\.(?:type|fill|pressSequentially|setValue)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\.(?:fill|type)\(\s*['"][^\n,]*?(?i:password|passwd|passphrase|pwd)[^\n,]*?['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\b(?:find_element(?:_by_\w+)?|findElement|FindElement)\([^\n]*?(?i:password|passwd|passphrase|pwd)[^\n]*?\)\s*\.(?:send_keys|sendKeys|SendKeys)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*\)"#
 );
 
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
@@ -43,6 +43,7 @@ pub(super) const FILL_WORDS: &[&str] = &[
     "type(",
     "fill(",
     "presssequentially(",
+    "setvalue(",
     "send_keys(",
     "sendkeys(",
 ];
@@ -58,7 +59,9 @@ pub(super) fn credentials_in_calls(
     let secret =
         |v: &str| literal_secret(KeyClass::Password, v, true, false) && distinct_chars(v) >= 5;
     let mut out = groups(call, text, secret);
-    out.extend(groups(fill, text, secret));
+    // A test types stock values too (`'wrong-password'`, `'test1234'`):
+    // only a generated one counts.
+    out.extend(groups(fill, text, |v| secret(v) && generated_password(v)));
     if let Some(bytes) = bytes {
         out.extend(
             bytes

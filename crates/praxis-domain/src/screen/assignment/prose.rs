@@ -55,7 +55,7 @@ lazy_regex!(
     /// only when the value looks generated and mixes cases, as a date or an
     /// algorithm's name does not.
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:pass(?:word)?|pwd|pw)\b[^\n?]{0,60}\?[ \t]*\r?\n[ \t]*[\w.@ -]{1,24}:[ \t]+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An administrator's name and password written `admin / X` in a text

@@ -708,3 +708,37 @@ fn gradle_signing_chat_answers_and_empty_parameters() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// From a review: browser fills of fields that only contain "pass"
+/// (passport, compass), stock test values, Android's debug keystore, notes
+/// in a signing config, and chat questions that ask for no password.
+#[test]
+fn review_of_fills_signing_configs_and_chat_answers() {
+    for hit in [
+        "cy.get('#password').click().type('Wq8!mZt3Lp')",
+        "page.get_by_label(\"Password\").fill(\"Pl4y!wRight9\")",
+        "driver.find_element_by_id('password').send_keys('S3l3n!umPw')",
+        "[09:14] anna: what's the pw for the nas admin?\n[09:15] lars: Qn7#xLm2Rt9v",
+        "Anna: anyone know the root password on db02?\nLars: it's Db02!root7Kx",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "cy.get('#passport-number').type('X12345678')",
+        "cy.get('#mountain-pass').type('Stelvio2758m')",
+        "await page.fill('#compass-heading', '270deg')",
+        "await page.fill('#password', 'wrong-password')",
+        "await page.fill('#password', 'test1234')",
+        "debug { storeFile file(\"debug.keystore\"); storePassword \"android\"; keyAlias \"androiddebugkey\"; keyPassword \"android\" }",
+        "release { keyPassword \"see 1Password\" }",
+        "release { storePassword \"123456\"; keyPassword \"123456\" }",
+        "signingConfigs { release { storePassword 'release-keystore' } }",
+        "me: which password manager do we use?\nLars: 1Password",
+        "Anna: which version fixed the password bug?\nLars: v2.14.3-Rc1",
+        "Which pw version are we pinned to?\nLars: v1.45.0-Beta2",
+        "Why does pytest pass locally but fail in CI?\nEnv: Python3.12Ubuntu",
+        "what does pwd print on the Windows runner?\nOutput: D:\\a\\Repo1\\Repo1",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -497,3 +497,39 @@ fn substitutions_of_literals_and_rclone_arguments() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// From a review: argv arrays of ordinary arguments, and process
+/// substitutions of paths and plain words.
+#[test]
+fn review_of_argv_arrays_and_substitutions() {
+    assert!(fires(
+        "rsync --password-file=<(echo Rs7ncPw9zQx | tr -d x) ./ nas::w",
+        Rule::CredentialCommandLine
+    ));
+    for clean in [
+        "cmd = [\"psql\", \"-h\", \"db\", \"-P\", \"pager=off\", \"-c\", \"select 1\"]",
+        "cmd = [\"cf\", \"push\", \"billing-api\", \"-p\", \"build/libs/billing-api-1.4.2.jar\"]",
+        "[\"arduino-cli\", \"upload\", \"-p\", \"/dev/ttyACM0\", \"--fqbn\", \"arduino:avr:uno\"]",
+        "[\"cargo\", \"publish\", \"-p\", \"praxis-domain2\"]",
+        "[\"dotnet\", \"publish\", \"-c\", \"Release\", \"-p:PublishSingleFile=true\"]",
+        "cmp --secret-file=<(echo /dev/null) a b",
+        "rsync --password-file=<(echo /run/secrets/rsync_pw) ./ nas::w",
+        "sort -k2 --key=<(echo column2) data.tsv",
+        "cosign sign --key <(echo cosign.key) ghcr.io/acme/app",
+    ] {
+        assert!(
+            !scan(clean, false).contains(&Rule::CredentialCommandLine),
+            "{clean}"
+        );
+    }
+    // A list in data is not run: the command-field rules do not read it.
+    for clean in [
+        "git commit -m 'sandbox: deny [\"rm\", \"-rf\", \"/\"] and [\"chmod\", \"777\", \"/\"] argv patterns'",
+        "echo '{\"blocked\": [\"curl\", \"|\", \"sh\"]}' > policy.json",
+    ] {
+        assert!(
+            !fires(clean, Rule::UnsafeCommand) && !fires(clean, Rule::WorldWritable),
+            "{clean}"
+        );
+    }
+}

@@ -633,3 +633,24 @@ fn framework_ids_lookups_and_r_members() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// From a review: long identifiers, alphabets and content ids before a
+/// comment about sessions are no ids; R's arrow assigns one.
+#[test]
+fn review_of_ids_before_labels() {
+    assert!(fires(
+        "session$token <- 'b7e1f0c2a9d84e63b5a1c7d9e2f40a68'",
+        Rule::SessionId
+    ));
+    for clean in [
+        "import org.springframework.security.saml2.provider.service.web.Saml2WebSsoAuthenticationRequestFilter; // session",
+        "public void handleUserSession2FactorAuthCallbackV3() { // session handler",
+        "const nanoid = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 32) // session ids",
+        "DEFAULT_ALPHABET = \"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789\"  # session tokens",
+        "ipfs cat QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG # session notes",
+        "Migration 20240611093012CreateSessionsTableV2 # session table",
+        "sessions.Get(r, \"session\") returned ErrSessionNotFoundInStore2",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -303,3 +303,15 @@ fn storage_keys_after_account_key_in_words() {
         Rule::CredentialAzure
     ));
 }
+
+/// From a review: a 64-byte digest or signature in a text that names an
+/// account key but no storage is no storage key.
+#[test]
+fn digests_beside_account_keys() {
+    for clean in [
+        "Signed the request with the account key; X-Signature (HMAC-SHA512): n5F5f4zlOh4DeiHaSlG6FAtL0iF334I+3fLrZRwzk8Q4QWinztjqU8xtc/ruZKDuuMTrQg5n+TOlg991ClSpSw==",
+        "Each service account key is pinned by its SHA-512 digest: Y3PcnF9azdy3mf0w+8oU0PIbzicJMix5z9Oj+q1eA/+GBYOM7BfH2L3wqb+gGMFGRDlkRmmrXMgoNlJKDEbBrA==",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}
