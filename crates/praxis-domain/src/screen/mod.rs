@@ -202,8 +202,7 @@ impl Variant {
     /// continuations joined) and as it expands it (`$(echo … | base64 -d)`,
     /// `$VAR` set before) for the command-field rules, argument lists (an
     /// audit log's `EXECVE` record, an argv array) as their command lines
-    /// for credentials on a command line (in prose too), and for
-    /// vendor
+    /// for credentials on a command line (in prose too), and for vendor
     /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
     /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
     /// query parameter; session cookies and home paths read it too),
