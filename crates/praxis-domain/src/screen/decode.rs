@@ -6,6 +6,7 @@
 //! text it came from.
 
 use super::pattern::lazy_regex;
+use super::value::{has_digit, has_letter};
 
 /// The text with each base64 run that decodes to printable text decoded in
 /// place (a token stored base64-encoded in a Kubernetes Secret's `data`,
@@ -312,7 +313,7 @@ lazy_regex!(
     r#""[^"\n]*"(?:[ \t]+"[^"\n]*"){2,}"#
 );
 lazy_regex!(
-    /// One string literal of [`ARGV_ARRAY`]'s.
+    /// One string literal of [`ARGV_ARRAY`]'s or [`QUOTED_ARGUMENTS`]'.
     ARGV_ITEM,
     r#"'([^'\n]*)'|"([^"\n]*)""#
 );
@@ -336,6 +337,16 @@ impl Joined {
         self.text.push_str(piece);
         self.origin.extend(at..at + piece.len());
         self.end = at + piece.len();
+    }
+
+    /// Appends `plain`, decoded from the hex digits of `text[hex]`: each
+    /// byte came from its pair of digits.
+    fn push_decoded(&mut self, plain: &str, hex: std::ops::Range<usize>) {
+        self.secret_like |= secret_like(plain);
+        self.text.push_str(plain);
+        self.origin
+            .extend((0..plain.len()).map(|k| hex.start + 2 * k));
+        self.end = hex.end;
     }
 
     /// Appends one separating byte, taken to come from just after the last
@@ -371,8 +382,8 @@ fn secret_like(piece: &str) -> bool {
     b.len() >= 8
         && !value.starts_with('-')
         && !value.contains(['/', '\\', '=', ' '])
-        && b.iter().any(u8::is_ascii_digit)
-        && b.iter().any(u8::is_ascii_alphabetic)
+        && has_digit(value)
+        && has_letter(value)
         && ((b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase))
             || b.iter().any(|c| b"!#$%&*+?@^~".contains(c)))
 }
@@ -453,14 +464,7 @@ fn audit_records(text: &str, out: &mut Joined) {
                 .map(|pair| Some(hex_value(pair[0])? * 16 + hex_value(*pair.get(1)?)?))
                 .collect();
             match decoded.and_then(|d| String::from_utf8(d).ok()) {
-                Some(plain) => {
-                    record.text.push_str(&plain);
-                    record
-                        .origin
-                        .extend((0..plain.len()).map(|k| hex.start() + 2 * k));
-                    record.end = hex.end();
-                    record.secret_like |= secret_like(&plain);
-                }
+                Some(plain) => record.push_decoded(&plain, hex.range()),
                 None => record.push(hex.as_str(), hex.start()),
             }
         }

@@ -183,7 +183,7 @@ lazy_regex!(
 );
 static ID_BEFORE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"(?:{SESSION_SHAPES}|\b[A-Za-z0-9]{{32,64}}\b)[^\n]{{0,48}}?$"
+        r"(?:({SESSION_SHAPES})|\b([A-Za-z0-9]{{32,64}})\b)[^\n]{{0,48}}?$"
     ))
 });
 
@@ -203,23 +203,21 @@ fn labelled_after(text: &str) -> Spans {
         .filter_map(|label| {
             let from = text.floor_char_boundary(label.start().saturating_sub(96));
             ID_BEFORE_LABEL
-                .find(&text[from..label.start()])
-                .filter(|id| framework_id(id.as_str()))
+                .captures(&text[from..label.start()])
+                .filter(|c| {
+                    c.get(1).is_some() || c.get(2).is_some_and(|m| framework_id(m.as_str()))
+                })
+                .and_then(|c| c.get(0))
                 .map(|id| from + id.start()..label.end())
         })
         .collect()
 }
 
-/// Whether the run an id-before-label match starts with is an id: one of
-/// the session shapes, or a framework's id of letters and digits in mixed
-/// case (Laravel's 40), random rather than a long identifier's name
-/// (camel-cased words, long runs of letters) or an alphabet.
-/// `found` is the match, from the id to the label.
-fn framework_id(found: &str) -> bool {
-    let run: String = found
-        .chars()
-        .take_while(char::is_ascii_alphanumeric)
-        .collect();
+/// Whether `run`, the letters and digits before a session label that fit
+/// none of the session shapes, is a framework's id in mixed case
+/// (Laravel's 40): random rather than a long identifier's name (camel-cased
+/// words, long runs of letters) or an alphabet.
+fn framework_id(run: &str) -> bool {
     let letters = run
         .split(|c: char| c.is_ascii_digit())
         .map(str::len)
@@ -231,19 +229,15 @@ fn framework_id(found: &str) -> bool {
         .windows(2)
         .filter(|w| w[1] == w[0] + 1)
         .count();
-    SESSION_SHAPE_FIRST.is_match(found)
-        || (has_digit(&run)
-            && mixed_case(&run)
-            && random_like(&run, 32)
-            && !wordy(&run)
-            && letters < 16
-            && climbing < 8
-            // An IPFS content id (`Qm…`, 46 long) names a file.
-            && !(run.len() == 46 && run.starts_with("Qm")))
+    has_digit(run)
+        && mixed_case(run)
+        && random_like(run, 32)
+        && !wordy(run)
+        && letters < 16
+        && climbing < 8
+        // An IPFS content id (`Qm…`, 46 long) names a file.
+        && !(run.len() == 46 && run.starts_with("Qm"))
 }
-
-static SESSION_SHAPE_FIRST: LazyLock<Regex> =
-    LazyLock::new(|| regex(&format!(r"^{SESSION_SHAPES}")));
 
 /// A session id labelled in Russian or Ukrainian ("ID сессии …",
 /// "ідентифікатор сесії …"): compiled from its normalized form, as the
