@@ -182,6 +182,13 @@ fn dangerous_target(arg: &str) -> bool {
             | ["var", "lib", "dpkg" | "rpm" | "apt" | "pacman" | "yum" | "dnf" | "portage"]
             | ["lib" | "lib32" | "lib64", "modules" | "firmware"]
             | ["system", "library", ..] => true,
+            // The system's Python (its package manager runs on it) and the
+            // C library's multiarch directory.
+            ["usr", "lib" | "lib64", name] | ["lib" | "lib64", name]
+                if name.starts_with("python3") || name.ends_with("-linux-gnu") =>
+            {
+                true
+            }
             ["usr", sub] => matches!(
                 *sub,
                 "bin"

@@ -520,7 +520,7 @@ fn ticked_tags(text: &str, span: &Range<usize>) -> bool {
 }
 
 /// Who a reported order went to: a model, or "it"/"them".
-const REPORTED_TO: &str = r"(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot)s?|it|them)";
+const REPORTED_TO: &str = r"(?:(?:the\s+|our\s+|their\s+|an?\s+|its\s+)?(?:[\w-]+\s+){0,2}?(?:bot|model|agent|assistant|llm|ai|copilot|chatbot|tool)s?|it|them)";
 
 lazy_regex!(
     /// Reported speech: what someone asked a model (or "it") to do, up to
@@ -528,7 +528,7 @@ lazy_regex!(
     /// data said to do ("when a tool result says to …").
     REPORTED,
     &format!(
-        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|tried\s+to\s+(?:get|make|convince)|attempt(?:ed|s)?\s+to\s+(?:get|make|convince))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$|\b(?:result|output|message|response|page|document|comment|payload|text|input|email|issue)\s+(?:says|said|tells|told|asks|asked|telling|asking|instructing|urging)\s+(?:{REPORTED_TO}\s+)?to\s+(?:[^.\n]{{0,80}}?\b(?:and|then)\s+)?$|\b(?:titled|entitled|subject(?:\s+line)?|headlined)\s*:?\s*[\x22'“‘]\s*$"
+        r"(?i)\b(?:asked|asking|asks|told|telling|tells|instructed|instructing|instructs|urged|urging|urges|tricked|coaxed|persuaded|(?:tried|trying|tries)\s+to\s+(?:get|make|convince|trick)|attempt(?:ed|s|ing)?\s+to\s+(?:get|make|convince|trick))\s+{REPORTED_TO}\s+to\s*[\x22'“‘`]?\s*$|\b(?:tried\s+to\s+make|attempt(?:ed|s)?\s+to\s+make|made|makes|making)\s+{REPORTED_TO}\s+$|\b(?:result|output|message|response|page|document|comment|payload|text|input|email|issue)\s+(?:says|said|tells|told|asks|asked|telling|asking|instructing|urging)\s+(?:{REPORTED_TO}\s+)?to\s+(?:[^.\n]{{0,80}}?\b(?:and|then)\s+)?$|\b(?:titled|entitled|subject(?:\s+line)?|headlined)\s*:?\s*[\x22'“‘]\s*$"
     )
 );
 

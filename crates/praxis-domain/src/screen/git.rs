@@ -140,6 +140,7 @@ fn bypasses(subcommand: &str, args: &str, before: &str) -> bool {
                 || positional.iter().skip(1).any(|r| r.starts_with('+'))
                 || (flag("--force-with-lease")
                     && (positional.iter().skip(1).any(|r| shared_branch(r))
+                        || lease_on_shared_branch(&words)
                         || (positional
                             .get(1)
                             .is_none_or(|r| r.eq_ignore_ascii_case("head"))
@@ -153,6 +154,17 @@ fn bypasses(subcommand: &str, args: &str, before: &str) -> bool {
         }),
         _ => false,
     }
+}
+
+/// Whether `--force-with-lease=<ref>[:<expect>]` names a shared branch:
+/// the lease's ref is the branch the push overwrites when no refspec names
+/// one (`git push origin --force-with-lease=main`).
+fn lease_on_shared_branch(words: &[String]) -> bool {
+    words.iter().any(|w| {
+        w.strip_prefix("--force-with-lease=")
+            .and_then(|lease| lease.split(':').next())
+            .is_some_and(shared_branch)
+    })
 }
 
 pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
@@ -393,5 +405,21 @@ mod tests {
             "git push --force-with-lease origin 5.x",
             Rule::GitSafeguardBypass
         ));
+    }
+
+    #[test]
+    fn a_lease_that_names_a_shared_branch() {
+        for hit in [
+            "git push origin --force-with-lease=main",
+            "git push --force-with-lease=master:4f2a9c1 origin",
+        ] {
+            assert!(fires(hit, Rule::GitSafeguardBypass), "{hit}");
+        }
+        for clean in [
+            "git push origin --force-with-lease=feature/x",
+            "git push --force-with-lease=fix/login:4f2a9c1 origin fix/login",
+        ] {
+            assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
+        }
     }
 }

@@ -27,6 +27,11 @@ lazy_regex!(
     r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s"'=,:(])-[A-Za-z]{1,12})(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
 );
 lazy_regex!(
+    /// A character's escape code read as a server's name (`x0d`, `u000a`).
+    ESCAPE_CODE,
+    r"^(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})$"
+);
+lazy_regex!(
     UNC,
     r#"(?:^|[\s"'`=(\[,;|>]|file:///?)\\{2,4}([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
 );
@@ -109,11 +114,14 @@ pub(super) fn home_path(text: &str) -> Spans {
             .filter(|c| {
                 // A regex escaped in a string (`"\\\\berror\\\\b"`) ends in a
                 // one-letter class, not a share.
-                let escape = c[0]
-                    .rsplit('\\')
-                    .next()
-                    .is_some_and(|last| last.len() == 1 && "bBdDwWsS".contains(last));
+                let last = c[0].rsplit('\\').next().unwrap_or("");
+                let escape = last.len() == 1 && "bBdDwWsS".contains(last);
+                // Escaped control characters (`"\\r\\nQUIT"`, `\\x0d\\x0a`)
+                // are no server and share: no server's name is one letter.
+                let escaped_controls = (c[1].len() == 1 && "rntfv0abeN".contains(&c[1]))
+                    || ESCAPE_CODE.is_match(&c[1]);
                 !escape
+                    && !escaped_controls
                     && !matches!(
                         c[1].to_ascii_lowercase().as_str(),
                         "server" | "servername" | "host" | "hostname" | "computer" | "computername"
@@ -314,6 +322,34 @@ mod tests {
         for clean in [
             "The /home/index.html route 404s after the router change.",
             "Paths like C:\\Users\\...\\AppData must be quoted in the .bat file.",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
+    }
+
+    #[test]
+    fn escaped_control_characters_are_no_share() {
+        for hit in [
+            "copied to \\\\fs01\\share\\drop",
+            "net use Z: \\\\nas-02\\backups",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            "line.split(\"\\\\n\") produced one element because the file used \\\\r\\\\n endings.",
+            "the log had \\\\t\\\\n sequences",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
+    }
+
+    #[test]
+    fn more_escaped_controls() {
+        for clean in [
+            "sock.send(\"\\\\r\\\\nQUIT\\\\r\\\\n\")",
+            "printf(\"\\\\n\\\\nSummary: %d\")",
+            "the bytes were \"\\\\x0d\\\\x0a\"",
+            "\"\\\\u000d\\\\u000a\" in the JSON",
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }

@@ -618,6 +618,7 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // (`GET /v1/forecast?appid=…`) named for no word above.
             "appid",
             "app_id",
+            "sid=",
             "hdnts",
             "hdnea",
             "tkn",

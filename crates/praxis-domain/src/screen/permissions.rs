@@ -142,10 +142,12 @@ fn operator_octal(arg: &str) -> Option<&str> {
 }
 
 /// A system path: the root, a top-level system directory or anything
-/// below one, a Windows system directory.
+/// below one, a Windows system directory. The host's root as a container
+/// mounts it (`/host/var/run/docker.sock`, `/hostfs/etc`, `/rootfs/usr`)
+/// counts as the root.
 fn system_path(arg: &str) -> bool {
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
-    let lower = resolved(&arg).to_ascii_lowercase();
+    let lower = on_host(&resolved(&arg).to_ascii_lowercase());
     if lower == "/" || lower == "/*" {
         return true;
     }
@@ -154,6 +156,28 @@ fn system_path(arg: &str) -> bool {
         return SYSTEM_ROOTS.contains(&top);
     }
     lower.starts_with("c:\\windows") || lower.starts_with("c:\\program files")
+}
+
+/// A path under the host's root as a container mounts it
+/// (`/host/var/run/docker.sock`, `/hostfs/etc`, `/rootfs/usr`), as the host
+/// sees it; the mount itself is the root. Any other path as it is.
+fn on_host(path: &str) -> String {
+    ["/host", "/hostfs", "/rootfs", "/host-root", "/host_root"]
+        .iter()
+        .find_map(|mount| {
+            path.strip_prefix(mount)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .map_or_else(
+            || path.to_owned(),
+            |rest| {
+                if rest.is_empty() {
+                    "/".to_owned()
+                } else {
+                    rest.to_owned()
+                }
+            },
+        )
 }
 
 /// The sticky, world-writable mode of a shared temporary directory is how
@@ -200,7 +224,7 @@ fn resolved(path: &str) -> String {
 
 /// A temporary directory, where shared write access is the point.
 fn temporary(path: &str) -> bool {
-    let path = resolved(path.trim_matches(['"', '\'']));
+    let path = on_host(&resolved(path.trim_matches(['"', '\''])));
     let path = path.as_str();
     ["/tmp", "/var/tmp", "/dev/shm"].iter().any(|t| {
         path == *t
@@ -630,6 +654,35 @@ mod tests {
         for clean in [
             "sudo chmod -R -777 /var/www/wordpress",
             "sudo chmod =1777 /tmp",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+
+    #[test]
+    fn host_root_mounted_in_a_container() {
+        for hit in [
+            "kubectl exec -n infra ds/node-agent -- chmod 666 /host/var/run/docker.sock",
+            "chmod 777 /hostfs/etc",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "chmod 777 /hostfsx/etc",
+            "chmod 666 ./host/var/run/app.sock",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+
+    #[test]
+    fn scratch_directories_under_a_host_mount() {
+        for hit in ["chmod 777 /hostfs", "chmod 777 /host_root/etc"] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in [
+            "chmod 777 /host/var/tmp/scratch",
+            "chmod 777 /rootfs/dev/shm/x",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

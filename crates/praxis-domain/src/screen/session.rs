@@ -11,7 +11,8 @@ use super::pattern::{
 };
 use super::sql;
 use super::value::{
-    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, word_like, wordy,
+    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, twilio_sid,
+    word_like, wordy,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -21,9 +22,13 @@ const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 /// digits, ASP.NET's 24, ZooKeeper's 64-bit `0x…`, or 128 bits as `0x…`.
 const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}|[0-9a-fA-F]{40}|[0-9a-fA-F]{32}|[0-9a-z]{26}|[0-9a-z]{32}|[0-9a-z]{24}|0x[0-9a-fA-F]{32}|0x[0-9a-fA-F]{12,16})\b";
 
+/// A value that is a UUID and nothing more.
+static UUID_ONLY: LazyLock<Regex> = LazyLock::new(|| regex(&format!("^{UUID}$")));
 lazy_regex!(
+    /// A session id assigned to a name for one, quoted or in braces as
+    /// Windows writes a GUID (`session_guid={60B8…}`).
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["'])?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -85,6 +90,8 @@ static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
 const SESSION_KEY_SUFFIXES: &[&str] = &[
     "session",
     "sessionid",
+    "sessionguid",
+    "sessionuuid",
     "sessid",
     "sessiontoken",
     "sessionkey",
@@ -101,11 +108,7 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
 /// digits) or a Windows security identifier (`S-1-5-…`): named "SID", and
 /// no session.
 fn resource_sid(v: &str) -> bool {
-    let b = v.as_bytes();
-    let twilio = b.len() == 34
-        && b[..2].iter().all(u8::is_ascii_uppercase)
-        && b[2..].iter().all(u8::is_ascii_hexdigit);
-    twilio || v.starts_with("S-1-")
+    twilio_sid(v) || v.starts_with("S-1-")
 }
 
 /// The session suffix a key ends in, allowing for what only tells one
@@ -336,8 +339,12 @@ fn table_column(text: &str) -> Spans {
 
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
+        // In braces only a GUID is a value (`{60B8…}`); anything else is a
+        // template's interpolation (`{uuid.uuid4()}`).
+        let braced = c.get(2).is_some_and(|v| text[..v.start()].ends_with('{'));
         // R reads a member with `$` (Shiny's `session$token`).
         session_key(&c[1].replace('$', ".")).is_some_and(|suffix| session_value(suffix, &c[2]))
+            && (!braced || UUID_ONLY.is_match(&c[2]))
     });
     // A column of an `INSERT` named for a session (`django_session`'s
     // `session_key`), and its value.

@@ -124,9 +124,40 @@ pub(super) fn tls_verification_disabled(text: &str) -> Spans {
             .trim_end()
             .rsplit(char::is_whitespace)
             .next();
-        !flag.is_some_and(skip_switched_off)
+        !flag.is_some_and(skip_switched_off) && !offline_insecure(text, span)
     });
     out
+}
+
+/// Whether the match is a bare `--insecure` given, in its own command, to
+/// a tool for which it means no connection at all: a JWT, JWS or JWE tool
+/// that skips a signature check (`step crypto jwt inspect --insecure`), or
+/// step writing a private key unencrypted (`step certificate create …
+/// --no-password --insecure`).
+fn offline_insecure(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let flag = text[span.clone()].trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-');
+    if !flag.eq_ignore_ascii_case("--insecure") {
+        return false;
+    }
+    // The command the flag belongs to: back to the last separator, on to
+    // the next.
+    let separators = ['\n', ';', '|', '&', '(', '`'];
+    let start = text[..span.start].rfind(separators).map_or(0, |i| i + 1);
+    let end = text[span.end..]
+        .find(separators)
+        .map_or(text.len(), |i| span.end + i);
+    let command = text[start..end].to_ascii_lowercase();
+    let jwt = [
+        "jwt inspect",
+        "jwt verify",
+        "jwt decode",
+        "jws verify",
+        "jwe decrypt",
+    ]
+    .iter()
+    .any(|w| command.contains(w));
+    let unencrypted_key = command.contains("step ") && command.contains("--no-password");
+    jwt || unencrypted_key
 }
 
 #[cfg(test)]
@@ -430,6 +461,39 @@ mod tests {
         for clean in [
             "[System.Net.ServicePointManager]::SecurityProtocol = 'Tls12'",
             "[System.Net.ServicePointManager]::CertificatePolicy = $originalPolicy",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
+
+    #[test]
+    fn a_jwt_tools_insecure_skips_a_signature() {
+        for hit in [
+            "step ca health --insecure",
+            "curl --insecure https://jwt.example/inspect",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "step crypto jwt inspect --insecure < ./tmp/token.txt | jq .payload.exp",
+            "step crypto jwt verify --insecure --subject x < token",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
+    }
+
+    #[test]
+    fn step_writes_unencrypted_keys_and_commands_end_at_separators() {
+        for hit in [
+            "step crypto jwt inspect --insecure < t.txt && curl --insecure https://api.internal/v1/me",
+            "jwt decode \"$(curl --insecure -s https://idp/token)\"",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "step certificate create root root.crt root.key --profile root-ca --no-password --insecure",
+            "step crypto keypair pub.pem priv.pem --no-password --insecure",
+            "step crypto jws verify --insecure < sig.json",
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }

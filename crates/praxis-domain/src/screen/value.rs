@@ -268,6 +268,15 @@ pub(super) fn base64_tail(s: &str) -> usize {
         .count()
 }
 
+/// Whether a value is a Twilio resource SID: two capitals and 32 hex
+/// digits (`AC…`, `SM…`), an id, not a secret.
+pub(super) fn twilio_sid(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() == 34
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..].iter().all(u8::is_ascii_hexdigit)
+}
+
 pub(super) fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }

@@ -39,9 +39,10 @@ lazy_regex!(
 lazy_regex!(
     /// A secret access key after its name: assigned, handed over with it
     /// in a call (`setdefault("AWS_SECRET_ACCESS_KEY", "…")`), printed by
-    /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said.
+    /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said
+    /// ("… key for the backup user: …").
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b[^\n]{0,30}?\s(?:was|is)\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b(?:[^\n]{0,30}?\s(?:was|is)\s+|[^\n:=]{0,60}?:[ \t]*)["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -453,8 +454,9 @@ pub(super) fn aws(text: &str) -> Spans {
             distinct_chars(b) >= 8 && has_digit(b)
         }));
     }
+    // Forty hex digits are a SHA-1 (a commit, a fingerprint), never a key.
     out.extend(groups(Some(&AWS_SECRET), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12
+        random_like(b, 40) && distinct_chars(b) >= 12 && !b.bytes().all(|c| c.is_ascii_hexdigit())
     }));
     out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
     out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
@@ -635,9 +637,10 @@ lazy_regex!(
     r"(?i)\bsms\b|subaccount|\bauth[ _-]?token\b"
 );
 lazy_regex!(
-    /// A bot id, a colon and the 35-character secret.
+    /// A bot id, a colon and the 35-character secret, also glued to a
+    /// short flag (`gh secret set … -b7202…:AA…`).
     TELEGRAM,
-    r"(?:^|[^A-Za-z0-9_:]|/bot|(?i:token):)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+    r"(?:^|[^A-Za-z0-9_:]|/bot|(?i:token):|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and
@@ -664,65 +667,6 @@ lazy_regex!(
     DISCORD_ID_TOKEN,
     r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|(?:^|[\s"'`(=])\d{17,20}/([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_/-])"#
 );
-lazy_regex!(
-    /// A Functions key in a URL or header, and the keys of storage, Service
-    /// Bus and Event Hubs connection strings, a Data Explorer (Kusto)
-    /// connection string's application key, an API Management or Cognitive
-    /// Services subscription key (header, query, Speech SDK), an Azure
-    /// OpenAI client's key, a Stream Analytics input's policy key.
-    AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
-);
-lazy_regex!(
-    /// The shape of a storage account key: 64 bytes in base64 (not after
-    /// a hyphen: `sha512-…==` is a package's integrity hash).
-    STORAGE_KEY,
-    r"(?:^|[^A-Za-z0-9+/-])([A-Za-z0-9+/]{86}==)"
-);
-lazy_regex!(
-    /// The shape of a Functions key: 40 bytes in base64 (or base64url, as
-    /// newer hosts write them), 54 characters and its padding.
-    FUNCTION_KEY,
-    r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9+/_-]{54}==)(?:$|[^A-Za-z0-9+/=_-])"
-);
-lazy_regex!(
-    /// Words that place a Functions key.
-    FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
-);
-lazy_regex!(
-    /// A Microsoft Entra application's client secret: three characters, a
-    /// digit and `Q~`, then 31 to 34 more (`sWK8Q~W762.Jxim…`).
-    ENTRA_SECRET,
-    r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])"
-);
-lazy_regex!(
-    /// The access key of an Azure Cache for Redis, as a Redis URL's
-    /// password.
-    AZURE_REDIS_URL,
-    r"(?i)\brediss?://[^:@\s/]*:([^@\s/]{20,})@[\w.-]+\.redis\.cache\.windows\.net\b"
-);
-lazy_regex!(
-    /// Words that place a storage account key, the key listing's columns
-    /// (`KeyName  Permissions  Value`, `key1  FULL …`) among them.
-    AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
-);
-lazy_regex!(
-    /// Words that place a key named as Azure names its pairs: the Azure CLI
-    /// or PowerShell, IoT Hub and DPS, Event Grid, Service Bus, Redis.
-    NAMED_KEY_CONTEXT,
-    r"(?i)azure|(?-i:\baz\s+[a-z]+\s+[a-z])|\b(?:Get|Set|New)-Az|idScope|\bDPS\b|iot\s*hub|azure-devices|event\s*grid|servicebus|redis\.cache|list-keys"
-);
-lazy_regex!(
-    /// A 32-byte key named as Azure names its pairs (`primaryKey`, "DPS
-    /// enrollment group primary key:", `EventGridKey=`, or the name and
-    /// the key alone, as a sentence quotes them): Redis, IoT Hub and DPS,
-    /// Event Grid, Relay, Service Bus.
-    NAMED_KEY,
-    r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+(?:(?:is|was|->|=>)[ \t]+)?)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
-);
-
 /// A Twilio auth token or API key secret in a text about Twilio.
 pub(super) fn twilio(text: &str) -> Spans {
     let word = |at: usize| {
@@ -758,6 +702,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
                 && !hyphenated(text, m.start())
                 && !labelled_id(text, m.start())
+                && !(hex && file_digest(text, m.range()))
                 && (named || (hex && called_token(text, m.range())))
         })
         .map(|m| m.range())
@@ -836,7 +781,8 @@ fn labelled_token(text: &str, at: usize) -> bool {
 }
 
 /// Whether the value at `at` is labelled an id (`trace_id=`, `span_id:`,
-/// `requestId=`): a tracing or request id, not a token. (A `sid` is a
+/// `requestId=`, `trace …`, an error tracker's `event …`): a tracing,
+/// request or event id, not a token. (A `sid` is a
 /// Twilio resource's name, and no label of this kind.)
 fn labelled_id(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end_matches(['=', ':', ' ', '"', '\'']);
@@ -845,8 +791,39 @@ fn labelled_id(text: &str, at: usize) -> bool {
         .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let word = before[start..].to_ascii_lowercase();
-    // `trace id …` labels the value by the word `id` alone.
-    word.len() >= 2 && word.ends_with("id") && !word.ends_with("sid")
+    // `trace id …` labels the value by the word `id` alone; an error
+    // tracker's `event …` is an id too.
+    (word.len() >= 2 && word.ends_with("id") && !word.ends_with("sid"))
+        || matches!(
+            word.as_str(),
+            "event" | "events" | "trace" | "span" | "job" | "message" | "correlation" | "request"
+        )
+}
+
+/// Whether hex at `at` is a file's digest by where it stands: between dots
+/// of a bundle's name (`app.91ab….js`), or first on a line and followed by
+/// a file name, as `md5sum` lists them.
+fn file_digest(text: &str, at: std::ops::Range<usize>) -> bool {
+    let bytes = text.as_bytes();
+    // In a file's name: after `.`, `/` or `-`, before an extension or a
+    // suffix (`app.<hex>.js`, `/static/<hex>.js`, `main.<hex>-legacy.js`);
+    // or a cache buster (`twilio.js?v=<hex>`).
+    let named = matches!(bytes.get(at.end), Some(b'.' | b'-'))
+        && bytes.get(at.end + 1).is_some_and(u8::is_ascii_alphabetic)
+        && at.start > 0
+        && matches!(bytes[at.start - 1], b'.' | b'/' | b'-' | b'_');
+    let busted = ["?v=", "&v=", "?ver=", "?hash=", "?h="]
+        .iter()
+        .any(|p| text[..at.start].ends_with(p));
+    let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
+    let listed = line_start == at.start
+        && text[at.end..].starts_with("  ")
+        && text[at.end..]
+            .trim_start_matches([' ', '*'])
+            .split_whitespace()
+            .next()
+            .is_some_and(|file| file.contains('.') || file.contains('/'));
+    named || busted || listed
 }
 
 /// Whether the value at `at` continues a hyphenated name
@@ -948,32 +925,8 @@ pub(super) fn discord(text: &str) -> Spans {
     out
 }
 
-/// An Azure Functions key, storage account or shared access key, or SAS
-/// signature.
-pub(super) fn azure(text: &str) -> Spans {
-    let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
-    if AZURE_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
-    }
-    if NAMED_KEY_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&NAMED_KEY), text, |v| {
-            random_like(v, 40) && has_digit(v) && mixed_case(v)
-        }));
-    }
-    out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
-        random_like(v, 20) && !is_placeholder(v)
-    }));
-    if FUNCTION_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
-    }
-    if memchr::memmem::find(text.as_bytes(), b"Q~").is_some() {
-        out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
-            has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
-        }));
-    }
-    out
-}
-
+mod azure;
+pub(super) use azure::azure;
 mod putty;
 #[cfg(test)]
 mod tests;

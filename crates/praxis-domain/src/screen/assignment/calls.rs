@@ -1,7 +1,8 @@
 //! Credentials handed to a library call in code: reqwest's
 //! `.bearer_auth("…")`, a Go `[]byte("…")` secret, MQTTnet's
 //! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
-//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`), a browser
+//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`), curl's
+//! `CURLOPT_USERPWD`, a browser
 //! test typing a password into its field (`cy.get('#password').type('…')`,
 //! `page.fill('input[name="password"]', '…')`).
 
@@ -13,9 +14,10 @@ use super::{KeyClass, generated_password, key_class, literal_secret};
 
 lazy_regex!(
     /// A call that takes a token or a password as its only or last
-    /// literal argument after a user.
+    /// literal argument after a user, and curl's `CURLOPT_USERPWD` option
+    /// set to `user:password` (PHP, pycurl).
     pub(super) CALL_CREDENTIAL,
-    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\("#
+    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')"#
 );
 lazy_regex!(
     /// A Go secret converted to bytes where it is declared
@@ -34,8 +36,14 @@ lazy_regex!(
 );
 
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
-pub(super) const CALL_WORDS: &[&str] =
-    &["bearer_auth(", "withcredentials(", "dbi->connect(", "@tcp("];
+pub(super) const CALL_WORDS: &[&str] = &[
+    "bearer_auth(",
+    "withcredentials(",
+    "dbi->connect(",
+    "@tcp(",
+    "@unix(",
+    "userpwd",
+];
 /// Words one of which a text holds when [`BYTES_SECRET`] matches.
 pub(super) const BYTES_WORDS: &[&str] = &["[]byte("];
 /// Words one of which a text holds when [`BROWSER_FILL`] matches.

@@ -742,3 +742,39 @@ fn review_of_fills_signing_configs_and_chat_answers() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+#[test]
+fn a_reset_password_in_prose_and_curl_userpwd() {
+    for hit in [
+        "I reset it to QR03Eps+KPRczcX and then the login worked; the old password had a trailing space.",
+        "The admin password expired, so I reset it to Vt8qLm2Wx7Rk and logged in.",
+        "curl_setopt($ch, CURLOPT_USERPWD, \"api:q382EuCGihT89034Ptl6OaaU\");",
+        "c.setopt(pycurl.USERPWD, 'sync:Hq7vR2mLw9TzXk4P')",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "I reset it to defaults and then the login worked; the old password had expired.",
+        "curl_setopt($ch, CURLOPT_USERPWD, \"$user:$password\");",
+        "curl_setopt($ch, CURLOPT_USERPWD, $credentials);",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
+
+#[test]
+fn changed_it_to_names_a_setting() {
+    for hit in [
+        "curl_setopt($ch, CURLOPT_PROXYUSERPWD, \"proxy:Hq7vR2mLw9TzXk4P\");",
+        "curl_setopt_array($ch, array(CURLOPT_USERPWD => \"deploy:Hq7vR2mLw9TzXk4P\"));",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "Django was using the default password hasher; I changed it to Argon2PasswordHasher in settings.py.",
+        "samba: password server was wrong, I set it to DC01.corp.local",
+        "The password column was too short, so I changed it to NVarChar(256).",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

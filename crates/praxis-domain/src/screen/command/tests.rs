@@ -454,3 +454,22 @@ fn backticked_download_then_run() {
         Rule::UnsafeCommand
     ));
 }
+
+#[test]
+fn the_system_python_and_multiarch_libraries() {
+    for hit in [
+        "sudo rm -rf /usr/lib/python3.10",
+        "sudo rm --recursive --force /usr/lib/python3",
+        "sudo rm -rf /lib/x86_64-linux-gnu",
+        "rm -rf /usr/lib/aarch64-linux-gnu",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "sudo rm -rf /usr/lib/python3/dist-packages/foo",
+        "rm -rf ./lib/python3.10",
+        "sudo rm -rf /usr/local/lib/python3.12/site-packages/broken_pkg",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

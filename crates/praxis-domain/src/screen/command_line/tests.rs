@@ -533,3 +533,38 @@ fn review_of_argv_arrays_and_substitutions() {
         );
     }
 }
+
+#[test]
+fn rman_and_ftp_here_strings() {
+    for hit in [
+        "rman target sys/thistle-nimbus-vortex4@ORCL",
+        "dgmgrl sys/Kq7Lm2Xz9Rt@prod_primary",
+        "ftp -n files.partner.example <<< $'user upload Falcon5607saffron\\nbinary\\nput out.csv\\nbye'",
+        "ftp -n files.partner.example <<EOF\nuser upload Falcon5607saffron\nput out.csv\nEOF",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "rman target /",
+        "ftp -n files.partner.example <<< $'user upload $FTP_PASS\\nbye'",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}
+
+#[test]
+fn rman_forms_and_prompting_aliases() {
+    for hit in [
+        "rman target / catalog rcat_owner/Kq7Lm2Xz9R@RCATDB",
+        "RMAN TARGET sys/Kq7Lm2Xz9R@PRODDB",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "rman target sys/@PRODDB",
+        "rman target sys/`get_pw sys`@PRODDB",
+        "sqlplus scott/@orcl",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -654,3 +654,29 @@ fn review_of_ids_before_labels() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+#[test]
+fn a_session_guid_in_braces() {
+    for hit in [
+        "RDP broker: the gateway logged session_guid={60B85D86-6C00-4C47-87D9-31789131C0CE} for the dropped connection",
+        "session_uuid=3f1c2e3a-4b5d-4e6f-8a7b-0c1d2e3f4a5b",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "session_guid={00000000-0000-0000-0000-000000000000}",
+        "session_guid={guid}",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+#[test]
+fn braces_hold_a_guid_not_an_interpolation() {
+    for clean in [
+        "logger.info(f\"starting job session_uuid={uuid.uuid4()}\")",
+        "url = f\"/api?session_key={settings.SESSION_KEY}\"",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

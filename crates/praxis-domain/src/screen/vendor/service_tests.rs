@@ -315,3 +315,113 @@ fn digests_beside_account_keys() {
         assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
     }
 }
+
+#[test]
+fn held_out_fifty_vendor_shapes() {
+    for hit in [
+        "Secret access key for the backup user (rotate quarterly): Ow9HprALF9FZaVQvQbu17LPKi25+d9jDNv4qyBQt",
+        "secret access key for svc-etl (prod): sH+nqx021IdA3dkj2ylLELW2l/KolsOfBwdawXSZ",
+    ] {
+        assert!(fires(hit, Rule::CredentialAws), "{hit}");
+    }
+    for clean in [
+        "Secret access key for the backup user: stored in Vault under aws/backup, never in this file.",
+        "Secret access key for the backup user: <redacted>",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+    }
+}
+
+#[test]
+fn twilio_digests_by_place_stand_down() {
+    for hit in [
+        "twilio client = Client('AC' + sid, 'f3c9a1e07b5d42c8a6e1d9b0c7f2a4e8')",
+        "TWILIO_AUTH_TOKEN=9b1e4c7a2d5f8e0b3c6a9d2e5f8b1c4a",
+    ] {
+        assert!(fires(hit, Rule::CredentialTwilio), "{hit}");
+    }
+    for clean in [
+        "d41d8cd98f00b204e9800998ecf8427e  twilio-9.0.4.tar.gz (empty download, the mirror returned 0 bytes)",
+        "Sentry event 3283a50e61706a4a0cca480bee7be6be grouped under TwilioRestException (error 21408).",
+        "Bundle name app.91ab181165531f9289648874ef3e7908.js carries a content hash; the Twilio widget has no credentials.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
+    }
+}
+
+#[test]
+fn telegram_token_glued_to_a_flag() {
+    for hit in [
+        "gh secret set TELEGRAM_TOKEN -b7202376242:AAXiPdYGFMrRyPjmev_o_hsE-3c2wfy6W1A",
+        "gh secret set BOT_TOKEN -R acme/bot -b 6123456789:AAH2kLm9Xz4Rt7Vb1Nc8Hd3Fs6Gj0YaEu5K",
+    ] {
+        assert!(fires(hit, Rule::CredentialTelegram), "{hit}");
+    }
+    for clean in [
+        "gh secret set TELEGRAM_TOKEN -b\"$TELEGRAM_TOKEN\"",
+        "gh secret set TELEGRAM_TOKEN -b\"${{ secrets.TG }}\"",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTelegram), "{clean}");
+    }
+}
+
+#[test]
+fn azure_sql_passwords_openai_headers_and_rclone_keys() {
+    for hit in [
+        "api-key: 88c1ff0af4335b05c810898cccf46d50 header sent to https://oai-weu-prod.openai.azure.com/openai/deployments/gpt4o/chat/completions returns 429",
+        "Database connection: Server=tcp:sql-crm-prod.database.windows.net,1433;Initial Catalog=crm;User ID=crmapp;Password=nimbus+66;Encrypt=True;",
+        "\"Default\": \"Server=tcp:sqlsrv-inv.database.windows.net,1433;Database=inv;User Id=inv_rw;Pwd=harbor-mango-fennel2;\"",
+        "rclone config: account = stmediaraw\nkey = 45qVn8+XwK/yMrOFK3O6MYvtK+YuylAxIaNJRaGqMZN4i0XdD7dWKur2hjdB3Jz7XMkz8/KdRW7Ok4wGahLqaA==",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    for clean in [
+        "Server=tcp:sql-crm-prod.database.windows.net,1433;User ID=crmapp;Password={your_password};Encrypt=True;",
+        "Server=tcp:sql-crm-prod.database.windows.net,1433;User ID=crmapp;Password=$(SQL_PASSWORD);",
+        "Server=tcp:sql-crm-prod.database.windows.net,1433;Authentication=Active Directory Default;",
+        "api-key: <your-key> header sent to https://oai-weu-prod.openai.azure.com/openai/deployments",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}
+
+#[test]
+fn review_forty_four_vendor_false_alarms() {
+    for clean in [
+        "Rotated the secret access key for ci-user in commit: 619dc2f48c071e8c4e2c7d73826706bc9e293c14",
+        "Secret access key fingerprint (sha1): 4f2a9c1e7b3d5a8f0c6e2b9d1a7f3c5e8b0d2a4f",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+    }
+}
+
+#[test]
+fn twilio_hex_as_files_and_labelled_ids() {
+    for clean in [
+        "Twilio widget: GET /static/91ab181165531f9289648874ef3e7908.js 404",
+        "Twilio bundle main.91ab181165531f9289648874ef3e7908-legacy.js failed to load",
+        "twilio.js?v=91ab181165531f9289648874ef3e7908 loaded",
+        "twilio job 91ab181165531f9289648874ef3e7908 failed",
+        "Twilio webhook trace 91ab181165531f9289648874ef3e7908 shows a 502",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
+    }
+}
+
+#[test]
+fn azure_sql_prose_and_templates() {
+    for hit in [
+        "Server=tcp:a.database.windows.net,1433;Uid=app;Pwd=Hq7v-R2mL;",
+        "Server=tcp:b.database.windows.net;Database=crm;User ID=crm;Password=nimbus+66;",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    for clean in [
+        "Login failed on acme-sql.database.windows.net; password = the one from Key Vault, verified twice",
+        "Server=tcp:a.database.windows.net,1433;User ID=app;Password=see key vault;",
+        "Server=tcp:a.database.windows.net,1433;Password=@@SQLPWD@@;",
+        "Server=tcp:a.database.windows.net,1433;Password=ENC(Zm9vYmFy);",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}

@@ -1,0 +1,471 @@
+//! The secret-URL rule's tests.
+
+use crate::screen::fires;
+use crate::screen::rule::Rule;
+
+#[test]
+fn urls_with_credentials() {
+    assert!(fires(
+        "s3://bucket/x?X-Amz-Signature=9c1f0e7a2b4d",
+        Rule::SecretUrl
+    ));
+    assert!(fires(
+        "postgres://app:W3ak2pw@db.internal/app",
+        Rule::SecretUrl
+    ));
+    assert!(fires(
+        "wss://feed.example.net/live#access_token=Zx81Qp0sLm",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "postgres://app:${PGPASSWORD}@db/app",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "https://example.com/list?page=2&sort=asc",
+        Rule::SecretUrl
+    ));
+    assert!(!fires("https://example.com/x?key=value", Rule::SecretUrl));
+    assert!(!fires("https://example.com/x?token=", Rule::SecretUrl));
+    // A heartbeat push token; a word in its place is a route.
+    assert!(fires(
+        "curl 'https://status.acme.io/api/push/Vq81TzLm4k?status=up'",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "https://acme.io/api/push/notifications?since=3",
+        Rule::SecretUrl
+    ));
+    // A raw `#` in the password, not yet a fragment.
+    assert!(fires(
+        "git clone https://deploy:Bluebird#4096ozg@git.acme.test/platform/infra.git",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "see https://docs.acme.test/guide#setup and mail ops@acme.test",
+        Rule::SecretUrl
+    ));
+    // A raw `@` in the password; a secret named like one in a query.
+    for hit in [
+        "mongodb+srv://analytics:Lz9$7h3yHb@@cluster0.ab12c.mongodb.net/prod",
+        "https://portal.example.test/reset?reset_token=6uPTQP9XGWiIT95X2SKDXVWU8",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires(
+        "https://api.example.test/items?page_token=CiAKGjBpNDd2Nmp2",
+        Rule::SecretUrl
+    ));
+    // A webhook whose path is the secret, on any host.
+    for hook in [
+        "https://hooks.acme.test/incoming/Qx7vL2mK9pR4tW8yB3nC6dF1gH5jZ0aS",
+        "https://sentry.acme.test/api/hooks/release/builtin/42/9f2c4e6a8b0d1f3e5a7c9b2d4f6e8a0c1b3d5f7e/",
+        "https://hc-ping.com/3dce54f3-3911-48bf-8566-3a3dcd95c6e6",
+        "https://open.feishu.cn/open-apis/bot/v2/hook/35d1caf4-0d21-46aa-99f7-3cf68a2cf014",
+        "curl -fsS https://cronitor.link/p/14a57139a26ead7bef144adaca6739ef/nightly-backup",
+    ] {
+        assert!(fires(hook, Rule::SecretUrl), "{hook}");
+    }
+    for clean in [
+        "https://hooks.acme.test/incoming/release-2024-build-artifacts-x86_64",
+        "https://api.github.com/repos/acme/app/hooks/123456789/deliveries",
+        "https://app.acme.test/integrations/3dce54f3-3911-48bf-8566-3a3dcd95c6e6/settings",
+        "https://dev.azure.com/acme/_apis/hooks/subscriptions/3dce54f3-3911-48bf-8566-3a3dcd95c6e6",
+        "https://hooks.acme.test/incoming/XXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// Whitespace that survives NFKC and the invisible-character strip but
+/// is more than one byte long (NEL, ogham space, line and paragraph
+/// separators) must not split a character when a URL token is cut out.
+#[test]
+fn multibyte_whitespace_before_a_url_parameter() {
+    for space in ['\u{85}', '\u{1680}', '\u{2028}', '\u{2029}', '\u{3000}'] {
+        let text = format!("x{space}https://h.io/?token=abcd1234efgh");
+        assert!(fires(&text, Rule::SecretUrl), "{text:?}");
+    }
+}
+
+/// Deploy hooks whose path or key is the secret, and a signature left
+/// on its own line when a presigned URL wraps.
+#[test]
+fn deploy_hooks_and_wrapped_signatures() {
+    for hit in [
+        "curl -X POST -d {} https://api.netlify.com/build_hooks/044e48a7c50dbd545a135b84",
+        "curl \"https://api.render.com/deploy/srv-p5i207fcjj9epgzbzqfv?key=Y0Z8GNfF5Mz\"",
+        "https://files.example.com/x.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&\n  X-Amz-Signature=e206c3389a4ab8eb0fc7e06a4757de304b61016281189d1f4337019919970236",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires(
+        "Netlify build hooks live under /build_hooks/ in the API.",
+        Rule::SecretUrl
+    ));
+}
+
+/// A user named for a mail address, an application id parameter, a
+/// password parameter beside its user.
+#[test]
+fn passwords_beside_users_and_application_keys() {
+    for hit in [
+        "MAILER_DSN=smtp://alerts%40example.com:QfT0kbvEPZuVp1xX@smtp.example.com:587",
+        "fetch(`https://api.openweather.example/data/2.5/weather?q=Berlin&appid=65fdebf1b86553e31359dc6755191e4a`)",
+        "http://influx.lan:8086/query?u=telegraf&p=hBDJGdjnAXf6T0&db=metrics",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires(
+        "https://shop.example/list?p=2&sort=price",
+        Rule::SecretUrl
+    ));
+}
+
+/// More secret parameters and hook hosts, and a properties file's
+/// escaped colon.
+#[test]
+fn more_parameters_and_hooks() {
+    for hit in [
+        "wget 'https://f003.backblazeb2.com/file/b/x.zst?Authorization=4_0030b31ff0590ac3a28fefd1_01b2c3d4'",
+        "MAKE_SCENARIO_HOOK=https://hook.eu2.make.com/hazh3cr0m745e8j72nh17ze8fmz69xtu",
+        "channels:\n  - https://conda.anaconda.org/t/6f-WQ9t13KzrMBK43nsyua9Z8ghqIIMrgrv/acme-private",
+        "Web UI available at http://127.0.0.1:8000?tkn=6641304c-b3f9-451b-9c5a-c094d53dbe94",
+        "distributionUrl=https\\://builder:k4iYUuVoL!p6hIO@artifacts.corp.local/gradle/gradle-8.7-bin.zip",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+}
+
+/// A webhook URL run straight into CJK prose.
+#[test]
+fn urls_followed_by_cjk_prose() {
+    assert!(fires(
+        "飞书机器人地址：https://open.feishu.cn/open-apis/bot/v2/hook/94a0369d-7434-4650-9509-464e63e12fa1，签名校验失败。",
+        Rule::SecretUrl
+    ));
+}
+
+/// A query wrapped after its `&`, a token inside an encoded redirect,
+/// a private calendar feed, a hook secret of letters alone.
+#[test]
+fn wrapped_encoded_and_private_feeds() {
+    for hit in [
+        "GET https://vault.example.dev/api/v2/download?file=q3.csv&\n    token=DfRmEcbuTBag2G2LVm6bNKgA2EbWKigeED0FZP15 (attempt 2)",
+        "Location: https://sso.quillbyte.io/logout?redirect_uri=https%3A%2F%2Fpg-12.kestrelworks.net%2Fcb%3Faccess_token%3D17QKfLyJ30hKu5hft5RyLvR2M4trQmFjxP3FkDdi",
+        "https://calendar.example.com/ical/team-ops/private-cf4aab26de8ae6e9ddfd0c26f326fa24/basic.ics",
+        "ROCKETCHAT_URL=https://chat.example.io/hooks/bIO5EmeQt3BqcYgrw/DmBbQGhUqiAjKzRBaKRDEKkTRSYkhDgobDspVAQHCgfpcWQG",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires(
+        "https://calendar.example.com/ical/team-ops/public/basic.ics",
+        Rule::SecretUrl
+    ));
+}
+
+/// Log inputs, dead-man's snitches, license keys, webhook ids after a
+/// readable prefix or as a UUID, and a query continued after `\\`.
+#[test]
+fn inputs_snitches_licenses_and_webhook_ids() {
+    for hit in [
+        "https://logs-01.loggly.com/inputs/4da7bafe-97db-41a2-8951-4963aecf56d5/tag/http/",
+        "0 3 * * * backup.sh && curl -fsS https://nosnch.in/5b0bf49283 > /dev/null",
+        "https://download.maxmind.com/app/geoip_download?edition_id=GeoLite2-City&license_key=v10ZuVHToliK8Dvw",
+        "https://ha.nordlys.example/api/webhook/garage-2oE39TG49pPm_xXpkfEToluP",
+        "https://n8n.int.example.net/webhook/bd59fdc9-42b3-4162-8033-2af2eb5d7e4f",
+        "curl -sS \"https://api.partner.example/v1/exports?since=2025-03-01&\\\naccess_token=xAEAsCm5aOMUwJLa_pPvqSQjLKl4bVHRZcU79idw_Y0\"",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://n8n.int.example.net/webhook-test/",
+        "https://ha.nordlys.example/api/webhook/garage-door",
+        "smtp://%env(MAILER_USER)%:%env(MAILER_PASS)%@smtp.eu.mailgun.org:587",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// Cloudflare Pages' deploy hook.
+#[test]
+fn cloudflare_deploy_hooks() {
+    assert!(fires(
+        "curl -X POST https://api.cloudflare.com/client/v4/pages/webhooks/deploy_hooks/1b2c3d4e-5f60-4718-9a2b-3c4d5e6f7a8b",
+        Rule::SecretUrl
+    ));
+}
+
+/// Uptime Kuma's push token.
+#[test]
+fn uptime_kuma_push_tokens() {
+    assert!(fires(
+        "https://status.example.com/api/push/Qz8wLm2Rx9?status=up&msg=OK",
+        Rule::SecretUrl
+    ));
+}
+
+/// Bitrix24's inbound webhook and a key after a template's `${…}`; a
+/// Sentry DSN's public key stands down.
+#[test]
+fn bitrix_hooks_template_urls_and_sentry_dsns() {
+    for hit in [
+        "https://corp.bitrix24.de/rest/1/k5ow2mttwk1fw6iy/crm.lead.add.json",
+        "fetch(`https://maps.example.net/geo?q=${q}&apiKey=2_Ngb1LoL9SO2Fd9kvR4I5lRrpWX9_vGJ`)",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires(
+        "SENTRY_DSN=https://73a66e88d6fb98664fc5a45150270461@o267422.ingest.de.sentry.io/2443559",
+        Rule::SecretUrl
+    ));
+}
+
+/// Oracle's JDBC URL carries the password before the host; Anaconda's
+/// repository takes a token in its path.
+#[test]
+fn oracle_and_anaconda_urls() {
+    for hit in [
+        "Hibernate could not connect: jdbc:oracle:thin:app_user/yyJCLIbs7T.!xC1@//ora-db1.example.net:1521/ORCLPDB1",
+        "conda config --add channels https://repo.anaconda.cloud/t/fHTxX4GcKkqyZB-7Ar7DzUj337SIU9kbYaEWaS5f/main",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "jdbc:oracle:thin:scott/tiger@//localhost:1521/XEPDB1",
+        "jdbc:oracle:thin:@//ora-db1.example.net:1521/ORCLPDB1",
+        "https://repo.anaconda.cloud/repo/main",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// An SQS broker URL with an empty host, Grafana's render key.
+#[test]
+fn sqs_brokers_and_render_keys() {
+    for hit in [
+        "export CELERY_BROKER_URL=sqs://LZQN729VA4X3Y53CWAX5:jpoQ3rcVRE6yiv+uSQK//o75l4TXAkoJe/6gQHtN@",
+        "http://grafana:3000/d-solo/abc/xyz?panelId=2&render=1&renderKey=3roX04NXbQOZVvxnGNnniwgnmMQwZAB7",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(!fires("export CELERY_BROKER_URL=sqs://", Rule::SecretUrl));
+}
+
+/// A tracker's passkey and an Akamai edge token in a query; the OAuth
+/// specification's example token and a French placeholder are no
+/// secrets.
+#[test]
+fn passkeys_edge_tokens_and_documented_examples() {
+    for hit in [
+        "https://tracker.quillon.org/rss.php?passkey=468d23036b0882677f41e1a5ae616ebb&cat=12",
+        "https://cdn.palisade.tv/hls/live/master.m3u8?hdnts=exp=1735689600~acl=/*~hmac=0eeacb5ea285798b223f71e793dbab34fd4c9de9e45ac01de2b0ac66df490c",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "Location: http://example.com/cb#access_token=2YotnFZFEjr1zCsicMWpAA&state=xyz",
+        "Dans la doc, l'exemple est postgres://utilisateur:motdepasse@hote:5432/base.",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+#[test]
+fn intake_keys_and_sql_server_jdbc_properties() {
+    for hit in [
+        "shipper: https://logs.fernhill.io/v2/ingest?ingest_key=Wm3kQ9vTz1LpX8rB2nYc7dHf",
+        "curl -X POST 'https://events.pollard.dev/collect?write_key=u7Rk2MxQ9sLw4TzA1bN8cVe3'",
+        "url=jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;user=svc_ledger;password=Vq83kLm2Tz9xWb;encrypt=true",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://logs.fernhill.io/v2/ingest?ingest_key=${INGEST_KEY}",
+        "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;integratedSecurity=true",
+        "jdbc:sqlserver://db-east-2.corp.example:1433;databaseName=Ledger;user=svc_ledger;password=<password>",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// Status pings, automation triggers, alert relays: a generated path
+/// segment after the name is the secret; a readable one is not.
+#[test]
+fn pings_triggers_and_relays() {
+    for hit in [
+        "curl -fsS \"https://status.bayleaf.dev/api/ping/3c1955ba261b3472c8e178623f4dd0f4/success\" -d ok",
+        "var hookUrl = \"https://flows.heronpoint.io/api/trigger/a0b88b598be168f463b65680cd3c9c8effb25f9a\";",
+        "https://relay.bittern.app/in/21ce27a2df09b799cdac55e8e1d8562a/472b288f41fc8e7360bf1bb6d533fb08",
+        "https://alerts.puffin-ops.com/api/v2/alerts/4f3b9lNnMkjSvfoDzabdcfGdGizz7DfFv4uT/notify",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://status.bayleaf.dev/api/ping/nightly-backup/success",
+        "https://www.linkedin.com/in/jane-doe-4b2a1",
+        "https://flows.heronpoint.io/api/trigger/deploy-preview",
+        "https://github.com/facebook/relay/commit/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        "https://gitlab.com/acme/notify-service/-/blob/4e1f0c9a8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f/README.md",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// A streaming ingest URL's key is the secret; a stream's name and a
+/// help page's counting example are not.
+#[test]
+fn stream_keys_and_counting_examples() {
+    for hit in [
+        "Server: rtmp://a.rtmp.youtube.com/live2/q7zm-4k2d-9wbx-1fpa-h8tc",
+        "ffmpeg -i in.mp4 -f flv rtmps://ingest.example-live.tv:443/app/live_20938475_Kq8ZxT2bWm5LpR7nVd3YhC",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "rtmp://media.example.com/live/conference-room-2024",
+        "rtmp://localhost:1935/live/abcd-1234-efgh-5678",
+        "ffplay rtmp://nginx.local:1935/live/FrontDoorCam01HD720p",
+        "rtmp://ingest.example.net/app/Channel42PrimaryBackup",
+        "Zapier's docs use https://hooks.zapier.com/hooks/catch/123456/abcdef/ as the sample.",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// An Azure Functions key in `code=`; elsewhere `code=` is a grant.
+#[test]
+fn function_codes_on_azure_hosts() {
+    assert!(fires(
+        "curl \"https://fn-orders.azurewebsites.net/api/sync?code=Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z==\"",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "https://app.example.com/callback?code=Qm7Tz2Lr9XcV4bN8aK1pW6yE3uH5jG0dFsRtYq2Z&state=x",
+        Rule::SecretUrl
+    ));
+}
+
+/// A share link's key, LuCI's session token, a long webhook id with
+/// `_` and `-` inside; in a command field, a URL's password is on the
+/// command line too.
+#[test]
+fn share_keys_luci_tokens_and_long_hook_ids() {
+    for hit in [
+        "report: https://reports.example.dev/share/run-7?share_key=Qm7Tz2Lr9XcV4bN8aK1pW6yE3u",
+        "http://10.0.0.1/cgi-bin/luci/;stok=4c1e7a9b2d5f8e0c3b6a9d2f5e8c1b4a/admin/status",
+        "POST http://ha.local:8123/api/webhook/Qm7Tz2Lr9XcV4bN8aK1p_W6yE3uH5jG0dFsRtYq2Z-4kLm9 ok",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    assert!(fires(
+        "pg_dump --dbname=postgresql://backup:Vq7Lm2Rp9Xw@db.internal:5432/crm -Fc -f crm.dump",
+        Rule::CredentialCommandLine
+    ));
+    assert!(!fires(
+        "http://10.0.0.1/cgi-bin/luci/;stok=/admin/status",
+        Rule::SecretUrl
+    ));
+}
+
+/// A node provider's project key in the path, a token as a URL's user
+/// with an empty password, a short URL-safe webhook id.
+#[test]
+fn node_provider_keys_token_users_and_webhook_ids() {
+    for hit in [
+        "RPC_URL=https://polygon-mainnet.g.alchemy.com/v2/Xq4Lm9Rz2Tw7Kp3Vb8Nc1Hd6Fs0Gj5Ya",
+        "const ws = 'wss://mainnet.infura.io/ws/v3/9c1f2e3a4b5d6e7f8091a2b3c4d5e6f7'",
+        "deb https://7e3a9c1f5b2d8e4c6a0f9b7e3d1c5a2e4b6d8f0a:@packagecloud.io/acme/tools/debian/ bookworm main",
+        "curl -X POST http://ha.local:8123/api/webhook/Kp3-Vb8Nc1_Hd6Fs0Gj5Yq2",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://etherscan.io/tx/0x9c1f2e3a4b5d6e7f8091a2b3c4d5e6f79c1f2e3a4b5d6e7f8091a2b3c4d5e6f7",
+        "https://rpc.example.org/v2/status",
+        "deb https://deploy:@packagecloud.io/acme/tools/debian/ bookworm main",
+        "http://ha.local:8123/api/webhook/doorbell-pressed",
+        "POST https://n8n.example.com/webhook/GithubPushEventHandler2024",
+        "curl https://node.example.com/api/v1/jobs/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
+        "Trace: https://rpc-gateway.internal:8443/traces/4f0e8c2b9a7d6e5f1a3b2c4d5e6f7a8b",
+        "postgres://postgres_replica_node_01:@10.0.0.5:5432/app",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// A query parameter after a template's interpolation, whose own
+/// parentheses are part of the URL; a `…_key` parameter with a random
+/// value; a node provider's key after `/ws/v3/`.
+#[test]
+fn interpolations_other_keys_and_node_hosts() {
+    for hit in [
+        "fetch(`https://api.mapforge.dev/geocode?q=${encodeURIComponent(addr)}&key=VdR2GhCKTE3o6iOthTp8o25mOyM2S2eHUE1OGza`)",
+        "ALERT_URL=\"https://api.telemetrix.io/ingest?dsn_key=618ca251fe805932a22e4c12f51fb77ed8b658ab&env=prod\"",
+        "ws_endpoint: wss://node.chainspur.io/ws/v3/15fd0ac2fb1d03a248e06c399dd7bd8a",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "fetch(`https://api.mapforge.dev/geocode?q=${encodeURIComponent(addr)}&key=${MAP_KEY}`)",
+        "https://docs.example.dev/search?sort_key=created_at&page=2",
+        "wss://node.chainspur.io/ws/v3/status",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// From a review: parameters that name a thing (`idempotency_key`,
+/// `cache_key`), a node's non-websocket paths, `stok` as a word's end;
+/// PagerDuty's `routing_key`.
+#[test]
+fn named_things_node_paths_and_routing_keys() {
+    assert!(fires(
+        "https://events.pagerduty.com/v2/enqueue?routing_key=9b1c2e7f3a4d5e6f8a0b1c2d",
+        Rule::SecretUrl
+    ));
+    for clean in [
+        "POST https://api.payments.dev/v1/charges?idempotency_key=3f6c2a1e-8b4d-4f7a-9c2e-5d1b7a9e0c3f",
+        "https://storage.example.dev/download?object_key=2024Q3Report8f2a9c71e4b5d",
+        "GET /v1/objects?cache_key=sha1-4e1243bd22c66e76c2ba9eddc1f91394e57f9f83 200",
+        "curl https://node-1.buildcache.internal/v1/4e1243bd22c66e76c2ba9eddc1f91394e57f9f83",
+        "GET https://node.orders.internal/v2/3fa85f64-5717-4562-b3fc-2c963f66afa6 returned 404",
+        "GET /api/items?stok=in_stock&page=2 200",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+#[test]
+fn session_ids_intake_paths_and_mail_users() {
+    for hit in [
+        "Salesforce login URL: https://fenmarsh.my.salesforce.com/secur/frontdoor.jsp?sid=WMBXwMfnQktscfO_!295OCCWRq2jFmTlV9LL9cuds3vad5OOvDOMEvS3A8Do",
+        "errors POSTed to https://ingest.logpipe.io/v1/ingest/hWWFb99FBzPrFWU1qcnfOxJBpvZUVVQPJmbU (the path segment is the write key).",
+        "open \"https://admin.lindqvist-shop.se/login?autologin_key=dca1820bbe34684607ecea165a06e6b933929fe0\"",
+        "EMAIL_URL = 'smtp+tls://notify@lunafield.org:fdPJ~XhRPbv9o3@mail.lunafield.org:587'",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://forum.example.org/viewtopic.php?t=512&sid=42",
+        "https://sapgui.example.com/launch?sid=PRD&client=100",
+        "https://ingest.logpipe.io/v1/ingest/events",
+        "https://shop.example.se/login?autologin_key=1",
+        "EMAIL_URL = 'smtp+tls://notify@lunafield.org@mail.lunafield.org:587'",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+#[test]
+fn identifiers_named_sid_and_job_paths() {
+    for clean in [
+        "https://intranet.acme.local/ad/user?sid=S-1-5-21-3623811015-3361044348-30300820-1013",
+        "https://analytics.example/collect?v=2&sid=1715678901234",
+        "https://portal.example.edu/grades?sid=202300451234",
+        "https://api.twilio.com/log?sid=SM91ab181165531f9289648874ef3e7908",
+        "GET https://etl.acme.internal/api/v1/ingest/91ab181165531f9289648874ef3e7908/status -> 404 (job not found)",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -1,0 +1,104 @@
+//! Azure's keys: storage, Functions, Service Bus and Event Hubs, Redis,
+//! Cognitive Services and Azure OpenAI, Entra client secrets, SQL
+//! connection strings.
+
+use super::super::pattern::{Spans, groups, lazy_regex};
+use super::super::value::{
+    distinct_chars, has_digit, is_placeholder, mixed_case, random_like, word_like,
+};
+
+lazy_regex!(
+    /// A Functions key in a URL or header, and the keys of storage, Service
+    /// Bus and Event Hubs connection strings, a Data Explorer (Kusto)
+    /// connection string's application key, an API Management or Cognitive
+    /// Services subscription key (header, query, Speech SDK), an Azure
+    /// OpenAI client's key (or its `api-key` header before the host), a
+    /// Stream Analytics input's policy key.
+    AZURE,
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|\bapi-key["']?\s*:\s*["']?([0-9a-f]{32})\b[^\n]*?\.openai\.azure\.com\b|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+);
+lazy_regex!(
+    /// The shape of a storage account key: 64 bytes in base64 (not after
+    /// a hyphen: `sha512-…==` is a package's integrity hash).
+    STORAGE_KEY,
+    r"(?:^|[^A-Za-z0-9+/-])([A-Za-z0-9+/]{86}==)"
+);
+lazy_regex!(
+    /// The shape of a Functions key: 40 bytes in base64 (or base64url, as
+    /// newer hosts write them), 54 characters and its padding.
+    FUNCTION_KEY,
+    r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9+/_-]{54}==)(?:$|[^A-Za-z0-9+/=_-])"
+);
+lazy_regex!(
+    /// Words that place a Functions key.
+    FUNCTION_CONTEXT,
+    r"(?i)\bfunc(?:tion)?s?\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
+);
+lazy_regex!(
+    /// A Microsoft Entra application's client secret: three characters, a
+    /// digit and `Q~`, then 31 to 34 more (`sWK8Q~W762.Jxim…`).
+    ENTRA_SECRET,
+    r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:$|[^A-Za-z0-9_~.-])"
+);
+lazy_regex!(
+    /// The access key of an Azure Cache for Redis, as a Redis URL's
+    /// password.
+    AZURE_REDIS_URL,
+    r"(?i)\brediss?://[^:@\s/]*:([^@\s/]{20,})@[\w.-]+\.redis\.cache\.windows\.net\b"
+);
+lazy_regex!(
+    /// An Azure SQL connection string's password: any value the string
+    /// gives, since people choose these (`Password=nimbus+66;`).
+    SQL_PASSWORD,
+    r#"(?i)\.database\.windows\.net\b[^\n"]*?;\s*(?:Password|Pwd)\s*=\s*([^;"'\s{}!@][^;"'\s]{3,})\s*(?:;|"|'|$)"#
+);
+lazy_regex!(
+    /// Words that place a storage account key, the key listing's columns
+    /// (`KeyName  Permissions  Value`, `key1  FULL …`) and an rclone
+    /// remote's `account =` then `key =` among them.
+    AZURE_CONTEXT,
+    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
+);
+lazy_regex!(
+    /// Words that place a key named as Azure names its pairs: the Azure CLI
+    /// or PowerShell, IoT Hub and DPS, Event Grid, Service Bus, Redis.
+    NAMED_KEY_CONTEXT,
+    r"(?i)azure|(?-i:\baz\s+[a-z]+\s+[a-z])|\b(?:Get|Set|New)-Az|idScope|\bDPS\b|iot\s*hub|azure-devices|event\s*grid|servicebus|redis\.cache|list-keys"
+);
+lazy_regex!(
+    /// A 32-byte key named as Azure names its pairs (`primaryKey`, "DPS
+    /// enrollment group primary key:", `EventGridKey=`, or the name and
+    /// the key alone, as a sentence quotes them): Redis, IoT Hub and DPS,
+    /// Event Grid, Relay, Service Bus.
+    NAMED_KEY,
+    r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+(?:(?:is|was|->|=>)[ \t]+)?)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
+);
+
+/// An Azure Functions key, storage account or shared access key, or SAS
+/// signature.
+pub(in crate::screen) fn azure(text: &str) -> Spans {
+    let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
+    if AZURE_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
+    }
+    if NAMED_KEY_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&NAMED_KEY), text, |v| {
+            random_like(v, 40) && has_digit(v) && mixed_case(v)
+        }));
+    }
+    out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
+        random_like(v, 20) && !is_placeholder(v)
+    }));
+    out.extend(groups(Some(&SQL_PASSWORD), text, |v| {
+        !is_placeholder(v) && !v.starts_with(['$', '%', '<', '#']) && !v.starts_with("ENC(")
+    }));
+    if FUNCTION_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
+    }
+    if memchr::memmem::find(text.as_bytes(), b"Q~").is_some() {
+        out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
+            has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
+        }));
+    }
+    out
+}
