@@ -17,7 +17,7 @@ use super::value::{
 pub(super) use literal::literal_secret;
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
-    WORDS_THEN_PASSWORD, generated_password, prose_password, prose_secret,
+    PROSE_SECRET_ABROAD, WORDS_THEN_PASSWORD, generated_password, prose_password, prose_secret,
 };
 
 lazy_regex!(
@@ -300,6 +300,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 ],
             ),
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
+            (&PROSE_SECRET_ABROAD.pattern, PROSE_SECRET_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (
                 &DECLARATION,
@@ -333,6 +334,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "requirepass",
                     "masterauth",
                     "auth_pass",
+                    "auth-pass",
                     "bindpw",
                     "bind_pw",
                     "masterpassword",
@@ -408,13 +410,14 @@ lazy_regex!(
 
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
-    /// space: redis.conf `requirepass`/`masterauth`, keepalived
+    /// space: redis.conf `requirepass`/`masterauth` (and sentinel.conf
+    /// `sentinel auth-pass <master>`), keepalived
     /// `auth_pass`, nslcd `bindpw`, any `…_Passwd` key alone with its value
     /// on a line (Fluent Bit's `HTTP_Passwd`), a Cisco `username … password
     /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
     /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword|sentinel[ \t]+auth-pass[ \t]+\S+)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is
@@ -814,11 +817,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(
         sql::inserted(text)
             .into_iter()
-            .filter(|(column, value)| {
-                key_class(column)
-                    .is_some_and(|class| literal_secret(class, &text[value.clone()], true, false))
+            .filter(|i| {
+                key_class(i.column)
+                    .is_some_and(|class| literal_secret(class, &text[i.value.clone()], true, false))
             })
-            .map(|(_, value)| value),
+            .map(|i| i.value),
     );
     out.extend(open.captures(&BARE_PASSWORD, text).filter_map(|c| {
         // A passphrase in prose is also a cipher's or a key file's name
@@ -863,6 +866,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         text,
         generated_password,
     ));
+    out.extend(groups(open.get(&PROSE_SECRET_ABROAD.pattern), text, |v| {
+        generated_value(v.trim_end_matches('.'))
+    }));
     out.extend(calls::credentials_in_calls(
         open.get(&calls::CALL_CREDENTIAL),
         open.get(&calls::BYTES_SECRET),

@@ -73,6 +73,13 @@ lazy_regex!(
     r"repo\.anaconda\.cloud/t/([A-Za-z0-9_-]{20,})"
 );
 lazy_regex!(
+    /// A conda channel served with a token in its path (`https://conda.
+    /// example.org/t/<token>/main`), as Anaconda's own servers and their
+    /// self-hosted kin take it: read only in a text about conda.
+    CONDA_TOKEN,
+    r"(?i)\bhttps?://[^\s/]+/(?:[\w.-]+/){0,2}?t/([A-Za-z0-9_-]{16,64})/"
+);
+lazy_regex!(
     /// A streaming ingest URL whose last segment is the stream key
     /// (`rtmp://…/live2/<key>`, `rtmps://…/app/<key>`): anyone who has it
     /// can broadcast on the channel.
@@ -409,6 +416,20 @@ fn counting(segment: &str) -> bool {
         <= 1
 }
 
+/// Whether a conda channel's `/t/` segment is a token: generated and in
+/// mixed case, or Anaconda's two letters before a UUID (a forum's topic
+/// slug under `/t/` is words).
+fn conda_token(segment: &str) -> bool {
+    let prefixed = segment
+        .split_once('-')
+        .is_some_and(|(head, uuid)| head.len() == 2 && is_uuid(uuid));
+    prefixed
+        || (mixed_case(segment)
+            && has_digit(segment)
+            && random_like(segment, 16)
+            && !wordy(segment))
+}
+
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
 fn is_uuid(segment: &str) -> bool {
     let groups: Vec<&str> = segment.split('-').collect();
@@ -455,6 +476,15 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    if contains_ignoring_case(text, "conda") {
+        out.extend(
+            CONDA_TOKEN
+                .captures_iter(text)
+                .filter_map(|c| c.get(1))
+                .filter(|m| conda_token(m.as_str()))
+                .map(|m| m.range()),
+        );
+    }
     out.extend(
         RPC_KEY
             .captures_iter(text)
@@ -551,7 +581,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 let path_token = c[1].eq_ignore_ascii_case("stok")
                     && token.contains("://")
                     && c[2].split('/').next().is_some_and(|t| t.len() >= 16);
-                if !token.contains(['?', '#']) && !token.contains("jdbc:") && !path_token {
+                // So does Prisma's `sqlserver://` URL.
+                let properties =
+                    token.contains("jdbc:") || contains_ignoring_case(token, "sqlserver://");
+                if !token.contains(['?', '#']) && !properties && !path_token {
                     return false;
                 }
                 let host = URL_HOST

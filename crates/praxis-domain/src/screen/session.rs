@@ -28,7 +28,7 @@ lazy_regex!(
     /// A session id assigned to a name for one, quoted or in braces as
     /// Windows writes a GUID (`session_guid={60B8…}`).
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_.-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -73,12 +73,15 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
-    /// PHP's `session_id('…')`, an engine.io or express `sid`, ASP.NET's
+    /// PHP's `session_id('…')` (and what `var_dump` shows of
+    /// `session_id()`), an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
-    /// WHERE id='…'`), Django's session model looked up by its key.
+    /// WHERE id='…'`), Django's session model looked up by its key, a
+    /// store's log of what it did with one (`saved session 7KJK… to
+    /// store`).
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[^\n]{0,40}\n?[^\n]{0,40}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\b(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created)\s+session\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -347,15 +350,24 @@ pub(super) fn session_id(text: &str) -> Spans {
             && (!braced || UUID_ONLY.is_match(&c[2]))
     });
     // A column of an `INSERT` named for a session (`django_session`'s
-    // `session_key`), and its value.
+    // `session_key`), or the id of a row in a sessions table, and its
+    // value.
     out.extend(
         sql::inserted(text)
             .into_iter()
-            .filter(|(column, value)| {
-                session_key(column)
-                    .is_some_and(|suffix| session_value(suffix, &text[value.clone()]))
+            .filter(|i| {
+                let row_id = ["id", "sid", "key", "token"]
+                    .iter()
+                    .any(|c| i.column.eq_ignore_ascii_case(c))
+                    && session_key(i.table.trim_end_matches(['s', 'S'])) == Some("session");
+                let suffix = if row_id {
+                    Some("session")
+                } else {
+                    session_key(i.column)
+                };
+                suffix.is_some_and(|suffix| session_value(suffix, &text[i.value.clone()]))
             })
-            .map(|(_, value)| value),
+            .map(|i| i.value),
     );
     out.extend(groups(Some(&SESSION_NAMED), text, |v| {
         // Words in camel case (`ErrSessionNotFound2`) are a name.

@@ -9,38 +9,58 @@ use std::ops::Range;
 use super::pattern::{contains_ignoring_case, lazy_regex};
 
 lazy_regex!(
-    /// An `INSERT` up to its first row's opening parenthesis, the column
-    /// list captured.
+    /// An `INSERT` up to its first row's opening parenthesis, the table
+    /// and the column list captured.
     INSERT,
-    r#"(?i)\binsert\s+into\s+[\w."`\[\]]+\s*\(([^()\n]{1,500})\)\s*values\s*\("#
+    r#"(?i)\binsert\s+into\s+([\w."`\[\]]+)\s*\(([^()\n]{1,500})\)\s*values\s*\("#
 );
 
+/// One column of an `INSERT` and its literal.
+pub(super) struct Inserted<'a> {
+    /// The table's name without its schema or quotes.
+    pub table: &'a str,
+    /// The column's name without quotes.
+    pub column: &'a str,
+    /// The literal's span without its quotes.
+    pub value: Range<usize>,
+}
+
 /// Each column of each `INSERT` in `text` that names its columns and
-/// gives a quoted literal in the first row, with the literal's span
-/// without its quotes (a one-letter prefix such as SQL Server's `N'…'`
-/// aside). A bare value (a number, `NULL`, `DEFAULT`) holds its column's
-/// place and gives no span; a call (`crypt('…', …)`) or anything else
-/// that does not parse ends the row.
-pub(super) fn inserted(text: &str) -> Vec<(&str, Range<usize>)> {
+/// gives a quoted literal in the first row (a one-letter prefix such as
+/// SQL Server's `N'…'` aside). A bare value (a number, `NULL`, `DEFAULT`)
+/// holds its column's place and gives nothing; a call (`crypt('…', …)`)
+/// or anything else that does not parse ends the row.
+pub(super) fn inserted(text: &str) -> Vec<Inserted<'_>> {
     let mut out = Vec::new();
     if !contains_ignoring_case(text, "insert") {
         return out;
     }
     for c in INSERT.captures_iter(text) {
-        let (Some(columns), Some(whole)) = (c.get(1), c.get(0)) else {
+        let (Some(table), Some(columns), Some(whole)) = (c.get(1), c.get(2), c.get(0)) else {
             continue;
         };
-        let names = columns
-            .as_str()
-            .split(',')
-            .map(|n| n.trim().trim_matches(['"', '`', '[', ']']));
+        let table = table.as_str().rsplit('.').next().map_or("", unquote);
         out.extend(
-            names
+            columns
+                .as_str()
+                .split(',')
+                .map(unquote)
                 .zip(values(text, whole.end()))
-                .filter_map(|(name, value)| Some((name, value?))),
+                .filter_map(|(column, value)| {
+                    Some(Inserted {
+                        table,
+                        column,
+                        value: value?,
+                    })
+                }),
         );
     }
     out
+}
+
+/// A name without the quotes or brackets SQL allows around it.
+fn unquote(name: &str) -> &str {
+    name.trim().trim_matches(['"', '`', '[', ']'])
 }
 
 /// The values of one row from byte `at` (just inside its parenthesis) to
@@ -107,8 +127,21 @@ mod tests {
     fn pairs(text: &str) -> Vec<(&str, &str)> {
         inserted(text)
             .into_iter()
-            .map(|(column, value)| (column, &text[value]))
+            .map(|i| (i.column, &text[i.value]))
             .collect()
+    }
+
+    #[test]
+    fn tables_lose_their_schema_and_quotes() {
+        let tables = |text| inserted(text).iter().map(|i| i.table).collect::<Vec<_>>();
+        assert_eq!(
+            tables("INSERT INTO app.\"web_sessions\" (id) VALUES ('a')"),
+            ["web_sessions"]
+        );
+        assert_eq!(
+            tables("insert into [dbo].[Tokens] (k, v) values ('a', 'b')"),
+            ["Tokens", "Tokens"]
+        );
     }
 
     #[test]

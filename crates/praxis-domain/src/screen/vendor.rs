@@ -644,9 +644,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and
-    /// an HMAC.
+    /// an HMAC. An ellipsis after the HMAC's 27 or more characters
+    /// truncates nothing that was secret.
     DISCORD_TOKEN,
-    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-]|\.(?:$|\s))"
+    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-]|\.(?:$|\s|\.\.))"
 );
 lazy_regex!(
     DISCORD_WEBHOOK,

@@ -41,11 +41,12 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(PROSE_PASSWORD_PATTERN, PROSE_PASSWORD_WORDS));
 
 lazy_regex!(
-    /// "password" followed directly by a value (`user qa, password X`), or
+    /// "password" followed directly by a value (`user qa, password X`,
+    /// and "pass" or "pwd" after a user's name: `user qa, pass X`), or
     /// "passphrase" (`SSID lab, passphrase X`, group 4): taken only when
     /// the value looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+(?:pwd|pass)\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// "password" or "pw" followed by a few words and a colon ("wifi
@@ -86,6 +87,28 @@ pub(super) static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(
     ScriptPattern::new(
         r#"(?i)\b(?:contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})"#,
         &["contrase", "hasło", "lösenord"],
+    )
+});
+
+/// A token, a key or a secret named in a Portuguese, Spanish, French,
+/// Italian or German sentence, its value after the language's "is" ("O
+/// token do bot é …", "la clave de la API es …"): judged as a generated
+/// value, as [`PROSE_SECRET`]'s is.
+pub(super) static PROSE_SECRET_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
+    ScriptPattern::new(
+        r#"(?i)\b(?:token|chave|clave|clé|cle|chiave|schlüssel|segredo|secreto|geheimnis)(?:\s+[^\s:.]+){0,5}?\s+(?:é|es|est|ist|era|war|è|lautet)\s*:?\s+["'`„«“]?([A-Za-z0-9_+/=.-]{24,})"#,
+        &[
+            "token",
+            "chave",
+            "clave",
+            "clé",
+            "cle",
+            "chiave",
+            "schlüssel",
+            "segredo",
+            "secreto",
+            "geheimnis",
+        ],
     )
 });
 

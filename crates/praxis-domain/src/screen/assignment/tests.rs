@@ -778,3 +778,27 @@ fn changed_it_to_names_a_setting() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Sentinel's `auth-pass`, "pass" after a user's name, and a token named
+/// in a sentence in Portuguese, Spanish or German.
+#[test]
+fn sentinel_auth_pass_user_pass_pairs_and_tokens_abroad() {
+    for hit in [
+        "sentinel auth-pass mymaster Meadow5654Violet.21",
+        "Temporary creds handed over in the ticket: user qa-runner, pass cobalt-lantern-violet96 (valid until Friday).",
+        "O token do bot interno é gYkAl0RuXP07b5gZFHgKN0EM9ljHYVLQgx7j e está no config.ini do servidor.",
+        "La clave de la API es Qk7vN2mLp9Zx4Rt8Wb3Yc6Hd1Jf5Gs0A.",
+        "Der Token für den Build-Agent lautet: hT6pW2qZ9xV4mK8rN3bY7cL1dF5gJ0sA",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "sentinel auth-pass mymaster ${SENTINEL_PASSWORD}",
+        "user qa-runner, pass the flag --dry-run first",
+        "O token do bot interno é guardado no cofre, não no config.ini.",
+        "La clave de la API es la misma que en staging.",
+        "Der Token ist abgelaufen; bitte einen neuen erzeugen.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::screen::normalize::leak_normalized;
-use crate::screen::pattern::ScriptPattern;
+use crate::screen::pattern::{ScriptPattern, lazy_regex};
 
 /// "Ignore the previous instructions" in languages the phrasings above do
 /// not spell: Chinese, Japanese, Korean, Russian, Dutch, Polish, Turkish,
@@ -261,6 +261,24 @@ static ADDRESSED_ORDER: LazyLock<ScriptPattern> =
     LazyLock::new(|| ScriptPattern::new(ADDRESSED_ORDER_PATTERN, ADDRESSED_ORDER_WORDS));
 static ADDRESSEE_WORDS: LazyLock<&'static [&'static str]> =
     LazyLock::new(|| leak_normalized(ADDRESSEES));
+
+lazy_regex!(
+    /// An order to an addressee negated before its verb ("Reviewer: please
+    /// never paste the output of … into the issue"): a warning, not an
+    /// order.
+    NEGATED_ORDER,
+    r"(?i)\b(?:never|not|don't|dont|mustn't|shouldn't|nie|nunca|jamais|mai)\s+(?:\w+\s+)?(?:include|output|print|show|reveal|paste|send|post|put|append|cat|copy|dump|list|write|insert|upload)\b"
+);
+
+/// [`ADDRESSED_ORDER_PATTERN`], compiled.
+pub(super) fn addressed_order() -> &'static Regex {
+    &ADDRESSED_ORDER.pattern
+}
+
+/// Whether a match of [`addressed_order`] negates its order.
+pub(super) fn negated_order(order: &str) -> bool {
+    NEGATED_ORDER.is_match(order)
+}
 
 /// The reader's rule files dismissed: checked for a negation before it.
 pub(super) fn rule_files_dismissed() -> &'static Regex {

@@ -469,3 +469,24 @@ fn identifiers_named_sid_and_job_paths() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// A self-hosted conda channel's `/t/<token>/` and a password among a
+/// Prisma `sqlserver://` URL's properties.
+#[test]
+fn conda_channel_tokens_and_sqlserver_properties() {
+    for hit in [
+        "channels:\n  - https://conda.aurelia.bio/t/FsBVjVdxtYQqPQHa4XrlWOdr/main\n  - conda-forge",
+        "conda install -c https://pkgs.internal.example/conda/t/ab-3f1c2e3a-4b5d-4e6f-8a7b-0c1d2e3f4a5b/ops numpy",
+        "DATABASE_URL=\"sqlserver://sql.aldous.net:1433;database=crm;user=sa;password=pS~CfaAdTaTf3Wg6;encrypt=true\"",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "See https://discourse.example.org/t/conda-solver-hangs-on-env-create/4821/ for the thread.",
+        "channels:\n  - https://conda.aurelia.bio/t/<TOKEN>/main",
+        "DATABASE_URL=\"sqlserver://sql.aldous.net:1433;database=crm;integratedSecurity=true;encrypt=true\"",
+        "DATABASE_URL=\"sqlserver://sql.aldous.net:1433;database=crm;user=sa;password=${DB_PASSWORD}\"",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -680,3 +680,28 @@ fn braces_hold_a_guid_not_an_interpolation() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Sails's `sails.sid` cookie, a store's log of the session it saved, the
+/// id of a row inserted into a sessions table and PHP's `var_dump` of
+/// `session_id()`.
+#[test]
+fn framework_cookies_store_logs_and_session_rows() {
+    for hit in [
+        "sails.sid=s%3AgoTCjjdCm0IijBZt7pvE1_NmbkUiSzyI.tWhlPm77bBNqPbFko6UGgD4pQ+dt+iO+JOB2/3BDdpk",
+        "2025-06-03T10:14:02.118Z debug express-session saved session 7KJKKBvsaBw7aNx9-cW1sHHhJ9JhbjE1 to store",
+        "INSERT INTO web_sessions (id, user_id, expires) VALUES ('01J42KK7FNS81ZZ4ZTQT0PC2Z5', 118, now());",
+        "php > var_dump(session_id());\nstring(26) \"sw4myfkoopoly2ap0wpxc6k8cx\"",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "saved session configuration to store",
+        "destroyed session store connection pool after 30s idle",
+        "INSERT INTO session_events (id, kind) VALUES ('01J42KK7FNS81ZZ4ZTQT0PC2Z5', 'login');",
+        "INSERT INTO sessions (id, user_id) VALUES ('local-dev', 1);",
+        "php > var_dump(session_id());\nstring(0) \"\"",
+        "twilio.sid=AC0123456789abcdef0123456789abcdef",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -425,3 +425,21 @@ fn azure_sql_prose_and_templates() {
         assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
     }
 }
+
+/// A bot token whose HMAC a log cut with an ellipsis after 27 or more
+/// characters still shows whole; one cut short does not.
+#[test]
+fn discord_tokens_before_an_ellipsis() {
+    for hit in [
+        "Logging in with token MjU5OTM0Mjg3MDQzMDIyNzYy.BHMyRm.2joL7E-Ar3SubtDlCl29E78jH8dEACvhHrgMkN...",
+        "token MTI4NTQ4MDkwMDYxNTQ4OTU4NQ.biBk--.tmESO0f0XbxhIiPrNJaMJbDrNH_lZCQ2bCFEcc... rejected",
+    ] {
+        assert!(fires(hit, Rule::CredentialDiscord), "{hit}");
+    }
+    for clean in [
+        "token MTI4NTQ4MDkwMDYxNTQ4OTU4NQ.biBk--.tmESO0f0X... rejected",
+        "token MTI4NTQ4MDkwMDYxNTQ4OTU4NQ... rejected",
+    ] {
+        assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
+    }
+}
