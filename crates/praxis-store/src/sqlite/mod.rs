@@ -140,17 +140,35 @@ pub(crate) fn create_data_dir(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// How long an open waits for the data directory's lock before it reports
+/// the directory in use.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Takes the data directory's lock, held for as long as the file is open:
 /// one process at a time opens a store, or restores into its directory.
+///
+/// A lock is shared with any child forked while it was open until that
+/// child execs (the descriptor is close-on-exec), and a stopping server
+/// releases it only as it exits; so a lock held by someone else is tried
+/// again for [`LOCK_WAIT`] before the directory is reported in use.
 pub(crate) fn lock_data_dir(dir: &Path) -> Result<File, StoreError> {
     let lock = File::create(dir.join("LOCK"))?;
-    if lock.try_lock().is_err() {
-        return Err(StoreError::Open(format!(
-            "{} is in use by another praxis process",
-            dir.display()
-        )));
+    let deadline = std::time::Instant::now() + LOCK_WAIT;
+    loop {
+        match lock.try_lock() {
+            Ok(()) => return Ok(lock),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::Open(format!(
+                    "{} is in use by another praxis process",
+                    dir.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
+        }
     }
-    Ok(lock)
 }
 
 impl SqliteEngine {
