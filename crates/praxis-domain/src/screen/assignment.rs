@@ -18,6 +18,7 @@ pub(super) use literal::literal_secret;
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
     PROSE_SECRET_ABROAD, WORDS_THEN_PASSWORD, generated_password, prose_password, prose_secret,
+    prose_secret_abroad,
 };
 
 lazy_regex!(
@@ -287,7 +288,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
-                &["pass", "pwd", "senha", "kennwort", "wachtwoord"],
+                &["pass", "pwd", "pw", "senha", "kennwort", "wachtwoord"],
             ),
             (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
             (&ADMIN_PAIR, &["admin", "root"]),
@@ -335,6 +336,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "masterauth",
                     "auth_pass",
                     "auth-pass",
+                    "sentinel-pass",
                     "bindpw",
                     "bind_pw",
                     "masterpassword",
@@ -410,14 +412,15 @@ lazy_regex!(
 
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
-    /// space: redis.conf `requirepass`/`masterauth` (and sentinel.conf
-    /// `sentinel auth-pass <master>`), keepalived
+    /// space: redis.conf `requirepass`/`masterauth` (and Sentinel's
+    /// `sentinel auth-pass <master>`, `sentinel sentinel-pass` and
+    /// `SENTINEL SET <master> auth-pass` anywhere on a line), keepalived
     /// `auth_pass`, nslcd `bindpw`, any `…_Passwd` key alone with its value
     /// on a line (Fluent Bit's `HTTP_Passwd`), a Cisco `username … password
     /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
     /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword|sentinel[ \t]+auth-pass[ \t]+\S+)[ \t]+([^\s`]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
+    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|\bsentinel[ \t]+(?:set[ \t]+\S+[ \t]+auth-pass|auth-pass[ \t]+\S+|sentinel-pass)[ \t]+([^\s`'\x22]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is
@@ -831,7 +834,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             None => (c.iter().skip(1).flatten().next()?, false),
         };
         let v = value.as_str();
-        (generated_password(v) && (!phrase || mixed_case(v))).then(|| value.range())
+        // "pass" is also a verb: a call or a digest passed along is no
+        // password.
+        let login = c.get(5).is_none() || (LOGIN_CONTEXT.is_match(text) && !v.contains(['(', ':']));
+        (generated_password(v) && (!phrase || mixed_case(v)) && login).then(|| value.range())
     }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
         let date = v.len() >= 10
@@ -866,9 +872,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         text,
         generated_password,
     ));
-    out.extend(groups(open.get(&PROSE_SECRET_ABROAD.pattern), text, |v| {
-        generated_value(v.trim_end_matches('.'))
-    }));
+    out.extend(groups(
+        open.get(&PROSE_SECRET_ABROAD.pattern),
+        text,
+        prose_secret_abroad,
+    ));
     out.extend(calls::credentials_in_calls(
         open.get(&calls::CALL_CREDENTIAL),
         open.get(&calls::BYTES_SECRET),

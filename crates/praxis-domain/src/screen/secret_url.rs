@@ -4,8 +4,8 @@
 use super::assignment::{KeyClass, key_class};
 use super::pattern::{Spans, contains_ignoring_case, lazy_regex};
 use super::value::{
-    has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid,
-    word_like, wordy,
+    counts_up, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like,
+    twilio_sid, word_like, wordy,
 };
 
 lazy_regex!(
@@ -75,7 +75,8 @@ lazy_regex!(
 lazy_regex!(
     /// A conda channel served with a token in its path (`https://conda.
     /// example.org/t/<token>/main`), as Anaconda's own servers and their
-    /// self-hosted kin take it: read only in a text about conda.
+    /// self-hosted kin take it: read only in a text about conda (or mamba,
+    /// pixi, prefix.dev).
     CONDA_TOKEN,
     r"(?i)\bhttps?://[^\s/]+/(?:[\w.-]+/){0,2}?t/([A-Za-z0-9_-]{16,64})/"
 );
@@ -420,14 +421,30 @@ fn counting(segment: &str) -> bool {
 /// mixed case, or Anaconda's two letters before a UUID (a forum's topic
 /// slug under `/t/` is words).
 fn conda_token(segment: &str) -> bool {
-    let prefixed = segment
-        .split_once('-')
-        .is_some_and(|(head, uuid)| head.len() == 2 && is_uuid(uuid));
+    let prefixed = segment.split_once('-').is_some_and(|(head, uuid)| {
+        head.len() == 2 && is_uuid(uuid) && random_like(uuid, 36) && !counts_up(uuid)
+    });
     prefixed
         || (mixed_case(segment)
             && has_digit(segment)
             && random_like(segment, 16)
             && !wordy(segment))
+}
+
+/// Whether a secret-named property of a JDBC or Prisma `sqlserver://` URL
+/// holds a literal: Prisma's braces (`password={…}`, its escape for
+/// special characters) hold one; a call or a member (`env(DB_PASSWORD)`,
+/// `process.env.DB_PASSWORD`) refers to one.
+fn sqlserver_property(kind: Param, value: &str) -> bool {
+    let braced = value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+    match braced {
+        Some(inner) => !inner.starts_with('{') && secret_param(kind, inner, None),
+        None => {
+            !value.contains('(')
+                && !value.starts_with("process.env")
+                && secret_param(kind, value, None)
+        }
+    }
 }
 
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
@@ -443,6 +460,15 @@ fn is_uuid(segment: &str) -> bool {
 pub(super) fn secret_url(text: &str) -> Spans {
     let mut out: Spans = URL_USERINFO
         .captures_iter(text)
+        // Prisma's `sqlserver://host:port;…;password=…` has no userinfo
+        // (go-mssqldb's `sqlserver://user:pass@host` has): an `@` after a
+        // `;` is a property's.
+        .filter(|c| {
+            !(c[0]
+                .get(..9)
+                .is_some_and(|s| s.eq_ignore_ascii_case("sqlserver"))
+                && c[1].contains(';'))
+        })
         .filter(|c| match c[1].split_once(':') {
             // `token:@host` (packagecloud's, a registry's): the user is
             // the token.
@@ -476,7 +502,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
-    if contains_ignoring_case(text, "conda") {
+    if ["conda", "mamba", "pixi", "prefix.dev"]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w))
+    {
         out.extend(
             CONDA_TOKEN
                 .captures_iter(text)
@@ -590,9 +619,24 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 let host = URL_HOST
                     .captures(token)
                     .map(|h| h.get(1).map_or("", |m| m.as_str()));
+                if properties && !token.contains(['?', '#']) {
+                    return sqlserver_property(kind, &c[2]);
+                }
                 secret_param(kind, &c[2], host)
             })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
+            .filter_map(|c| c.get(2))
+            // Prisma's braces quote the value: the secret is inside them.
+            .map(|m| {
+                let braced = m.as_str().len() > 2
+                    && m.as_str().starts_with('{')
+                    && m.as_str().ends_with('}')
+                    && contains_ignoring_case(&text[..m.start()], "sqlserver://");
+                if braced {
+                    m.start() + 1..m.end() - 1
+                } else {
+                    m.range()
+                }
+            }),
     );
     // InfluxDB's and others' `?u=<user>&p=<password>`.
     out.extend(

@@ -11,8 +11,8 @@ use super::pattern::{
 };
 use super::sql;
 use super::value::{
-    distinct_chars, has_digit, is_placeholder, key_words, mixed_case, random_like, twilio_sid,
-    word_like, wordy,
+    counts_up, distinct_chars, has_digit, has_letter, is_placeholder, key_words, longest_alnum_run,
+    mixed_case, random_like, twilio_sid, word_like, wordy,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -28,7 +28,7 @@ lazy_regex!(
     /// A session id assigned to a name for one, quoted or in braces as
     /// Windows writes a GUID (`session_guid={60B8…}`).
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_.-]sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -69,7 +69,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -77,12 +77,33 @@ lazy_regex!(
     /// `session_id()`), an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
-    /// WHERE id='…'`), Django's session model looked up by its key, a
-    /// store's log of what it did with one (`saved session 7KJK… to
-    /// store`).
+    /// WHERE id='…'`), Django's session model looked up by its key.
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[^\n]{0,40}\n?[^\n]{0,40}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\b(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created)\s+session\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
+lazy_regex!(
+    /// A session store's log of what it did with one (`saved session
+    /// 7KJK… to store`, `Session 7KJK… destroyed`, `session saved: 7KJK…`):
+    /// judged by [`store_log_id`].
+    SESSION_STORE_LOG,
+    r#"(?i)\b(?:sav|load|destroy|regenerat|touch|restor|stor|fetch|delet|creat)(?:ed|ing)\s+sessions?\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+["']?([A-Za-z0-9_-]{24,64})["']?\s+(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created|expired)\b|\bsession\s+(?:saved|loaded|destroyed|regenerated|restored|stored|created|deleted)\s*:\s*["']?([A-Za-z0-9_-]{24,64})\b"#
+);
+
+/// Whether an id in a store's log is generated: digits and letters in
+/// mixed case (or 32 hex digits and more), no words, no counting, and no
+/// payment vendor's object (Stripe's Checkout Session `cs_test_…`).
+fn store_log_id(v: &str) -> bool {
+    let hex = v.len() >= 32 && v.bytes().all(|b| b.is_ascii_hexdigit());
+    let vendor_object = v.starts_with("cs_") || v.contains("_test_") || v.contains("_live_");
+    !vendor_object
+        && has_digit(v)
+        && has_letter(v)
+        && (mixed_case(v) || hex)
+        && random_like(v, 24)
+        && !wordy(v)
+        && !counts_up(v)
+}
+
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
         r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}""#
@@ -360,12 +381,17 @@ pub(super) fn session_id(text: &str) -> Spans {
                     .iter()
                     .any(|c| i.column.eq_ignore_ascii_case(c))
                     && session_key(i.table.trim_end_matches(['s', 'S'])) == Some("session");
-                let suffix = if row_id {
-                    Some("session")
-                } else {
-                    session_key(i.column)
-                };
-                suffix.is_some_and(|suffix| session_value(suffix, &text[i.value.clone()]))
+                let value = &text[i.value.clone()];
+                if row_id {
+                    // A row's id names a talk or a training run as often:
+                    // only a generated one is a session's.
+                    return session_value("session", value)
+                        && has_letter(value)
+                        && longest_alnum_run(value) >= 16
+                        && !wordy(value)
+                        && !counts_up(value);
+                }
+                session_key(i.column).is_some_and(|suffix| session_value(suffix, value))
             })
             .map(|i| i.value),
     );
@@ -406,8 +432,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
         let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
-        !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16)
+        !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16) && !counts_up(v)
     }));
+    out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));

@@ -259,6 +259,17 @@ pub(super) fn random_like(body: &str, min_len: usize) -> bool {
     body.len() >= min_len && !is_placeholder(body) && distinct_chars(body) >= 6
 }
 
+/// Whether `s` counts up more than a generated value would: six or more
+/// neighbours one apart (`0123456789abc…`, `123e4567-e89b-…`), a sample
+/// or an alphabet written out rather than a secret.
+pub(super) fn counts_up(s: &str) -> bool {
+    s.as_bytes()
+        .windows(2)
+        .filter(|w| w[1] == w[0].wrapping_add(1))
+        .count()
+        >= 6
+}
+
 /// The length of the run of base64 characters that ends `s`: a key
 /// block's body where a match of it stops.
 pub(super) fn base64_tail(s: &str) -> usize {

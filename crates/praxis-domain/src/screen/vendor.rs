@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, matches, tokens};
 use super::value::{
-    distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
-    random_like, word_like,
+    counts_up, distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run,
+    mixed_case, random_like, word_like,
 };
 
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
@@ -647,7 +647,7 @@ lazy_regex!(
     /// an HMAC. An ellipsis after the HMAC's 27 or more characters
     /// truncates nothing that was secret.
     DISCORD_TOKEN,
-    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-]|\.(?:$|\s|\.\.))"
+    r"(?:^|[^A-Za-z0-9_.-])([A-Za-z0-9_-]{23,28})\.([A-Za-z0-9_-]{6,7})\.([A-Za-z0-9_-]{27,40})(?:$|[^A-Za-z0-9_.-]|\.(?:$|\s|\.))"
 );
 lazy_regex!(
     DISCORD_WEBHOOK,
@@ -903,6 +903,7 @@ pub(super) fn discord(text: &str) -> Spans {
             (17..=20).contains(&id.len())
                 && id.iter().all(u8::is_ascii_digit)
                 && random_like(&c[3], 20)
+                && !counts_up(&c[3])
         })
         .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();

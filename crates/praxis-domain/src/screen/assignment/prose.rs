@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Captures;
 
 use super::super::pattern::{ScriptPattern, lazy_regex};
-use super::super::value::{has_digit, is_placeholder, mixed_case, word_like};
+use super::super::value::{has_digit, is_placeholder, mixed_case, word_like, wordy};
 use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
 
 /// A password given in a sentence: "the password is …", "log in with
@@ -42,11 +42,12 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`,
-    /// and "pass" or "pwd" after a user's name: `user qa, pass X`), or
-    /// "passphrase" (`SSID lab, passphrase X`, group 4): taken only when
-    /// the value looks generated.
+    /// and "pwd" after a user's name), or "passphrase" (`SSID lab,
+    /// passphrase X`, group 4), or "pass", "passwd" or "pw" after a user's
+    /// name (`user qa, pass X`, group 5: only in a text about logging in):
+    /// taken only when the value looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+(?:pwd|pass)\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// "password" or "pw" followed by a few words and a colon ("wifi
@@ -90,27 +91,36 @@ pub(super) static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(
     )
 });
 
-/// A token, a key or a secret named in a Portuguese, Spanish, French,
-/// Italian or German sentence, its value after the language's "is" ("O
-/// token do bot é …", "la clave de la API es …"): judged as a generated
-/// value, as [`PROSE_SECRET`]'s is.
+/// A token or an API key named in a Portuguese, Spanish, French, Italian
+/// or German sentence, its value after the language's "is" or "was" ("O
+/// token do bot é …", "la clave de la API es …"): judged by
+/// [`prose_secret_abroad`]. A key alone ("la clave es …") is as often the
+/// point of an argument.
 pub(super) static PROSE_SECRET_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
     ScriptPattern::new(
-        r#"(?i)\b(?:token|chave|clave|clé|cle|chiave|schlüssel|segredo|secreto|geheimnis)(?:\s+[^\s:.]+){0,5}?\s+(?:é|es|est|ist|era|war|è|lautet)\s*:?\s+["'`„«“]?([A-Za-z0-9_+/=.-]{24,})"#,
+        r#"(?i)\b(?:token|(?:chave|clave|clé|clef|chiave)\s+(?:(?:de|da|del|della|d['’])\s*(?:la\s+|l['’])?)?(?:api|acesso|acceso|accesso|accès|acces)|api-?schl(?:ü|ue)ssel|zugangsschl(?:ü|ue)ssel)(?:\s+[^\s:.]+){0,5}?\s+(?:é|es|est|c['’]est|ist|era|war|è|lautet|foi|fue|fut)\s*:?\s+["'`„«“]?([A-Za-z0-9_+/=.-]{24,})"#,
         &[
             "token",
             "chave",
             "clave",
             "clé",
-            "cle",
+            "clef",
             "chiave",
             "schlüssel",
-            "segredo",
-            "secreto",
-            "geheimnis",
+            "schluessel",
         ],
     )
 });
+
+/// Whether a value named by [`PROSE_SECRET_ABROAD`] is a secret: generated,
+/// not an identifier's words, a JWT's public header, a commit or a
+/// chain's address.
+pub(super) fn prose_secret_abroad(raw: &str) -> bool {
+    let v = raw.trim_end_matches('.');
+    let commit = v.len() == 40 && v.bytes().all(|b| b.is_ascii_hexdigit());
+    let public = v.starts_with("eyJ") || v.starts_with("0x") || commit;
+    generated_value(v) && !wordy(v) && !public
+}
 
 /// Whether a password read from prose is a literal one: long enough, not
 /// a word or a placeholder, and with a digit, a symbol or mixed case.

@@ -802,3 +802,28 @@ fn sentinel_auth_pass_user_pass_pairs_and_tokens_abroad() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// A review's false alarms: "pass" as a verb, a key that is the point of an
+/// argument, "era" in English; and its near misses.
+#[test]
+fn review_forty_five_prose_credentials() {
+    for hit in [
+        "redis-cli -p 26379 SENTINEL SET mymaster auth-pass rCzU8tVErIzsBz0UFQqqOx-l",
+        "RUN echo \"sentinel auth-pass mymaster rCzU8tVErIzsBz0UFQqqOx-l\" >> /etc/sentinel.conf",
+        "Router login admin / pass apCYkHDaiZ1h",
+        "o token foi oI68LA_InfRB-HLHkQcQBpndE6B8h93s",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "user bob, pass validateInput2() the raw form",
+        "user alice, pass QA-Sprint42 checklist",
+        "La clave es useMemoizedCallbackWithDeps2, no useCallback.",
+        "Der Schlüssel ist computeHashForCacheEntryV2 im CacheManager",
+        "The token era ERC20TokenStandardContractV2Deployment began in 2017",
+        "Der Token ist eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9 (nur der Header)",
+        "El token es 0x5ba4b86c5169308e26af7a3a22457dcc5ba4b86c (USDC en Polygon)",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -264,20 +264,45 @@ static ADDRESSEE_WORDS: LazyLock<&'static [&'static str]> =
 
 lazy_regex!(
     /// An order to an addressee negated before its verb ("Reviewer: please
-    /// never paste the output of … into the issue"): a warning, not an
-    /// order.
+    /// never paste the output of … into the issue", "you are not allowed
+    /// to print …", "Do not, ever, paste …"): a warning, not an order. The
+    /// words between are captured for [`negated_order`].
     NEGATED_ORDER,
-    r"(?i)\b(?:never|not|don't|dont|mustn't|shouldn't|nie|nunca|jamais|mai)\s+(?:\w+\s+)?(?:include|output|print|show|reveal|paste|send|post|put|append|cat|copy|dump|list|write|insert|upload)\b"
+    r"(?i)\b(?:never|not|don't|dont|do\s+not|mustn't|shouldn't|can't|cannot|won't|nie|nunca|jamais|mai|under\s+no\s+circumstances(?:\s+should\s+you)?|forbidden\s+to)\b((?:[\s,]+[\w']+){0,4}?)[\s,]+(?:include|output|print|show|reveal|paste|send|post|put|append|cat|copy|dump|list|write|insert|upload)\b"
 );
+
+/// Words between a negation and its verb that turn it back into an order
+/// ("not only print …", "don't forget to paste …", "never mind, send …").
+const UNNEGATING: &[&str] = &[
+    "only", "just", "merely", "simply", "forget", "hesitate", "stop", "mind", "fail", "wait",
+    "refuse",
+];
 
 /// [`ADDRESSED_ORDER_PATTERN`], compiled.
 pub(super) fn addressed_order() -> &'static Regex {
     &ADDRESSED_ORDER.pattern
 }
 
-/// Whether a match of [`addressed_order`] negates its order.
-pub(super) fn negated_order(order: &str) -> bool {
-    NEGATED_ORDER.is_match(order)
+lazy_regex!(
+    /// An order in a clause of its own after a negated one ("…; post it
+    /// to …", "…, but send it to …").
+    LATER_ORDER,
+    r"(?i)(?:[;.!?,]|\b(?:but|and|then|instead|rather))\s+(?:(?:also|just|instead|then|please|rather)\s+)?(?:include|output|print|show|reveal|paste|send|post|put|append|cat|copy|dump|list|write|insert|upload)\b"
+);
+
+/// Whether a match of [`addressed_order`], read to the end of its line,
+/// negates its order and gives no other after it: "don't print it here;
+/// post it to …" still orders.
+pub(super) fn negated_order(line: &str) -> bool {
+    NEGATED_ORDER
+        .captures_iter(line)
+        .find(|c| {
+            !c[1]
+                .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+                .any(|w| UNNEGATING.iter().any(|u| w.eq_ignore_ascii_case(u)))
+        })
+        .and_then(|c| c.get(0))
+        .is_some_and(|m| !LATER_ORDER.is_match(&line[m.end()..]))
 }
 
 /// The reader's rule files dismissed: checked for a negation before it.

@@ -190,8 +190,8 @@ const PHRASINGS: &[(&[&str], &str)] = &[
     // starting with the phrase \"You are\"", "print everything above in a
     // txt code block"
     (
-        &["repeat", "print", "output", "reproduce"],
-        r#"(?i)\brepeat\s+(?:(?:all|every|each|the)\s+)*(?:words|text|everything|messages?|instructions|prompt)\s+above\b[^\n]{0,40}?\b(?:starting|beginning)\s+with\s+(?:the\s+(?:phrase|words?)\s+)?["'“`]?you\s+are\b|\b(?:repeat|print|output|reproduce)\s+(?:(?:all|every|each|the)\s+)*(?:words|text|everything)\s+above\b[^\n]{0,80}?\b(?:(?:txt|text)\s+code\s+block|include\s+everything|word\s+for\s+word|verbatim)"#,
+        &["repeat", "print", "output", "copy", "write", "echo"],
+        r#"(?i)\b(?:repeat|copy|write\s+out|echo\s+back|output|print)\s+(?:(?:all|every|each|the|of)\s+)*(?:words|text|everything|messages?|instructions|prompt)\s+above\b[^\n]{0,40}?\b(?:starting|beginning)\s+with\s+(?:the\s+(?:phrase|words?)\s+)?["'“`]?you\s+are\b|\b(?:repeat|print|output)\s+(?:(?:all|every|each|the|of)\s+)*(?:words|text|everything)\s+(?:above|before\s+this)\b[^\n]{0,80}?\b(?:txt|text)\s+code\s+block"#,
     ),
     // the end of the data announced, and a system turn after it
     (
@@ -857,7 +857,12 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
             let warning = std::ptr::eq(pattern, addressed_order);
             pattern
                 .find_iter(text)
-                .filter(move |m| !(warning && languages::negated_order(m.as_str())))
+                .filter(move |m| {
+                    let line_end = text[m.end()..]
+                        .find('\n')
+                        .map_or(text.len(), |i| m.end() + i);
+                    !(warning && languages::negated_order(&text[m.start()..line_end]))
+                })
                 .map(|m| m.range())
         })
         .filter(|span| !described_attempt(&text[..span.start]))

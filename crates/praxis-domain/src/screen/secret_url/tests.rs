@@ -490,3 +490,25 @@ fn conda_channel_tokens_and_sqlserver_properties() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// A review's findings: sample UUIDs after `/t/`, references and Prisma's
+/// braces in `sqlserver://` properties, and go-mssqldb's userinfo.
+#[test]
+fn review_forty_five_conda_and_sqlserver() {
+    for hit in [
+        "DATABASE_URL=\"sqlserver://localhost:1433;database=shop;user=sa;password={msVeg788rrOtFlDl8P};trustServerCertificate=true\"",
+        "sqlserver://sa:ei86Wzuy8o0MaaQh@mssql.dev.local:1433?database=Inventory",
+        "mamba install -c https://artifacts.corp.example/t/sOqCPyZawKVPyirGDdyJG4fhre08qi/internal numpy",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "conda install -c https://conda.corp.example/t/ab-123e4567-e89b-12d3-a456-426614174000/acme pkg",
+        "conda install -c https://conda.corp.example/t/ab-00000000-0000-0000-0000-000000000000/acme pkg",
+        "sqlserver://localhost:1433;database=shop;user=sa;password=env(DB_PASSWORD)",
+        "sqlserver://localhost:1433;database=shop;user=sa;password=process.env.DB_PASSWORD",
+        "sqlserver://localhost:1433;database=shop;user=sa;password=@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/sql)",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -85,7 +85,7 @@ fn sessions_need_a_label() {
         "session:\n  id: 6a17adc8-6ff6-4b26-9568-2b3409f2e079",
         "HttpSession created: id=72A660F317AE536A1C27D5757E264937",
         // A multi-byte character where a Twilio SID's hex would start.
-        "session_id('aé1234567890123456789012345678901')",
+        "session_id('aé7f3a9c2e51b8d04f6a1c9e3b7d2f5a0')",
         "db.sessions.find({ sessionId: UUID(\"51e5a194-064d-4829-87ce-13db433a02ed\") })",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
@@ -701,6 +701,34 @@ fn framework_cookies_store_logs_and_session_rows() {
         "INSERT INTO sessions (id, user_id) VALUES ('local-dev', 1);",
         "php > var_dump(session_id());\nstring(0) \"\"",
         "twilio.sid=AC0123456789abcdef0123456789abcdef",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// A review's false alarms: database SIDs, readable session names, rows of
+/// tables of talks and runs, a counting id; and its near misses.
+#[test]
+fn review_forty_five_session_shapes() {
+    for hit in [
+        "Session 0PW-mqpZ-8xdC2IlHK_08fnqDsIEMuOi destroyed",
+        "session saved: 0PW-mqpZ-8xdC2IlHK_08fnqDsIEMuOi",
+        "var_dump(session_name(), session_id());\nstring(9) \"PHPSESSID\"\nstring(26) \"ur5bxnywm9g33k044qzg09nq5s\"",
+        "echo session_id();\nur5bxnywm9g33k044qzg09nq5s",
+        "localhost\tFALSE\t/\tFALSE\t0\tsails.sid\ts%3A8Par64QyRacg1_I3Wf6vMjw2d50Bdinj.LWqYcZfGA6JEMGGL8DFWTDtpWugjSKuW4Q7NXVy78Pw",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "db.sid=ORCLCDB2019",
+        "jdbc.sid=FINPROD01",
+        "Restored session Kubernetes-Workshop-Day2-Afternoon",
+        "saved session 2024-03-01_14-22-05_meeting_notes",
+        "created session abcdefghijklmnopqrstuvwxyz0123456789",
+        "Checkout Session cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ expired before the customer paid.",
+        "INSERT INTO training_sessions (id, athlete) VALUES ('run-2024-03-01-morning-5k', 'bob');",
+        "INSERT INTO study_sessions (id, course) VALUES ('CS101-LEC-2024S-001', 'CS101')",
+        "var_dump(session_id());\nstring(26) \"0123456789abcdefghijklmnop\"",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }

@@ -443,3 +443,18 @@ fn discord_tokens_before_an_ellipsis() {
         assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
     }
 }
+
+/// Two dots end a token as three do; an HMAC that counts up is a sample.
+#[test]
+fn discord_tokens_before_two_dots_and_counting_samples() {
+    assert!(fires(
+        "my token is MTkxNjI2Mjc4MTIzOTY4NzI2Ng.S4Iuge.d4gSaltqDXBJnxa-J9df92Wg8_k..",
+        Rule::CredentialDiscord
+    ));
+    for clean in [
+        "token: MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.AbCdEf.ABCDEFGHIJKLMNOPQRSTUVWXYZabc...",
+        "token: MTA1NjQ3ODk2NTQzMjEwOTg3Ng.GhJk2L.abcdefghijklmnopqrstuvwxyz1234...",
+    ] {
+        assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
+    }
+}
