@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, groups, lazy_regex};
-use super::value::{has_digit, is_placeholder, random_like, refers, word_like};
+use super::value::{has_digit, is_placeholder, mixed_case, random_like, refers, word_like};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`; in prose,
@@ -404,6 +404,15 @@ fn config_key(text: &str, flag: &str, at: usize) -> bool {
 
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
+/// Whether a key is the name that a feed taking any key is given: Azure
+/// Artifacts ignores `nuget push`'s API key, and its documentation's
+/// `AzureDevOps` is the usual one.
+fn any_key(value: &str) -> bool {
+    ["azuredevops", "azureartifacts"]
+        .iter()
+        .any(|k| value.eq_ignore_ascii_case(k))
+}
+
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
     let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
     let reference = refers(value)
@@ -515,8 +524,15 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         v.len() >= 6 && !is_placeholder(v) && !refers(v) && !word_like(v)
     }));
     out.extend(groups(open.get(&POSITIONAL), text, |v| {
-        random_like(v, 12) && has_digit(v)
+        // A Vault token's prefix (`s.`, `hvs.`) marks it, digits or none.
+        let vault = ["s.", "hvs.", "hvb.", "b."]
+            .iter()
+            .any(|p| v.starts_with(p))
+            && v.len() >= 26
+            && mixed_case(v);
+        random_like(v, 12) && (has_digit(v) || vault)
     }));
+    out.retain(|span| !any_key(&text[span.clone()]));
     out
 }
 

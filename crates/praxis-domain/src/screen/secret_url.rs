@@ -2,7 +2,7 @@
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
 use super::assignment::{KeyClass, key_class};
-use super::pattern::{Spans, contains_ignoring_case, lazy_regex};
+use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
     counts_up, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like,
     twilio_sid, word_like, wordy,
@@ -81,6 +81,12 @@ lazy_regex!(
     r"(?i)\bhttps?://[^\s/]+/(?:[\w.-]+/){0,2}?t/([A-Za-z0-9_-]{16,64})/"
 );
 lazy_regex!(
+    /// A private page's address whose path holds its key (a status page's
+    /// `/private/<hex>/overview`): anyone with the link sees the page.
+    PRIVATE_PATH,
+    r#"(?i)\bhttps?://[^\s/]+/(?:[\w.-]+/)*private/([A-Za-z0-9_-]{24,})(?:[/?#\s"'`)]|$)"#
+);
+lazy_regex!(
     /// A streaming ingest URL whose last segment is the stream key
     /// (`rtmp://…/live2/<key>`, `rtmps://…/app/<key>`): anyone who has it
     /// can broadcast on the channel.
@@ -143,7 +149,11 @@ fn param_kind(key: &str) -> Option<Param> {
     }
     let key = key.to_ascii_lowercase();
     Some(match key.as_str() {
-        "password" | "passwd" | "pwd" | "pass" => Param::Password,
+        // In English, German, Dutch, Portuguese, Spanish and French.
+        "password" | "passwd" | "pwd" | "pass" | "passwort" | "kennwort" | "wachtwoord"
+        | "senha" | "contrasena" | "contraseña" | "motdepasse" | "mot_de_passe" => {
+            Param::Password
+        }
         "token"
         | "access_token"
         | "accesstoken"
@@ -173,6 +183,7 @@ fn param_kind(key: &str) -> Option<Param> {
         | "secret_key"
         | "sig"
         | "signature"
+        | "hmac"
         | "x-amz-signature"
         | "x-goog-signature"
         | "authorization"
@@ -502,17 +513,14 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    if contains_ignoring_case(text, "/private/") {
+        out.extend(groups(Some(&PRIVATE_PATH), text, generated_segment));
+    }
     if ["conda", "mamba", "pixi", "prefix.dev"]
         .iter()
         .any(|w| contains_ignoring_case(text, w))
     {
-        out.extend(
-            CONDA_TOKEN
-                .captures_iter(text)
-                .filter_map(|c| c.get(1))
-                .filter(|m| conda_token(m.as_str()))
-                .map(|m| m.range()),
-        );
+        out.extend(groups(Some(&CONDA_TOKEN), text, conda_token));
     }
     out.extend(
         RPC_KEY

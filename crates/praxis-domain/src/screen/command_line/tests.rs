@@ -568,3 +568,19 @@ fn rman_forms_and_prompting_aliases() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// A Vault service token without a digit; Azure Artifacts' conventional
+/// API key, which authenticates nothing.
+#[test]
+fn vault_tokens_without_digits_and_azure_artifacts_keys() {
+    assert!(fires(
+        "vault login s.OJLSNgZfaaNgWwDipiygUkDZ",
+        Rule::CredentialCommandLine
+    ));
+    for clean in [
+        "nuget push Acme.Core.1.4.0.nupkg -ApiKey AzureDevOps -Source https://pkgs.dev.azure.com/acme/_packaging/core/nuget/v3/index.json",
+        "vault login -method=userpass username=admin",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -512,3 +512,23 @@ fn review_forty_five_conda_and_sqlserver() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// A status page's private link, a password parameter in German, an
+/// `hmac=` signature.
+#[test]
+fn private_pages_foreign_passwords_and_hmacs() {
+    for hit in [
+        "Use this one for the status page iframe: https://status.merrow.app/private/1cfda6d18c8db1d047f74f43fb45054550204db0/overview",
+        "Der Export lief über https://export.weidmann-it.de/csv?benutzer=report&passwort=QLmh4eNNNTX1D5k",
+        "image_url: \"https://thumbs.verdigris.ai/render?id=922&exp=1767225600&hmac=0da2bc3a0c3d2ae53f430b617fd866d55f89fcb286d7f71b554e3e7b7d89d127\"",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "See https://github.com/acme/private/blob/main/README.md",
+        "https://cdn.example.com/private/assets-bundle-2024-final/logo.png",
+        "https://export.weidmann-it.de/csv?benutzer=report&passwort=${EXPORT_PW}",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

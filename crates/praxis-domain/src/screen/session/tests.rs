@@ -733,3 +733,21 @@ fn review_forty_five_session_shapes() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// ASP.NET's letters-only id, Tomcat manager's listing, a French label.
+#[test]
+fn aspnet_letters_tomcat_listings_and_french_labels() {
+    for hit in [
+        "Cookie header from HAR: ASP.NET_SessionId=wyscuhninlwlfphvwzishbft; .AspNetCore.Antiforgery.x=CfDJ8",
+        "Tomcat manager: sessions for /portal -> 48C484FCBEC55FCFEFDFA71B0CD0EBB0 (idle 14m)",
+        "Session-ID du client: 75d6bac4-45d2-4dbf-b4cd-6669a5b0b9d8 (à retirer du ticket)",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "ASP.NET_SessionId=thisisnotarealsessionkey",
+        "sessions for /portal -> 3 active, 0 expired",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
