@@ -7,8 +7,10 @@ use std::sync::LazyLock;
 
 use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, groups, lazy_regex};
-use super::value::{has_digit, is_placeholder, mixed_case, random_like, refers, word_like};
+use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::value::{
+    few_vowels, has_digit, is_placeholder, mixed_case, random_like, refers, word_like,
+};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`; in prose,
@@ -529,10 +531,13 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             .iter()
             .any(|p| v.starts_with(p))
             && v.len() >= 26
-            && mixed_case(v);
+            && mixed_case(v)
+            && few_vowels(v);
         random_like(v, 12) && (has_digit(v) || vault)
     }));
-    out.retain(|span| !any_key(&text[span.clone()]));
+    if contains_ignoring_case(text, "nuget") {
+        out.retain(|span| !any_key(&text[span.clone()]));
+    }
     out
 }
 

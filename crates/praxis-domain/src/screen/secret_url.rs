@@ -135,6 +135,13 @@ enum Param {
     /// `code`, an OAuth grant's elsewhere: only an Azure Functions host's
     /// function key.
     Code,
+    /// A password named in another language, whose placeholders
+    /// (`DEIN_PASSWORT`, `geheim`) the English ones do not cover: only a
+    /// value with letters and digits, not in capitals alone.
+    PasswordAbroad,
+    /// `hmac`, also an algorithm's name (`HmacSHA256`): only a long run
+    /// of letters and digits with a digit, not words.
+    Digest,
     /// `sid`, a session id (Salesforce's `frontdoor.jsp?sid=`) but
     /// elsewhere a number, a timestamp, a Windows SID or a Twilio message's
     /// id: only a long, generated, mixed-case value.
@@ -149,11 +156,11 @@ fn param_kind(key: &str) -> Option<Param> {
     }
     let key = key.to_ascii_lowercase();
     Some(match key.as_str() {
-        // In English, German, Dutch, Portuguese, Spanish and French.
-        "password" | "passwd" | "pwd" | "pass" | "passwort" | "kennwort" | "wachtwoord"
-        | "senha" | "contrasena" | "contraseña" | "motdepasse" | "mot_de_passe" => {
-            Param::Password
-        }
+        "password" | "passwd" | "pwd" | "pass" => Param::Password,
+        // The same in German, Dutch, Portuguese, Spanish and French.
+        "passwort" | "kennwort" | "wachtwoord" | "senha" | "contrasena" | "motdepasse"
+        | "mot_de_passe" => Param::PasswordAbroad,
+        "hmac" => Param::Digest,
         "token"
         | "access_token"
         | "accesstoken"
@@ -183,7 +190,6 @@ fn param_kind(key: &str) -> Option<Param> {
         | "secret_key"
         | "sig"
         | "signature"
-        | "hmac"
         | "x-amz-signature"
         | "x-goog-signature"
         | "authorization"
@@ -233,6 +239,15 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
         Param::Password => value.len() >= 3,
         Param::Token => value.len() >= 8 && !word_like(value),
         Param::Auth => value.len() >= 12 && !word_like(value) && has_digit(value),
+        Param::PasswordAbroad => {
+            value.len() >= 8
+                && has_digit(value)
+                && has_letter(value)
+                && value.bytes().any(|b| b.is_ascii_lowercase())
+        }
+        Param::Digest => {
+            longest_alnum_run(value) >= 16 && has_digit(value) && has_letter(value) && !wordy(value)
+        }
         Param::Session => {
             value.len() >= 20
                 && mixed_case(value)

@@ -11,8 +11,8 @@ use super::pattern::{
 };
 use super::sql;
 use super::value::{
-    counts_up, distinct_chars, has_digit, has_letter, is_placeholder, key_words, longest_alnum_run,
-    mixed_case, random_like, twilio_sid, word_like, wordy,
+    counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
+    longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -365,13 +365,12 @@ pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         // ASP.NET's id is 24 of `a`–`z` and `0`–`5`, digits or none: few
         // vowels, as words have many.
-        let vowels = c[2].bytes().filter(|b| b"aeiou".contains(b)).count();
         let aspnet = c[1].eq_ignore_ascii_case("ASP.NET_SessionId")
             && c[2].len() == 24
             && c[2]
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || (b'0'..=b'5').contains(&b))
-            && vowels * 4 < c[2].len()
+            && few_vowels(&c[2])
             && distinct_chars(&c[2]) >= 10;
         if aspnet {
             return true;

@@ -259,6 +259,14 @@ pub(super) fn random_like(body: &str, min_len: usize) -> bool {
     body.len() >= min_len && !is_placeholder(body) && distinct_chars(body) >= 6
 }
 
+/// Whether letters drawn at random could have made `s`: under 35% vowels,
+/// where words run to 40% and more (`thisisnotarealsessionkey`,
+/// `YourVaultTokenGoesHere`).
+pub(super) fn few_vowels(s: &str) -> bool {
+    let vowels = s.bytes().filter(|b| b"aeiouAEIOU".contains(b)).count();
+    vowels * 100 < s.len() * 35
+}
+
 /// Whether `s` counts up more than a generated value would: six or more
 /// neighbours one apart (`0123456789abc…`, `123e4567-e89b-…`), a sample
 /// or an alphabet written out rather than a secret.

@@ -584,3 +584,17 @@ fn vault_tokens_without_digits_and_azure_artifacts_keys() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// A review's findings: a token of words after `vault login`, and
+/// `AzureDevOps` as a password outside `nuget`.
+#[test]
+fn vault_words_and_azure_named_passwords() {
+    assert!(!fires(
+        "vault login s.YourVaultTokenGoesHereNow",
+        Rule::CredentialCommandLine
+    ));
+    assert!(fires(
+        "sshpass -p AzureDevOps ssh deploy@build01",
+        Rule::CredentialCommandLine
+    ));
+}

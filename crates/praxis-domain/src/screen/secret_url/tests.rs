@@ -532,3 +532,17 @@ fn private_pages_foreign_passwords_and_hmacs() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// A review's findings: algorithm names after `hmac=` and placeholders in
+/// the parameter's own language.
+#[test]
+fn hmac_algorithms_and_foreign_placeholders() {
+    for clean in [
+        "https://api.acme.io/config?hmac=HmacSHA256",
+        "https://x.example/a?hmac=hmac-sha2-256-etm@openssh.com",
+        "https://intranet.firma.de/login?passwort=DEIN_PASSWORT",
+        "https://intranet.firma.de/login?kennwort=geheim",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -751,3 +751,13 @@ fn aspnet_letters_tomcat_listings_and_french_labels() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Random letters alone may hold a third of vowels and more, seldom
+/// 35%.
+#[test]
+fn aspnet_letters_with_a_vowel_or_two_more() {
+    assert!(fires(
+        "ASP.NET_SessionId=drhcocrwkikwnropqiurneln",
+        Rule::SessionId
+    ));
+}
