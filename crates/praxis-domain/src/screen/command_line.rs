@@ -8,9 +8,7 @@ use std::sync::LazyLock;
 use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::value::{
-    few_vowels, has_digit, is_placeholder, mixed_case, random_like, refers, word_like,
-};
+use super::value::{has_digit, is_placeholder, random_like, refers, vault_token, word_like};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`; in prose,
@@ -127,10 +125,11 @@ lazy_regex!(
 lazy_regex!(
     /// A secret given as a positional argument: `aws configure set
     /// aws_secret_access_key …`, `npm config set …:_authToken …`, `vault
-    /// login …`, `dotnet user-secrets set <name> …`, a long generated
+    /// login …` (or `token lookup`, or the token echoed into `vault login
+    /// -`), `dotnet user-secrets set <name> …`, a long generated
     /// token after any tool's `login` (`wandb login …`).
     POSITIONAL,
-    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+login\s+(?:-\S+\s+)*([A-Za-z0-9._-]{16,})|\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*([A-Za-z0-9+/]{40,}={0,2})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)|\b[\w.-]+\s+(?:auth\s+)?login\s+(?:--?\S+\s+)*([A-Za-z0-9_]{32,})(?:\s|$)"#
+    r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+(?:login|token\s+(?:lookup|revoke|renew|capabilities))\s+(?:-\S+\s+)*["']?([A-Za-z0-9._-]{16,})|\becho\s+(?:-n\s+)?["']?((?:hvs|hvb|s|b)\.[A-Za-z0-9_-]{24,})["']?\s*\|\s*vault\s+login\b|\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*([A-Za-z0-9+/]{40,}={0,2})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)|\b[\w.-]+\s+(?:auth\s+)?login\s+(?:--?\S+\s+)*([A-Za-z0-9_]{32,})(?:\s|$)"#
 );
 
 /// The commands [`PAIR_COMMAND`] names.
@@ -527,13 +526,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(groups(open.get(&POSITIONAL), text, |v| {
         // A Vault token's prefix (`s.`, `hvs.`) marks it, digits or none.
-        let vault = ["s.", "hvs.", "hvb.", "b."]
-            .iter()
-            .any(|p| v.starts_with(p))
-            && v.len() >= 26
-            && mixed_case(v)
-            && few_vowels(v);
-        random_like(v, 12) && (has_digit(v) || vault)
+        random_like(v, 12) && (has_digit(v) || vault_token(v))
     }));
     if contains_ignoring_case(text, "nuget") {
         out.retain(|span| !any_key(&text[span.clone()]));

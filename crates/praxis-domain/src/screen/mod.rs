@@ -623,9 +623,14 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "hdnea",
             "tkn",
             "stok",
+            // An SMB share's address, which has no scheme.
+            "smbfs",
+            "cifs",
         ],
         Rule::SessionId => &[
             "sess",
+            // opencode's session ids.
+            "ses_",
             "transcript",
             "sesi",
             "sesj",

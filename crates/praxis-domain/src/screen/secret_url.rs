@@ -14,13 +14,14 @@ lazy_regex!(
     /// as a mail address's (`smtp://notify@example.org:…@mail…`); the host
     /// starts after the last `@`.
     URL_USERINFO,
-    r#"(?i)\b[a-z][a-z0-9+.-]{1,20}\\?://([^\s/?#@"'<>:]*(?:@[a-z0-9-]+(?:\.[a-z0-9-]+)+)?(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
+    r#"(?i)\b[a-z][a-z0-9+._-]{1,20}\\?://([^\s/?#@"'<>:]*(?:@[a-z0-9-]+(?:\.[a-z0-9-]+)+)?(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
 );
 lazy_regex!(
-    /// A query parameter; CJK prose runs on after a URL with no space, its
-    /// full-width comma read as ASCII.
+    /// A query parameter, also on the next line where a log wrapped the
+    /// URL (after a shell's `\` too); CJK prose runs on after a URL with
+    /// no space, its full-width comma read as ASCII.
     URL_PARAM,
-    r#"[?&#;](?:\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?`]]*)"#
+    r#"[?&#;](?:\\?\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?`]]*)"#
 );
 lazy_regex!(
     SECRET_PATH_URL,
@@ -101,6 +102,26 @@ lazy_regex!(
     /// paths name builds and objects).
     RPC_KEY,
     r#"(?i)\b(?:https?|wss?)://(?:[a-z0-9.-]*\b(?:alchemy(?:api)?|infura|quiknode|chainstack|p2pify|getblock|ankr|blastapi|drpc)\b[a-z0-9.-]*(?::\d+)?/(?:[\w.-]+/){0,3}?|(?:[a-z0-9-]+[.-])?rpc[.-][a-z0-9.-]+(?::\d+)?/(?:ws/)?v\d+/|(?:[a-z0-9-]+[.-])?nodes?[.-][a-z0-9.-]+(?::\d+)?/ws/v\d+/)([A-Za-z0-9_-]{32,64})(?:[/?#\s"'`).,>\]]|$)"#
+);
+lazy_regex!(
+    /// A URL's fragment, which the browser never sends: share services
+    /// keep the key that decrypts a paste or a file there (Bitwarden
+    /// Send's `#<id>/<key>`, PrivateBin's `?<id>#<key>`, MEGA's `#!…!…`).
+    FRAGMENT_KEY,
+    r#"(?i)\bhttps?://[^\s#"'<>`]+#!?([A-Za-z0-9_!/-]{20,})"#
+);
+lazy_regex!(
+    /// A mount of an SMB share whose password is in its address
+    /// (`mount_smbfs '//DOMAIN;user:…@host/share'`, no scheme).
+    SMB_MOUNT,
+    r#"(?i)\b(?:mount_smbfs|mount\.cifs|mount\s+-t\s+(?:smbfs|cifs))\s+(?:-\S+\s+)*["']?//(?:[^\s/@:;'"]+;)?[^\s/@:;'"]+:([^\s@'"/]+)@"#
+);
+lazy_regex!(
+    /// An expiry among a URL's parameters: the URL is signed, and its
+    /// other generated value is the signature or token
+    /// (`?st=<token>&e=1767225600`).
+    EXPIRY_PARAM,
+    r"(?i)[?&](?:e|exp|expires?|expiry|expiration|valid_until|deadline)=\d{9,13}\b"
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 
@@ -280,8 +301,8 @@ fn generated_segment(segment: &str) -> bool {
     // (`garage-2oE39TG49pPm_xXpkfEToluP`).
     let tail = segment.rsplit('-').next().unwrap_or(segment);
     // Long generated ids may hold `_` and `-` anywhere (Home Assistant's
-    // webhook ids).
-    let long = segment.len() >= 40
+    // webhook ids, a hook's `P35iPbgaZLFqaH-rCFFLeM_eIbQ9CD5B`).
+    let long = segment.len() >= 32
         && longest_alnum_run(segment) >= 12
         && mixed_case(segment)
         && has_digit(segment);
@@ -473,6 +494,83 @@ fn sqlserver_property(kind: Param, value: &str) -> bool {
     }
 }
 
+/// Parameters that carry a sign-in link's one-time credential (a magic
+/// link's `mt=`, an emailed code, a CAS service ticket).
+const SIGN_IN_PARAMS: &[&str] = &[
+    "mt", "code", "ticket", "t", "k", "lt", "otp", "magic", "link",
+];
+
+/// Whether the parameter `name=value` at byte `start` of `text` is a
+/// link's credential that its name alone does not tell: a sign-in link's
+/// one-time token ([`SIGN_IN_PARAMS`] on a magic-link, verification, SSO
+/// or ticket-consuming path; not an OAuth callback's grant), or the token
+/// of a URL signed with an expiry (`?st=…&e=1767225600`).
+fn link_param(text: &str, start: usize, name: &str, value: &str) -> bool {
+    let from = token_start(&text[..start]);
+    let end = text[start..]
+        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
+        .map_or(text.len(), |i| start + i);
+    let url = &text[from..end];
+    if !url.contains("://") || !url.contains('?') {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    let path = url[..start - from].to_ascii_lowercase();
+    let sign_in = SIGN_IN_PARAMS.contains(&name.as_str())
+        && !path.contains("oauth")
+        && !path.contains("callback")
+        && [
+            "magic",
+            "login",
+            "signin",
+            "sign-in",
+            "sign_in",
+            "verify",
+            "sso",
+            "consume",
+            "passwordless",
+        ]
+        .iter()
+        .any(|w| path.contains(w));
+    // A CAS service ticket: `ST-<n>-<random>`.
+    let ticket = value
+        .strip_prefix("ST-")
+        .and_then(|t| t.split_once('-'))
+        .is_some_and(|(n, rest)| {
+            n.bytes().all(|b| b.is_ascii_digit()) && longest_alnum_run(rest) >= 10
+        });
+    let signed = EXPIRY_PARAM.is_match(url)
+        && !name.ends_with("id")
+        && !name.starts_with("utm_")
+        && !["v", "ver", "version", "rev", "cb", "etag", "ref", "hash"].contains(&name.as_str());
+    (sign_in && (ticket || link_token(value, 20))) || (signed && link_token(value, 16))
+}
+
+/// Whether a link's parameter value is generated: letters and digits in
+/// mixed case (or 32 hex digits and more), in a long run, no words.
+fn link_token(value: &str, min: usize) -> bool {
+    let hex = value.len() >= 32 && value.bytes().all(|b| b.is_ascii_hexdigit());
+    has_digit(value)
+        && has_letter(value)
+        && (mixed_case(value) || hex)
+        && longest_alnum_run(value) >= 12
+        && random_like(value, min)
+        && !wordy(value)
+        && !counts_up(value)
+}
+
+/// Whether a piece of a URL's fragment is a key: 20 or more characters,
+/// letters and digits in mixed case, random.
+fn fragment_key(piece: &str) -> bool {
+    piece.len() >= 20
+        && has_digit(piece)
+        && mixed_case(piece)
+        && longest_alnum_run(piece) >= 10
+        && random_like(piece, 20)
+        && !wordy(piece)
+        && !counts_up(piece)
+}
+
 /// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
 fn is_uuid(segment: &str) -> bool {
     let groups: Vec<&str> = segment.split('-').collect();
@@ -525,9 +623,26 @@ pub(super) fn secret_url(text: &str) -> Spans {
                     .next()
                     .is_none_or(|secret| !counting(secret.as_str()))
             })
-            .filter_map(|c| c.get(0).map(|m| m.range())),
+            // The secret itself, so that a host named for an example
+            // (`team%40acme.example`) makes no placeholder of it.
+            .filter_map(|c| c.iter().skip(1).flatten().next().or(c.get(0)))
+            .map(|m| m.range()),
     );
     out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    if text.contains('#') {
+        for key in FRAGMENT_KEY.captures_iter(text).filter_map(|c| c.get(1)) {
+            let mut at = key.start();
+            for piece in key.as_str().split(['/', '!']) {
+                if fragment_key(piece) {
+                    out.push(at..at + piece.len());
+                }
+                at += piece.len() + 1;
+            }
+        }
+    }
+    if contains_ignoring_case(text, "mount") {
+        out.extend(groups(Some(&SMB_MOUNT), text, |p| !is_placeholder(p)));
+    }
     if contains_ignoring_case(text, "/private/") {
         out.extend(groups(Some(&PRIVATE_PATH), text, generated_segment));
     }
@@ -616,10 +731,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
         URL_PARAM
             .captures_iter(text)
             .filter(|c| {
-                let Some(kind) = param_kind(&c[1]) else {
-                    return false;
-                };
                 let start = c.get(0).map_or(0, |m| m.start());
+                let Some(kind) = param_kind(&c[1]) else {
+                    return link_param(text, start, &c[1], &c[2]);
+                };
                 // The token starts after the last separator before the
                 // parameter. Separators include multi-byte whitespace (U+0085,
                 // U+2028, …, which survive normalization), so the start is the
@@ -645,7 +760,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 if properties && !token.contains(['?', '#']) {
                     return sqlserver_property(kind, &c[2]);
                 }
-                secret_param(kind, &c[2], host)
+                secret_param(kind, &c[2], host) || link_param(text, start, &c[1], &c[2])
             })
             .filter_map(|c| c.get(2))
             // Prisma's braces quote the value: the secret is inside them.

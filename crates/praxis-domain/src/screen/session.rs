@@ -12,7 +12,7 @@ use super::pattern::{
 use super::sql;
 use super::value::{
     counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
-    longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
+    keyboard_walk, longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -43,9 +43,9 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 lazy_regex!(
     /// A session file or a store's key named for its id: PHP's `sess_…`,
     /// Flask-Session's `flask_session/<hex>`, a `sessions/` directory's
-    /// entries, memcached's `session_<hex>`.
+    /// entries, memcached's `session_<hex>`; an agent's `ses_…` id (opencode's).
     SESSION_FILE,
-    r"\bsess[_-]([0-9A-Za-z]{16,})|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b"
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
@@ -59,10 +59,11 @@ lazy_regex!(
     /// A session id after its label and a space (or "is" or "was") or as a
     /// flag's value (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
     /// named for it (`<SessionId>…</SessionId>`), paired with its name
-    /// in a call (`("x-session-id", "…")`, `log("session", "…")`), or
-    /// what a lookup by its name returned (`Get(r, "sid") returned …`).
+    /// in a call (`("x-session-id", "…")`, `log("session", "…")`),
+    /// what a lookup by its name returned (`Get(r, "sid") returned …`), or
+    /// after a label with an aside (`Session ID (support): …`).
     SESSION_NAMED,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?["']?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
+    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?["']?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -77,9 +78,12 @@ lazy_regex!(
     /// `session_id()`), an engine.io or express `sid`, ASP.NET's
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
-    /// WHERE id='…'`), Django's session model looked up by its key.
+    /// WHERE id='…'`), Django's session model looked up by its key, a
+    /// sessions space's lookup (`box.space.sessions:get{'…'}`), 32 hex
+    /// digits after a colon that ends a clause naming a session id ("the
+    /// session id, so I sent them: …").
     SESSION_KEY,
-    r#"(?i)\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsession[ _-]?id\b[^\n.:=]{1,60}?:\s*["']?([0-9a-f]{32})\b|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 lazy_regex!(
     /// A session store's log of what it did with one (`saved session
@@ -104,9 +108,55 @@ fn store_log_id(v: &str) -> bool {
         && !counts_up(v)
 }
 
+lazy_regex!(
+    /// Google's session cookies (`SID`, `HSID`, `SSID`, `APISID`,
+    /// `SAPISID`, `__Secure-1PSID`, …), read only where the text speaks of
+    /// cookies or Google: a Wi-Fi network's `SSID` is a name.
+    GOOGLE_COOKIE,
+    r#"\b(?:__Secure-[13]P)?(?:SID|HSID|SSID|APISID|SAPISID|PSID|PSIDTS|PSIDCC)\s*[:=]\s*["']?([A-Za-z0-9_.-]{20,})"#
+);
+
+lazy_regex!(
+    /// A session manager's listing of the ids it holds (Tomcat manager's
+    /// `sessions … -> <32 hex>`, on the same line or the next, or ids
+    /// alone on their lines under `sessions:`): judged by [`listed_id`].
+    SESSION_LISTING,
+    r"(?im)\bsessions\b[^\n]{0,40}?(?:->|=>|→)[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})\b|\bsessions[ \t]*:[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})[ \t]*$"
+);
+
+lazy_regex!(
+    /// A session id labelled in German, French, Spanish, Italian or
+    /// Portuguese with whose it is (`Session-ID der Anfrage:`, `Session ID
+    /// du client :`), its value any generated run (base64url too): judged
+    /// by [`store_log_id`]'s kin, [`labelled_abroad`].
+    SESSION_ABROAD,
+    r#"(?i)\bSession[- ]?ID\s+(?:du|de\s+la|de|des|der|del|della|do|da|in\s+der|im|dans\s+(?:le|la))\s+[\w-]+[^\n:=]{0,30}?[:=]\s*["'`(]?([A-Za-z0-9_-]{20,})"#
+);
+
+/// Whether a value under a label in another language is generated:
+/// letters and digits in mixed case (or hex), random, no words.
+fn labelled_abroad(v: &str) -> bool {
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
+    has_digit(v)
+        && has_letter(v)
+        && (mixed_case(v) || hex)
+        && random_like(v, 20)
+        && !wordy(v)
+        && !counts_up(v)
+}
+
+/// The MD5 of nothing, which a listing's example or a fixture shows.
+const EMPTY_MD5: &str = "d41d8cd98f00b204e9800998ecf8427e";
+
+/// Whether 32 hex digits in a session listing are an id: generated, not
+/// filler (`FFFF…`, `DEADBEEF…`), counting (`0123…`) or the empty MD5.
+fn listed_id(v: &str) -> bool {
+    distinct_chars(v) >= 8 && !counts_up(v) && !v.eq_ignore_ascii_case(EMPTY_MD5)
+}
+
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|(?-i:\bsessions\b[^\n]{{0,40}}?(?:->|=>)\s*[0-9A-F]{{32}}\b)"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}""#
     ))
 });
 
@@ -371,6 +421,8 @@ pub(super) fn session_id(text: &str) -> Spans {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || (b'0'..=b'5').contains(&b))
             && few_vowels(&c[2])
+            && !keyboard_walk(&c[2])
+            && !counts_up(&c[2])
             && distinct_chars(&c[2]) >= 10;
         if aspnet {
             return true;
@@ -447,6 +499,16 @@ pub(super) fn session_id(text: &str) -> Spans {
         !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16) && !counts_up(v)
     }));
     out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
+    out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
+    out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
+    if ["cookie", "google", "devtools"]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w))
+    {
+        out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
+            has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
+        }));
+    }
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
-use super::pattern::lazy_regex;
+use super::pattern::{contains_ignoring_case, lazy_regex};
 
 /// Whole values that stand for a secret rather than being one.
 const PLACEHOLDER_WORDS: &[&str] = &[
@@ -265,6 +265,38 @@ pub(super) fn random_like(body: &str, min_len: usize) -> bool {
 pub(super) fn few_vowels(s: &str) -> bool {
     let vowels = s.bytes().filter(|b| b"aeiouAEIOU".contains(b)).count();
     vowels * 100 < s.len() * 35
+}
+
+/// Whether `s` walks a keyboard's row (`qwerty`, `asdfgh`, `zxcvbn`, a
+/// German or French row's start): typed to fill a field, not generated.
+pub(super) fn keyboard_walk(s: &str) -> bool {
+    [
+        "qwert", "asdfg", "zxcvb", "yxcvb", "azert", "wxcvb", "poiuy", "lkjhg", "mnbvc",
+    ]
+    .iter()
+    .any(|row| contains_ignoring_case(s, row))
+}
+
+/// Whether `v` is a HashiCorp Vault token: its type's prefix (`hvs.`,
+/// `hvb.`, the older `s.` and `b.`) and a body of 24 letters and digits
+/// or more in mixed case, generated: a digit, or few vowels where there is
+/// none (`s.YourVaultTokenGoesHereNow` is words).
+pub(super) fn vault_token(v: &str) -> bool {
+    let Some(body) = ["hvs.", "hvb.", "s.", "b."]
+        .iter()
+        .find_map(|p| v.strip_prefix(p))
+    else {
+        return false;
+    };
+    body.len() >= 24
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        && mixed_case(body)
+        && (has_digit(body) || few_vowels(body))
+        && random_like(body, 24)
+        && !keyboard_walk(body)
+        && !counts_up(body)
 }
 
 /// Whether `s` counts up more than a generated value would: six or more

@@ -2,7 +2,9 @@
 //! than a reference, a placeholder, a path, a type or code.
 
 use super::super::pattern::lazy_regex;
-use super::super::value::{has_digit, is_placeholder, mixed_case, random_like, word_like};
+use super::super::value::{
+    has_digit, is_placeholder, mixed_case, random_like, vault_token, word_like,
+};
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
 
 lazy_regex!(
@@ -159,7 +161,9 @@ pub(in crate::screen) fn literal_secret(
     if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
         return false;
     }
+    // A Vault token (`s.…`) is shaped like a member's name.
     if !quoted
+        && !vault_token(v)
         && (v.contains(['(', '['])
             || DOTTED_IDENTIFIER.is_match(v)
             || CONSTANT_IDENTIFIER.is_match(v)

@@ -598,3 +598,29 @@ fn vault_words_and_azure_named_passwords() {
         Rule::CredentialCommandLine
     ));
 }
+
+/// Vault tokens without a digit in more of the commands that take them
+/// (quoted, echoed into `vault login -`, looked up, revoked), and the
+/// words, rows of keys and counts that are none.
+#[test]
+fn vault_tokens_in_more_commands() {
+    for hit in [
+        "vault login \"s.kQhTxPmWzRbLnVcJdFgYsHqZ\"",
+        "echo s.kQhTxPmWzRbLnVcJdFgYsHqZ | vault login -",
+        "vault token lookup s.kQhTxPmWzRbLnVcJdFgYsHqZ",
+        "vault token revoke -self hvs.kQhTxPmWzRbLnVcJdFgYsHqZbT",
+        "export VAULT_TOKEN=s.kQhTxPmWzRbLnVcJdFgYsHqZ",
+    ] {
+        assert!(
+            scan(hit, true).contains(&Rule::CredentialCommandLine),
+            "{hit}"
+        );
+    }
+    for clean in [
+        "vault login s.YourVaultTokenGoesHereNow",
+        "export VAULT_TOKEN=s.QwertyAsdfgZxcvbPlkmnJhbT",
+        "echo $VAULT_TOKEN | vault login -",
+    ] {
+        assert!(scan(clean, true).is_empty(), "{clean}");
+    }
+}

@@ -546,3 +546,41 @@ fn hmac_algorithms_and_foreign_placeholders() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Links whose credential no secret's name announces: a sign-in link's
+/// one-time token, a signed download's token beside its expiry, a share
+/// link's key in the fragment, a scheme with underscores, an SMB share's
+/// address, a hook's key with `-` and `_` inside.
+#[test]
+fn sign_in_links_signed_downloads_and_fragment_keys() {
+    for hit in [
+        "magic link sent: https://login.paleo.health/magic?mt=Ns1gbOf1HPOJUKY4iZU9Cy39tnF74eoGqDM_nv4mSUw&u=7741",
+        "https://app.vellum.dev/login/verify?code=tktOBM0Cxq9D4CLUjHmpLhbyxY7URkvVaqbf6Nri&redirect=%2F",
+        "open https://portal.kestrel.example/sso/consume?ticket=ST-541034-PuzBVShxunpcVKnK7yPb-cas01",
+        "https://downloads.tallis.app/release/t-4.2.dmg?st=wZKs3ei6cWIPT6q6MM5OSfDc21jKbKN8&e=1767225600",
+        "shared: https://send.bitwarden.com/#mOi0kTXgbaYq-YoTAwWOJ2/9zkWcwaJkNdeSWVsOR6bGX",
+        "repro: https://paste.corp.example/?4df4886b51bc5059#HSvwxRF3kRc1xdekw9HFbQFxpHjd1WoJpG3QLCcybSgt",
+        "ibm_db_sa://db2inst1:niI6Lb2*wHzi@db2.vantor.systems:50000/SAMPLE",
+        "mount_smbfs '//CORP;dsilva:P9%23cibKzU%2F3@files01.corp.example/finance' /Volumes/finance",
+        "webhook https://hooks.example.jp/incoming/564f6efe/P35iPbgaZLFqaH-rCFFLeM_eIbQ9CD5B をコミット",
+        "https://calendar.google.com/calendar/ical/ops%40acme.example/private-23eda47eb2c24c56bb66658fa4f943d9/basic.ics",
+        "url=https://alerts.ops.example/v1/hooks/ingest?\\\n  token=LKpGy7dZ-3Z1LTwk_MfdLr8EiQzLtePs4J4SP2ZI&team=sre",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        // An OAuth callback's grant, words, a count, an id beside an expiry.
+        "https://app.acme.io/oauth/callback?code=Xk29sLq0vB7nWm3RtY8uPz4A&state=xyz",
+        "https://app.acme.io/login?next=%2Fdashboard&mt=magic",
+        "https://app.acme.io/login/verify?code=123456",
+        "https://cdn.acme.io/a.zip?asset_id=Xk29sLq0vB7nWm3RtY8uPz4A&expires=1767225600",
+        "https://cdn.acme.io/a.zip?v=3&e=1767225600",
+        // Fragments that are routes, anchors and a diff's hash.
+        "https://app.acme.io/#/settings/Profile/NotificationsPanel",
+        "https://github.com/acme/app/blob/main/src/lib.rs#L10-L20",
+        "https://github.com/acme/app/pull/7/files#diff-3b5f0f0e4c8d2a1b9e7f6a5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b",
+        "mount_smbfs //guest:@files01/public /Volumes/public",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -761,3 +761,57 @@ fn aspnet_letters_with_a_vowel_or_two_more() {
         Rule::SessionId
     ));
 }
+
+/// An agent's `ses_…` id, Google's session cookies where cookies are
+/// spoken of, a label with an aside, a sessions space's lookup, and 32 hex
+/// digits after a clause naming a session id.
+#[test]
+fn agent_ids_google_cookies_and_labels_with_asides() {
+    for hit in [
+        "ses_HZSRHY6YS5QRPR2WD9RPQ5B (opencode session) was resumed twice by mistake",
+        "SSID: q33OnHQsfngy2EPlPH9a007B2gRA_g9c (Google session cookie copied from devtools)",
+        "cookie header had __Secure-1PSID=g.a000kQh7Xq2Lm9Vb3Nz8Rt5Yp1Wc4Fd6Gs0Hj2Kl",
+        "Session ID (support): hq4WUKXQPZ0gr0M0MWmb1A7",
+        "tarantool> box.space.sessions:get{'ef43b098ab9972e4d4dd78ccd40760dd'}",
+        "Support asked for the session id, so I sent them: d9a20738c37b934c3e6c231c87075e64",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "Join the Wi-Fi network SSID: OfficeGuestNetwork2024a with the printed code",
+        "aws ses send-email --configuration-set ses_configuration_set_main",
+        "export SES_SMTP_PASSWORD_SECRET_NAME=prod/ses/smtp",
+        "Session ID (support): see the ticket",
+        "box.space.sessions:get{user_id}",
+        "cookie SID: ${GOOGLE_SID_COOKIE_VALUE}",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// A session manager's listing in other cases and arrows, labels in other
+/// languages with base64url ids, ASP.NET ids that walk the keyboard; and
+/// the filler, counts and constants that are no ids.
+#[test]
+fn listings_labels_abroad_and_keyboard_walks() {
+    for hit in [
+        "Sessions: 9f2c4a7e1b3d5f6a8c0e2b4d6f8a1c3e",
+        "SESSIONS → 9F2C4A7E1B3D5F6A8C0E2B4D6F8A1C3E",
+        "active sessions:\n  7a1c9e3f5b2d4c6e8a0f1b3d5c7e9a2b",
+        "Session-ID der Anfrage: Zk3pQ9xLm2Vb7Nw4Rt8Yc1Hd",
+        "Session ID du client : 9f2c4a7e1b3d5f6a8c0e2b4d6f8a1c3e",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "sessions for /app -> D41D8CD98F00B204E9800998ECF8427E",
+        "sessions -> DEADBEEFDEADBEEFDEADBEEFDEADBEEF",
+        "sessions -> 0123456789ABCDEF0123456789ABCDEF",
+        "sessions -> FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+        "Merged 3 sessions: 5e2a9c1f7b3d8e4a6c0f2b9d1e7a3c5f is the commit",
+        "Session-ID der Anfrage: wird_im_Header_mitgesendet",
+        "ASP.NET_SessionId=qwertyuiopzxcvbnmlkjhgfd",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
