@@ -190,6 +190,15 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     if words.last().is_some_and(|w| w == "pat") {
         return Some(KeyClass::Generated);
     }
+    // PagerDuty's `routing_key` and `integration_key` (and the older
+    // `service_key`) let anyone raise an incident; RabbitMQ's routing key
+    // is a name (`orders.created`), so only a generated value counts.
+    if ["routing", "integration", "service"]
+        .iter()
+        .any(|w| words.ends_with(&[(*w).to_owned(), "key".to_owned()]))
+    {
+        return Some(KeyClass::Generated);
+    }
     // SonarQube's `sonar.login` takes a token (its successor is
     // `sonar.token`); it also takes a user name, so a generated value only.
     if words.ends_with(&["sonar".to_owned(), "login".to_owned()]) {
@@ -273,6 +282,21 @@ lazy_regex!(
     r"(?m)^[ \t]*[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
 );
 
+lazy_regex!(
+    /// A registry value as `reg query` prints it (`DefaultPassword
+    /// REG_SZ …`): its name, then its value.
+    REG_VALUE,
+    r"(?m)^[ \t]*([A-Za-z][\w.-]*)[ \t]+REG_(?:SZ|EXPAND_SZ)[ \t]+(\S+)[ \t]*\r?$"
+);
+
+lazy_regex!(
+    /// A `user:password` line of a file that holds them (cloud-init's
+    /// `chpasswd` list, an `echo … | chpasswd`, Postfix's `sasl_passwd`
+    /// after its `[host]:port`): read only in a text that names the file.
+    PASSWORD_LIST,
+    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
+);
+
 /// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::with_also(
@@ -303,6 +327,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&BARE_PASSWORD_ABROAD.pattern, BARE_PASSWORD_ABROAD.words),
             (&PROSE_SECRET_ABROAD.pattern, PROSE_SECRET_ABROAD.words),
             (&NAME_VALUE, &["value"]),
+            (&REG_VALUE, &["reg_sz", "reg_expand_sz"]),
+            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd"]),
             (
                 &DECLARATION,
                 &[
@@ -853,6 +879,25 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&PGPASS), text, |v| {
         literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
     }));
+    // The gate's words are the condition itself, so that ungated runs agree.
+    let list = open.get(&PASSWORD_LIST).filter(|_| {
+        ["chpasswd", "sasl_passwd"]
+            .iter()
+            .any(|w| contains_ignoring_case(text, w))
+    });
+    out.extend(groups(list, text, |v| {
+        // A URL's `scheme://…` is no `user:password`.
+        !v.starts_with("//")
+            && literal_secret(KeyClass::Password, v, false, false)
+            && has_digit(v)
+            // A version or a duration (`ubuntu-22.04`, `12h30m`) is none.
+            && (mixed_case(v) || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b)))
+    }));
+    out.extend(
+        open.captures(&REG_VALUE, text)
+            .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
     if LOGIN_CONTEXT.is_match(text) {
         out.extend(groups(open.get(&ADMIN_PAIR), text, |v| {
             // Beside an administrator's name, a random mix of cases and

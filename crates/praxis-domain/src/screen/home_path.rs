@@ -32,8 +32,9 @@ lazy_regex!(
     r"^(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4})$"
 );
 lazy_regex!(
+    /// A UNC path, also in Windows' long form (`\\?\UNC\server\share`).
     UNC,
-    r#"(?:^|[\s"'`=(\[,;|>]|file:///?)\\{2,4}([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
+    r#"(?:^|[\s"'`=(\[,;|>]|file:///?)\\{2,4}(?:\?\\UNC\\)?([A-Za-z0-9][A-Za-z0-9._-]*\$?)\\{1,2}[A-Za-z0-9_.$-]+"#
 );
 
 /// User names that are documentation placeholders, not people.
@@ -332,6 +333,7 @@ mod tests {
         for hit in [
             "copied to \\\\fs01\\share\\drop",
             "net use Z: \\\\nas-02\\backups",
+            "Copy-Item -Destination \\\\?\\UNC\\scan-gw\\webroots\\intranet -Recurse",
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");
         }

@@ -3,7 +3,7 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    has_digit, is_placeholder, mixed_case, random_like, vault_token, word_like,
+    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, vault_token, word_like,
 };
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
 
@@ -214,7 +214,10 @@ pub(in crate::screen) fn literal_secret(
                 && (has_digit(v) || v.chars().any(|c| !c.is_alphanumeric()) || mixed_case(v))
         }
         KeyClass::Generated => {
-            random_like(v, 20) && has_digit(v) && !v.contains(char::is_whitespace)
+            // Dotted words with a number (`user.42.events.created`) name a
+            // route, not a generated value.
+            let dotted_words = v.contains('.') && longest_alnum_run(v) < 16;
+            random_like(v, 20) && has_digit(v) && !v.contains(char::is_whitespace) && !dotted_words
         }
         KeyClass::Basic => {
             // A plain `user:password` pair (Grafana's provider `auth`).

@@ -827,3 +827,31 @@ fn review_forty_five_prose_credentials() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Keys that let anyone raise an incident (PagerDuty's), a registry
+/// value's password as `reg query` prints it, and the `user:password`
+/// lines of `chpasswd` and Postfix's `sasl_passwd`; and the routes,
+/// references, cloud-init's `RANDOM` and versions that are none.
+#[test]
+fn routing_keys_registry_values_and_password_lists() {
+    for hit in [
+        "pagerduty_configs:\n  - routing_key: 59a6943e822f7746aa3e0b70b8e3d948",
+        "    DefaultUserName    REG_SZ    kiosk\n    DefaultPassword    REG_SZ    AYPCC-5GLLQV3vdHK5",
+        "#cloud-config\nchpasswd:\n  list: |\n    ubuntu:Cl0ud!Init_22\n  expire: false",
+        "echo \"deploy:Xq8vLm2Rz4\" | sudo chpasswd",
+        "/etc/postfix/sasl_passwd:\n[smtp.relay.example]:587 relayuser:Qo2XF3U.9r+UA8N6F1",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "routing_key = \"user.42.events.created\"",
+        "routing_key: orders.created",
+        "    DefaultPassword    REG_SZ    %KIOSK_PW%",
+        "    PasswordExpiryWarning    REG_DWORD    0xe",
+        "#cloud-config\nchpasswd:\n  list: |\n    ubuntu:RANDOM\n  expire: false",
+        "chpasswd config:\n  image:ubuntu-22.04\n  time:12h30m",
+        "/etc/postfix/sasl_passwd:\n[smtp.relay.example]:587 relayuser:${SASL_PW}",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}
