@@ -561,7 +561,11 @@ fn words(rule: Rule) -> &'static [&'static str] {
             "mc4caqawbqydk2vwbcie",
         ],
         // A bot token is `<digits>:<secret>`.
-        Rule::CredentialTelegram => &["0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"],
+        Rule::CredentialTelegram => &[
+            "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:",
+            // A token split in two, beside its bot's id.
+            "bot",
+        ],
         Rule::CredentialTwilio
         | Rule::CredentialOther
         | Rule::CredentialDiscord

@@ -30,30 +30,6 @@ lazy_regex!(
     SLACK_HOOK_PATH,
     r"\bT[A-Z0-9]{8,12}[/-]B[A-Z0-9]{8,12}[/-]([A-Za-z0-9]{24})\b"
 );
-lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
-lazy_regex!(
-    /// An access key id read out in groups of four (`AKIA SLK2 BD26 …`).
-    AWS_KEY_ID_GROUPED,
-    r"\b(?:AKIA|ASIA)((?:[ -][A-Z0-9]{4}){4})\b"
-);
-lazy_regex!(
-    /// A secret access key after its name: assigned, handed over with it
-    /// in a call (`setdefault("AWS_SECRET_ACCESS_KEY", "…")`), printed by
-    /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said
-    /// ("… key for the backup user: …").
-    AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b(?:[^\n]{0,30}?\s(?:was|is)\s+|[^\n:=]{0,60}?:[ \t]*)["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
-);
-lazy_regex!(
-    /// An STS session token by its fixed opening (the base64 of its
-    /// protobuf header), wherever it is printed.
-    AWS_STS_TOKEN,
-    r"\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/=]{60,}"
-);
-lazy_regex!(
-    AWS_SESSION,
-    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken|\bx-amz-security-token)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
-);
 lazy_regex!(
     /// A Google key packed in a URL parameter after its field number
     /// (`&4sAIza…` in a Maps request), or an access token after an escaped
@@ -375,103 +351,6 @@ fn may_hold_hook_path(bytes: &[u8]) -> bool {
             && bytes.get(at + 1) == Some(&b'B')
             && (bytes[at - 1].is_ascii_uppercase() || bytes[at - 1].is_ascii_digit())
     })
-}
-
-lazy_regex!(
-    /// The key id of a presigned URL's `X-Amz-Credential`.
-    AWS_PRESIGNED_KEY_ID,
-    r"(?i:x-amz-credential)=((?:AKIA|ASIA)[A-Z0-9]{16})(?:%2F|/)"
-);
-lazy_regex!(
-    /// A secret key handed to an SDK's static-credentials constructor.
-    AWS_CONSTRUCTOR,
-    r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
-);
-lazy_regex!(
-    /// `secret_key` or `aws_secret` in a text about S3 (s3cmd's `.s3cfg`,
-    /// boto, Terraform's `TF_VAR_aws_secret_key`), also given as an argument
-    /// (`pulumi config set aws:secretKey …`) or on a here-string
-    /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
-    /// beside an S3 error, and Hadoop's S3A property.
-    AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
-);
-lazy_regex!(
-    /// A secret key named in words of other languages ("a chave secreta
-    /// da AWS …", "la clé secrète …"), or as the value beside a
-    /// `"key": "aws_secret"` entry.
-    AWS_SECRET_NAMED,
-    r#"(?i)(?:\b(?:chave|clave)\s+secreta|\bcl[ée]\s+secr[èe]te|\bchiave\s+segreta|\bgeheime[rn]?\s+schl[üu]ssel|\baws_secret(?:_access)?(?:_key)?["']\s*,\s*["']value["']\s*:)[^\n]{0,30}?[\s"'`]([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
-);
-lazy_regex!(
-    AWS_CONTEXT,
-    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b"
-);
-
-lazy_regex!(
-    /// Words that make an id a key id however it reads: a flag or a
-    /// setting for an access key, a credentials file or command.
-    AWS_KEY_CONTEXT,
-    r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials"
-);
-
-lazy_regex!(
-    /// Forty characters of base64 on their own: a secret access key's shape.
-    AWS_SECRET_SHAPE,
-    r"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"
-);
-
-/// Whether capitals with no digit read as words rather than a generated
-/// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
-/// about one time in six, words' one time in three or more; a text that
-/// sets a key id, or holds a secret key's shape beside it, takes it
-/// whatever it spells.
-fn spelled_in_words(body: &str) -> bool {
-    let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
-    !has_digit(body) && vowels * 10 >= body.len() * 3
-}
-
-pub(super) fn aws(text: &str) -> Spans {
-    let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE")
-            && distinct_chars(b) >= 6
-            && (!spelled_in_words(b)
-                || AWS_KEY_CONTEXT.is_match(text)
-                || AWS_SECRET_SHAPE
-                    .captures_iter(text)
-                    .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
-    });
-    // A presigned URL's credential names a real key id, however it reads.
-    out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE") && distinct_chars(b) >= 6
-    }));
-    // Read out in groups, the id's prefix stands before a space or a dash.
-    let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
-        .iter()
-        .any(|p| memchr::memmem::find(text.as_bytes(), *p).is_some());
-    if grouped {
-        out.extend(tokens(Some(&AWS_KEY_ID_GROUPED), text, |b| {
-            distinct_chars(b) >= 8 && has_digit(b)
-        }));
-    }
-    // Forty hex digits are a SHA-1 (a commit, a fingerprint), never a key.
-    out.extend(groups(Some(&AWS_SECRET), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12 && !b.bytes().all(|c| c.is_ascii_hexdigit())
-    }));
-    out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
-    out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
-    out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12
-    }));
-    out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12 && has_digit(b)
-    }));
-    if AWS_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
-            random_like(b, 40) && distinct_chars(b) >= 12
-        }));
-    }
-    out
 }
 
 /// A generated body has a digit, or, 20 characters or longer, mixed case:
@@ -862,12 +741,30 @@ fn has_bare_run_of_32(text: &str) -> bool {
     false
 }
 
-/// A Telegram bot token.
+lazy_regex!(
+    /// A Telegram token's secret half quoted alone (`"AA…"`, 35
+    /// characters), its bot id kept apart to slip past a scanner
+    /// (`TOKEN = BOT_ID + ":" + BOT_SECRET`).
+    TELEGRAM_HALF,
+    r#"["'](AA[A-Za-z0-9_-]{33})["']"#
+);
+lazy_regex!(
+    /// A bot's numeric id, quoted or not, as Telegram's ids run.
+    BOT_ID,
+    r"(?i)bot[\w]*\s*[:=]\s*[\x22']?\d{8,10}\b"
+);
+
+/// A Telegram bot token, whole or split in two.
 pub(super) fn telegram(text: &str) -> Spans {
-    groups(Some(&TELEGRAM), text, |t| {
-        let secret = t.split_once(':').map_or("", |(_, s)| s);
-        random_like(secret, 30) && mixed_case(secret) && distinct_chars(secret) >= 12
-    })
+    let secret = |s: &str| random_like(s, 30) && mixed_case(s) && distinct_chars(s) >= 12;
+    let mut out = groups(Some(&TELEGRAM), text, |t| {
+        secret(t.split_once(':').map_or("", |(_, s)| s))
+    });
+    // The gate's word is the condition itself, so that ungated runs agree.
+    if contains_ignoring_case(text, "bot") && BOT_ID.is_match(text) {
+        out.extend(groups(Some(&TELEGRAM_HALF), text, secret));
+    }
+    out
 }
 
 /// Whether some dot-separated piece of `text` is six or seven token
@@ -927,7 +824,9 @@ pub(super) fn discord(text: &str) -> Spans {
     out
 }
 
+mod aws;
 mod azure;
+pub(super) use aws::aws;
 pub(super) use azure::azure;
 mod putty;
 #[cfg(test)]

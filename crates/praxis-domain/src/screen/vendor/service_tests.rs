@@ -458,3 +458,42 @@ fn discord_tokens_before_two_dots_and_counting_samples() {
         assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
     }
 }
+
+/// A Telegram token split in two beside its bot's id, and an AWS secret
+/// key near the word "secret" in a text about AWS; and the halves, hashes
+/// and alphabets that are none.
+#[test]
+fn split_bot_tokens_and_secrets_near_their_word() {
+    for (hit, rule) in [
+        (
+            "BOT_ID = \"1857320291\"\nBOT_SECRET = \"AAG1Y0ETCO9yiHjgsCm7lWPL9CkC0iYgora\"\nTOKEN = BOT_ID + \":\" + BOT_SECRET",
+            Rule::CredentialTelegram,
+        ),
+        (
+            "S3 said SignatureDoesNotMatch: the secret had a trailing newline: 'tbvm2I4Trc+mNdigMN/LvJnCxx+HG5IPcVt5OAPX\\n'.",
+            Rule::CredentialAws,
+        ),
+        (
+            "printf '%s\\n' jG4OdmlNHxE5qdePkl2e2lVD2lYC3z0XbnrOSmkM | docker secret create aws_secret_key -",
+            Rule::CredentialAws,
+        ),
+    ] {
+        assert!(fires(hit, rule), "{hit}");
+    }
+    for (clean, rule) in [
+        (
+            "BOT_SECRET = \"AAG1Y0ETCO9yiHjgsCm7lWPL9CkC0iYgora\" # no id anywhere",
+            Rule::CredentialTelegram,
+        ),
+        (
+            "The secret scanner flagged commit 3b5f0f0e4c8d2a1b9e7f6a5d4c3b2a1f0e9d8c7b in the aws repo",
+            Rule::CredentialAws,
+        ),
+        (
+            "aws: the secret_key fixture is ABCDEFGHIJabcdefghij0123456789ABCDEFGHIJ",
+            Rule::CredentialAws,
+        ),
+    ] {
+        assert!(!fires(clean, rule), "{clean}");
+    }
+}

@@ -1,0 +1,161 @@
+//! AWS's credentials: access key ids (whole, read out in groups, in a
+//! presigned URL), secret access keys after their names or near the word
+//! "secret" in a text about AWS, session and STS tokens.
+
+use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, tokens};
+use super::super::value::{counts_up, distinct_chars, has_digit, mixed_case, random_like, wordy};
+
+lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
+lazy_regex!(
+    /// An access key id read out in groups of four (`AKIA SLK2 BD26 …`).
+    AWS_KEY_ID_GROUPED,
+    r"\b(?:AKIA|ASIA)((?:[ -][A-Z0-9]{4}){4})\b"
+);
+lazy_regex!(
+    /// A secret access key after its name: assigned, handed over with it
+    /// in a call (`setdefault("AWS_SECRET_ACCESS_KEY", "…")`), printed by
+    /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said
+    /// ("… key for the backup user: …").
+    AWS_SECRET,
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b(?:[^\n]{0,30}?\s(?:was|is)\s+|[^\n:=]{0,60}?:[ \t]*)["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(
+    /// An STS session token by its fixed opening (the base64 of its
+    /// protobuf header), wherever it is printed.
+    AWS_STS_TOKEN,
+    r"\b(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)[A-Za-z0-9+/=]{60,}"
+);
+lazy_regex!(
+    AWS_SESSION,
+    r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken|\bx-amz-security-token)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
+);
+lazy_regex!(
+    /// The key id of a presigned URL's `X-Amz-Credential`.
+    AWS_PRESIGNED_KEY_ID,
+    r"(?i:x-amz-credential)=((?:AKIA|ASIA)[A-Z0-9]{16})(?:%2F|/)"
+);
+lazy_regex!(
+    /// A secret key handed to an SDK's static-credentials constructor.
+    AWS_CONSTRUCTOR,
+    r#"\b(?:NewStaticCredentials(?:Provider)?|BasicAWSCredentials|BasicSessionCredentials|AWS\.Credentials|AwsBasicCredentials\.create|AwsSessionCredentials\.create)\(\s*(?:[^,()]|\([^()]*\))+,\s*["']([A-Za-z0-9/+=]{40})["']"#
+);
+lazy_regex!(
+    /// `secret_key` or `aws_secret` in a text about S3 (s3cmd's `.s3cfg`,
+    /// boto, Terraform's `TF_VAR_aws_secret_key`), also given as an argument
+    /// (`pulumi config set aws:secretKey …`) or on a here-string
+    /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
+    /// beside an S3 error, and Hadoop's S3A property.
+    AWS_S3_SECRET,
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+);
+lazy_regex!(
+    /// A secret key named in words of other languages ("a chave secreta
+    /// da AWS …", "la clé secrète …"), or as the value beside a
+    /// `"key": "aws_secret"` entry.
+    AWS_SECRET_NAMED,
+    r#"(?i)(?:\b(?:chave|clave)\s+secreta|\bcl[ée]\s+secr[èe]te|\bchiave\s+segreta|\bgeheime[rn]?\s+schl[üu]ssel|\baws_secret(?:_access)?(?:_key)?["']\s*,\s*["']value["']\s*:)[^\n]{0,30}?[\s"'`]([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(
+    /// Forty characters of a secret key's alphabet within a line of the
+    /// word "secret", before it ("the secret had a trailing newline: '…'",
+    /// `AWS_SECRET_ACCESS_KEY set to …`) or after it ("… -- that's the
+    /// secret access key", `| docker secret create aws_secret_key -`):
+    /// read only beside AWS's names, judged by [`aws_secret_near`].
+    AWS_SECRET_NEAR,
+    r#"(?i)secret[^\n]{0,60}?[\s"'`:=]([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)|(?:^|[\s"'`:=])([A-Za-z0-9/+]{40})[^A-Za-z0-9/+=\n][^\n]{0,60}?secret[_\s-]?(?:access[_\s-]?)?key\b"#
+);
+lazy_regex!(
+    AWS_CONTEXT,
+    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b"
+);
+
+lazy_regex!(
+    /// Words that make an id a key id however it reads: a flag or a
+    /// setting for an access key, a credentials file or command.
+    AWS_KEY_CONTEXT,
+    r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials"
+);
+
+lazy_regex!(
+    /// Forty characters of base64 on their own: a secret access key's shape.
+    AWS_SECRET_SHAPE,
+    r"(?:^|[^A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"
+);
+
+/// Whether capitals with no digit read as words rather than a generated
+/// id (`ASIA` + `PACIFICSOUTHEAST`): an id's base32 letters are vowels
+/// about one time in six, words' one time in three or more; a text that
+/// sets a key id, or holds a secret key's shape beside it, takes it
+/// whatever it spells.
+fn spelled_in_words(body: &str) -> bool {
+    let vowels = body.bytes().filter(|b| b"AEIOU".contains(b)).count();
+    !has_digit(body) && vowels * 10 >= body.len() * 3
+}
+
+/// AWS's access key ids, secret access keys and session tokens.
+pub(in crate::screen) fn aws(text: &str) -> Spans {
+    let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
+        !b.contains("EXAMPLE")
+            && distinct_chars(b) >= 6
+            && (!spelled_in_words(b)
+                || AWS_KEY_CONTEXT.is_match(text)
+                || AWS_SECRET_SHAPE
+                    .captures_iter(text)
+                    .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
+    });
+    // A presigned URL's credential names a real key id, however it reads.
+    out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
+        !b.contains("EXAMPLE") && distinct_chars(b) >= 6
+    }));
+    // Read out in groups, the id's prefix stands before a space or a dash.
+    let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
+        .iter()
+        .any(|p| memchr::memmem::find(text.as_bytes(), *p).is_some());
+    if grouped {
+        out.extend(tokens(Some(&AWS_KEY_ID_GROUPED), text, |b| {
+            distinct_chars(b) >= 8 && has_digit(b)
+        }));
+    }
+    // Forty hex digits are a SHA-1 (a commit, a fingerprint), never a key.
+    out.extend(groups(Some(&AWS_SECRET), text, |b| {
+        random_like(b, 40) && distinct_chars(b) >= 12 && !b.bytes().all(|c| c.is_ascii_hexdigit())
+    }));
+    out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
+    out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
+    out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
+        random_like(b, 40) && distinct_chars(b) >= 12
+    }));
+    out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
+        random_like(b, 40) && distinct_chars(b) >= 12 && has_digit(b)
+    }));
+    if AWS_CONTEXT.is_match(text) {
+        out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
+            random_like(b, 40) && distinct_chars(b) >= 12
+        }));
+        // The rule's own door words, so that ungated runs agree.
+        let near = [
+            "access",
+            "secret_key",
+            "aws_secret",
+            "signaturedoesnotmatch",
+        ]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w));
+        if near {
+            out.extend(groups(Some(&AWS_SECRET_NEAR), text, aws_secret_near));
+        }
+    }
+    out
+}
+
+/// Whether 40 characters near the word "secret" are a secret key: mixed
+/// case and digits, random, not hex (a SHA-1) and no words.
+fn aws_secret_near(b: &str) -> bool {
+    random_like(b, 40)
+        && distinct_chars(b) >= 12
+        && has_digit(b)
+        && mixed_case(b)
+        && !b.bytes().all(|c| c.is_ascii_hexdigit())
+        && !wordy(b)
+        && !counts_up(b)
+}
