@@ -90,7 +90,7 @@ lazy_regex!(
 );
 lazy_regex!(
     NEGATION_EXCEPTIONS,
-    r"(?i)\b(?:don't|do\s+not|never)\s+(?:forget|hesitate|wait|worry|skip)\b"
+    r"(?i)\b(?:don't|do\s+not|never)\s+(?:forget|hesitate|wait|worry|skip)\b|\b(?:to\s+be|will\s+be|must\s+be|should\s+be|until)\s+(?:reverted|removed|replaced|dropped|deleted)\b"
 );
 lazy_regex!(
     NEGATION_AFTER,

@@ -551,6 +551,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
         Rule::CredentialPrivateKey => &[
             "private key",
             "private+key",
+            // PGP 2's name for it.
+            "secret key block",
             "putty-user-key-file",
             "ls0tls1crudjti",
             // A key's DER body in base64.

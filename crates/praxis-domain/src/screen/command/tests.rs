@@ -473,3 +473,23 @@ fn the_system_python_and_multiarch_libraries() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// A change "to be reverted" (or "until removed") is in force now: no
+/// negation; one reverted already is.
+#[test]
+fn changes_still_to_be_reverted_are_in_force() {
+    assert!(
+        scan(
+            "Workaround applied on build-07 (to be reverted): sudo chmod 666 /var/run/docker.sock",
+            true
+        )
+        .contains(&Rule::WorldWritable)
+    );
+    assert!(
+        scan(
+            "reverted the workaround: sudo chmod 666 /var/run/docker.sock",
+            true
+        )
+        .is_empty()
+    );
+}

@@ -497,3 +497,19 @@ fn split_bot_tokens_and_secrets_near_their_word() {
         assert!(!fires(clean, rule), "{clean}");
     }
 }
+
+/// PGP 2's `SECRET KEY BLOCK`, and a key as `cat -A` shows it (`$` and
+/// `^M` at each line's end); a public block stays clean.
+#[test]
+fn pgp_secret_blocks_and_keys_shown_by_cat() {
+    for hit in [
+        "-----BEGIN PGP SECRET KEY BLOCK-----\nVersion: 2.6.3i\n\niY4vjBIQfvN2sM+HB/YjmOkMi6QL9ZpsbM4keLPOtMjJRYhkOVp51jNKjzX4a8zM\n4AvcsNuRjcHxycAQF9aef5SeOgvPxlns6lDYpPr4AvxLiZaxf6RHMCElE47omJs6\nWVF+hWOHekV1W3xdpOAx7lXBphWe8dlaw42xfoAjc2L5kd8GULxhIOrz350ZBFFu\n-----END PGP SECRET KEY BLOCK-----",
+        "`cat -A deploy_key` shows:\n-----BEGIN OPENSSH PRIVATE KEY-----^M$\nb3BlbnNzaC1rZXktdjEAHZZYA/xDxxMXhQDor5lZQ1HXjsNmVY+QADYCMdteJDvrvxW+NM^M$\nFo+ei86sfcKP8uywvs7guK6hbs5VQA+fFPR4Jmhsk0boQqk7VDZSXMO5a+6LydTrKipRZU^M$",
+    ] {
+        assert!(fires(hit, Rule::CredentialPrivateKey), "{hit}");
+    }
+    assert!(!fires(
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\niY4vjBIQfvN2sM+HB/YjmOkMi6QL9ZpsbM4keLPOtMjJRYhkOVp51jNKjzX4a8zM\n-----END PGP PUBLIC KEY BLOCK-----",
+        Rule::CredentialPrivateKey
+    ));
+}
