@@ -23,11 +23,11 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?((?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?("""[^"\n]+"""|'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
-    r#"(?i)\b(?:proxy-)?authorization\\?["']?\s*(?:[:=]\s*|\s+)\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
+    r#"(?i)\b(?:proxy-)?authorization\\?["']?\]?\s*(?:[:=]\s*|\s+)\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
 );
 lazy_regex!(BEARER, r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{20,}=*)");
 lazy_regex!(DOTTED_IDENTIFIER, r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$");
@@ -292,9 +292,10 @@ lazy_regex!(
 lazy_regex!(
     /// A `user:password` line of a file that holds them (cloud-init's
     /// `chpasswd` list, an `echo … | chpasswd`, Postfix's `sasl_passwd`
-    /// after its `[host]:port`): read only in a text that names the file.
+    /// after its `[host]:port`), or PgBouncer's `"user" "password"`
+    /// userlist line: read only in a text that names the file.
     PASSWORD_LIST,
-    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
+    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|(?m:^[ \t]*"[\w.@-]{1,40}"[ \t]+"([^"\s]{6,})"[ \t]*\r?$)|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
 );
 
 /// The words each pattern needs.
@@ -328,7 +329,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_SECRET_ABROAD.pattern, PROSE_SECRET_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (&REG_VALUE, &["reg_sz", "reg_expand_sz"]),
-            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd"]),
+            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd", "userlist"]),
             (
                 &DECLARATION,
                 &[
@@ -881,13 +882,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     // The gate's words are the condition itself, so that ungated runs agree.
     let list = open.get(&PASSWORD_LIST).filter(|_| {
-        ["chpasswd", "sasl_passwd"]
+        ["chpasswd", "sasl_passwd", "userlist"]
             .iter()
             .any(|w| contains_ignoring_case(text, w))
     });
     out.extend(groups(list, text, |v| {
-        // A URL's `scheme://…` is no `user:password`.
+        // A URL's `scheme://…` is no `user:password`, PgBouncer's hashed
+        // entry (`md5…`, `SCRAM-SHA-256$…`) no password.
         !v.starts_with("//")
+            && !v.starts_with("md5")
+            && !v.starts_with("SCRAM-")
             && literal_secret(KeyClass::Password, v, false, false)
             && has_digit(v)
             // A version or a duration (`ubuntu-22.04`, `12h30m`) is none.

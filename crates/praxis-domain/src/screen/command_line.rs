@@ -27,11 +27,13 @@ lazy_regex!(
     /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
     /// apart from [`CURL_USER`] so that only texts naming curl read it.
     CURL_BUNDLED_USER,
-    r#"(?i)\bcurl(?:\.exe)?\b[^\n|;&]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
+    r#"(?i)\bcurl(?:\.exe)?\b[^\n|;&]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
 );
 lazy_regex!(
+    /// curl's and its kin's `-u user:password`, quoted, the user left out
+    /// too where a token is the password (Azure DevOps' `-u ':<token>'`).
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]+:([^"\n]+)"|'[^\s:']+:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,

@@ -293,7 +293,9 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
     let word = text[word_start..span.end]
         .trim_start_matches(['(', '[', '{', '<'])
         .to_ascii_lowercase();
-    REFERENCE_PREFIXES.iter().any(|p| word.starts_with(p))
+    // A Google Cloud project id never starts with `-`; a Claude Code
+    // project folder does (`projects/-var-www-shop/<session>.jsonl`).
+    REFERENCE_PREFIXES.iter().any(|p| word.starts_with(p)) && !word.starts_with("projects/-")
 }
 
 lazy_regex!(

@@ -674,6 +674,9 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // A Phoenix session cookie's signed value, an iron-sealed one.
             "sfmynty.",
             "fe26.2**",
+            // ASP.NET's sign-in cookies.
+            ".aspx",
+            ".aspnet",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

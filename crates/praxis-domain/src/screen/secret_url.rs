@@ -177,7 +177,8 @@ fn param_kind(key: &str) -> Option<Param> {
     }
     let key = key.to_ascii_lowercase();
     Some(match key.as_str() {
-        "password" | "passwd" | "pwd" | "pass" => Param::Password,
+        // `psw`: SMS gateways' and routers' spelling.
+        "password" | "passwd" | "pwd" | "pass" | "psw" => Param::Password,
         // The same in German, Dutch, Portuguese, Spanish and French.
         "passwort" | "kennwort" | "wachtwoord" | "senha" | "contrasena" | "motdepasse"
         | "mot_de_passe" => Param::PasswordAbroad,
@@ -231,8 +232,9 @@ fn param_kind(key: &str) -> Option<Param> {
         | "sharekey"
         | "share_token" => Param::Token,
         // `auth` is often a flag (`auth=false`), `stok` a word's end
-        // (`?stok=in_stock`).
-        "auth" | "stok" => Param::Auth,
+        // (`?stok=in_stock`); a session's key in an API's query
+        // authenticates the call: all three with a digit and no word.
+        "auth" | "stok" | "session_key" | "sessionkey" => Param::Auth,
         "sid" => Param::Session,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
@@ -751,11 +753,19 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 // So does Prisma's `sqlserver://` URL.
                 let properties =
                     token.contains("jdbc:") || contains_ignoring_case(token, "sqlserver://");
-                if !token.contains(['?', '#']) && !properties && !path_token {
+                // A URL built by concatenation (`"https://…?ip=" + ip +
+                // "&key=…"`): a string that starts with `&` continues a
+                // query begun earlier on its line.
+                let line = &text[text[..token_start].rfind('\n').map_or(0, |i| i + 1)..token_start];
+                let continued = token == "&"
+                    && line.ends_with(['"', '\''])
+                    && line.contains("://")
+                    && line.contains('?');
+                if !token.contains(['?', '#']) && !properties && !path_token && !continued {
                     return false;
                 }
                 let host = URL_HOST
-                    .captures(token)
+                    .captures(if continued { line } else { token })
                     .map(|h| h.get(1).map_or("", |m| m.as_str()));
                 if properties && !token.contains(['?', '#']) {
                     return sqlserver_property(kind, &c[2]);

@@ -56,6 +56,27 @@ lazy_regex!(
     r"(?i)\bCFTOKEN\s*[=:]\s*([0-9]{8,})\b|=\s*(SFMyNTY\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})|\b(Fe26\.2\*\*[0-9a-f]{64}\*[A-Za-z0-9_-]{16,})"
 );
 lazy_regex!(
+    /// ASP.NET's sign-in cookies, each a session's bearer: Forms
+    /// authentication's `.ASPXAUTH` ticket, OWIN's and ASP.NET Core
+    /// Identity's cookies.
+    ASPNET_AUTH_COOKIE,
+    r"(?i)\.(?:ASPXAUTH|ASPXFORMSAUTH|AspNet\.ApplicationCookie|AspNetCore\.(?:Cookies|Identity\.Application))\s*[=:]\s*([A-Za-z0-9_-]{40,})"
+);
+lazy_regex!(
+    /// A Claude Code transcript's path without its config directory
+    /// (`projects/-var-www-shop/<uuid>.jsonl`): the project's folder is its
+    /// path with `/` turned to `-`, so it starts with one. Read only where
+    /// the text names Claude.
+    CLAUDE_PROJECT_PATH,
+    &format!(r"(?:^|[\s\x22'`(=:/\\])projects[/\\]-[A-Za-z0-9._-]+[/\\]({UUID})\.jsonl\b")
+);
+lazy_regex!(
+    /// A session cookie's lookup that failed and printed the id it looked
+    /// for (`cookies["sid"]` … `KeyError: '1b55…'`).
+    COOKIE_LOOKUP_MISS,
+    r#"(?i)\bcookies\s*\[\s*["'](?:sid|[\w.-]*sess[\w.-]*)["']\s*\][^\n]*\n(?:[^\n]*\n){0,3}?\s*KeyError:\s*["']([0-9A-Za-z_-]{20,})["']"#
+);
+lazy_regex!(
     /// A session id after its label and a space (or "is" or "was") or as a
     /// flag's value (`PHPSESSID ddg3…`, `--session ses_…`), as the value of an element
     /// named for it (`<SessionId>…</SessionId>`), paired with its name
@@ -333,8 +354,9 @@ static SESSION_CYRILLIC: LazyLock<Regex> = LazyLock::new(|| {
 fn session_value(suffix: &str, raw: &str) -> bool {
     let value = raw.trim_end_matches([':', '.']);
     let min = if suffix == "session" { 16 } else { 8 };
-    // Some frameworks' ids are letters alone: long, mixed case, random.
-    let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
+    // Some frameworks' ids are letters alone: long, mixed case, random,
+    // not words in camel case (`sqlalchemy.orm.exc.DetachedInstanceError`).
+    let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20) && !wordy(value);
     // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
     value.len() >= min
         && !value.trim_end_matches('=').contains('=')
@@ -477,6 +499,17 @@ pub(super) fn session_id(text: &str) -> Spans {
             .filter(|s| !nil(s)),
     );
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+    if contains_ignoring_case(text, "claude") {
+        out.extend(groups(Some(&CLAUDE_PROJECT_PATH), text, |_| true));
+    }
+    out.extend(groups(Some(&ASPNET_AUTH_COOKIE), text, |v| {
+        // A ticket runs to hundreds of hex digits: chance gives it a run
+        // that counts up, so only the variety of its characters is judged.
+        has_digit(v) && random_like(v, 40) && distinct_chars(v) >= 10
+    }));
+    out.extend(groups(Some(&COOKIE_LOOKUP_MISS), text, |v| {
+        has_digit(v) && random_like(v, 20) && !word_like(v)
+    }));
     out.extend(
         matches(Some(&SESSION_CONTEXT), text)
             .into_iter()

@@ -46,9 +46,10 @@ lazy_regex!(
     /// `--ignore-certs`, kubeadm's unsafe discovery, sqlcmd's `-C`, Docker's
     /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
     /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
-    /// a `HostnameVerifier` that says yes to every host.
+    /// a `HostnameVerifier` that says yes to every host, the InfluxDB 1
+    /// shell's `-unsafeSsl`.
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
+    r#"(?i)\bsecurityMode=insecure\b|\s-unsafeSsl\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
     /// curl's (and websocat's) `-k`, alone or in a group of short flags.
@@ -464,6 +465,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
+    }
+
+    #[test]
+    fn influxdb_shells_unsafe_ssl() {
+        assert!(fires(
+            "influx -ssl -unsafeSsl -host metrics.int.example -execute 'SHOW DATABASES'",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "influx -ssl -host metrics.int.example -execute 'SHOW DATABASES'",
+            Rule::TlsVerificationDisabled
+        ));
     }
 
     #[test]

@@ -855,3 +855,30 @@ fn routing_keys_registry_values_and_password_lists() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// TOML's multi-line strings, an `Authorization` header set through an
+/// index, PgBouncer's userlist, passwords and tokens named in prose with
+/// more words between.
+#[test]
+fn triple_quotes_indexed_headers_userlists_and_longer_prose() {
+    for hit in [
+        "[smtp]\nuser = grafana\npassword = \"\"\"Nimbus0868@lantern\"\"\"",
+        "axios.defaults.headers.common['Authorization'] = 'Token 345d56a9f488d5e705c534e8954b3cfcc0236906';",
+        "the failure came from the pgbouncer userlist:\n\"reporting\" \"7BOejuXJlGF27\"",
+        "The token for the internal metrics API is c65760b3a9f2ac8061ead87dafa5889316e34997, until today.",
+        "Dmitri wrote: \"use pw 264tPp6NtJwG139 for the kiosk account\"",
+        "el password del usuario replicador es s1QGw6rJ1on0605",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "[smtp]\npassword = \"\"\"${SMTP_PASSWORD}\"\"\"",
+        "axios.defaults.headers.common['Authorization'] = 'Token ' + token;",
+        "pgbouncer userlist:\n\"reporting\" \"md5d41d8cd98f00b204e9800998ecf8427e\"",
+        "\"reporting\" \"7BOejuXJlGF27\"",
+        "use pw reset links instead of mailing passwords",
+        "el password del usuario replicador es obligatorio",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

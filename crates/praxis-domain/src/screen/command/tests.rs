@@ -493,3 +493,19 @@ fn changes_still_to_be_reverted_are_in_force() {
         .is_empty()
     );
 }
+
+/// The root, a home or a system directory moved to `/dev/null` is gone;
+/// a log or a file in a project is only thrown away.
+#[test]
+fn homes_and_system_directories_moved_to_dev_null() {
+    for hit in [
+        "mv ~ /dev/null",
+        "sudo mv /etc /dev/null",
+        "mv -f $HOME/* /dev/null",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in ["mv ./build.log /dev/null", "mv ~/tmp/old.txt /tmp/"] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

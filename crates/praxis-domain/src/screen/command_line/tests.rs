@@ -624,3 +624,16 @@ fn vault_tokens_in_more_commands() {
         assert!(scan(clean, true).is_empty(), "{clean}");
     }
 }
+
+/// A token as the password of an empty user (`curl -u ':<token>'`).
+#[test]
+fn curl_with_an_empty_user_and_a_token() {
+    assert!(fires(
+        "curl -s -u ':AGI8XfFORkVWQoIRYxDCDcgv6YjHl8vSaxFCk8Tf' https://dev.azure-devops.example/acme/_apis/projects",
+        Rule::CredentialCommandLine
+    ));
+    assert!(!fires(
+        "curl -s -u \":$AZURE_DEVOPS_PAT\" https://dev.azure-devops.example/acme/_apis/projects",
+        Rule::CredentialCommandLine
+    ));
+}

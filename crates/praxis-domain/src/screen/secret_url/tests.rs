@@ -584,3 +584,24 @@ fn sign_in_links_signed_downloads_and_fragment_keys() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// A query continued by concatenation, an SMS gateway's `psw`, a session's
+/// key in an API's query.
+#[test]
+fn concatenated_queries_psw_and_session_keys() {
+    for hit in [
+        r#"http.Get("https://geo.brennan.dev/lookup?ip=" + ip + "&key=2cObYlYm0875h3mAdq6Prgt62zlMQirs")"#,
+        "https://api.smsgate.lv/send?login=monitoring&psw=*S-2Rmy8CpKB&to={ALERT.SENDTO}",
+        "https://api.lindqvist.se/v1/orders?customer=1192&session_key=95c5e57ed8fcb1e1b7ea6f9827d32ea37dc59946",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        r#"http.Get("https://geo.brennan.dev/lookup?ip=" + ip + "&lang=en")"#,
+        r#"q := "ip=" + ip + "&key=2cObYlYm0875h3mAdq6Prgt62zlMQirs""#,
+        "https://api.smsgate.lv/send?login=monitoring&psw=${SMS_PASSWORD}&to=1",
+        "https://api.lindqvist.se/v1/orders?session_key=required",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -815,3 +815,26 @@ fn listings_labels_abroad_and_keyboard_walks() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// ASP.NET's sign-in cookies, a Claude transcript's path without its config
+/// directory, and a session cookie's failed lookup; names of classes in
+/// camel case after a session label are no id.
+#[test]
+fn sign_in_cookies_project_paths_and_failed_lookups() {
+    for hit in [
+        "Forms auth ticket: .ASPXAUTH=650010C5EADFBD1CC5126F05C44B9580D81671E08BE6CB04044D9F0999DF16B3222DCB4ECEACBC3DE761154C5CF0167C7CF894613DC305DF1149C9BCAB9598C1BC348D753D195B2927C7E9FB0D12137B",
+        "Cookie: .AspNetCore.Cookies=CfDJ8Mx2kQ9vLw4Rt7Yb3Nc6Pd1Hs5Fj8Gk2Zq0Xa4Vb",
+        "its transcript is projects/-var-www-shop/db6c13a6-d887-49c6-bc23-96d13e45d8d3.jsonl under the claude config dir",
+        "cart = store[request.cookies[\"sid\"]]\nKeyError: '1b55d867f277bf227af1d9e07dd95789'",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "not a user session: sqlalchemy.orm.exc.DetachedInstanceError: Instance is not bound",
+        "Forms auth ticket: .ASPXAUTH=<redacted>",
+        "projects/-var-www-shop/db6c13a6-d887-49c6-bc23-96d13e45d8d3.jsonl in the backup bucket",
+        "cart = store[request.cookies[\"sid\"]]\nKeyError: 'missing_session_cookie_value'",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -513,3 +513,27 @@ fn pgp_secret_blocks_and_keys_shown_by_cat() {
         Rule::CredentialPrivateKey
     ));
 }
+
+/// A message sent through Twilio's Python client marks a text about
+/// Twilio; Anthropic's client makes the same call with no sender.
+#[test]
+fn twilios_python_client_without_its_name() {
+    let twilio = "def send_code(number, code):\n    # prod token: 7660bc8b8da42ec7dbf9d3b6320a8bc6\n    return _client().messages.create(to=number, from_=SENDER, body=code)";
+    assert!(fires(twilio, Rule::CredentialTwilio));
+    let anthropic = "# trace token: 7660bc8b8da42ec7dbf9d3b6320a8bc6\nclient.messages.create(model=MODEL, max_tokens=64, messages=msgs)";
+    assert!(!fires(anthropic, Rule::CredentialTwilio));
+}
+
+/// Grafana's old API key is base64 JSON; Python's `json.dumps` writes it
+/// with a space after each colon (`{"k": "…"`).
+#[test]
+fn grafana_keys_encoded_with_spaces() {
+    assert!(fires(
+        "old-style API key (Admin role): eyJrIjogIjdoaEdUaFBpbjBveG8xcWozeFducGxJYmljRVZacUM4IiwgIm4iOiAiY2ktcHVibGlzaGVyIiwgImlkIjogNH0=",
+        Rule::CredentialOther
+    ));
+    assert!(!fires(
+        "old-style API key (Admin role): eyJrIjogIi4uLiJ9",
+        Rule::CredentialOther
+    ));
+}
