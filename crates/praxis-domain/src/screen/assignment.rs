@@ -17,13 +17,13 @@ use super::value::{
 pub(super) use literal::literal_secret;
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
-    PROSE_SECRET_ABROAD, WORDS_THEN_PASSWORD, generated_password, prose_password, prose_secret,
-    prose_secret_abroad,
+    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, WORDS_THEN_PASSWORD, generated_password,
+    prose_password, prose_secret, prose_secret_abroad, word_and_number,
 };
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?("""[^"\n]+"""|'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?("""[^"\n]+"""|'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -165,6 +165,11 @@ pub(super) const KEY_WORDS: &[&str] = &[
     "_pw",
     "-pw",
     "sonar",
+    // Password in German, Spanish, Portuguese and Dutch.
+    "kennwort",
+    "contrase",
+    "senha",
+    "wachtwoord",
 ];
 
 pub(super) fn key_class(key: &str) -> Option<KeyClass> {
@@ -232,6 +237,9 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     }
     let joined: String = words.concat();
     if joined.ends_with("password")
+        || ["passwort", "kennwort", "contraseña", "contrasena", "senha", "wachtwoord"]
+            .iter()
+            .any(|w| joined.ends_with(w))
         || joined.ends_with("passwd")
         || joined.ends_with("passphrase")
         || (words.len() > 1 && words.last().is_some_and(|w| w == "pwd" || w == "pass"))
@@ -270,7 +278,8 @@ lazy_regex!(
 
 lazy_regex!(
     /// A line of PgBouncer's `userlist.txt`, `"user" "password"` (a
-    /// comment may follow): read only in a text that names the file.
+    /// comment may follow): read only in a text that names the file or
+    /// its list ("the pgbouncer userlist").
     USERLIST,
     r#"(?m)^[ \t]*"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*(?:#[^\n]*)?\r?$"#
 );
@@ -292,10 +301,9 @@ lazy_regex!(
 lazy_regex!(
     /// A `user:password` line of a file that holds them (cloud-init's
     /// `chpasswd` list, an `echo … | chpasswd`, Postfix's `sasl_passwd`
-    /// after its `[host]:port`), or PgBouncer's `"user" "password"`
-    /// userlist line: read only in a text that names the file.
+    /// after its `[host]:port`): read only in a text that names the file.
     PASSWORD_LIST,
-    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|(?m:^[ \t]*"[\w.@-]{1,40}"[ \t]+"([^"\s]{6,})"[ \t]*\r?$)|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
+    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
 );
 
 /// The words each pattern needs.
@@ -309,7 +317,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
-            (&USERLIST, &["userlist.txt"]),
+            (&USERLIST, &["userlist"]),
             (&PROSE_PASSWORD.pattern, PROSE_PASSWORD.words),
             (
                 &BARE_PASSWORD,
@@ -318,6 +326,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
             (&ADMIN_PAIR, &["admin", "root"]),
             (&PROSE_SECRET, &["key", "token", "secret"]),
+            (&PROSE_TOKEN_LATER, &["token"]),
             (
                 &PGPASS,
                 &[
@@ -329,7 +338,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_SECRET_ABROAD.pattern, PROSE_SECRET_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (&REG_VALUE, &["reg_sz", "reg_expand_sz"]),
-            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd", "userlist"]),
+            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd"]),
             (
                 &DECLARATION,
                 &[
@@ -830,7 +839,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     // The gate's word is the condition itself, so that ungated runs agree.
     let userlist = open
         .get(&USERLIST)
-        .filter(|_| contains_ignoring_case(text, "userlist.txt"));
+        .filter(|_| contains_ignoring_case(text, "userlist"));
     out.extend(groups(userlist, text, |v| {
         let lower = v.to_ascii_lowercase();
         !lower.starts_with("md5")
@@ -864,7 +873,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         // "pass" is also a verb: a call or a digest passed along is no
         // password.
         let login = c.get(5).is_none() || (LOGIN_CONTEXT.is_match(text) && !v.contains(['(', ':']));
-        (generated_password(v) && (!phrase || mixed_case(v)) && login).then(|| value.range())
+        let password =
+            generated_password(v) || (!phrase && c.get(1).is_some() && word_and_number(v));
+        (password && (!phrase || mixed_case(v)) && login).then(|| value.range())
     }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
         let date = v.len() >= 10
@@ -874,6 +885,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)
+            .chain(open.captures(&PROSE_TOKEN_LATER, text))
             .filter(|c| prose_secret(c, text))
             .filter_map(|c| c.get(3).map(|m| m.range())),
     );
@@ -882,16 +894,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     // The gate's words are the condition itself, so that ungated runs agree.
     let list = open.get(&PASSWORD_LIST).filter(|_| {
-        ["chpasswd", "sasl_passwd", "userlist"]
+        ["chpasswd", "sasl_passwd"]
             .iter()
             .any(|w| contains_ignoring_case(text, w))
     });
     out.extend(groups(list, text, |v| {
-        // A URL's `scheme://…` is no `user:password`, PgBouncer's hashed
-        // entry (`md5…`, `SCRAM-SHA-256$…`) no password.
+        // A URL's `scheme://…` is no `user:password`.
         !v.starts_with("//")
-            && !v.starts_with("md5")
-            && !v.starts_with("SCRAM-")
             && literal_secret(KeyClass::Password, v, false, false)
             && has_digit(v)
             // A version or a duration (`ubuntu-22.04`, `12h30m`) is none.

@@ -1,5 +1,6 @@
 //! Credentials handed to a library call in code: reqwest's
-//! `.bearer_auth("…")`, a Go `[]byte("…")` secret, MQTTnet's
+//! `.bearer_auth("…")`, a Go `[]byte("…")` secret, an Android build's
+//! `buildConfigField`, MQTTnet's
 //! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
 //! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`), curl's
 //! `CURLOPT_USERPWD`, a browser
@@ -21,9 +22,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A Go secret converted to bytes where it is declared
-    /// (`var jwtSecret = []byte("…")`, `key := []byte("…")`).
+    /// (`var jwtSecret = []byte("…")`, `key := []byte("…")`), or an
+    /// Android build's constant (`buildConfigField "String", "API_KEY",
+    /// "\"…\""`): a name and its literal, in groups 1 and 2 or 3 and 4.
     pub(super) BYTES_SECRET,
-    r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)"#
+    r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)|\bbuildConfigField\s*\(?\s*["']String["']\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*"\\"([^"\\\n]+)\\""#
 );
 
 lazy_regex!(
@@ -45,7 +48,7 @@ pub(super) const CALL_WORDS: &[&str] = &[
     "userpwd",
 ];
 /// Words one of which a text holds when [`BYTES_SECRET`] matches.
-pub(super) const BYTES_WORDS: &[&str] = &["[]byte("];
+pub(super) const BYTES_WORDS: &[&str] = &["[]byte(", "buildconfigfield"];
 /// Words one of which a text holds when [`BROWSER_FILL`] matches.
 pub(super) const FILL_WORDS: &[&str] = &[
     "type(",
@@ -74,11 +77,18 @@ pub(super) fn credentials_in_calls(
         out.extend(
             bytes
                 .captures_iter(text)
-                .filter(|c| {
-                    key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], true, false))
-                        && !is_placeholder(&c[2])
+                .filter_map(|c| {
+                    let (name, value) = match (c.get(1), c.get(2)) {
+                        (Some(name), Some(value)) => (name, value),
+                        _ => (c.get(3)?, c.get(4)?),
+                    };
+                    let v = value.as_str();
+                    key_class(name.as_str())
+                        .is_some_and(|class| literal_secret(class, v, true, false))
+                        .then_some(value)
+                        .filter(|_| !is_placeholder(v))
                 })
-                .filter_map(|c| c.get(2).map(|m| m.range())),
+                .map(|m| m.range()),
         );
     }
     out
@@ -94,6 +104,7 @@ mod tests {
         for hit in [
             "let resp = client\n    .get(\"https://metrics.example.dev/api\")\n    .bearer_auth(\"qW7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0Ya\")\n    .send()?;",
             "var jwtSecret = []byte(\"Kq@Lp7-Zx2mWt9+Rv4Ns_8bYc3Hd\")",
+            "buildConfigField \"String\", \"API_KEY\", \"\\\"Ak9!Lq2Zm7Xr4Vt8\\\"\"",
             "var opts = new MqttClientOptionsBuilder().WithCredentials(\"sensor-gw\", \"Tz8%qLm2Wx7Rk4\").Build();",
             "my $dbh = DBI->connect('dbi:Pg:dbname=legacy;host=db02', 'legacy', 'Vb3NtXq7TsaZL');",
             "db, err := sql.Open(\"mysql\", \"etl_user:q7Lm2ZtAv+9SU@tcp(mysql-01:3306)/warehouse\")",
@@ -109,6 +120,8 @@ mod tests {
             ".bearer_auth(&token)",
             ".bearer_auth(\"<your token here>\")",
             "var body = []byte(\"hello, world\")",
+            "buildConfigField \"String\", \"API_KEY\", \"\\\"${apiKey}\\\"\"",
+            "buildConfigField \"String\", \"BASE_URL\", \"\\\"https://api.example.dev\\\"\"",
             "var jwtSecret = []byte(os.Getenv(\"JWT_SECRET\"))",
             "my $dbh = DBI->connect($dsn, $user, $password);",
             "db, err := sql.Open(\"mysql\", \"etl_user:${DB_PASS}@tcp(mysql-01:3306)/warehouse\")",

@@ -13,10 +13,10 @@ use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
 /// A password given in a sentence: "the password is …", "log in with
 /// password …" (or "use pw …"), "the password was reset to …", and the
 /// first of these in German, French, Dutch, Portuguese, Spanish, Italian,
-/// Polish, Swedish, Turkish, Russian, Japanese and Chinese, the English
-/// word too after another language's article ("el password del usuario
-/// … es …"). Compiled from its normalized form, as are its words.
-pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+/// Polish, Swedish, Turkish, Russian, Japanese and Chinese, German's
+/// verb first too ("lautet das Passwort … jetzt …"), the English word
+/// after another language's article ("el password del usuario … es …"). Compiled from its normalized form, as are its words.
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -51,8 +51,9 @@ lazy_regex!(
     r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
-    /// "password" or "pw" followed by a few words and a colon ("wifi
-    /// password this week: X", "pw for the SFTP drop: X"), and "the pass
+    /// "password" or "pw" followed by a few words, perhaps an aside in
+    /// parentheses, and a colon ("wifi password this week: X", "pw for the
+    /// SFTP drop (not rotated): X"), and "the pass
     /// is X", and a chat's answer to a question about a password ("what's
     /// the pass for the printer?" and on the next line "Lars: X"): taken
     /// only when the value looks generated and mixes cases, as a date or an
@@ -60,7 +61,7 @@ lazy_regex!(
     /// about a password ("changed it to" and "set it to" name settings
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)\bpassword(?:[ \t]+[^\s:]+){1,4}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:]+){0,6}?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)\bpassword(?:[ \t]+[^\s:(]+){1,4}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An administrator's name and password written `admin / X` in a text
@@ -76,6 +77,14 @@ lazy_regex!(
     /// it (group 1): judged by [`prose_secret`].
     pub(super) PROSE_SECRET,
     r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.-]+){1,3}?)?[ \t]*(?::|[ \t]is|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+);
+lazy_regex!(
+    /// A token named with a few words and perhaps an aside before its
+    /// colon ("Bearer token we were sending (copied from devtools): …"):
+    /// the same groups as [`PROSE_SECRET`], and judged as it is, its value
+    /// 32 characters or more.
+    pub(super) PROSE_TOKEN_LATER,
+    r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(token)(?:[ \t]+[a-z]+){1,4}?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*:[ \t]*["'`]?([A-Za-z0-9_+/=.-]{32,})"#
 );
 lazy_regex!(
     /// Words that make `admin / X` a credential.
@@ -197,6 +206,21 @@ pub(super) fn prose_secret(c: &Captures<'_>, text: &str) -> bool {
         && !address
         && generated_value(value)
         && !sealed(text, c.get(0))
+}
+
+/// Whether a password after the word is a capitalized word and a number
+/// (`Dravvel2805!`): how people choose one, where a trailing `!` is as
+/// often the password's as the sentence's.
+pub(super) fn word_and_number(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    let letters = v.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let digits = &v[letters..];
+    v.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && letters >= 4
+        && v.as_bytes()[1..letters].iter().all(u8::is_ascii_lowercase)
+        && digits.len() >= 3
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !is_placeholder(v)
 }
 
 /// Whether a password after the word alone, or after a bare `pwd=`, looks

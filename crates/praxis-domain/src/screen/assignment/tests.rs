@@ -865,6 +865,11 @@ fn triple_quotes_indexed_headers_userlists_and_longer_prose() {
         "[smtp]\nuser = grafana\npassword = \"\"\"Nimbus0868@lantern\"\"\"",
         "axios.defaults.headers.common['Authorization'] = 'Token 345d56a9f488d5e705c534e8954b3cfcc0236906';",
         "the failure came from the pgbouncer userlist:\n\"reporting\" \"7BOejuXJlGF27\"",
+        "Nach dem Reset lautet das Passwort für den Admin-Account jetzt Lantern5679~, bitte nicht weitergeben.",
+        "pw for the vendor SFTP drop (they will not rotate it until Q3): M4rm0t!Orchid4979",
+        "[conexion]\nusuario = informes\ncontraseña = Nlz=GwdRyd8_Yt22grLVm",
+        "Test account for the sandbox: qa-bot@ledgerline.example, password Dravvel2805!",
+        "Bearer token we were sending (copied from the browser devtools): oQdsN7DCHEn6w3ln29g12GMtHTByrrO8dFHqVzEvWf8R",
         "The token for the internal metrics API is c65760b3a9f2ac8061ead87dafa5889316e34997, until today.",
         "Dmitri wrote: \"use pw 264tPp6NtJwG139 for the kiosk account\"",
         "el password del usuario replicador es s1QGw6rJ1on0605",
@@ -877,6 +882,11 @@ fn triple_quotes_indexed_headers_userlists_and_longer_prose() {
         "pgbouncer userlist:\n\"reporting\" \"md5d41d8cd98f00b204e9800998ecf8427e\"",
         "\"reporting\" \"7BOejuXJlGF27\"",
         "use pw reset links instead of mailing passwords",
+        "Nach dem Reset lautet das Passwort für den Admin-Account jetzt im Tresor.",
+        "pw for the vendor SFTP drop (rotated quarterly): see the vault entry",
+        "[conexion]\ncontraseña = ${DB_CLAVE}",
+        "password Policy rules apply to every account",
+        "token usage for the request (sha256): 9f2c4a7e1b3d5f6a8c0e2b4d6f8a1c3e9f2c4a7e",
         "el password del usuario replicador es obligatorio",
     ] {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");

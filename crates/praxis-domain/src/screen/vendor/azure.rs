@@ -13,9 +13,11 @@ lazy_regex!(
     /// connection string's application key, an API Management or Cognitive
     /// Services subscription key (header, query, Speech SDK), an Azure
     /// OpenAI client's key (or its `api-key` header before the host), a
-    /// Stream Analytics input's policy key.
+    /// Stream Analytics input's policy key. A SAS signature (a padded
+    /// HMAC in base64) stands alone, after a `&` that opens a line of a
+    /// wrapped URL, or after XML's `&amp;`.
     AZURE,
-    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|\bapi-key["']?\s*:\s*["']?([0-9a-f]{32})\b[^\n]*?\.openai\.azure\.com\b|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+    r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(?&;])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|\bapi-key["']?\s*:\s*["']?([0-9a-f]{32})\b[^\n]*?\.openai\.azure\.com\b|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after
@@ -53,11 +55,12 @@ lazy_regex!(
     r#"(?i)\.database\.windows\.net\b[^\n"]*?;\s*(?:Password|Pwd)\s*=\s*([^;"'\s{}!@][^;"'\s]{3,})\s*(?:;|"|'|$)"#
 );
 lazy_regex!(
-    /// Words that place a storage account key, the key listing's columns
+    /// Words that place a storage account key (storage in Polish, German,
+    /// Spanish, French and Portuguese too), the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`) and an rclone
     /// remote's `account =` then `key =` among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
+    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI
@@ -72,6 +75,13 @@ lazy_regex!(
     /// Event Grid, Relay, Service Bus.
     NAMED_KEY,
     r#"(?i)\b(?:primary|secondary)[ _]?key\b(?:[^\n:=]{0,40}?[:=]\s*|[ \t]+(?:(?:is|was|->|=>)[ \t]+)?)["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])|\bEventGrid\w*Key\s*[:=]\s*["']?([A-Za-z0-9+/]{43}=)(?:$|[^A-Za-z0-9+/=])"#
+);
+
+lazy_regex!(
+    /// A quoted 32-byte key in base64, beside a shared access policy's
+    /// name.
+    POLICY_KEY_LITERAL,
+    r#"["'`]([A-Za-z0-9+/]{43}=)["'`]"#
 );
 
 /// An Azure Functions key, storage account or shared access key, or SAS
@@ -92,6 +102,13 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     out.extend(groups(Some(&SQL_PASSWORD), text, |v| {
         !is_placeholder(v) && !v.starts_with(['$', '%', '<', '#']) && !v.starts_with("ENC(")
     }));
+    // A Relay or Service Bus client given its policy's name
+    // (`RootManageSharedAccessKey`) and its 32-byte key apart.
+    if text.contains("SharedAccessKey") {
+        out.extend(groups(Some(&POLICY_KEY_LITERAL), text, |v| {
+            random_like(v, 40) && has_digit(v) && mixed_case(v)
+        }));
+    }
     if FUNCTION_CONTEXT.is_match(text) {
         out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }

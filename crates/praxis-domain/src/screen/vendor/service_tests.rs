@@ -537,3 +537,24 @@ fn grafana_keys_encoded_with_spaces() {
         Rule::CredentialOther
     ));
 }
+
+/// SAS signatures in wrapped and XML-escaped URLs, a storage key named in
+/// Polish, a Relay key given apart from its policy's name.
+#[test]
+fn sas_signatures_wrapped_escaped_and_keys_named_apart() {
+    for hit in [
+        "url=https://stx.blob.core.windows.net/e/l.parquet?sv=2023-01-03&sr=b&sp=w\n    &sig=7IWKmpgUPQxU8cUM9dRrY6%2F0CqVk7GVjoGX%2FE7vY0L0%3D",
+        "<value>https://stg.blob.core.windows.net/n?sp=r&amp;sv=2023-11-03&amp;sr=c&amp;sig=FKdureNyprj59DlKxKiy4wTcaDEYo8JQsY6xV6NoleE%3D</value>",
+        "Klucz konta magazynu (key1): sE/1/VkY0Gb9uOp6h1tfsYCDUe49PhpXtmqV0r7HXN/AUueZS+YTyT3Ip2ihRGgqbAq9S6KmgffQGMNtAPaJyA==",
+        "const keyrule = \"RootManageSharedAccessKey\";\nconst key = \"RjDy8Mbdtdbma7EetX2bShZDFWZONNVoNztMOR7YnEc=\";",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    for clean in [
+        "&sig=<signature>&se=2024-12-31",
+        "const keyrule = \"RootManageSharedAccessKey\";\nconst key = process.env.RELAY_KEY;",
+        "Klucz konta magazynu (key1) jest w Key Vault.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}
