@@ -299,9 +299,10 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
 }
 
 lazy_regex!(
-    /// Words that introduce a quoted phrase as a thing talked about.
+    /// Words that introduce a quoted phrase as a thing talked about
+    /// ("string", not a flag's `--set-string`).
     MENTION_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -382,7 +383,7 @@ lazy_regex!(
     /// The words of [`MENTION_CUE`] that name a quotation as a specimen
     /// under discussion, not as data written somewhere.
     SPECIMEN_CUE,
-    r"(?i)\b(?:such\s+as|like|e\.g\.|for\s+example|strings?|phrases?|patterns?|contain(?:s|ed|ing)?|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|sentences?|satz|called|known\s+as|classic|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|patterns?|contain(?:s|ed|ing)?|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|sentences?|satz|called|known\s+as|classic|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 lazy_regex!(
@@ -513,7 +514,10 @@ fn pattern_side(argument: &str) -> bool {
 /// between (`'<|im_start|>assistant\n' }}`, `startswith("<|im_start|>system\n")`).
 fn tag_in_code(text: &str, span: &Range<usize>) -> bool {
     let rest = text[span.end..].trim_start_matches("\\n");
+    // An order quoted between the tags (`"[INST] Forget … [/INST]"`) is used.
+    let words = ROLE_TOKEN.replace_all(&text[span.clone()], " ");
     ROLE_TOKEN.is_match(&text[span.clone()])
+        && words.split_whitespace().count() <= 2
         && rest.starts_with(['\'', '"', '`'])
         && text[..span.start].ends_with(['\'', '"', '`'])
 }

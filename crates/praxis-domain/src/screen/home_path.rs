@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)[+$][A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -225,6 +225,7 @@ mod tests {
         for hit in [
             "change_dir \"/Volumes/Macintosh HD/Users/dario/Pictures/export\" failed",
             "Failed to open vscode-remote://wsl+Ubuntu-22.04/home/gisele/projects/api/.vscode/launch.json",
+            "Remote URI: vscode-remote://wsl%2Bubuntu-24.04/home/noor.hassan/proj/ingest",
             "GET /api/v1/files?path=%2Fhome%2Fsvetlana%2Freports%2Fq3.xlsx HTTP/1.1",
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");

@@ -32,7 +32,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of)|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:[=-]{{1,2}}>|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|\bsession[ _-]?(?:id|ulid|uuid)\s+for(?:\s+[\w-]+){{1,3}}?\s*:\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of|data\s+(?:for|of))|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:[=-]{{1,2}}>|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|\bsession[ _-]?(?:id|ulid|uuid)\s+for(?:\s+[\w-]+){{1,3}}?\s*:\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -61,6 +61,12 @@ lazy_regex!(
     /// Identity's cookies.
     ASPNET_AUTH_COOKIE,
     r"(?i)\.(?:ASPXAUTH|ASPXFORMSAUTH|AspNet\.ApplicationCookie|AspNetCore\.(?:Cookies|Identity\.Application))\s*[=:]\s*([A-Za-z0-9_-]{40,})"
+);
+lazy_regex!(
+    /// A structured log's template naming a session id and the literal
+    /// given for it (`LogWarning("Session {SessionId} expired", "70e8…")`).
+    LOG_TEMPLATE_ARGUMENT,
+    r#"(?i)\{\s*(?:session_?id|sid)\s*\}[^"\n]*"\s*,\s*["']([A-Za-z0-9_-]{16,})["']"#
 );
 lazy_regex!(
     /// A Claude Code transcript's path without its config directory
@@ -506,6 +512,9 @@ pub(super) fn session_id(text: &str) -> Spans {
         // A ticket runs to hundreds of hex digits: chance gives it a run
         // that counts up, so only the variety of its characters is judged.
         has_digit(v) && random_like(v, 40) && distinct_chars(v) >= 10
+    }));
+    out.extend(groups(Some(&LOG_TEMPLATE_ARGUMENT), text, |v| {
+        has_digit(v) && random_like(v, 16) && !counts_up(v)
     }));
     out.extend(groups(Some(&COOKIE_LOOKUP_MISS), text, |v| {
         has_digit(v) && random_like(v, 20) && !word_like(v)

@@ -72,9 +72,12 @@ fn wrapped_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
         at
     };
     // A continuation ending the line is the break's too: a POSIX shell's
-    // `\`, cmd's `^`, PowerShell's backtick, quoted-printable's soft `=`.
+    // `\`, cmd's `^`, PowerShell's backtick, quoted-printable's soft `=`,
+    // an editor's `↵`.
     if start > 0 && matches!(bytes[start - 1], b'\\' | b'^' | b'`' | b'=') {
         start -= 1;
+    } else if bytes[..start].ends_with("↵".as_bytes()) {
+        start -= "↵".len();
     }
     let run = &bytes[start
         - bytes[..start]
@@ -86,7 +89,9 @@ fn wrapped_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
     if run.len() < 8 || !run.iter().any(|b| b.is_ascii_digit() || *b == b'_') {
         return None;
     }
-    let mut j = at + 1;
+    // A log that wraps repeats its line's prefix (a timestamp, a process's
+    // tag, a quote's `> `): the continuation starts after it.
+    let mut j = at + 1 + repeated_prefix(bytes, at);
     while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
         j += 1;
     }
@@ -99,8 +104,28 @@ fn wrapped_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
         .iter()
         .position(|c| *c == b'=')
         .is_some_and(|at| tail[at..].iter().any(|c| *c != b'='));
-    let continues = tail.len() >= 4 && tail.iter().any(u8::is_ascii_digit);
+    // A long run in mixed case goes on with a generated token as a digit
+    // does.
+    let mixed = tail.len() >= 16
+        && tail.iter().any(u8::is_ascii_uppercase)
+        && tail.iter().any(u8::is_ascii_lowercase);
+    let continues = tail.len() >= 4 && (tail.iter().any(u8::is_ascii_digit) || mixed);
     (continues && !key && bytes.get(k) != Some(&b':')).then_some((start, j))
+}
+
+/// How long a prefix the line after the break at `at` repeats from the
+/// line before it, cut back to end at a separator (a space, `|`, `:`,
+/// `>`): none when shorter than two bytes, or when it is the whole of the
+/// line before.
+fn repeated_prefix(bytes: &[u8], at: usize) -> usize {
+    let line = &bytes[memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1)..at];
+    let next = &bytes[at + 1..];
+    let common = line.iter().zip(next).take_while(|(a, b)| a == b).count();
+    let cut = line[..common]
+        .iter()
+        .rposition(|b| !token_byte(*b))
+        .map_or(0, |i| i + 1);
+    if cut >= 2 && cut < line.len() { cut } else { 0 }
 }
 
 #[cfg(test)]
@@ -132,6 +157,34 @@ mod tests {
             None
         );
         assert_eq!(super::unwrapped("level: production\nname: api"), None);
+    }
+
+    /// A log's repeated line prefix is left out of a continuation; a run
+    /// in mixed case continues a token.
+    #[test]
+    fn repeated_prefixes_and_mixed_case_runs() {
+        let (joined, _) = super::unwrapped(
+            "0|bot  | login with MjM3OTAy.G-HdJ5.OzBmkC4Y\n0|bot  | JX3bGGcPogsSJajE failed",
+        )
+        .unwrap();
+        assert_eq!(
+            joined,
+            "0|bot  | login with MjM3OTAy.G-HdJ5.OzBmkC4YJX3bGGcPogsSJajE failed"
+        );
+        let (joined, _) = super::unwrapped("> Bearer eyJ0eXAiOiJKV1Qi↵\n> ubmV0IiwiaWF0").unwrap();
+        assert_eq!(joined, "> Bearer eyJ0eXAiOiJKV1QiubmV0IiwiaWF0");
+        let (joined, _) =
+            super::unwrapped("token=NjI2MTg5.GhsMWU.7JzJiotT\n    fvkhLQuploLQzGWXtyZ shard=1")
+                .unwrap();
+        assert_eq!(
+            joined,
+            "token=NjI2MTg5.GhsMWU.7JzJiotTfvkhLQuploLQzGWXtyZ shard=1"
+        );
+        // Two log lines whose second starts with a word go on apart.
+        assert_eq!(
+            super::unwrapped("12:00:01 job a1b2c3d4e5f6\n12:00:01 listening on 8080"),
+            None
+        );
     }
 
     /// cmd's `^` and quoted-printable's soft `=` end a wrapped line as a

@@ -826,6 +826,8 @@ fn sign_in_cookies_project_paths_and_failed_lookups() {
         "Cookie: .AspNetCore.Cookies=CfDJ8Mx2kQ9vLw4Rt7Yb3Nc6Pd1Hs5Fj8Gk2Zq0Xa4Vb",
         "its transcript is projects/-var-www-shop/db6c13a6-d887-49c6-bc23-96d13e45d8d3.jsonl under the claude config dir",
         "cart = store[request.cookies[\"sid\"]]\nKeyError: '1b55d867f277bf227af1d9e07dd95789'",
+        "_logger.LogWarning(\"Session {SessionId} expired\", \"70e8eb480e5001bd938a8a5d881c24f6\");",
+        "Session data for qeyuh71nspbofj9wgrnq4gux83 (sess file): user_id|i:42;",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
@@ -834,6 +836,8 @@ fn sign_in_cookies_project_paths_and_failed_lookups() {
         "Forms auth ticket: .ASPXAUTH=<redacted>",
         "projects/-var-www-shop/db6c13a6-d887-49c6-bc23-96d13e45d8d3.jsonl in the backup bucket",
         "cart = store[request.cookies[\"sid\"]]\nKeyError: 'missing_session_cookie_value'",
+        "_logger.LogWarning(\"Session {SessionId} expired\", sessionId);",
+        "Session data for the checkout (sess file) is kept in Redis.",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
