@@ -11,8 +11,8 @@ use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower};
 use super::sql;
 use super::value::{
-    distinct_chars, has_digit, is_placeholder, key_words, longest_alnum_run, mixed_case,
-    random_like, word_like, wordy,
+    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, longest_alnum_run,
+    mixed_case, random_like, word_like, wordy,
 };
 pub(super) use literal::literal_secret;
 use prose::{
@@ -23,11 +23,11 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?("""[^"\n]+"""|'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
-    r#"(?i)\b(?:proxy-)?authorization\\?["']?\]?\s*(?:[:=]\s*|\s+)\\?["']?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
+    r#"(?i)\b(?:proxy-)?authorization\\?["']?\]?\s*(?:[:=]\s*|\s+)(?:[fbr]?\\?["'])?(?:bearer|token|basic|digest|apikey|sso-key)\s+([^\s"'\\,;]+)"#
 );
 lazy_regex!(BEARER, r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{20,}=*)");
 lazy_regex!(DOTTED_IDENTIFIER, r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$");
@@ -278,10 +278,10 @@ lazy_regex!(
 
 lazy_regex!(
     /// A line of PgBouncer's `userlist.txt`, `"user" "password"` (a
-    /// comment may follow): read only in a text that names the file or
-    /// its list ("the pgbouncer userlist").
+    /// comment may follow, grep's `file:line:` may lead): read only in a
+    /// text that names the file or its list ("the pgbouncer userlist").
     USERLIST,
-    r#"(?m)^[ \t]*"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*(?:#[^\n]*)?\r?$"#
+    r#"(?m)^[ \t]*(?:[\w./-]+:\d+:)?"[^"\n]+"[ \t]+"([^"\n]+)"[ \t]*(?:#[^\n]*)?\r?$"#
 );
 
 lazy_regex!(
@@ -842,9 +842,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         .filter(|_| contains_ignoring_case(text, "userlist"));
     out.extend(groups(userlist, text, |v| {
         let lower = v.to_ascii_lowercase();
+        // A password of letters alone counts in mixed case and at length.
+        let letters = v.len() >= 12 && mixed_case(v) && random_like(v, 12) && few_vowels(v);
         !lower.starts_with("md5")
             && !lower.starts_with("scram-")
-            && generated_password(v)
+            && (generated_password(v) || letters)
             && !wordy(v)
     }));
     out.extend(groups(

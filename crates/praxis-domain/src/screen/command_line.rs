@@ -30,10 +30,10 @@ lazy_regex!(
     r#"(?i)\bcurl(?:\.exe)?\b[^\n|;&]*?\s-[a-zA-Z]+u(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*)))"#
 );
 lazy_regex!(
-    /// curl's and its kin's `-u user:password`, quoted, the user left out
-    /// too where a token is the password (Azure DevOps' `-u ':<token>'`).
+    /// curl's and its kin's `-u user:password`, the user left out too
+    /// where a token is the password (Azure DevOps' `-u ':<token>'`).
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$)|:([A-Za-z0-9_.~+/=-]{20,})(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,

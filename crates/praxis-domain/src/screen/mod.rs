@@ -632,6 +632,8 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // An SMB share's address, which has no scheme.
             "smbfs",
             "cifs",
+            // An SMS gateway's or a router's password parameter.
+            "psw=",
         ],
         Rule::SessionId => &[
             "sess",

@@ -160,8 +160,8 @@ enum Param {
     /// (`DEIN_PASSWORT`, `geheim`) the English ones do not cover: only a
     /// value with letters and digits, not in capitals alone.
     PasswordAbroad,
-    /// `hmac`, also an algorithm's name (`HmacSHA256`): only a long run
-    /// of letters and digits with a digit, not words.
+    /// `hmac`, also an algorithm's name (`HmacSHA256`), and a session's
+    /// key: only a long run of letters and digits with a digit, not words.
     Digest,
     /// `sid`, a session id (Salesforce's `frontdoor.jsp?sid=`) but
     /// elsewhere a number, a timestamp, a Windows SID or a Twilio message's
@@ -182,7 +182,9 @@ fn param_kind(key: &str) -> Option<Param> {
         // The same in German, Dutch, Portuguese, Spanish and French.
         "passwort" | "kennwort" | "wachtwoord" | "senha" | "contrasena" | "motdepasse"
         | "mot_de_passe" => Param::PasswordAbroad,
-        "hmac" => Param::Digest,
+        // A session's key in an API's query authenticates the call: a
+        // generated value, not a name (`cache_v3`) or a date.
+        "hmac" | "session_key" | "sessionkey" => Param::Digest,
         "token"
         | "access_token"
         | "accesstoken"
@@ -232,9 +234,8 @@ fn param_kind(key: &str) -> Option<Param> {
         | "sharekey"
         | "share_token" => Param::Token,
         // `auth` is often a flag (`auth=false`), `stok` a word's end
-        // (`?stok=in_stock`); a session's key in an API's query
-        // authenticates the call: all three with a digit and no word.
-        "auth" | "stok" | "session_key" | "sessionkey" => Param::Auth,
+        // (`?stok=in_stock`).
+        "auth" | "stok" => Param::Auth,
         "sid" => Param::Session,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,

@@ -58,9 +58,9 @@ lazy_regex!(
 lazy_regex!(
     /// ASP.NET's sign-in cookies, each a session's bearer: Forms
     /// authentication's `.ASPXAUTH` ticket, OWIN's and ASP.NET Core
-    /// Identity's cookies.
+    /// Identity's cookies, whole or in chunks (`.AspNetCore.CookiesC1`).
     ASPNET_AUTH_COOKIE,
-    r"(?i)\.(?:ASPXAUTH|ASPXFORMSAUTH|AspNet\.ApplicationCookie|AspNetCore\.(?:Cookies|Identity\.Application))\s*[=:]\s*([A-Za-z0-9_-]{40,})"
+    r#"(?i)\.(?:ASPXAUTH|ASPXFORMSAUTH|AspNet\.ApplicationCookie|AspNetCore\.(?:Cookies|Identity\.Application))(?:C\d{1,2})?\s*[=:]\s*["']?([A-Za-z0-9_-]{40,})"#
 );
 lazy_regex!(
     /// A structured log's template naming a session id and the literal
@@ -71,16 +71,19 @@ lazy_regex!(
 lazy_regex!(
     /// A Claude Code transcript's path without its config directory
     /// (`projects/-var-www-shop/<uuid>.jsonl`): the project's folder is its
-    /// path with `/` turned to `-`, so it starts with one. Read only where
-    /// the text names Claude.
+    /// path with `/` turned to `-`, so it starts with one (or with a
+    /// drive's letter and `--` on Windows); a subagent's transcript sits in
+    /// a folder named for the session. Read only where the text names
+    /// Claude.
     CLAUDE_PROJECT_PATH,
-    &format!(r"(?:^|[\s\x22'`(=:/\\])projects[/\\]-[A-Za-z0-9._-]+[/\\]({UUID})\.jsonl\b")
+    &format!(r"(?:^|[\s\x22'`(=:/\\])projects[/\\](?:-|[A-Za-z]--)[A-Za-z0-9._-]+[/\\]({UUID})(?:\.jsonl\b|[/\\]subagents[/\\])")
 );
 lazy_regex!(
     /// A session cookie's lookup that failed and printed the id it looked
-    /// for (`cookies["sid"]` … `KeyError: '1b55…'`).
+    /// for (`cookies["sid"]` or `cookies.get("sid")` … `KeyError: '1b55…'`,
+    /// on its line or one of the next four).
     COOKIE_LOOKUP_MISS,
-    r#"(?i)\bcookies\s*\[\s*["'](?:sid|[\w.-]*sess[\w.-]*)["']\s*\][^\n]*\n(?:[^\n]*\n){0,3}?\s*KeyError:\s*["']([0-9A-Za-z_-]{20,})["']"#
+    r#"(?i)\bcookies\s*(?:\[\s*["'](?:sid|[\w.-]*sess[\w.-]*)["']\s*\]|\.get\(\s*["'](?:sid|[\w.-]*sess[\w.-]*)["'])(?:[^\n]*\n){0,4}?[^\n]*?\bKeyError:\s*["']([0-9A-Za-z_-]{20,})["']"#
 );
 lazy_regex!(
     /// A session id after its label and a space (or "is" or "was") or as a
@@ -363,8 +366,17 @@ fn session_value(suffix: &str, raw: &str) -> bool {
     // Some frameworks' ids are letters alone: long, mixed case, random,
     // not words in camel case (`sqlalchemy.orm.exc.DetachedInstanceError`).
     let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20) && !wordy(value);
+    // A class's name (`Http2ServerSession`, `requests_oauthlib.OAuth2Session`)
+    // is none either.
+    let class = (mixed_case(value) && wordy(value))
+        || value.rsplit('.').next().is_some_and(|last| {
+            ["Session", "Error", "Exception"]
+                .iter()
+                .any(|w| last.ends_with(w))
+        });
     // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
-    value.len() >= min
+    !class
+        && value.len() >= min
         && !value.trim_end_matches('=').contains('=')
         && !is_placeholder(value)
         && (has_digit(value) || letters)

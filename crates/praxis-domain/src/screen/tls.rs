@@ -47,9 +47,9 @@ lazy_regex!(
     /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
     /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
     /// a `HostnameVerifier` that says yes to every host, the InfluxDB 1
-    /// shell's `-unsafeSsl`.
+    /// shell's `-unsafeSsl` (`=false` keeps verification on).
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|\s-unsafeSsl\b|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
+    r#"(?i)\bsecurityMode=insecure\b|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
     /// curl's (and websocat's) `-k`, alone or in a group of short flags.
@@ -473,10 +473,17 @@ mod tests {
             "influx -ssl -unsafeSsl -host metrics.int.example -execute 'SHOW DATABASES'",
             Rule::TlsVerificationDisabled
         ));
-        assert!(!fires(
-            "influx -ssl -host metrics.int.example -execute 'SHOW DATABASES'",
+        assert!(fires(
+            "influx --unsafeSsl -ssl",
             Rule::TlsVerificationDisabled
         ));
+        for clean in [
+            "influx -ssl -host metrics.int.example -execute 'SHOW DATABASES'",
+            "influx -ssl -unsafeSsl=false -host h",
+            "influx -unsafeSsl=0 -ssl",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
     }
 
     #[test]

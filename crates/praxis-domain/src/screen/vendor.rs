@@ -585,7 +585,8 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && !hyphenated(text, m.start())
                 && !labelled_id(text, m.start())
                 && !(hex && file_digest(text, m.range()))
-                && (named || (hex && called_token(text, m.range())))
+                && (named
+                    || (hex && called_token(text, m.range()) && !digest_line(text, m.range())))
         })
         .map(|m| m.range())
         .chain(basic)
@@ -623,6 +624,24 @@ fn basic_auth_tokens(text: &str) -> Spans {
     })
 }
 
+/// Tokens of other kinds, whose name beside a value does not make it a
+/// Twilio token (`csrf token`, `max tokens`).
+const OTHER_TOKENS: &[&str] = &[
+    "csrf",
+    "xsrf",
+    "idempotency",
+    "page",
+    "cache",
+    "next",
+    "max",
+    "file",
+    "request",
+    "trace",
+    "sync",
+    "refresh",
+    "cancellation",
+];
+
 /// Whether the value at `at` is called a token on its own line: `token`
 /// in the words just before it (`validator was built with token …`) or
 /// just after it (`… is the token we found`).
@@ -631,8 +650,18 @@ fn called_token(text: &str, at: std::ops::Range<usize>) -> bool {
     let line_end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
     let from = text.floor_char_boundary(at.start.saturating_sub(24).max(line_start));
     let to = text.ceil_char_boundary((at.end + 24).min(line_end));
-    let near = |s: &str| s.to_ascii_lowercase().contains("token");
-    near(&text[from..at.start]) || near(&text[at.end..to])
+    // A token of another kind is no name of the secret; its qualifier may
+    // stand before the window.
+    let near = |window: std::ops::Range<usize>| {
+        let lower = text[window.clone()].to_ascii_lowercase();
+        lower.match_indices("token").any(|(i, _)| {
+            let before = text[line_start..window.start + i].to_ascii_lowercase();
+            let qualifier = before.split_whitespace().next_back().unwrap_or("");
+            !lower[i + 5..].starts_with('s')
+                && !OTHER_TOKENS.contains(&qualifier.trim_end_matches(['-', '_']))
+        })
+    };
+    near(from..at.start) || near(at.end..to)
 }
 
 /// Whether the line around `at`, or the command line before it, says its

@@ -502,6 +502,12 @@ fn homes_and_system_directories_moved_to_dev_null() {
         "mv ~ /dev/null",
         "sudo mv /etc /dev/null",
         "mv -f $HOME/* /dev/null",
+        "mv \"$HOME\" /dev/null",
+        "mv ${HOME} /dev/null",
+        "mv '/etc' /dev/null",
+        "mv -t /dev/null /etc",
+        "sudo mv -v /usr/lib /dev/null",
+        "mv ~/.* /dev/null",
     ] {
         assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
     }

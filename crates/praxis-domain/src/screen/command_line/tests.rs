@@ -632,8 +632,14 @@ fn curl_with_an_empty_user_and_a_token() {
         "curl -s -u ':AGI8XfFORkVWQoIRYxDCDcgv6YjHl8vSaxFCk8Tf' https://dev.azure-devops.example/acme/_apis/projects",
         Rule::CredentialCommandLine
     ));
-    assert!(!fires(
-        "curl -s -u \":$AZURE_DEVOPS_PAT\" https://dev.azure-devops.example/acme/_apis/projects",
+    assert!(fires(
+        "curl -u :qMkZO1lrhyK4ikOdwfQqfGrLPQ7TWMcd https://api.example.com/v1/items",
         Rule::CredentialCommandLine
     ));
+    for clean in [
+        "curl -s -u \":$AZURE_DEVOPS_PAT\" https://dev.azure-devops.example/acme/_apis/projects",
+        "curl --negotiate -u : https://intranet.example/",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
 }

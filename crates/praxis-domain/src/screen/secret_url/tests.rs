@@ -593,6 +593,7 @@ fn concatenated_queries_psw_and_session_keys() {
         r#"http.Get("https://geo.brennan.dev/lookup?ip=" + ip + "&key=2cObYlYm0875h3mAdq6Prgt62zlMQirs")"#,
         "https://api.smsgate.lv/send?login=monitoring&psw=*S-2Rmy8CpKB&to={ALERT.SENDTO}",
         "https://api.lindqvist.se/v1/orders?customer=1192&session_key=95c5e57ed8fcb1e1b7ea6f9827d32ea37dc59946",
+        "GET /cgi-bin/login?psw=OGjYMh3Dom3M&uname=admin HTTP/1.1",
     ] {
         assert!(fires(hit, Rule::SecretUrl), "{hit}");
     }
@@ -601,6 +602,8 @@ fn concatenated_queries_psw_and_session_keys() {
         r#"q := "ip=" + ip + "&key=2cObYlYm0875h3mAdq6Prgt62zlMQirs""#,
         "https://api.smsgate.lv/send?login=monitoring&psw=${SMS_PASSWORD}&to=1",
         "https://api.lindqvist.se/v1/orders?session_key=required",
+        "https://h.example.com/api?session_key=SESSION_KEY_1",
+        "https://h.example.com/api?sessionkey=2024-01-01",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

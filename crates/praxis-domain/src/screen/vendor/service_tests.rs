@@ -522,6 +522,13 @@ fn twilios_python_client_without_its_name() {
     assert!(fires(twilio, Rule::CredentialTwilio));
     let anthropic = "# trace token: 7660bc8b8da42ec7dbf9d3b6320a8bc6\nclient.messages.create(model=MODEL, max_tokens=64, messages=msgs)";
     assert!(!fires(anthropic, Rule::CredentialTwilio));
+    for clean in [
+        "client.messages.create(to=a, from_=b, body=c)\nidempotency token b66d466f8e2c4a7f9b1d3e5c7a9f1a34 was reused",
+        "client.messages.create(to=a, from_=b, body=c)\ncsrf token in the form was 83e3fb34a1c2d4e5f6a7b8c9d0e1f2a3",
+        "client.messages.create(to=a, from_=b, body=c)\nmax tokens: 1024, checksum 34c22008a1b2c3d4e5f6a7b8c9d0e1f2",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
+    }
 }
 
 /// Grafana's old API key is base64 JSON; Python's `json.dumps` writes it
