@@ -828,6 +828,10 @@ fn sign_in_cookies_project_paths_and_failed_lookups() {
         "cart = store[request.cookies[\"sid\"]]\nKeyError: '1b55d867f277bf227af1d9e07dd95789'",
         "_logger.LogWarning(\"Session {SessionId} expired\", \"70e8eb480e5001bd938a8a5d881c24f6\");",
         "Session data for qeyuh71nspbofj9wgrnq4gux83 (sess file): user_id|i:42;",
+        "Cookie: .AspNetCore.CookiesC1=\"CfDJ8Mx2kQ9vLw4Rt7Yb3Nc6Pd1Hs5Fj8Gk2Zq0Xa4Vb\"",
+        "sid = request.cookies.get(\"sid\")\nuser = SESSIONS[sid]\nKeyError: '6rm8KGdUq2Lw9Xz4Rt7Yb3Nc'",
+        "Claude Code transcript: projects\\C--Users-bob-app\\face830e-1b2c-4d5e-8f90-a1b2c3d4e5f6.jsonl",
+        "Claude Code: projects/-home-alice-repo/c6da999b-1b2c-4d5e-8f90-a1b2c3d4e5f6/subagents/agent-8cb58357.jsonl",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
@@ -838,6 +842,9 @@ fn sign_in_cookies_project_paths_and_failed_lookups() {
         "cart = store[request.cookies[\"sid\"]]\nKeyError: 'missing_session_cookie_value'",
         "_logger.LogWarning(\"Session {SessionId} expired\", sessionId);",
         "Session data for the checkout (sess file) is kept in Redis.",
+        "session: Http2ServerSession",
+        "session: requests_oauthlib.OAuth2Session",
+        "session: MyApp.Models.UserSession",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
