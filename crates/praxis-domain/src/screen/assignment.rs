@@ -766,7 +766,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             && !(separator == ":" && before.is_empty() && after.is_empty() && namespaced(value))
     });
     out.extend(groups(open.get(&AUTHORIZATION), text, |v| {
-        v.len() >= 8 && !is_placeholder(v) && distinct_chars(v) >= 6 && !word_like(v)
+        // `Basic base64(user:password)` shows how the header is made.
+        v.len() >= 8
+            && !is_placeholder(v)
+            && distinct_chars(v) >= 6
+            && !word_like(v)
+            && !v.contains('(')
     }));
     out.extend(groups(open.get(&BEARER), text, |v| {
         !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
@@ -875,8 +880,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         // "pass" is also a verb: a call or a digest passed along is no
         // password.
         let login = c.get(5).is_none() || (LOGIN_CONTEXT.is_match(text) && !v.contains(['(', ':']));
-        let password =
-            generated_password(v) || (!phrase && c.get(1).is_some() && word_and_number(v));
+        // A log's next field (`method=password source=10.4.0.22`) is no
+        // password.
+        let field = v.split_once('=').is_some_and(|(key, rest)| {
+            key.len() >= 3
+                && !rest.is_empty()
+                && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        });
+        let password = !field
+            && (generated_password(v) || (!phrase && c.get(1).is_some() && word_and_number(v)));
         (password && (!phrase || mixed_case(v)) && login).then(|| value.range())
     }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {

@@ -887,6 +887,8 @@ fn triple_quotes_indexed_headers_userlists_and_longer_prose() {
         "pgbouncer userlist:\n\"reporting\" \"md5d41d8cd98f00b204e9800998ecf8427e\"",
         "userlist.txt\n\"app\" \"scram-sha-256$4096:c2FsdHNhbHQ=$aGFzaGhhc2g=:c2VydmVyc2VydmVy\"",
         "userlist.txt\n\"app\" \"PasswordGoesHere\"",
+        "Basic auth header format is `Authorization: Basic base64(user:password)`; mind the newline.",
+        "INFO auth: login succeeded user=svc_etl method=password source=10.4.0.22",
         "\"reporting\" \"7BOejuXJlGF27\"",
         "use pw reset links instead of mailing passwords",
         "Nach dem Reset lautet das Passwort für den Admin-Account jetzt im Tresor.",

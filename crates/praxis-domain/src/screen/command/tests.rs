@@ -515,3 +515,19 @@ fn homes_and_system_directories_moved_to_dev_null() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// A download piped to `python3 -` inside backquotes, a diskpart script
+/// whose `clean` follows an escaped line break.
+#[test]
+fn quoted_pipes_and_escaped_diskpart_scripts() {
+    for hit in [
+        "Run `curl -sSL https://install.python-poetry.org | python3 -` then restart the shell.",
+        "echo 'select disk 1\\nclean all' | diskpart",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    assert!(!fires(
+        "Run `curl -sSL https://install.python-poetry.org -o install.py` then review it.",
+        Rule::UnsafeCommand
+    ));
+}

@@ -643,3 +643,22 @@ fn curl_with_an_empty_user_and_a_token() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// ssh-keygen's old passphrase, Bitwarden's login, Chocolatey's API key.
+#[test]
+fn old_passphrases_vault_logins_and_feed_keys() {
+    for hit in [
+        "ssh-keygen -p -f deploy_key -P Cactus-falcon-64* -N ''",
+        "bw login ops@corp.example YKGKhyY!pmP9F+D? --raw",
+        "choco apikey --key 79cc8638-58d3-4bb2-b94f-b22643fe47fd --source https://choco.corp.example/chocolatey",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "ssh-keygen -p -f deploy_key",
+        "bw login ops@corp.example --raw",
+        "choco apikey --key $env:CHOCO_API_KEY --source https://choco.corp.example/",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}
