@@ -365,6 +365,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&GRADLE_SIGNING, &["storepassword", "keypassword"]),
             (&blocks::TEMPLATE_DEFAULT, &["default:"]),
             (&blocks::CONSUL_TOKENS, &["tokens"]),
+            (&blocks::POSTMAN_APIKEY, &["apikey"]),
             (
                 &DIRECTIVE,
                 &[
@@ -818,6 +819,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(blocks::consul_tokens(
         open.get(&blocks::CONSUL_TOKENS),
+        text,
+    ));
+    out.extend(blocks::postman_keys(
+        open.get(&blocks::POSTMAN_APIKEY),
         text,
     ));
     out.extend(

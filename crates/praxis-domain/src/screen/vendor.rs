@@ -304,7 +304,36 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
             random_like(b, 20) && has_digit(b)
         }));
     }
+    out.retain(|span| !grafana_placeholder(text, span));
     out
+}
+
+/// Whether the token at `span` is a Grafana API key whose key (`k`, once
+/// the base64 JSON is decoded) is a placeholder (`EXAMPLE_KEY`, `<YOUR_KEY>`):
+/// a documentation value.
+fn grafana_placeholder(text: &str, span: &std::ops::Range<usize>) -> bool {
+    use base64::Engine as _;
+    // The span is the token's body, or the token whole.
+    let Some(start) = ["eyJrIjoi", "eyJrIjogI"].iter().find_map(|p| {
+        if text[span.clone()].starts_with(p) {
+            Some(span.start)
+        } else {
+            text[..span.start]
+                .ends_with(p)
+                .then(|| span.start - p.len())
+        }
+    }) else {
+        return false;
+    };
+    let encoded = text[start..span.end].trim_end_matches('=');
+    base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(encoded)
+        .ok()
+        .and_then(|json| serde_json::from_slice::<serde_json::Value>(&json).ok())
+        .and_then(|key| key.get("k")?.as_str().map(str::to_owned))
+        .is_some_and(|k| {
+            is_placeholder(&k) || !random_like(&k, 16) || !(has_digit(&k) || mixed_case(&k))
+        })
 }
 
 pub(super) fn github(text: &str) -> Spans {

@@ -1,10 +1,10 @@
 //! Values nested under a block that names them: a CloudFormation
-//! parameter's `Default`, Consul's ACL `tokens`.
+//! parameter's `Default`, Consul's ACL `tokens`, Postman's `apikey`.
 
 use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
-use super::super::value::is_placeholder;
+use super::super::value::{has_digit, is_placeholder, random_like};
 use super::uuid_value;
 
 lazy_regex!(
@@ -22,6 +22,13 @@ lazy_regex!(
     r#"\btokens\\?["']?\s*[:=]?\s*\{[^{}]*?\b(?:agent|default|master|initial_management|agent_recovery|agent_master|replication|dns|config_file_service_registration)\\?["']?\s*[:=]\s*["']([0-9a-fA-F-]{36})["']"#
 );
 
+lazy_regex!(
+    /// Postman's API key auth, whose entry named `value` holds the key
+    /// (`"apikey": [{"key": "value", "value": "…"}, {"key": "key", …}]`).
+    pub(super) POSTMAN_APIKEY,
+    r#""apikey"\s*:\s*\[[^\]]*?\{\s*"key"\s*:\s*"value"\s*,\s*"value"\s*:\s*"([^"\n]+)""#
+);
+
 /// Whether a template parameter's default is a value rather than the name
 /// of one kept elsewhere: an SSM parameter type's default names the
 /// parameter; a path, an ARN or a KMS key id names a secret or a key.
@@ -32,6 +39,14 @@ pub(super) fn holds_a_value(parameter: &str, value: &str) -> bool {
         && !v.starts_with("arn:")
         && !v.starts_with("mrk-")
         && !v.starts_with("alias/")
+}
+
+/// The API keys of Postman's `apikey` blocks in `text`, when
+/// [`POSTMAN_APIKEY`]'s gate opened.
+pub(super) fn postman_keys(pattern: Option<&Regex>, text: &str) -> Spans {
+    groups(pattern, text, |v| {
+        random_like(v, 16) && has_digit(v) && !is_placeholder(v)
+    })
 }
 
 /// The Consul ACL tokens in `text`, when [`CONSUL_TOKENS`]'s gate opened.
