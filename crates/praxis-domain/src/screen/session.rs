@@ -363,11 +363,10 @@ static SESSION_CYRILLIC: LazyLock<Regex> = LazyLock::new(|| {
 fn session_value(suffix: &str, raw: &str) -> bool {
     let value = raw.trim_end_matches([':', '.']);
     let min = if suffix == "session" { 16 } else { 8 };
-    // Some frameworks' ids are letters alone: long, mixed case, random,
-    // not words in camel case (`sqlalchemy.orm.exc.DetachedInstanceError`).
-    let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20) && !wordy(value);
-    // A class's name (`Http2ServerSession`, `requests_oauthlib.OAuth2Session`)
-    // is none either.
+    // Some frameworks' ids are letters alone: long, mixed case, random.
+    let letters = value.len() >= 20 && mixed_case(value) && random_like(value, 20);
+    // A class's name in camel case (`sqlalchemy.orm.exc.DetachedInstanceError`,
+    // `Http2ServerSession`, `requests_oauthlib.OAuth2Session`) is none.
     let class = (mixed_case(value) && wordy(value))
         || value.rsplit('.').next().is_some_and(|last| {
             ["Session", "Error", "Exception"]

@@ -313,19 +313,12 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
 /// a documentation value.
 fn grafana_placeholder(text: &str, span: &std::ops::Range<usize>) -> bool {
     use base64::Engine as _;
-    // The span is the token's body, or the token whole.
-    let Some(start) = ["eyJrIjoi", "eyJrIjogI"].iter().find_map(|p| {
-        if text[span.clone()].starts_with(p) {
-            Some(span.start)
-        } else {
-            text[..span.start]
-                .ends_with(p)
-                .then(|| span.start - p.len())
-        }
-    }) else {
+    // The span is the whole token, perhaps after an escaped line break.
+    let token = &text[span.clone()];
+    let Some(at) = token.find("eyJrIjo") else {
         return false;
     };
-    let encoded = text[start..span.end].trim_end_matches('=');
+    let encoded = token[at..].trim_end_matches('=');
     base64::engine::general_purpose::STANDARD_NO_PAD
         .decode(encoded)
         .ok()
