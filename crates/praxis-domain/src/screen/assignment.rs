@@ -17,8 +17,8 @@ use super::value::{
 pub(super) use literal::literal_secret;
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
-    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, WORDS_THEN_PASSWORD, generated_password,
-    prose_password, prose_secret, prose_secret_abroad, word_and_number,
+    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
+    generated_password, prose_password, prose_secret, prose_secret_abroad, word_and_number,
 };
 
 lazy_regex!(
@@ -325,6 +325,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ),
             (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
             (&ADMIN_PAIR, &["admin", "root"]),
+            (&WINDOWS_ACCOUNT_PAIR, &["\\"]),
             (&PROSE_SECRET, &["key", "token", "secret"]),
             (&PROSE_TOKEN_LATER, &["token"]),
             (
@@ -398,6 +399,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&SETTER_CALL, &["("]),
             (&NAMED_SETTER, &["("]),
             (&ADMIN_PAIR, &[" /", "\t/", "\n/", "\r/"]),
+            (&WINDOWS_ACCOUNT_PAIR, &[" /", "\t/"]),
         ],
     )
 });
@@ -944,6 +946,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                     && !wordy(v))
         }));
     }
+    out.extend(groups(
+        open.get(&WINDOWS_ACCOUNT_PAIR),
+        text,
+        generated_password,
+    ));
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),
         text,

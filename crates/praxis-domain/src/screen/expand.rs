@@ -1,7 +1,8 @@
 //! A command as the shell would expand it, for the rules of command
 //! fields: a base64 literal decoded by a command substitution (`rm -rf
-//! $(echo L3Vzcg== | base64 -d)`), and a variable set earlier in the same
-//! command (`T=/; rm -rf "$T"`). Each form comes with, for each of its
+//! $(echo L3Vzcg== | base64 -d)`), a variable set earlier in the same
+//! command (`T=/; rm -rf "$T"`), and one never set read as its default
+//! (`rm -rf ${PREFIX:-/}*`). Each form comes with, for each of its
 //! bytes, the byte of the command it came from.
 
 use base64::Engine as _;
@@ -20,6 +21,12 @@ lazy_regex!(
     /// the start of the command or after a separator.
     SHELL_ASSIGNMENT,
     r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]+)"#
+);
+lazy_regex!(
+    /// A variable's use with a default (`${NAME:-/}`, `${NAME-/}`): the
+    /// default is what the shell reads when nothing set the variable.
+    DEFAULTED_USE,
+    r#"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`"'\s]+)\}"#
 );
 lazy_regex!(
     /// A variable's use: `$NAME` or `${NAME}`.
@@ -59,26 +66,44 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
             }
         }
     }
-    if dollar && memchr::memchr(b'=', bytes).is_some() {
-        let set: Vec<(&str, &str, usize)> = SHELL_ASSIGNMENT
+    let set: Vec<(&str, &str, usize)> = if dollar && memchr::memchr(b'=', bytes).is_some() {
+        SHELL_ASSIGNMENT
             .captures_iter(text)
             .filter_map(|c| {
                 let value = c.get(2)?;
                 let literal = value.as_str().trim_matches(['"', '\'']);
                 Some((c.get(1)?.as_str(), literal, value.end()))
             })
-            .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // The latest setting before a use at `at` is the one it reads.
+    let setting = |name: &str, at: usize| {
+        set.iter()
+            .rev()
+            .find(|(n, _, end)| *n == name && *end <= at)
+            .map(|(_, value, _)| *value)
+    };
+    if dollar && memchr::memmem::find(bytes, b"${").is_some() {
+        for used in DEFAULTED_USE.captures_iter(text) {
+            let (Some(whole), Some(name), Some(default)) = (used.get(0), used.get(1), used.get(2))
+            else {
+                continue;
+            };
+            let value = setting(name.as_str(), whole.start()).unwrap_or(default.as_str());
+            if !value.is_empty() {
+                edits.push((whole.start(), whole.end(), value.as_bytes().to_vec()));
+            }
+        }
+    }
+    if !set.is_empty() {
         for used in SHELL_USE.captures_iter(text) {
             let (Some(whole), Some(name)) = (used.get(0), used.get(1).or_else(|| used.get(2)))
             else {
                 continue;
             };
-            // The latest setting before the use is the one it reads.
-            let value = set
-                .iter()
-                .rev()
-                .find(|(n, _, end)| *n == name.as_str() && *end <= whole.start());
-            if let Some((_, value, _)) = value.filter(|(_, v, _)| !v.is_empty()) {
+            if let Some(value) = setting(name.as_str(), whole.start()).filter(|v| !v.is_empty()) {
                 edits.push((whole.start(), whole.end(), value.as_bytes().to_vec()));
             }
         }
@@ -115,7 +140,15 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }
-        for clean in ["rm -rf \"$DIR\"; DIR=/", "rm -rf \"$BUILD_DIR\""] {
+        for hit in ["rm -rf ${PREFIX:-/}*", "sudo rm -rf \"${ROOT-/}\""] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "rm -rf \"$DIR\"; DIR=/",
+            "rm -rf \"$BUILD_DIR\"",
+            "rm -rf \"${BUILD_DIR:-./build}\"",
+            "PREFIX=/opt/app; rm -rf ${PREFIX:-/}/cache",
+        ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }
         assert!(fires(

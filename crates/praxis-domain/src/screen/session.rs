@@ -43,9 +43,11 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 lazy_regex!(
     /// A session file or a store's key named for its id: PHP's `sess_…`,
     /// Flask-Session's `flask_session/<hex>`, a `sessions/` directory's
-    /// entries, memcached's `session_<hex>`; an agent's `ses_…` id (opencode's).
+    /// entries (session-file-store's `sessions/<id>.json` too), memcached's
+    /// `session_<hex>`, a log or file named for its session's UUID or ULID
+    /// (`session-01JPCH….log`); an agent's `ses_…` id (opencode's).
     SESSION_FILE,
-    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b"
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|\bsession_([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-7][0-9A-HJKMNP-TV-Z]{25})\b"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose

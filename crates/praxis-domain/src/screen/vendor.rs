@@ -7,7 +7,7 @@ use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, matches, tokens};
 use super::value::{
     counts_up, distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run,
-    mixed_case, random_like, word_like,
+    mixed_case, random_like, word_like, wordy,
 };
 
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
@@ -51,9 +51,10 @@ lazy_regex!(
     r"(?:\b|-b)npm_([A-Za-z0-9]{36})\b"
 );
 lazy_regex!(
-    /// A classic npm token (a UUID) named a token, in a text about npm.
+    /// A classic npm token (a UUID) named a token (`FONTAWESOME_NPM_AUTH_TOKEN=…`
+    /// too), in a text about npm.
     NPM_LEGACY,
-    r"(?i)\b(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+    r"(?i)(?:\b|_)(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
 );
 lazy_regex!(
     /// An `.npmrc` credential (`_authToken`, `_auth`, `_password`), also
@@ -600,7 +601,9 @@ pub(super) fn twilio(text: &str) -> Spans {
         .filter(|m| {
             let b = m.as_str();
             let hex = b.bytes().all(|c| c.is_ascii_hexdigit());
-            has_digit(b)
+            // One secret in some 300 draws has no digit; mixed case and
+            // no words still tell it from a name.
+            (has_digit(b) || (!hex && mixed_case(b) && !wordy(b) && distinct_chars(b) >= 16))
                 && has_letter(b)
                 && distinct_chars(b) >= if hex { 8 } else { 12 }
                 && !(hex && digest_line(text, m.range()) && !labelled_token(text, m.start()))
@@ -666,12 +669,13 @@ const OTHER_TOKENS: &[&str] = &[
 
 /// Whether the value at `at` is called a token on its own line: `token`
 /// in the words just before it (`validator was built with token …`) or
-/// just after it (`… is the token we found`).
+/// just after it (`… is the token we found`, `… (the secondary auth
+/// token)`).
 fn called_token(text: &str, at: std::ops::Range<usize>) -> bool {
     let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
     let from = text.floor_char_boundary(at.start.saturating_sub(24).max(line_start));
-    let to = text.ceil_char_boundary((at.end + 24).min(line_end));
+    let to = text.ceil_char_boundary((at.end + 32).min(line_end));
     // A token of another kind is no name of the secret; its qualifier may
     // stand before the window.
     let near = |window: std::ops::Range<usize>| {

@@ -2,7 +2,8 @@
 //! `.bearer_auth("…")`, a Go `[]byte("…")` secret, an Android build's
 //! `buildConfigField`, MQTTnet's
 //! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
-//! password)`, a Go MySQL DSN (`user:password@tcp(host)/db`), curl's
+//! password)`, a JDBC URL's user and password (`Jdbi.create(url, user,
+//! password)`), a Go MySQL DSN (`user:password@tcp(host)/db`), curl's
 //! `CURLOPT_USERPWD`, a browser
 //! test typing a password into its field (`cy.get('#password').type('…')`,
 //! `page.fill('input[name="password"]', '…')`).
@@ -15,10 +16,12 @@ use super::{KeyClass, generated_password, key_class, literal_secret};
 
 lazy_regex!(
     /// A call that takes a token or a password as its only or last
-    /// literal argument after a user, and curl's `CURLOPT_USERPWD` option
-    /// set to `user:password` (PHP, pycurl).
+    /// literal argument after a user, curl's `CURLOPT_USERPWD` option
+    /// set to `user:password` (PHP, pycurl), and any call that opens a
+    /// JDBC URL with a user and a password (`DriverManager.getConnection`,
+    /// `Jdbi.create`, `new Sql2o`).
     pub(super) CALL_CREDENTIAL,
-    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')"#
+    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')|\(\s*"jdbc:[^"\n]*"\s*,\s*"[^"\n]*"\s*,\s*"([^"\n]+)"\s*\)"#
 );
 lazy_regex!(
     /// A Go secret converted to bytes where it is declared
@@ -46,6 +49,7 @@ pub(super) const CALL_WORDS: &[&str] = &[
     "@tcp(",
     "@unix(",
     "userpwd",
+    "jdbc:",
 ];
 /// Words one of which a text holds when [`BYTES_SECRET`] matches.
 pub(super) const BYTES_WORDS: &[&str] = &["[]byte(", "buildconfigfield"];
@@ -113,6 +117,8 @@ mod tests {
             "await page.fill('input[name=\"password\"]', 'NGTorbz$228wm');",
             "await page.locator('#login-pwd').fill('Rk4!zT9qLw2');",
             "driver.find_element(By.ID, \"password\").send_keys(\"Hq7$Lm2pZx9\")",
+            "Jdbi.create(\"jdbc:mysql://db:3306/shop\", \"shop\", \"KlNQ#RQsa7dHRXU1U#\");",
+            "Connection c = DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"w8Zq!Lm3Tv\");",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -132,6 +138,9 @@ mod tests {
             "await page.fill('input[name=\"password\"]', '<your password>');",
             "cy.get('#username').type('Ledger_sorrel935')",
             "driver.find_element(By.ID, \"password\").send_keys(password)",
+            "Jdbi.create(\"jdbc:mysql://db:3306/shop\", \"shop\", System.getenv(\"DB_PASSWORD\"));",
+            "DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"<password>\");",
+            "DriverManager.getConnection(\"jdbc:h2:mem:test\", \"sa\", \"\");",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

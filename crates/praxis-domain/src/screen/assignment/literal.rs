@@ -12,6 +12,12 @@ lazy_regex!(
     r"&(?:token_type|expires_in|state|scope|refresh_token|id_token|session_state)="
 );
 lazy_regex!(ENV_NAME, r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$");
+lazy_regex!(
+    /// A signing scheme's name (`AWS4-HMAC-SHA256`, `HmacSHA256`, `RS256`):
+    /// what a `Credential`'s or a `signature`'s header line names first.
+    ALGORITHM,
+    r"(?i)^(?:aws4-|goog4-)?hmac-?sha(?:1|224|256|384|512)$|^(?:HS|RS|ES|PS)(?:256|384|512)$"
+);
 
 /// Type names and annotations that follow a key in schemas and code.
 fn is_type_name(v: &str) -> bool {
@@ -114,7 +120,12 @@ pub(in crate::screen) fn literal_secret(
             && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
     // A key block's armor (`-----BEGIN …`): the private-key rule judges
     // the block.
-    if file || is_placeholder(v) || is_type_name(v) || v.starts_with("-----BEGIN") {
+    if file
+        || is_placeholder(v)
+        || is_type_name(v)
+        || ALGORITHM.is_match(v)
+        || v.starts_with("-----BEGIN")
+    {
         return false;
     }
     // A secret manager's name and version (gcloud's `--set-secrets

@@ -903,3 +903,26 @@ fn triple_quotes_indexed_headers_userlists_and_longer_prose() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Held-out 55: a Windows account and its password after a slash, a
+/// password that "is currently" set, and a signing scheme's name after a
+/// `Credentials=` label, which is none.
+#[test]
+fn windows_account_pairs_current_passwords_and_signing_schemes() {
+    for hit in [
+        "Windows admin on the build VM: .\\buildadmin / DYR4PdB#4JEU*Btse",
+        "service account CORP\\svc-sql / q8Lm#Zt2Wv9x for the nightly restore",
+        "The shared mailbox password is currently Quartz#Orbit50; Marta will rotate it Friday.",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "Credentials=AWS4-HMAC-SHA256 Credential=[REDACTED]/20240302/us-east-1/s3/aws4_request",
+        "signature_algorithm: HmacSHA256",
+        "copy .\\build\\out / dist when done",
+        "CORP\\svc-sql / ******** (see the vault)",
+        "the password is currently stored in the vault",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

@@ -662,3 +662,24 @@ fn old_passphrases_vault_logins_and_feed_keys() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// `mysqladmin … password <new>` sets the password it is given, in a
+/// command field or quoted in prose.
+#[test]
+fn mysqladmin_sets_a_password_on_its_command_line() {
+    assert!(fires(
+        "mysqladmin -u root password UTR0-2jd*AMMiYjMP1J",
+        Rule::CredentialCommandLine
+    ));
+    let prose =
+        "The guide told us to run `mysqladmin -u root -h db1 password 'Wq8#zPL2mv'` after setup.";
+    assert!(scan(prose, false).contains(&Rule::CredentialCommandLine));
+    for clean in [
+        "mysqladmin -u root -p password",
+        "mysqladmin -u root password \"$NEW_ROOT_PASSWORD\"",
+        "mysqladmin -u root password <new-password>",
+        "mysqladmin -u root -p status",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

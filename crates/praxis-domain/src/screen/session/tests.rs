@@ -849,3 +849,23 @@ fn sign_in_cookies_project_paths_and_failed_lookups() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 55: session-file-store's file, and a log named for its
+/// session's ULID or UUID.
+#[test]
+fn session_files_named_for_their_ids() {
+    for hit in [
+        "sessions/EZ1maHR1cEBsBlJWcw2LTfgVgAPYCBGJ.json written by session-file-store",
+        "session-01JPCH564AEGDCT4K1F561DQDD.log",
+        "tail -f logs/session-0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55.log",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "sessions/README.json describes the store's layout",
+        "session-timeout.log rotated at midnight",
+        "session-replay-settings.json",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

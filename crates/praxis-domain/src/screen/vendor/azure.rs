@@ -2,7 +2,7 @@
 //! Cognitive Services and Azure OpenAI, Entra client secrets, SQL
 //! connection strings.
 
-use super::super::pattern::{Spans, groups, lazy_regex};
+use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{
     distinct_chars, has_digit, is_placeholder, mixed_case, random_like, word_like,
 };
@@ -63,6 +63,12 @@ lazy_regex!(
     r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\bkeyname\s+permissions\b|smbcredentials"
 );
 lazy_regex!(
+    /// A storage account key given straight after its name ("the account
+    /// key for stprod is …"): no other context needed.
+    NAMED_STORAGE_KEY,
+    r#"(?i)\baccount[ \t]+key(?:[ \t]+(?:for|of)[ \t]+[\w.-]+)?[ \t]*(?:[ \t]is|[ \t]was|=|:)[ \t]*["'`]?([A-Za-z0-9+/]{86}==)"#
+);
+lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI
     /// or PowerShell, IoT Hub and DPS, Event Grid, Service Bus, Redis.
     NAMED_KEY_CONTEXT,
@@ -90,6 +96,10 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
+    } else if contains_ignoring_case(text, "account") {
+        out.extend(groups(Some(&NAMED_STORAGE_KEY), text, |v| {
+            random_like(v, 40)
+        }));
     }
     if NAMED_KEY_CONTEXT.is_match(text) {
         out.extend(groups(Some(&NAMED_KEY), text, |v| {

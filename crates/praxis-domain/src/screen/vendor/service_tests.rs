@@ -567,3 +567,43 @@ fn sas_signatures_wrapped_escaped_and_keys_named_apart() {
         assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
     }
 }
+
+/// Held-out 55: a classic npm token under a longer variable name, and a
+/// storage account key named in a sentence.
+#[test]
+fn npm_tokens_in_longer_names_and_account_keys_in_sentences() {
+    assert!(fires(
+        "FONTAWESOME_NPM_AUTH_TOKEN=e1429f4c-9112-4616-ad61-91c720e8691b",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "FONTAWESOME_NPM_AUTH_TOKEN=${{ secrets.FA_TOKEN }}",
+        Rule::CredentialNpm
+    ));
+    assert!(fires(
+        "For reference the real account key for stprodorders is Jsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig== – rotate it.",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "The account key for stprodorders is in Key Vault; never paste it here.",
+        Rule::CredentialAzure
+    ));
+}
+
+/// Held-out 55: an API key secret without a digit beside its SIDs, and an
+/// auth token named a few words after it.
+#[test]
+fn twilio_secrets_without_digits_and_tokens_named_after() {
+    for hit in [
+        "var token = new AccessToken(\"AC20bb3d5c45baef74b04d058a3763a227\", \"SK0d15d9d7ad67eded4abaa42d190c2c8e\", \"DoGPKbgWeyHKAmSEjkhdTpWxkhFNvMAO\", identity: \"agent-lobby\");",
+        "The callback signature check failed because we were signing with 4da29bd1a21f966da8fdd26f0091f170 (the secondary auth token) while the primary had already been promoted.",
+    ] {
+        assert!(fires(hit, Rule::CredentialTwilio), "{hit}");
+    }
+    for clean in [
+        "new AccessToken(\"AC20bb3d5c45baef74b04d058a3763a227\", \"SK0d15d9d7ad67eded4abaa42d190c2c8e\", \"DocumentProcessingServiceHandler\")",
+        "sent 4da29bd1a21f966da8fdd26f0091f170 (the message id, not the auth token) to the SMS log",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
+    }
+}
