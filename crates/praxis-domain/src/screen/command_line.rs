@@ -78,10 +78,9 @@ lazy_regex!(
     /// keychain commands, any `-pw`, Swift's `-K`, `openssl enc -k`,
     /// Perforce's `-P`, `net use` with the password before `/user:`,
     /// rclone's `config create … pass …`, Bitwarden's `bw login <mail>
-    /// <password>`, Chocolatey's `apikey --key`, `mysqladmin … password
-    /// <new password>`.
+    /// <password>`, Chocolatey's `apikey --key`.
     TOOL_PASSWORD,
-    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"'<-][^\s"']*)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\bnet\s+use\s+(?:[A-Za-z]:\s+|\*\s+)?\\\\\S+\s+["']?([^\s"'/*][^\s"']*)["']?\s+/user:|\brclone\s+config\s+(?:create|update)\b[^\n|;]*?\spass(?:word)?\s+["']?([^\s"'-][^\s"']*)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|\bp4\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|--password-command[= ]["']echo\s+([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bbw\s+login\s+[^\s@'"]+@\S+\s+["']?([^\s"'-][^\s"']*)|\bchoco(?:latey)?(?:\.exe)?\s+(?:apikey|setapikey)\b[^\n|;]*?\s(?:--key|-k|--api-key)[= ]["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)|\bmysqladmin\b[^\n|;]*?\spassword\s+["']?([^\s"'`-][^\s"'`]*)"#
+    r#"(?i)\b(?:xfreerdp|wfreerdp|sdl-freerdp|rdesktop)\b[^\n]*?\s[/-]p[: ]\s*["']?([^\s"']+)|\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop)\b[^\n|;]*?\s-w\s*["']?([^\s"']+)|\bsmbclient\b[^\n|;]*?\s(?:-U|--user(?:=|\s))\s*["']?[^\s"'%]+%([^\s"']+)|--(?:src-|dest-)?creds(?:=|\s+)["']?[^\s:"']+:([^\s"']+)|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"'<-][^\s"']*)|\breset-admin-password\s+["']?([^\s"'-][^\s"']*)|\bnmcli\b[^\n|;]*?\bpassword\s+["']?([^\s"']+)|\bmc\s+(?:alias|config\s+host)\s+(?:set|add)\s+\S+\s+\S+\s+[^\s-]\S*\s+["']?([^\s"'-][^\s"']*)|\bnet\s+use\b[^\n|;]*?/user:\S+\s+["']?([^\s"'/*]+)|\bnet\s+use\s+(?:[A-Za-z]:\s+|\*\s+)?\\\\\S+\s+["']?([^\s"'/*][^\s"']*)["']?\s+/user:|\brclone\s+config\s+(?:create|update)\b[^\n|;]*?\spass(?:word)?\s+["']?([^\s"'-][^\s"']*)|\b(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bdrush\s+(?:user:password|upwd)\s+\S+\s+["']?([^\s"']+)|\betcdctl\b[^\n|;]*?--user[= ]["']?[^\s:"']+:([^\s"']+)|\bsecurity\s+(?:unlock-keychain|create-keychain)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsecurity\s+add-(?:generic|internet)-password\b[^\n|;]*?\s-w\s+["']?([^\s"'-][^\s"']*)|(?:^|\s)-pw\s+["']?([^\s"'-][^\s"']*)|\bswift\b[^\n|;]*?\s-K\s+["']?([^\s"']+)|\bp4\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|--password-command[= ]["']echo\s+([^\s"']+)|\bopenssl\s+(?:enc|aes-\S+|des\S*)\b[^\n|;]*?\s-k\s+["']?([^\s"'-][^\s"']*)|\bsqlcmd\b[^\n|;]*?\s(?-i:-P)\s*["']?([^\s"']+)|\bsigntool\b[^\n|;]*?\s/p\s+["']?([^\s"']+)|\b(?:cqlsh|beeline)\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bmosquitto_(?:pub|sub)\b[^\n|;]*?\s(?-i:-P)\s+["']?([^\s"']+)|\bset-initial-password\s+["']?([^\s"'-][^\s"']*)|\bmount\b[^\n|;]*?\s-o\s+\S*?\bpass(?:word)?=([^,\s"']+)|\bschtasks\b[^\n|;]*?\s/RP\s+["']?([^\s"']+)|\bsc(?:\.exe)?\s+(?:config|create)\b[^\n|;]*?\bpassword=\s*["']?([^\s"']+)|\blftp\b[^\n|;]*?\s-u\s+[^\s,]+,(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\bhttps?\s+(?:-\w+\s+)*-a\s+[^\s:]+:([^\s'"]+)|\bnuget\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bsqlplus\s+(?:-\w+\s+)*[A-Za-z0-9_$#]+/([^\s@/"']+)@|\bopenssl\s+passwd\b[^\n|;]*?\s["']([^"'\n]+)["']|\bvsql\b[^\n|;]*?\s-w\s+["']?([^\s"']+)|\bab\s[^\n|;]*?\s-A\s+[^\s:"']+:([^\s"']+)|\bisql\s+(?:-\w+\s+)*[A-Za-z_][\w.-]*\s+[A-Za-z_][\w.@-]*\s+["']?([^\s"'-][^\s"']*)|\bnuget\b[^\n|;]*?\s(?:-k|--api-key|-ApiKey)\s+["']?([^\s"'-][^\s"']*)|\bcloudflared\s+(?:service\s+install|tunnel\s+(?:--\S+\s+)*run\s+--token)\s+["']?(eyJ[A-Za-z0-9+/=_-]{40,})|\bbw\s+unlock\s+["']?([^\s"'-][^\s"']*)|\bbw\s+login\s+[^\s@'"]+@\S+\s+["']?([^\s"'-][^\s"']*)|\bchoco(?:latey)?(?:\.exe)?\s+(?:apikey|setapikey)\b[^\n|;]*?\s(?:--key|-k|--api-key)[= ]["']?([^\s"'-][^\s"']*)|\bexpect\b[^\n]*?assword:?["'\\]*\s*(?:;\s*|\n\s*)send\s+(?:--\s+)?["']([^"'\\\n]+)"#
 );
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
@@ -99,6 +98,13 @@ lazy_regex!(
     /// `user NAME PASSWORD` fed in by a here-string or here-document.
     TOOL_SECRET,
     r#"\b(?:(?:sqlplus|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?\s+(?:-\w+\s+)*|\b(?i:rman)(?:\.exe)?\s+(?:[^\n|;]*?\s)?(?i:target|catalog|auxiliary)(?:\s*=\s*|\s+))["']?[A-Za-z0-9_$#.]+/(?:([^\s@`]\S*?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?|(@[^\s@]+)@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--[\w-]+(?:[= ][\w.-]+)?\s+)*?([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)|\bftp\b[^\n|;]*?<<(?:<\s*\$?["']|-?\s*["']?\w+["']?[ \t]*\r?\n)(?:[^\n]*\n){0,3}?[ \t]*user\s+\S+\s+([^\s\\"']+)"#
+);
+lazy_regex!(
+    /// `mysqladmin … password <new password>` where a command starts (a
+    /// line, after a separator, `sudo` or a backquote): prose that names
+    /// the subcommand ("mysqladmin password prompts for …") is no command.
+    MYSQLADMIN_PASSWORD,
+    r#"(?:^|[\n;&|(`]|\bsudo)[ \t]*mysqladmin\b[^\n|;`]*?\spassword\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s"'`-][^\s"'`]*))"#
 );
 lazy_regex!(
     /// A Java system property (`-Drepo.password=…`).
@@ -324,7 +330,6 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "bw",
                     "choco",
                     "expect",
-                    "mysqladmin",
                     "drush",
                     "etcdctl",
                     "security",
@@ -335,6 +340,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "rclone",
                 ],
             ),
+            (&MYSQLADMIN_PASSWORD, &["mysqladmin"]),
             (
                 &TOOL_SECRET,
                 &[
@@ -526,6 +532,17 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }
     out.extend(groups(open.get(&TOOL_PASSWORD), text, |v| {
         v.len() >= 4 && !is_placeholder(v) && !refers(v) && !names_the_flag(v)
+    }));
+    out.extend(groups(open.get(&MYSQLADMIN_PASSWORD), text, |v| {
+        // Manuals write the new password as a name for it
+        // (`NEWPASSWORD`, `'new-password'`).
+        let lower = v.to_ascii_lowercase();
+        v.len() >= 6
+            && !is_placeholder(v)
+            && !refers(v)
+            && !lower.contains("password")
+            && !lower.contains("passwd")
+            && (has_digit(v) || v.bytes().any(|b| b.is_ascii_punctuation() && b != b'-'))
     }));
     out.extend(groups(open.get(&TOOL_SECRET), text, |v| {
         v.len() >= 6 && !is_placeholder(v) && !refers(v) && !word_like(v)

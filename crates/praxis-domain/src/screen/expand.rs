@@ -20,13 +20,15 @@ lazy_regex!(
     /// A shell variable set to a literal (`NAME=value`, quoted or not) at
     /// the start of the command or after a separator.
     SHELL_ASSIGNMENT,
-    r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]+)"#
+    r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]*)"#
 );
 lazy_regex!(
-    /// A variable's use with a default (`${NAME:-/}`, `${NAME-/}`): the
-    /// default is what the shell reads when nothing set the variable.
+    /// A variable's use with a default (`${NAME:-/}`, `${NAME-/}`, `${NAME:=/}`):
+    /// the default (group 3; a literal, quoted or not, or another
+    /// variable) is what the shell reads when nothing set the variable, or
+    /// (after a colon, group 2) set it empty.
     DEFAULTED_USE,
-    r#"\$\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`"'\s]+)\}"#
+    r#"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)[-=]("[^"$`\n]*"|'[^'\n]*'|\$[A-Za-z_][A-Za-z0-9_]*|[^}$`"'\s]+)\}"#
 );
 lazy_regex!(
     /// A variable's use: `$NAME` or `${NAME}`.
@@ -78,20 +80,30 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
     } else {
         Vec::new()
     };
-    // The latest setting before a use at `at` is the one it reads.
+    // The latest setting before a use at `at` is the one it reads, once a
+    // separator ends the setting's command: the shell expands a command's
+    // words before its own prefix (`X=/opt rm -rf ${X:-/}`) applies.
     let setting = |name: &str, at: usize| {
         set.iter()
             .rev()
             .find(|(n, _, end)| *n == name && *end <= at)
+            .filter(|(_, _, end)| text[*end..at].contains([';', '\n', '&', '|']))
             .map(|(_, value, _)| *value)
     };
     if dollar && memchr::memmem::find(bytes, b"${").is_some() {
         for used in DEFAULTED_USE.captures_iter(text) {
-            let (Some(whole), Some(name), Some(default)) = (used.get(0), used.get(1), used.get(2))
+            let (Some(whole), Some(name), Some(default)) = (used.get(0), used.get(1), used.get(3))
             else {
                 continue;
             };
-            let value = setting(name.as_str(), whole.start()).unwrap_or(default.as_str());
+            let colon = used.get(2).is_some_and(|m| !m.is_empty());
+            let default = default.as_str().trim_matches(['"', '\'']);
+            // Set empty, `${X-…}` reads the empty value; `${X:-…}` the
+            // default.
+            let value = match setting(name.as_str(), whole.start()) {
+                Some(value) if !value.is_empty() || !colon => value,
+                _ => default,
+            };
             if !value.is_empty() {
                 edits.push((whole.start(), whole.end(), value.as_bytes().to_vec()));
             }
@@ -140,7 +152,14 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }
-        for hit in ["rm -rf ${PREFIX:-/}*", "sudo rm -rf \"${ROOT-/}\""] {
+        for hit in [
+            "rm -rf ${PREFIX:-/}*",
+            "sudo rm -rf \"${ROOT-/}\"",
+            "PREFIX=/opt/app rm -rf ${PREFIX:-/}*",
+            "rm -rf ${A:-\"/\"}",
+            "rm -rf ${A:=/}*",
+            "X=; rm -rf ${X:-/}*",
+        ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }
         for clean in [
@@ -148,6 +167,7 @@ mod tests {
             "rm -rf \"$BUILD_DIR\"",
             "rm -rf \"${BUILD_DIR:-./build}\"",
             "PREFIX=/opt/app; rm -rf ${PREFIX:-/}/cache",
+            "X=; rm -rf ${X-/}*",
         ] {
             assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }

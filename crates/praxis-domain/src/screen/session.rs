@@ -43,11 +43,18 @@ static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
 lazy_regex!(
     /// A session file or a store's key named for its id: PHP's `sess_…`,
     /// Flask-Session's `flask_session/<hex>`, a `sessions/` directory's
-    /// entries (session-file-store's `sessions/<id>.json` too), memcached's
-    /// `session_<hex>`, a log or file named for its session's UUID or ULID
-    /// (`session-01JPCH….log`); an agent's `ses_…` id (opencode's).
+    /// entries, memcached's `session_<hex>`, a log or file named for its
+    /// session's UUID or ULID (`session-01JPCH….log`); an agent's `ses_…`
+    /// id (opencode's).
     SESSION_FILE,
-    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|\bsession_([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-7][0-9A-HJKMNP-TV-Z]{25})\b"
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
+);
+lazy_regex!(
+    /// session-file-store's file, `sessions/<id>.json`, its id generated
+    /// in mixed case (a descriptive name, `sessions/login_flow_v2.json`,
+    /// is made of words).
+    SESSION_STORE_FILE,
+    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
@@ -569,6 +576,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
         random_like(b, 16) && has_digit(b)
+    }));
+    out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {
+        random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
     }));
     out
 }

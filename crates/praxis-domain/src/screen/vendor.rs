@@ -51,10 +51,10 @@ lazy_regex!(
     r"(?:\b|-b)npm_([A-Za-z0-9]{36})\b"
 );
 lazy_regex!(
-    /// A classic npm token (a UUID) named a token (`FONTAWESOME_NPM_AUTH_TOKEN=…`
-    /// too), in a text about npm.
+    /// A classic npm token (a UUID) named a token (or a variable named for
+    /// npm's: `FONTAWESOME_NPM_AUTH_TOKEN=…`), in a text about npm.
     NPM_LEGACY,
-    r"(?i)(?:\b|_)(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+    r"(?i)(?:\b|npm(?:_[a-z]+)*_)(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
 );
 lazy_regex!(
     /// An `.npmrc` credential (`_authToken`, `_auth`, `_password`), also

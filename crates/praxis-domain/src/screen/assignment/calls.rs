@@ -21,7 +21,7 @@ lazy_regex!(
     /// JDBC URL with a user and a password (`DriverManager.getConnection`,
     /// `Jdbi.create`, `new Sql2o`).
     pub(super) CALL_CREDENTIAL,
-    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')|\(\s*"jdbc:[^"\n]*"\s*,\s*"[^"\n]*"\s*,\s*"([^"\n]+)"\s*\)"#
+    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')|\(\s*["']jdbc:[^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*(?:"([^"\n]+)"|'([^'\n]+)')\s*[,)]"#
 );
 lazy_regex!(
     /// A Go secret converted to bytes where it is declared
@@ -119,6 +119,8 @@ mod tests {
             "driver.find_element(By.ID, \"password\").send_keys(\"Hq7$Lm2pZx9\")",
             "Jdbi.create(\"jdbc:mysql://db:3306/shop\", \"shop\", \"KlNQ#RQsa7dHRXU1U#\");",
             "Connection c = DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"w8Zq!Lm3Tv\");",
+            "conn = DriverManager.getConnection('jdbc:sqlite:/srv/x.db', 'u', 'Tq7#mLz2Vw')",
+            "def sql = Sql.newInstance(\"jdbc:mysql://db/shop\", \"shop\", \"Rk2$wQ9zLm\", \"com.mysql.cj.jdbc.Driver\")",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }

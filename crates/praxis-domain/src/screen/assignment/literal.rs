@@ -3,7 +3,8 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, vault_token, word_like,
+    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid, vault_token,
+    word_like,
 };
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
 
@@ -124,6 +125,7 @@ pub(in crate::screen) fn literal_secret(
         || is_placeholder(v)
         || is_type_name(v)
         || ALGORITHM.is_match(v)
+        || twilio_sid(v)
         || v.starts_with("-----BEGIN")
     {
         return false;

@@ -83,7 +83,7 @@ lazy_regex!(
     /// for the geocoder is …"), with the name (group 2) and the word before
     /// it (group 1): judged by [`prose_secret`].
     pub(super) PROSE_SECRET,
-    r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.'’-]+){1,5}?)?[ \t]*(?::|[ \t]is(?:[ \t]+now)?|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
+    r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(api[ \t]+key|access[ \t]+key|secret[ \t]+key|token|secret)(?:[ \t]*\([^)\n]{1,40}\))?(?:[ \t]+(?:for|of|to)(?:[ \t]+the)?(?:[ \t]+[\w.'’-]+){1,5}?)?[ \t]*(?::|[ \t]is(?:[ \t]+(?:now|still|currently))?|[ \t]was)[ \t]+["'`]?([A-Za-z0-9_+/=.-]{24,})"#
 );
 lazy_regex!(
     /// A token named with a few words and perhaps an aside before its

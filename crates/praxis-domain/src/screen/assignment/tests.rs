@@ -913,6 +913,8 @@ fn windows_account_pairs_current_passwords_and_signing_schemes() {
         "Windows admin on the build VM: .\\buildadmin / DYR4PdB#4JEU*Btse",
         "service account CORP\\svc-sql / q8Lm#Zt2Wv9x for the nightly restore",
         "The shared mailbox password is currently Quartz#Orbit50; Marta will rotate it Friday.",
+        "The API key is currently q8ZmT2vLx9RkW4pN7cY3bH6dF1sJ0aQe",
+        "Jenkins API token is still 11a2f9c3e8d47b6a5c0e9f8d7b6a5c4e3d",
     ] {
         assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
     }
@@ -922,6 +924,7 @@ fn windows_account_pairs_current_passwords_and_signing_schemes() {
         "copy .\\build\\out / dist when done",
         "CORP\\svc-sql / ******** (see the vault)",
         "the password is currently stored in the vault",
+        "TWILIO_API_KEY=SK0d15d9d7ad67eded4abaa42d190c2c8e",
     ] {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }

@@ -679,6 +679,9 @@ fn mysqladmin_sets_a_password_on_its_command_line() {
         "mysqladmin -u root password \"$NEW_ROOT_PASSWORD\"",
         "mysqladmin -u root password <new-password>",
         "mysqladmin -u root -p status",
+        "mysqladmin -u root password NEWPASSWORD",
+        "mysqladmin -u root password 'new-password'",
+        "mysqladmin -u root password NewPassword",
     ] {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }

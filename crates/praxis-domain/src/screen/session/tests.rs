@@ -858,6 +858,8 @@ fn session_files_named_for_their_ids() {
         "sessions/EZ1maHR1cEBsBlJWcw2LTfgVgAPYCBGJ.json written by session-file-store",
         "session-01JPCH564AEGDCT4K1F561DQDD.log",
         "tail -f logs/session-0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55.log",
+        "session-01jpch564aegdct4k1f561dqdd.log",
+        "session-0198A6C2-7E1B-7C3D-9F00-2B4D8E6A1C55.log",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
@@ -865,6 +867,9 @@ fn session_files_named_for_their_ids() {
         "sessions/README.json describes the store's layout",
         "session-timeout.log rotated at midnight",
         "session-replay-settings.json",
+        "sessions/test_fixture_login_flow_v2.json",
+        "ls sessions/chrome_profile_backup_2024_05.json",
+        "sessions/2024_05_01_standup_notes.json",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }

@@ -66,7 +66,7 @@ lazy_regex!(
     /// A storage account key given straight after its name ("the account
     /// key for stprod is …"): no other context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\baccount[ \t]+key(?:[ \t]+(?:for|of)[ \t]+[\w.-]+)?[ \t]*(?:[ \t]is|[ \t]was|=|:)[ \t]*["'`]?([A-Za-z0-9+/]{86}==)"#
+    r#"(?i)\baccount[ \t]+key(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?[ \t]*(?:[ \t]is|[ \t]was|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI

@@ -576,12 +576,19 @@ fn npm_tokens_in_longer_names_and_account_keys_in_sentences() {
         "FONTAWESOME_NPM_AUTH_TOKEN=e1429f4c-9112-4616-ad61-91c720e8691b",
         Rule::CredentialNpm
     ));
-    assert!(!fires(
+    for clean in [
         "FONTAWESOME_NPM_AUTH_TOKEN=${{ secrets.FA_TOKEN }}",
-        Rule::CredentialNpm
-    ));
+        "PAGE_TOKEN=0b7e2c44-5d1a-4f3e-9c8b-2a6d4e1f7b90\nnext page of npm search results",
+        "IDEMPOTENCY_TOKEN=0b7e2c44-5d1a-4f3e-9c8b-2a6d4e1f7b90 sent with each npm-cli registry POST",
+    ] {
+        assert!(!fires(clean, Rule::CredentialNpm), "{clean}");
+    }
     assert!(fires(
         "For reference the real account key for stprodorders is Jsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig== – rotate it.",
+        Rule::CredentialAzure
+    ));
+    assert!(fires(
+        "Account Key:\nJsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig==",
         Rule::CredentialAzure
     ));
     assert!(!fires(
