@@ -23,7 +23,7 @@ use prose::{
 
 lazy_regex!(
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -392,6 +392,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&calls::CALL_CREDENTIAL, calls::CALL_WORDS),
             (&calls::BYTES_SECRET, calls::BYTES_WORDS),
             (&calls::BROWSER_FILL, calls::FILL_WORDS),
+            (&calls::SYMBOL_SET, KEY_WORDS),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -518,8 +519,11 @@ const HARMLESS_KEY_WORDS: &[&str] = &[
 fn generated_key(key: &str) -> bool {
     let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
     let words = key_words(bare);
+    // Vault AppRole's `secret_id` is its password; elsewhere a secret's
+    // id is its name (`--secret-id prod/db`), which is not generated.
     matches!(words.as_slice(), [.., qualifier, last]
-        if last == "key" && !HARMLESS_KEY_WORDS.contains(&qualifier.as_str()))
+        if (last == "key" && !HARMLESS_KEY_WORDS.contains(&qualifier.as_str()))
+            || (qualifier == "secret" && last == "id"))
 }
 
 /// Whether the value of a [`generated_key`] is generated: after an
@@ -670,6 +674,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         if next_parameter(&c[5]) {
             return false;
         }
+        // In a URL's query, `&` ends the value (`?token=page-3&limit=50`).
+        let in_query = c
+            .get(1)
+            .is_some_and(|k| text[..k.start()].ends_with(['?', '&']));
+        if in_query
+            && c[5].split_once('&').is_some_and(|(head, _)| {
+                key_class(&c[1]).is_none_or(|class| !literal_secret(class, head, false, false))
+            })
+        {
+            return false;
+        }
         let Some(class) = key_class(&c[1]) else {
             return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
                 || (bare_key(&c[1]) && bare_key_value(&c[5]) && keyed_line(text, c.get(1)));
@@ -784,6 +799,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
+    out.extend(literal_pairs(
+        open.captures(&calls::SYMBOL_SET, text),
+        false,
+    ));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
     out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
     out.extend(groups(open.get(&CREDENTIAL_PAIR), text, |v| {

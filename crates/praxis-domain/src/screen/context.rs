@@ -59,6 +59,8 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "tGzv3JOkF0XG5Qx2TlKWIA",
     // Discord's API reference (a bot token's Authorization header).
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+    // The Key Uri Format's (otpauth://) example secret.
+    "JBSWY3DPEHPK3PXP",
     // GitHub's REST API reference.
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
 ];

@@ -632,8 +632,11 @@ fn words(rule: Rule) -> &'static [&'static str] {
             // An SMB share's address, which has no scheme.
             "smbfs",
             "cifs",
-            // An SMS gateway's or a router's password parameter.
+            // An SMS gateway's or a router's password parameter, a SOAP
+            // login's, a feed's shared access signature.
             "psw=",
+            "pw=",
+            "sas=",
         ],
         Rule::SessionId => &[
             "sess",

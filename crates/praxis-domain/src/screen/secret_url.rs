@@ -180,8 +180,9 @@ fn param_kind(key: &str) -> Option<Param> {
         // `psw`: SMS gateways' and routers' spelling.
         "password" | "passwd" | "pwd" | "pass" | "psw" => Param::Password,
         // The same in German, Dutch, Portuguese, Spanish and French.
+        // `pw`, short and common as an abbreviation, is judged as strictly.
         "passwort" | "kennwort" | "wachtwoord" | "senha" | "contrasena" | "motdepasse"
-        | "mot_de_passe" => Param::PasswordAbroad,
+        | "mot_de_passe" | "pw" => Param::PasswordAbroad,
         // A session's key in an API's query authenticates the call: a
         // generated value, not a name (`cache_v3`) or a date.
         "hmac" | "session_key" | "sessionkey" => Param::Digest,
@@ -232,7 +233,9 @@ fn param_kind(key: &str) -> Option<Param> {
         // A share link's key, OpenWrt LuCI's session token.
         | "share_key"
         | "sharekey"
-        | "share_token" => Param::Token,
+        | "share_token"
+        // A package feed's shared access signature.
+        | "sas" => Param::Token,
         // `auth` is often a flag (`auth=false`), `stok` a word's end
         // (`?stok=in_stock`).
         "auth" | "stok" => Param::Auth,
@@ -318,7 +321,23 @@ fn generated_segment(segment: &str) -> bool {
             && random_like(tail, 20));
     // A long mixed-case run is generated even without a digit.
     let digit = has_digit(segment) || (mixed && segment.len() >= 40);
-    (hex || mixed) && digit && has_letter(segment) && random_like(segment, 24) && !wordy(segment)
+    ((hex || mixed) && digit && has_letter(segment) && random_like(segment, 24) && !wordy(segment))
+        || base36(segment)
+}
+
+/// A generated run in lower case and digits (`6n5d7e8kd3tdwgwe…`): 32 or
+/// more, a fifth of them digits at least, as random base-36 has (a
+/// readable name has few; words between them run long, so [`wordy`]
+/// cannot tell).
+fn base36(segment: &str) -> bool {
+    let digits = segment.bytes().filter(u8::is_ascii_digit).count();
+    segment.len() >= 32
+        && segment
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && digits * 5 >= segment.len()
+        && (segment.len() - digits) * 3 >= segment.len()
+        && random_like(segment, 32)
 }
 
 /// Where the token that ends `before` starts: past the last whitespace,

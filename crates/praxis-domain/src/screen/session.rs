@@ -32,7 +32,7 @@ lazy_regex!(
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of|data\s+(?:for|of))|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|claude\s+(?:-r|--resume)|codex\s+resume|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:[=-]{{1,2}}>|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|\bsession[ _-]?(?:id|ulid|uuid)\s+for(?:\s+[\w-]+){{1,3}}?\s*:\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
+        r#"(?i)\b(?:(?:http)?session(?:[ _-]?(?:id|ulid|uuid|key|token|\d\d-hex))?(?:\s+cookie)?(?:\s*\((?:ULID|UUID|hex|id)\))?(?:\s+(?:used|seen|captured|taken)\s+(?:for|in|from)\s+(?:the\s+)?\w+)?(?:\s+(?:is|was|=|of|data\s+(?:for|of))|,?\s+(?:which|that|it)\s+(?:is|was)|\s+with\s+(?:the\s+)?id|\s*\(\s*id|\s+(?:that|which)\s+[^\n.;]{{1,60}}?\s+(?:is|was))?|sess\s+id|sid|agent\s+transcript|--session(?:-id)?|--resume|resume|resuming\s+(?:conversation|session|thread)|claude\s+(?:-r|--resume)|codex\s+(?:exec\s+)?resume(?:\s+--?[a-z][\w-]*(?:[ =][^\s-]\S*)?)*|gemini\s+--resume|threads\s+continue\s+T-)(?:\s+(?:war|ist|lautet|lautete|est|era|es|é|är|var|był|była))?\s*(?:[=-]{{1,2}}>|→|[:=#|])?\s*["'`(\[]?{SESSION_SHAPES}|\bsession[ _-]?(?:id|ulid|uuid)\s+for(?:\s+[\w-]+){{1,3}}?\s*:\s*["'`(\[]?{SESSION_SHAPES}|/(?:sessions?|session[_-]store)/{SESSION_SHAPES}|storage/framework/sessions(?:/|/?[ \t]*\r?\n[ \t]*)[A-Za-z0-9]{{40}}\b"#
     ))
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
@@ -48,6 +48,12 @@ lazy_regex!(
     /// id (opencode's).
     SESSION_FILE,
     r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
+);
+lazy_regex!(
+    /// A session cookie as PHP's `var_dump` and `print_r` show an array's
+    /// entry (`["PHPSESSID"]=> string(26) "…"`, `[PHPSESSID] => …`).
+    SESSION_DUMP,
+    r#"(?i)\[\s*"?(?:phpsessid|[a-z0-9_.-]*sess(?:ion)?(?:[_.-]?(?:id|key|token))?|sid)"?\s*\]\s*=>\s*(?:string\(\d+\)\s*)?"?([A-Za-z0-9,-]{16,})"#
 );
 lazy_regex!(
     /// session-file-store's file, `sessions/<id>.json`, its id generated
@@ -575,6 +581,9 @@ pub(super) fn session_id(text: &str) -> Spans {
         distinct_chars(v) >= 4
     }));
     out.extend(groups(Some(&SESSION_FILE), text, |b| {
+        random_like(b, 16) && has_digit(b)
+    }));
+    out.extend(groups(Some(&SESSION_DUMP), text, |b| {
         random_like(b, 16) && has_digit(b)
     }));
     out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {

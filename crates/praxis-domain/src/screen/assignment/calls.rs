@@ -41,6 +41,13 @@ lazy_regex!(
     r#"\.(?:get|locator|getByLabel|getByPlaceholder|getByRole|get_by_label|get_by_placeholder|get_by_role|findByLabelText|findByPlaceholderText|find|\$)\(\s*['"][^\n)]*?(?i:password|passwd|passphrase|pwd)[^\n)]*?['"][^\n)]*\)\s*(?:\.(?:clear|click|focus|should|scrollIntoView)\([^()\n]*\)\s*)*\.(?:type|fill|pressSequentially|setValue)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\.(?:fill|type)\(\s*['"][^\n,]*?(?i:password|passwd|passphrase|pwd)[^\n,]*?['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\b(?:find_element(?:_by_\w+)?|findElement|FindElement)\([^\n]*?(?i:password|passwd|passphrase|pwd)[^\n]*?\)\s*\.(?:send_keys|sendKeys|SendKeys)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*\)"#
 );
 
+lazy_regex!(
+    /// A Ruby DSL's setting by symbol (Capistrano's `set :deploy_password,
+    /// "…"`): the key in group 1, the literal in group 2.
+    pub(super) SYMBOL_SET,
+    r#"\bset\s+:([A-Za-z0-9_]+)\s*,\s*["']([^"'\n]+)["']"#
+);
+
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
 pub(super) const CALL_WORDS: &[&str] = &[
     "bearer_auth(",
@@ -118,6 +125,7 @@ mod tests {
             "await page.locator('#login-pwd').fill('Rk4!zT9qLw2');",
             "driver.find_element(By.ID, \"password\").send_keys(\"Hq7$Lm2pZx9\")",
             "Jdbi.create(\"jdbc:mysql://db:3306/shop\", \"shop\", \"KlNQ#RQsa7dHRXU1U#\");",
+            "  set :deploy_password, \"Og83vOI3wFIidJK\"",
             "Connection c = DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"w8Zq!Lm3Tv\");",
             "conn = DriverManager.getConnection('jdbc:sqlite:/srv/x.db', 'u', 'Tq7#mLz2Vw')",
             "def sql = Sql.newInstance(\"jdbc:mysql://db/shop\", \"shop\", \"Rk2$wQ9zLm\", \"com.mysql.cj.jdbc.Driver\")",
@@ -143,6 +151,8 @@ mod tests {
             "Jdbi.create(\"jdbc:mysql://db:3306/shop\", \"shop\", System.getenv(\"DB_PASSWORD\"));",
             "DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"<password>\");",
             "DriverManager.getConnection(\"jdbc:h2:mem:test\", \"sa\", \"\");",
+            "set :deploy_password, ENV.fetch(\"DEPLOY_PASSWORD\")",
+            "set :keep_releases, \"5\"",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -929,3 +929,24 @@ fn windows_account_pairs_current_passwords_and_signing_schemes() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Held-out 57: a password reset "of" something to a value, a token named
+/// as used for something, Vault AppRole's `secret_id`; a pagination
+/// `token=` in a query is none.
+#[test]
+fn passwords_of_things_used_tokens_and_secret_ids() {
+    for hit in [
+        "I reset the root password of the MariaDB container to Maple5133#kCN6 so we could get in.",
+        "Bearer token used for the smoke test was `BuQH5eOWI8mO8j4GKPqpE7aRf3NLwW8lZXbDY2zQ`",
+        "secret_id = \"910be76d-53df-0e6f-8388-dcd37a89191b\"\nrole_id   = \"05d458fc-ce6d-5735-9e20-799019c07022\"",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "The \"token\" query parameter is a pagination cursor, e.g. /v2/items?token=page-3&limit=50.",
+        "secret_id = \"prod-db-password\"",
+        "aws secretsmanager get-secret-value --secret-id prod/db",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

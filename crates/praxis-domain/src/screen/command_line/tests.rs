@@ -686,3 +686,16 @@ fn mysqladmin_sets_a_password_on_its_command_line() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 57: sqlline's `-p`.
+#[test]
+fn sqlline_passwords() {
+    assert!(fires(
+        "sqlline -u jdbc:hive2://hive01:10000 -n etl -p Willow_Kettle239*",
+        Rule::CredentialCommandLine
+    ));
+    assert!(!fires(
+        "sqlline -u jdbc:hive2://hive01:10000 -n etl -p \"$HIVE_PASSWORD\"",
+        Rule::CredentialCommandLine
+    ));
+}

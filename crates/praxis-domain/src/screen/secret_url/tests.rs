@@ -608,3 +608,27 @@ fn concatenated_queries_psw_and_session_keys() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 57: a hook URL's token in lower case and digits, a feed's
+/// `sas=` and a SOAP login's `pw=`; a pagination `token=` and the Key Uri
+/// Format's example secret are none.
+#[test]
+fn base36_hook_tokens_sas_and_pw_parameters() {
+    for hit in [
+        "curl -X POST \"https://hooks.opsbell.io/v1/trigger/6n5d7e8kd3tdwgwe1oszn95k7b4dwmdd2eandq4k\" -d '{}'",
+        "webhook: https://notify.birchwire.com/api/hooks/incoming/80ig78emut54fhwr7dodm4uel6msxu8lez67i7e3dsghoq5v",
+        "dotnet nuget add source \"https://pkgs.grayling.dev/v3/index.json?sas=rGWsrXJqfBrZ6izaIgvmoapKdjRs0Qg7CXXoOPCVUs7z\" -n grayling",
+        "https://login.crmforge.io/services/Soap/u/58.0?un=integration@acme.test&pw=6EyhF5r~Y1eScw",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://hooks.opsbell.io/v1/trigger/deployment-notifications-for-the-payments-team",
+        "https://docs.example.dev/hooks/incoming/abcdefghijklmnopqrstuvwxyzabcdefgh",
+        "https://login.crmforge.io/services/Soap/u/58.0?un=integration@acme.test&pw=secret",
+        "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
+        "/v2/items?token=page-3&limit=50",
+    ] {
+        assert!(crate::screen::scan(clean, false).is_empty(), "{clean}");
+    }
+}

@@ -874,3 +874,24 @@ fn session_files_named_for_their_ids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 57: `codex resume` with flags before the id, Claude Code's
+/// "Resuming conversation …", a session cookie in PHP's `var_dump`.
+#[test]
+fn resumes_with_flags_and_dumped_cookies() {
+    for hit in [
+        "codex resume --model o3 58c0cdb7-a8f7-4405-b01f-8a0c0ede88c9",
+        "Claude Code resumed: \"Resuming conversation 6fa5c6dc-3657-4f8e-a627-574fb7c16912 — 48 messages\"",
+        "array(2) { [\"PHPSESSID\"]=> string(26) \"vnvaawnsx7htkxckxc56rt856x\" [\"tz\"]=> string(13) \"Europe/Vienna\" }",
+        "Array ( [PHPSESSID] => 9k2m4q7r1t5v8x0z3b6d9f2h4j )",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "codex resume --last",
+        "Resuming conversation after the outage; no data was lost.",
+        "array(1) { [\"PHPSESSID\"]=> NULL }",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -64,9 +64,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
-    /// key for stprod is …"): no other context needed.
+    /// key for stprod is …", "Key1 for stprod (rotated …): …"): no other
+    /// context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\baccount[ \t]+key(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?[ \t]*(?:[ \t]is|[ \t]was|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
+    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t]is|[ \t]was|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI
@@ -96,7 +97,7 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
     if AZURE_CONTEXT.is_match(text) {
         out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
-    } else if contains_ignoring_case(text, "account") {
+    } else if contains_ignoring_case(text, "key") {
         out.extend(groups(Some(&NAMED_STORAGE_KEY), text, |v| {
             random_like(v, 40)
         }));

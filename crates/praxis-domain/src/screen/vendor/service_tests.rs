@@ -578,6 +578,7 @@ fn npm_tokens_in_longer_names_and_account_keys_in_sentences() {
     ));
     for clean in [
         "FONTAWESOME_NPM_AUTH_TOKEN=${{ secrets.FA_TOKEN }}",
+        "theme kit: password: shptka_${THEME_TOKEN}",
         "PAGE_TOKEN=0b7e2c44-5d1a-4f3e-9c8b-2a6d4e1f7b90\nnext page of npm search results",
         "IDEMPOTENCY_TOKEN=0b7e2c44-5d1a-4f3e-9c8b-2a6d4e1f7b90 sent with each npm-cli registry POST",
     ] {
@@ -585,6 +586,10 @@ fn npm_tokens_in_longer_names_and_account_keys_in_sentences() {
     }
     assert!(fires(
         "For reference the real account key for stprodorders is Jsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig== – rotate it.",
+        Rule::CredentialAzure
+    ));
+    assert!(fires(
+        "Key1 for stcrmexports (rotated 2024-09-02): KIK3MMVYfQMWl/RUJIX8z9IIoXfxkyLY3vDI5wGi6M81S6ewn6oYkdBrAV19X819HHXeKEcLply1LITdxCeSiA==",
         Rule::CredentialAzure
     ));
     assert!(fires(
@@ -613,4 +618,17 @@ fn twilio_secrets_without_digits_and_tokens_named_after() {
     ] {
         assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
     }
+}
+
+/// Held-out 57: a Shopify theme access token.
+#[test]
+fn shopify_theme_access_tokens() {
+    assert!(fires(
+        "development:\n  password: shptka_f09e74bd78f65816e5b0f6dff8e9ca1d\n  store: lumen-goods.myshopify.com",
+        Rule::CredentialOther
+    ));
+    assert!(!fires(
+        "password: shptka_<theme access token>",
+        Rule::CredentialOther
+    ));
 }
