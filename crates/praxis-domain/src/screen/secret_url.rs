@@ -160,6 +160,9 @@ enum Param {
     /// (`DEIN_PASSWORT`, `geheim`) the English ones do not cover: only a
     /// value with letters and digits, not in capitals alone.
     PasswordAbroad,
+    /// `pw`: a chosen password's mix of cases or symbols, not a width
+    /// (`1920x1080`) or an id in one case.
+    ShortPassword,
     /// `hmac`, also an algorithm's name (`HmacSHA256`), and a session's
     /// key: only a long run of letters and digits with a digit, not words.
     Digest,
@@ -180,12 +183,14 @@ fn param_kind(key: &str) -> Option<Param> {
         // `psw`: SMS gateways' and routers' spelling.
         "password" | "passwd" | "pwd" | "pass" | "psw" => Param::Password,
         // The same in German, Dutch, Portuguese, Spanish and French.
-        // `pw`, short and common as an abbreviation, is judged as strictly.
         "passwort" | "kennwort" | "wachtwoord" | "senha" | "contrasena" | "motdepasse"
-        | "mot_de_passe" | "pw" => Param::PasswordAbroad,
+        | "mot_de_passe" => Param::PasswordAbroad,
+        // `pw`, short and common as an abbreviation (a width, an id).
+        "pw" => Param::ShortPassword,
         // A session's key in an API's query authenticates the call: a
         // generated value, not a name (`cache_v3`) or a date.
-        "hmac" | "session_key" | "sessionkey" => Param::Digest,
+        // A package feed's shared access signature too.
+        "hmac" | "session_key" | "sessionkey" | "sas" => Param::Digest,
         "token"
         | "access_token"
         | "accesstoken"
@@ -233,9 +238,7 @@ fn param_kind(key: &str) -> Option<Param> {
         // A share link's key, OpenWrt LuCI's session token.
         | "share_key"
         | "sharekey"
-        | "share_token"
-        // A package feed's shared access signature.
-        | "sas" => Param::Token,
+        | "share_token" => Param::Token,
         // `auth` is often a flag (`auth=false`), `stok` a word's end
         // (`?stok=in_stock`).
         "auth" | "stok" => Param::Auth,
@@ -272,6 +275,14 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
                 && has_letter(value)
                 && value.bytes().any(|b| b.is_ascii_lowercase())
         }
+        Param::ShortPassword => {
+            value.len() >= 8
+                && has_digit(value)
+                && has_letter(value)
+                && (mixed_case(value)
+                    || value.bytes().any(|b| b.is_ascii_punctuation() && b != b'%'))
+                && !value.contains('%')
+        }
         Param::Digest => {
             longest_alnum_run(value) >= 16 && has_digit(value) && has_letter(value) && !wordy(value)
         }
@@ -298,6 +309,28 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
         }
     }
 }
+
+/// Path segments after which a hex segment names a commit, a build, a run
+/// or a delivery by its digest or id.
+const NAMED_BY_DIGEST: &[&str] = &[
+    "commit",
+    "commits",
+    "tree",
+    "blob",
+    "blobs",
+    "raw",
+    "compare",
+    "deliveries",
+    "build",
+    "builds",
+    "run",
+    "runs",
+    "job",
+    "jobs",
+    "pipelines",
+    "sha",
+    "sha256",
+];
 
 /// A path segment that can only be a generated secret: 24 or more letters
 /// and digits in mixed case, or 32 or more hex digits, in one run.
@@ -331,7 +364,9 @@ fn generated_segment(segment: &str) -> bool {
 /// cannot tell).
 fn base36(segment: &str) -> bool {
     let digits = segment.bytes().filter(u8::is_ascii_digit).count();
-    segment.len() >= 32
+    // Hex alone is a digest as often: [`generated_segment`] judges it.
+    segment.bytes().any(|b| b > b'f')
+        && segment.len() >= 32
         && segment
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
@@ -740,7 +775,14 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 .any(|h| previous.eq_ignore_ascii_case(h));
             let past = at - url.start() >= from;
             let hook_id = hook && webhook_id(segment);
+            // After a commit's, a build's or a delivery's name, hex is that
+            // thing's digest or id (`…/webhook-relay/tree/<sha>`).
+            let digest = segment.bytes().all(|b| b.is_ascii_hexdigit())
+                && NAMED_BY_DIGEST
+                    .iter()
+                    .any(|n| previous.eq_ignore_ascii_case(n));
             if past
+                && !digest
                 && (generated_segment(segment) || hook_id || ((hook || ping) && is_uuid(segment)))
             {
                 out.push(at..at + segment.len());

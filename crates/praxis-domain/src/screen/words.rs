@@ -142,6 +142,7 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "sesj",
             "sid",
             "resume",
+            "resuming",
             "claude",
             "rollout-",
             ".gemini/tmp",

@@ -628,6 +628,11 @@ fn base36_hook_tokens_sas_and_pw_parameters() {
         "https://login.crmforge.io/services/Soap/u/58.0?un=integration@acme.test&pw=secret",
         "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
         "/v2/items?token=page-3&limit=50",
+        "https://github.com/acme/webhook-relay/tree/c22b098e1d2f3a4b5c6d7e8f9a0b1c2d3e4f5061/src",
+        "POST https://ci.example.com/trigger/build/0e93ffca1d2f3a4b5c6d7e8f9a0b1c2d3e4f50fb1 201",
+        "https://example.com/q?sas=2024-05-01",
+        "https://example.com/product?pw=1920x1080&ph=1080",
+        "https://example.com/login?pw=%3Cpassword%3E",
     ] {
         assert!(crate::screen::scan(clean, false).is_empty(), "{clean}");
     }

@@ -884,6 +884,7 @@ fn resumes_with_flags_and_dumped_cookies() {
         "Claude Code resumed: \"Resuming conversation 6fa5c6dc-3657-4f8e-a627-574fb7c16912 — 48 messages\"",
         "array(2) { [\"PHPSESSID\"]=> string(26) \"vnvaawnsx7htkxckxc56rt856x\" [\"tz\"]=> string(13) \"Europe/Vienna\" }",
         "Array ( [PHPSESSID] => 9k2m4q7r1t5v8x0z3b6d9f2h4j )",
+        "Resuming conversation a9627e34-2020-4109-8341-a87d2dc5fbe6",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }

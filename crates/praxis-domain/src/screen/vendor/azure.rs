@@ -67,7 +67,7 @@ lazy_regex!(
     /// key for stprod is …", "Key1 for stprod (rotated …): …"): no other
     /// context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t]is|[ \t]was|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
+    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI

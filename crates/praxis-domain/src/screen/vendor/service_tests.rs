@@ -593,6 +593,10 @@ fn npm_tokens_in_longer_names_and_account_keys_in_sentences() {
         Rule::CredentialAzure
     ));
     assert!(fires(
+        "account key for acct01 is: Jsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig==",
+        Rule::CredentialAzure
+    ));
+    assert!(fires(
         "Account Key:\nJsv8/aDllTNLvdR2rDF2E90m4fGfIkqW5hzw5In+qCYjZHKVaZx/LuXWWO49dbWqPOAr5qdLQfZ/suWmr0RQig==",
         Rule::CredentialAzure
     ));
