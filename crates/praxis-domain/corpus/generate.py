@@ -1502,6 +1502,20 @@ neg(
     "First-time contributors don't need to read every page of the handbook before fixing a broken link.",
 )
 
+# A sixth pass, session 48: retrained with held-out 56 in the seen part
+# (one of its overrides claims AGENTS.md is superseded), the model read a
+# unit test's benign sentence about which guidance file wins as an order.
+# Benign statements of how a repository's guidance files relate, written
+# for training, not copied from the test. Appended last, as above.
+neg(
+    "In this repo CONTRIBUTING.md takes precedence over the wiki page on branching.",
+    "The root AGENTS.md overrides the older notes in docs/agents.md, which we will delete.",
+    "CLAUDE.md now just points to AGENTS.md; the two used to disagree about test commands.",
+    "Where README.md and CONTRIBUTING.md disagree, CONTRIBUTING.md wins: it is reviewed more often.",
+    "The package-level AGENTS.md supersedes the top-level one for anything under services/billing.",
+    "We merged CLAUDE.md into AGENTS.md last sprint, so edit only AGENTS.md from now on.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
