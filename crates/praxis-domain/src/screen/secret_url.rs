@@ -655,8 +655,14 @@ pub(super) fn secret_url(text: &str) -> Spans {
             // the token.
             Some((user, "")) => token_user(user),
             Some((_, password)) => !is_placeholder(password),
-            // A Sentry DSN's key is public: the client sends it.
-            None => random_like(&c[1], 20) && has_digit(&c[1]) && !sentry_dsn(text, c.get(1)),
+            // A Sentry DSN's key is public: the client sends it. A mail
+            // address as the user (`alerts%40example.com@smtp…`) is a name.
+            None => {
+                random_like(&c[1], 20)
+                    && has_digit(&c[1])
+                    && !c[1].contains("%40")
+                    && !sentry_dsn(text, c.get(1))
+            }
         })
         .filter_map(|c| {
             // The password is the secret (a user named `…%40example.com`

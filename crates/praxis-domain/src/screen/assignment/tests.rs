@@ -950,3 +950,16 @@ fn passwords_of_things_used_tokens_and_secret_ids() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Held-out 56: Ruby's `||=` assigns a default.
+#[test]
+fn ruby_default_assignments() {
+    assert!(fires(
+        "ENV['PAYMENT_GATEWAY_SECRET'] ||= 'tdo52BVwGLSJusshnC5AdrgDVMVq40pF'",
+        Rule::CredentialAssignment
+    ));
+    assert!(!fires(
+        "ENV['PAYMENT_GATEWAY_SECRET'] ||= ENV.fetch('VAULT_PAYMENT_SECRET')",
+        Rule::CredentialAssignment
+    ));
+}

@@ -633,6 +633,7 @@ fn base36_hook_tokens_sas_and_pw_parameters() {
         "https://example.com/q?sas=2024-05-01",
         "https://example.com/product?pw=1920x1080&ph=1080",
         "https://example.com/login?pw=%3Cpassword%3E",
+        "smtp_url: smtps://alerts%40marrowfield.com@smtp.mailrelay.net:465  # password from SMTP_PASSWORD env",
     ] {
         assert!(crate::screen::scan(clean, false).is_empty(), "{clean}");
     }
