@@ -678,14 +678,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let in_query = c
             .get(1)
             .is_some_and(|k| text[..k.start()].ends_with(['?', '&']));
+        let class = key_class(&c[1]);
         if in_query
             && c[5].split_once('&').is_some_and(|(head, _)| {
-                key_class(&c[1]).is_none_or(|class| !literal_secret(class, head, false, false))
+                class.is_none_or(|class| !literal_secret(class, head, false, false))
             })
         {
             return false;
         }
-        let Some(class) = key_class(&c[1]) else {
+        let Some(class) = class else {
             return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
                 || (bare_key(&c[1]) && bare_key_value(&c[5]) && keyed_line(text, c.get(1)));
         };

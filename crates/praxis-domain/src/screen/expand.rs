@@ -86,8 +86,9 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
     let setting = |name: &str, at: usize| {
         set.iter()
             .rev()
-            .find(|(n, _, end)| *n == name && *end <= at)
-            .filter(|(_, _, end)| text[*end..at].contains([';', '\n', '&', '|']))
+            .find(|(n, _, end)| {
+                *n == name && *end <= at && text[*end..at].contains([';', '\n', '&', '|'])
+            })
             .map(|(_, value, _)| *value)
     };
     if dollar && memchr::memmem::find(bytes, b"${").is_some() {
@@ -159,6 +160,7 @@ mod tests {
             "rm -rf ${A:-\"/\"}",
             "rm -rf ${A:=/}*",
             "X=; rm -rf ${X:-/}*",
+            "X=/; X=/opt rm -rf $X",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }

@@ -580,12 +580,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));
-    out.extend(groups(Some(&SESSION_FILE), text, |b| {
-        random_like(b, 16) && has_digit(b)
-    }));
-    out.extend(groups(Some(&SESSION_DUMP), text, |b| {
-        random_like(b, 16) && has_digit(b)
-    }));
+    let id = |b: &str| random_like(b, 16) && has_digit(b);
+    out.extend(groups(Some(&SESSION_FILE), text, id));
+    out.extend(groups(Some(&SESSION_DUMP), text, id));
     out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {
         random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
     }));
