@@ -298,14 +298,6 @@ lazy_regex!(
     r"(?m)^[ \t]*([A-Za-z][\w.-]*)[ \t]+REG_(?:SZ|EXPAND_SZ)[ \t]+(\S+)[ \t]*\r?$"
 );
 
-lazy_regex!(
-    /// A `user:password` line of a file that holds them (cloud-init's
-    /// `chpasswd` list, an `echo … | chpasswd`, Postfix's `sasl_passwd`
-    /// after its `[host]:port`): read only in a text that names the file.
-    PASSWORD_LIST,
-    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
-);
-
 /// The words each pattern needs.
 pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     Gates::with_also(
@@ -339,7 +331,11 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&PROSE_SECRET_ABROAD.pattern, PROSE_SECRET_ABROAD.words),
             (&NAME_VALUE, &["value"]),
             (&REG_VALUE, &["reg_sz", "reg_expand_sz"]),
-            (&PASSWORD_LIST, &["chpasswd", "sasl_passwd"]),
+            (&config::PASSWORD_LIST, config::LIST_WORDS),
+            (&config::RELAY_LOGIN, &["]:"]),
+            (&config::NETRC, &["password"]),
+            (&config::MAIL_ACCOUNT, &["pass"]),
+            (&config::STATS_AUTH, &["stats"]),
             (
                 &DECLARATION,
                 &[
@@ -933,20 +929,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&PGPASS), text, |v| {
         literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
     }));
-    // The gate's words are the condition itself, so that ungated runs agree.
-    let list = open.get(&PASSWORD_LIST).filter(|_| {
-        ["chpasswd", "sasl_passwd"]
-            .iter()
-            .any(|w| contains_ignoring_case(text, w))
-    });
-    out.extend(groups(list, text, |v| {
-        // A URL's `scheme://…` is no `user:password`.
-        !v.starts_with("//")
-            && literal_secret(KeyClass::Password, v, false, false)
-            && has_digit(v)
-            // A version or a duration (`ubuntu-22.04`, `12h30m`) is none.
-            && (mixed_case(v) || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b)))
-    }));
+    out.extend(config::config_credentials(&open, text));
     out.extend(
         open.captures(&REG_VALUE, text)
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
@@ -992,6 +975,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
 
 mod blocks;
 mod calls;
+mod config;
 mod literal;
 mod prose;
 

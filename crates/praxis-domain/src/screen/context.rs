@@ -263,7 +263,8 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
         // in C++, a vendor's token as `{{ key: 'AIza…' }}` in JSX) is no
         // template expression.
         let quotes: &[char] = if vendor_token { &['"', '\''] } else { &['"'] };
-        let quoted = open == "{{"
+        // So is one in a JavaScript template's `${"…"}`.
+        let quoted = (open == "{{" || open == "${")
             && text[inner.min(span.start)..span.start]
                 .matches(quotes)
                 .count()

@@ -190,7 +190,10 @@ fn param_kind(key: &str) -> Option<Param> {
         // A session's key in an API's query authenticates the call: a
         // generated value, not a name (`cache_v3`) or a date.
         // A package feed's shared access signature too.
-        "hmac" | "session_key" | "sessionkey" | "sas" => Param::Digest,
+        // A payment callback's signing key (`sign_key`), unlike its
+        // `sign`, is the secret itself.
+        "hmac" | "session_key" | "sessionkey" | "sas" | "sign_key" | "signkey" | "signing_key"
+        | "signingkey" => Param::Digest,
         "token"
         | "access_token"
         | "accesstoken"

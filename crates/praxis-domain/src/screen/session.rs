@@ -201,7 +201,7 @@ fn listed_id(v: &str) -> bool {
 
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}""#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)\b[^\n]{{0,40}}?\bid\s*[=:]\s*["']?{SESSION_SHAPES}"#
     ))
 });
 
@@ -465,6 +465,62 @@ fn table_column(text: &str) -> Spans {
     out
 }
 
+/// Whether byte `at` of `text` stands in a cookie header's line
+/// (`Cookie:`, `Set-Cookie:`).
+fn cookie_header(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..at]
+        .trim_start()
+        .trim_start_matches(['<', '>', ' ']);
+    ["cookie:", "set-cookie:"].iter().any(|h| {
+        line.get(..h.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(h))
+    })
+}
+
+/// Ids in a column named for a session of a table aligned with spaces
+/// (Tomcat manager's `Session ID   Last accessed`): the header's cell
+/// starts where each row's id does.
+fn aligned_column(text: &str) -> Spans {
+    let mut out = Vec::new();
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split('\n') {
+        lines.push((at, line));
+        at += line.len() + 1;
+    }
+    for (i, &(_, header)) in lines.iter().enumerate() {
+        let Some(column) = ALIGNED_HEADER.find(header).map(|m| m.start()) else {
+            continue;
+        };
+        let rows = lines.iter().skip(i + 1).take(16);
+        for &(start, row) in rows.skip_while(|(_, row)| row.trim_start().starts_with("--")) {
+            let cell = row.get(column..).unwrap_or("");
+            let leads = row[..column.min(row.len())].ends_with([' ', '\t']) || column == 0;
+            let value = cell.split(char::is_whitespace).next().unwrap_or("");
+            let id = value.len() >= 16
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && has_letter(value)
+                && has_digit(value)
+                && session_value("session", value)
+                && !counts_up(value);
+            if leads && id {
+                out.push(start + column..start + column + value.len());
+            }
+        }
+    }
+    out
+}
+
+lazy_regex!(
+    /// A table header's cell named for a session, set off by two spaces
+    /// or more (or the line's start) from its neighbours.
+    ALIGNED_HEADER,
+    r"(?im)(?:^|  |\t)(?:Session[ _-]?Id|JSESSIONID|PHPSESSID)(?:  |\t|\r?$)"
+);
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         // ASP.NET's id is 24 of `a`–`z` and `0`–`5`, digits or none: few
@@ -484,8 +540,14 @@ pub(super) fn session_id(text: &str) -> Spans {
         // In braces only a GUID is a value (`{60B8…}`); anything else is a
         // template's interpolation (`{uuid.uuid4()}`).
         let braced = c.get(2).is_some_and(|v| text[..v.start()].ends_with('{'));
-        // R reads a member with `$` (Shiny's `session$token`).
-        session_key(&c[1].replace('$', ".")).is_some_and(|suffix| session_value(suffix, &c[2]))
+        // R reads a member with `$` (Shiny's `session$token`). In a cookie
+        // header, any cookie named for a session is one
+        // (`AUTH_SESSION_ID_LEGACY`).
+        let suffix = session_key(&c[1].replace('$', ".")).or_else(|| {
+            let header = c.get(1).is_some_and(|key| cookie_header(text, key.start()));
+            (header && contains_ignoring_case(&c[1], "sess")).then_some("session")
+        });
+        suffix.is_some_and(|suffix| session_value(suffix, &c[2]))
             && (!braced || UUID_ONLY.is_match(&c[2]))
     });
     // A column of an `INSERT` named for a session (`django_session`'s
@@ -495,18 +557,23 @@ pub(super) fn session_id(text: &str) -> Spans {
         sql::inserted(text)
             .into_iter()
             .filter(|i| {
-                let row_id = ["id", "sid", "key", "token"]
+                // A row's key is its id, or its first value where the
+                // statement names no columns (`django_session`'s key).
+                let key_column = ["id", "sid", "key", "token"]
                     .iter()
                     .any(|c| i.column.eq_ignore_ascii_case(c))
+                    || (i.column.is_empty() && i.position == 0);
+                let row_id = key_column
                     && session_key(i.table.trim_end_matches(['s', 'S'])) == Some("session");
                 let value = &text[i.value.clone()];
                 if row_id {
                     // A row's id names a talk or a training run as often:
-                    // only a generated one is a session's.
+                    // only a generated one is a session's (lowercase runs
+                    // with few vowels are drawn, not words).
                     return session_value("session", value)
                         && has_letter(value)
                         && longest_alnum_run(value) >= 16
-                        && !wordy(value)
+                        && (!wordy(value) || few_vowels(value))
                         && !counts_up(value);
                 }
                 session_key(i.column).is_some_and(|suffix| session_value(suffix, value))
@@ -556,6 +623,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
     out.extend(labelled_after(text));
     out.extend(table_column(text));
+    out.extend(aligned_column(text));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());

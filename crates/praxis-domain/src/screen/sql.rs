@@ -12,22 +12,26 @@ lazy_regex!(
     /// An `INSERT` up to its first row's opening parenthesis, the table
     /// and the column list captured.
     INSERT,
-    r#"(?i)\binsert\s+into\s+([\w."`\[\]]+)\s*\(([^()\n]{1,500})\)\s*values\s*\("#
+    r#"(?i)\binsert\s+into\s+([\w."`\[\]]+)\s*(?:\(([^()\n]{1,500})\)\s*)?values\s*\("#
 );
 
 /// One column of an `INSERT` and its literal.
 pub(super) struct Inserted<'a> {
     /// The table's name without its schema or quotes.
     pub table: &'a str,
-    /// The column's name without quotes.
+    /// The column's name without quotes; empty where the statement names
+    /// no columns.
     pub column: &'a str,
+    /// The value's place in its row, from 0.
+    pub position: usize,
     /// The literal's span without its quotes.
     pub value: Range<usize>,
 }
 
-/// Each column of each `INSERT` in `text` that names its columns and
-/// gives a quoted literal in the first row (a one-letter prefix such as
-/// SQL Server's `N'…'` aside). A bare value (a number, `NULL`, `DEFAULT`)
+/// Each column of each `INSERT` in `text` that gives a quoted literal in
+/// the first row (a one-letter prefix such as SQL Server's `N'…'` aside),
+/// by its name where the statement names its columns and by its place
+/// alone where it does not. A bare value (a number, `NULL`, `DEFAULT`)
 /// holds its column's place and gives nothing; a call (`crypt('…', …)`)
 /// or anything else that does not parse ends the row.
 pub(super) fn inserted(text: &str) -> Vec<Inserted<'_>> {
@@ -36,24 +40,25 @@ pub(super) fn inserted(text: &str) -> Vec<Inserted<'_>> {
         return out;
     }
     for c in INSERT.captures_iter(text) {
-        let (Some(table), Some(columns), Some(whole)) = (c.get(1), c.get(2), c.get(0)) else {
+        let (Some(table), Some(whole)) = (c.get(1), c.get(0)) else {
             continue;
         };
         let table = table.as_str().rsplit('.').next().map_or("", unquote);
-        out.extend(
-            columns
-                .as_str()
-                .split(',')
-                .map(unquote)
-                .zip(values(text, whole.end()))
-                .filter_map(|(column, value)| {
-                    Some(Inserted {
-                        table,
-                        column,
-                        value: value?,
-                    })
-                }),
-        );
+        let values = values(text, whole.end());
+        let columns: Vec<&str> = match c.get(2) {
+            Some(columns) => columns.as_str().split(',').map(unquote).collect(),
+            None => vec![""; values.len()],
+        };
+        out.extend(columns.into_iter().zip(values).enumerate().filter_map(
+            |(position, (column, value))| {
+                Some(Inserted {
+                    table,
+                    column,
+                    position,
+                    value: value?,
+                })
+            },
+        ));
     }
     out
 }
@@ -159,7 +164,17 @@ mod tests {
                 .iter()
                 .all(|(column, _)| *column == "name")
         );
-        assert!(pairs("INSERT INTO t VALUES ('a', 'b')").is_empty());
+        assert_eq!(
+            pairs("INSERT INTO t VALUES ('a', 'b')"),
+            [("", "a"), ("", "b")]
+        );
+        assert_eq!(
+            inserted("INSERT INTO t VALUES (1, 'b')")
+                .iter()
+                .map(|i| i.position)
+                .collect::<Vec<_>>(),
+            [1]
+        );
         assert!(pairs("INSERT INTO t (a, b) SELECT a, b FROM u").is_empty());
         assert!(pairs("no statement here").is_empty());
     }

@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, matches, tokens};
 use super::value::{
-    counts_up, distinct_chars, has_digit, has_letter, is_placeholder, longest_alnum_run,
-    mixed_case, random_like, word_like, wordy,
+    counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder,
+    longest_alnum_run, mixed_case, random_like, word_like, wordy,
 };
 
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
@@ -332,7 +332,12 @@ fn grafana_placeholder(text: &str, span: &std::ops::Range<usize>) -> bool {
 }
 
 pub(super) fn github(text: &str) -> Spans {
-    tokens(Some(&GITHUB), text, |b| random_like(b, 20) && has_digit(b))
+    // A generated body may draw no digit: then it mixes cases with few
+    // vowels and no words (`ghp_YourPersonalAccessTokenHere` is words).
+    tokens(Some(&GITHUB), text, |b| {
+        random_like(b, 20)
+            && (has_digit(b) || (b.len() >= 30 && mixed_case(b) && few_vowels(b) && !wordy(b)))
+    })
 }
 
 pub(super) fn openai(text: &str) -> Spans {
@@ -543,9 +548,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A bot id, a colon and the 35-character secret, also glued to a
-    /// short flag (`gh secret set … -b7202…:AA…`).
+    /// short flag (`gh secret set … -b7202…:AA…`) or to a label's colon in
+    /// another script (`令牌：7202…:AA…`).
     TELEGRAM,
-    r"(?:^|[^A-Za-z0-9_:]|/bot|(?i:token):|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+    r"(?:^|[^A-Za-z0-9_:]|/bot|(?:(?i:token)|[^\x00-\x7F]):|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and

@@ -638,3 +638,18 @@ fn base36_hook_tokens_sas_and_pw_parameters() {
         assert!(crate::screen::scan(clean, false).is_empty(), "{clean}");
     }
 }
+
+/// Held-out 58: a payment callback's signing key in its query.
+#[test]
+fn signing_keys_in_callbacks() {
+    assert!(fires(
+        "支付回调地址写成了 https://pay-notify.huaxin-mall.cn/callback?sign_key=99bf2e347456be241b7f31cec151c68b ，密钥直接出现在 nginx 日志里。",
+        Rule::SecretUrl
+    ));
+    for clean in [
+        "https://pay-notify.example.cn/callback?sign_key=SIGN_KEY_HERE",
+        "https://pay-notify.example.cn/callback?sign=md5&sign_type=MD5",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

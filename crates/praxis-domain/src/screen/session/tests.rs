@@ -896,3 +896,28 @@ fn resumes_with_flags_and_dumped_cookies() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 58: a cookie named for a session in a cookie header, Django's
+/// session row inserted without its columns, a sessions table's row, and
+/// Tomcat manager's table aligned with spaces.
+#[test]
+fn cookie_headers_rows_and_aligned_tables() {
+    for hit in [
+        "Set-Cookie: AUTH_SESSION_ID_LEGACY=6895e5a2-5a02-41e8-8f9b-ba46daa66a46.kc-1; Path=/realms/master/",
+        "INSERT INTO django_session VALUES('gmf9tsuasu4wei4bdln6sqmd1objlqgf','eyJh:1sXk2z:cdSR2U','2024-07-01 10:00:00');",
+        "user_sessions row: id=01H01C1GBMG6M6X5FBEH302YQQ user_id=88 created_at=2024-05-01",
+        "Tomcat Manager > Sessions for /erp\nSession ID                         Last accessed\nFE72835F756C3F3D0171B443D4974755   10:32:04",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "Set-Cookie: SESSION_TIMEOUT_MINUTES=30; Path=/",
+        "INSERT INTO django_session VALUES('placeholder_session_key_here','x','2024-07-01');",
+        "INSERT INTO talk_sessions VALUES('intro-to-rust-2024-keynote', 'Main hall');",
+        "user_sessions row: id=42 user_id=88",
+        "Session ID                         Last accessed\n(none)                             -",
+        "Session ID   Owner\nsee the audit log for the id   ops",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -62,11 +62,11 @@ lazy_regex!(
     /// secret access key", `| docker secret create aws_secret_key -`):
     /// read only beside AWS's names, judged by [`aws_secret_near`].
     AWS_SECRET_NEAR,
-    r#"(?i)secret[^\n]{0,60}?[\s"'`:=]([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)|(?:^|[\s"'`:=])([A-Za-z0-9/+]{40})[^A-Za-z0-9/+=\n][^\n]{0,60}?secret[_\s-]?(?:access[_\s-]?)?key\b"#
+    r#"(?i)secret[^\n]{0,100}?[\s"'`:=]([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)|(?:^|[\s"'`:=])([A-Za-z0-9/+]{40})[^A-Za-z0-9/+=\n][^\n]{0,60}?secret[_\s-]?(?:access[_\s-]?)?key\b"#
 );
 lazy_regex!(
     AWS_CONTEXT,
-    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b"
+    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b|(?-i:\bIAM\b)"
 );
 
 lazy_regex!(

@@ -636,3 +636,63 @@ fn shopify_theme_access_tokens() {
         Rule::CredentialOther
     ));
 }
+
+/// Held-out 58: a GitHub token whose random body drew no digit, a
+/// Telegram token after a label in another script, an npm token in a
+/// JavaScript template's `${"…"}`.
+#[test]
+fn digitless_github_tokens_and_labelled_telegram_tokens() {
+    assert!(fires(
+        "client = Octokit::Client.new(access_token: 'gho_yJxPpqrsrcGtVCQoiFPwltDpQTAFtQpUgGuO')",
+        Rule::CredentialGithub
+    ));
+    for clean in [
+        "export GITHUB_TOKEN=ghp_YourPersonalAccessTokenGoesRightHere",
+        "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    ] {
+        assert!(!fires(clean, Rule::CredentialGithub), "{clean}");
+    }
+    assert!(fires(
+        "机器人令牌：7474719456:AAFnBWmtsbVMTKNlYuhChLQ7KpI1wXYunZR（测试群用，别外传）",
+        Rule::CredentialTelegram
+    ));
+    assert!(!fires(
+        "Uptime 12:34:56 and build 7474719456:release-candidate-twenty-four-final",
+        Rule::CredentialTelegram
+    ));
+    assert!(fires(
+        "const npmrc = `//registry.npmjs.org/:_authToken=${\"npm_2KFNK4rJA7CDfJyaXsDsc7ywzUHauxcQQxd0\"}\\n`;",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "const npmrc = `//registry.npmjs.org/:_authToken=${process.env.NPM_TOKEN}\\n`;",
+        Rule::CredentialNpm
+    ));
+}
+
+/// Held-out 58: a storage key beside its pair's name (`key1`), a Functions
+/// key in a Terraform output named for the function, an AWS secret key
+/// labelled well before it in a text about IAM.
+#[test]
+fn storage_keys_by_pair_name_and_function_outputs() {
+    for hit in [
+        "Rotated key1 on stledgerprod after it showed up in the build log. The old value was 9OleF9KC1l/Ne1WZbAs84nt0Di5kw2PeSI/Jhcs+3m6y/GKEaPcf1mgWc9bhhEF2nm6GHhyxk7tnpYFdl+LcRg== — check nothing still authenticates with it.",
+        "[\n  {\n    \"keyName\": \"key1\",\n    \"permissions\": \"FULL\",\n    \"value\": \"iqLSQGwpHN+bZvwpI25m+s/Qg+mVMb+Vi2ZRBhzSnM0BM3COO3HwxlCuZx1fXIlCLOinSv1o0Ow6jsE5ne2jow==\"\n  }\n]",
+        "function_app_name = \"fa-thumbs-prod\"\nfunction_default_key = \"L7ZRYEeluhCCjOQxVYGyMrMXdVajydAzFu3QV5eCjod9YZx5TD6265==\"",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    // A package's integrity hash is 64 bytes too.
+    assert!(!fires(
+        "key1: \"integrity\": \"sha512-9OleF9KC1l/Ne1WZbAs84nt0Di5kw2PeSI/Jhcs+3m6y/GKEaPcf1mgWc9bhhEF2nm6GHhyxk7tnpYFdl+LcRg==\"",
+        Rule::CredentialAzure
+    ));
+    assert!(fires(
+        "secret key for the backup IAM user (access key id ending in the one we gave Jonah): 4KNVeozB+u4idPbWd/lYNwwBFD6ZRBdogIt+CqJo",
+        Rule::CredentialAws
+    ));
+    assert!(!fires(
+        "secret key for the backup IAM user was rotated; the commit that removed it is 4f2c9e1b7a3d5f8e0c2b4a6d8f1e3c5b7a9d0e2f",
+        Rule::CredentialAws
+    ));
+}

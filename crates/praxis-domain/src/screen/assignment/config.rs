@@ -1,0 +1,189 @@
+//! Credentials in configuration files that set them with spaces or a
+//! colon rather than `=`: a `.netrc` entry, a mail client's account block
+//! (msmtp's `password` line), HAProxy's `stats auth`, and the
+//! `user:password` lines of files that list them (cloud-init's `chpasswd`,
+//! Postfix's `sasl_passwd`).
+
+use super::super::gate::Open;
+use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::value::{
+    counts_up, distinct_chars, few_vowels, has_digit, has_letter, mixed_case,
+};
+use super::{KeyClass, literal_secret};
+
+lazy_regex!(
+    /// A `.netrc` entry's password, on its machine's line or on the lines
+    /// under it (`machine … login … password …`, or `default …`).
+    pub(super) NETRC,
+    r"(?m)\b(?:machine[ \t]+\S+|default)(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:(?:login|account|port)[ \t]+\S+(?:[ \t]+|[ \t]*\r?\n[ \t]*)){0,3}password[ \t]+(\S+)"
+);
+lazy_regex!(
+    /// A mail client's account block (msmtp, mbsync, fetchmail): a `host`,
+    /// `user`, `from` or `account` line, then within a few lines a
+    /// `password` line whose value runs to the line's end (Google's app
+    /// passwords are four groups of four letters).
+    pub(super) MAIL_ACCOUNT,
+    r"(?m)^[ \t]*(?:host|user|from|account)[ \t]+\S+[ \t]*\r?\n(?:[ \t]*[a-z_]+(?:[ \t][^\n]*)?\r?\n){0,8}?[ \t]*(?:password|pass)[ \t]+([^\n]+?)[ \t]*\r?$"
+);
+lazy_regex!(
+    /// HAProxy's statistics page login (`stats auth admin:…`).
+    pub(super) STATS_AUTH,
+    r"(?m)^[ \t]*stats[ \t]+auth[ \t]+[^\s:]+:(\S+)"
+);
+lazy_regex!(
+    /// A `user:password` line of a file that holds them (cloud-init's
+    /// `chpasswd` list, an `echo … | chpasswd`, Postfix's `sasl_passwd`
+    /// after its `[host]:port`): read only in a text that names the file.
+    pub(super) PASSWORD_LIST,
+    r#"(?m)^[ \t]*(?:-[ \t]*|\[[\w.-]+\](?::\d+)?[ \t]+)?[a-z_][a-z0-9_.@-]{0,40}:([^\s:"']{6,})[ \t]*\r?$|\becho\s+["']?[a-z_][\w.-]*:([^\s:'"]{6,})["']?\s*\|\s*(?:sudo\s+)?chpasswd\b"#
+);
+lazy_regex!(
+    /// A line of Postfix's `sasl_passwd` map by its shape alone: a relay
+    /// in brackets with its port, then `user:password`.
+    pub(super) RELAY_LOGIN,
+    r"(?m)^[ \t]*\[[\w.-]+\]:\d{2,5}[ \t]+[^\s:]+:([^\s:\x22']{6,})[ \t]*\r?$"
+);
+
+/// The words [`PASSWORD_LIST`] needs, which are also its condition.
+pub(super) const LIST_WORDS: &[&str] = &["chpasswd", "sasl_passwd"];
+
+/// The credentials of configuration files in `text`, from the patterns
+/// whose gates `open` holds open.
+pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
+    let mut out = groups(open.get(&NETRC), text, account_password);
+    out.extend(groups(open.get(&MAIL_ACCOUNT), text, account_password));
+    out.extend(groups(open.get(&STATS_AUTH), text, |v| {
+        literal_secret(KeyClass::Password, v, false, true)
+    }));
+    // The gate's words are the condition itself, so that ungated runs agree.
+    let list = open
+        .get(&PASSWORD_LIST)
+        .filter(|_| LIST_WORDS.iter().any(|w| contains_ignoring_case(text, w)));
+    out.extend(groups(list, text, listed_password));
+    out.extend(groups(open.get(&RELAY_LOGIN), text, listed_password));
+    out
+}
+
+/// Whether a `user:password` line's password is one: not a URL's
+/// `scheme://…`, a literal, with a digit, and not a version or a duration
+/// (`ubuntu-22.04`, `12h30m`).
+fn listed_password(v: &str) -> bool {
+    !v.starts_with("//")
+        && literal_secret(KeyClass::Password, v, false, false)
+        && has_digit(v)
+        && (mixed_case(v) || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b)))
+}
+
+/// Whether an account's `password` value is a secret: a literal as an
+/// assignment's would be, a generated run of hex (an API token used as
+/// the password), or an app password's four groups of four letters.
+fn account_password(v: &str) -> bool {
+    // A format's slot (`password %s\n` in a `printf`) holds no value yet.
+    if v.starts_with('%') {
+        return false;
+    }
+    if v.contains(' ') {
+        return app_password(v);
+    }
+    let hex = v.len() >= 16
+        && v.bytes().all(|b| b.is_ascii_hexdigit())
+        && has_digit(v)
+        && has_letter(v)
+        && distinct_chars(v) >= 8
+        && !counts_up(v);
+    hex || literal_secret(KeyClass::Password, v, false, true)
+}
+
+/// Whether `v` is four groups of four lowercase letters drawn at random,
+/// as Google's app passwords are: few vowels, many letters, and some
+/// group no English word could be ("sent this week from" is words).
+fn app_password(v: &str) -> bool {
+    let groups: Vec<&str> = v.split(' ').collect();
+    groups.len() == 4
+        && groups
+            .iter()
+            .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_lowercase()))
+        && few_vowels(v)
+        && distinct_chars(v) >= 10
+        && groups.iter().any(|g| unspeakable(g.as_bytes()))
+}
+
+/// Whether four lowercase letters read as no word: no vowel (`y`
+/// counted), three consonants in a row, three vowels, or an opening pair
+/// of consonants that starts no English word.
+fn unspeakable(g: &[u8]) -> bool {
+    let vowel = |b: &u8| b"aeiouy".contains(b);
+    let vowels = g.iter().filter(|b| vowel(b)).count();
+    let run = g.windows(3).any(|w| w.iter().all(|b| !vowel(b)));
+    let opening = !vowel(&g[0])
+        && !vowel(&g[1])
+        && ![
+            "bl", "br", "ch", "cl", "cr", "dr", "fl", "fr", "gl", "gr", "kn", "ph", "pl", "pr",
+            "sc", "sh", "sk", "sl", "sm", "sn", "sp", "st", "sw", "th", "tr", "tw", "wh", "wr",
+        ]
+        .iter()
+        .any(|p| g.starts_with(p.as_bytes()));
+    vowels == 0 || vowels >= 3 || run || opening
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Rule, scan};
+
+    fn flagged(text: &str) -> bool {
+        scan(text, false).contains(&Rule::CredentialAssignment)
+    }
+
+    #[test]
+    fn netrc_passwords_on_one_line_or_under_their_machine() {
+        assert!(flagged(
+            "machine api.heroku.com\n  login ops@contoso-dev.io\n  password 581071ed05b60b061e44ab581e3b3d6a26"
+        ));
+        assert!(flagged(
+            "machine git.example.org login ci password 9c1f0e7d2b4a6c8e0f1a3b5d"
+        ));
+        assert!(flagged("default login anonymous password Tq8#vLm2Rw"));
+        // A placeholder, a digest-free word and a variable are none.
+        assert!(!flagged(
+            "machine api.heroku.com\n  login me\n  password <your-api-key>"
+        ));
+        assert!(!flagged("machine example.com login me password changeme"));
+        assert!(!flagged(
+            "machine example.com login me password $HEROKU_API_KEY"
+        ));
+        assert!(!flagged(
+            "printf 'machine github.com login x-access-token password %s\\n' \"$GH_TOKEN\" > .netrc"
+        ));
+    }
+
+    #[test]
+    fn mail_account_blocks_and_app_passwords() {
+        assert!(flagged(
+            "account gmail\nhost smtp.gmail.com\nport 587\nuser reports.bot@gmail.com\npassword jvah hwmr vvki ioun"
+        ));
+        assert!(flagged(
+            "host smtp.example.net\nuser ops\npassword 7d0c2b9f4e1a8c3d6b5e"
+        ));
+        // Words after "password" in prose, or a command that fetches it.
+        assert!(!flagged(
+            "host smtp.example.net\nuser ops\npassword must have more than twelve characters"
+        ));
+        assert!(!flagged(
+            "host smtp.example.net\nuser ops\npasswordeval \"pass show mail\""
+        ));
+        assert!(!flagged(
+            "account work\nhost mail.example.org\npassword sent this week from"
+        ));
+    }
+
+    #[test]
+    fn stats_auth_and_relay_lines() {
+        assert!(flagged(
+            "listen stats\n    bind *:8404\n    stats auth admin:Glacier.Pixel84#"
+        ));
+        assert!(flagged("[smtp.sendrelay.net]:587 relayuser:Summit1996~rpl"));
+        assert!(!flagged("    stats auth admin:${STATS_PASSWORD}"));
+        assert!(!flagged("[smtp.sendrelay.net]:587 relayuser:password"));
+        assert!(!flagged("[main]:8080 mode:production"));
+    }
+}
