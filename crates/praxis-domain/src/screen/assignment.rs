@@ -332,7 +332,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&NAME_VALUE, &["value"]),
             (&REG_VALUE, &["reg_sz", "reg_expand_sz"]),
             (&config::PASSWORD_LIST, config::LIST_WORDS),
-            (&config::RELAY_LOGIN, &["]:"]),
+            (&config::RELAY_LOGIN, config::RELAY_WORDS),
             (&config::NETRC, &["password"]),
             (&config::MAIL_ACCOUNT, &["pass"]),
             (&config::STATS_AUTH, &["stats"]),
@@ -448,7 +448,8 @@ lazy_regex!(
 
 lazy_regex!(
     /// A password directive of a configuration file, its value after a
-    /// space: redis.conf `requirepass`/`masterauth` (and Sentinel's
+    /// space (the line quoted after a colon too, `redis.conf line 9:
+    /// requirepass …`): redis.conf `requirepass`/`masterauth` (and Sentinel's
     /// `sentinel auth-pass <master>`, `sentinel sentinel-pass` and
     /// `SENTINEL SET <master> auth-pass` anywhere on a line), keepalived
     /// `auth_pass`, nslcd `bindpw`, any `…_Passwd` key alone with its value
@@ -456,7 +457,7 @@ lazy_regex!(
     /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
     /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|\bsentinel[ \t]+(?:set[ \t]+\S+[ \t]+auth-pass|auth-pass[ \t]+\S+|sentinel-pass)[ \t]+([^\s`'\x22]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
+    r"(?im)(?:^[ \t]*|`|:[ \t]+)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|\bsentinel[ \t]+(?:set[ \t]+\S+[ \t]+auth-pass|auth-pass[ \t]+\S+|sentinel-pass)[ \t]+([^\s`'\x22]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is
@@ -930,6 +931,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
     }));
     out.extend(config::config_credentials(&open, text));
+    out.extend(tables::table_credentials(text));
     out.extend(
         open.captures(&REG_VALUE, text)
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
@@ -978,6 +980,7 @@ mod calls;
 mod config;
 mod literal;
 mod prose;
+mod tables;
 
 #[cfg(test)]
 mod tests;

@@ -262,8 +262,14 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
         // A string literal inside braces (`{{"Authorization", "Bearer …"}}`
         // in C++, a vendor's token as `{{ key: 'AIza…' }}` in JSX) is no
         // template expression.
-        let quotes: &[char] = if vendor_token { &['"', '\''] } else { &['"'] };
-        // So is one in a JavaScript template's `${"…"}`.
+        // So is one in a JavaScript template's `${"…"}` (or a template
+        // nested in it, `${`…`}`).
+        let quotes: &[char] = match (vendor_token, open) {
+            (true, "${") => &['"', '\'', '`'],
+            (true, _) => &['"', '\''],
+            (false, "${") => &['"', '`'],
+            (false, _) => &['"'],
+        };
         let quoted = (open == "{{" || open == "${")
             && text[inner.min(span.start)..span.start]
                 .matches(quotes)

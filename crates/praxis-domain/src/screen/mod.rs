@@ -43,6 +43,7 @@ mod rule;
 mod secret_url;
 mod session;
 mod sql;
+mod table;
 mod tls;
 mod value;
 mod vendor;

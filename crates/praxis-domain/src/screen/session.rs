@@ -10,6 +10,7 @@ use super::pattern::{
     Spans, candidates, contains_ignoring_case, groups, lazy_regex, matches, regex,
 };
 use super::sql;
+use super::table;
 use super::value::{
     counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
     keyboard_walk, longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
@@ -125,10 +126,10 @@ lazy_regex!(
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key, a
     /// sessions space's lookup (`box.space.sessions:get{'…'}`), 32 hex
-    /// digits after a colon that ends a clause naming a session id ("the
-    /// session id, so I sent them: …").
+    /// digits or a UUID after a colon that ends a clause naming a session
+    /// id ("the session id, so I sent them: …").
     SESSION_KEY,
-    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsession[ _-]?id\b[^\n.:=]{1,60}?:\s*["']?([0-9a-f]{32})\b|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsession[ _-]?id\b[^\n.:=]{1,60}?:\s*["']?([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
 lazy_regex!(
     /// A session store's log of what it did with one (`saved session
@@ -201,7 +202,7 @@ fn listed_id(v: &str) -> bool {
 
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)\b[^\n]{{0,40}}?\bid\s*[=:]\s*["']?{SESSION_SHAPES}"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
     ))
 });
 
@@ -399,127 +400,31 @@ fn session_value(suffix: &str, raw: &str) -> bool {
         && !resource_sid(value)
 }
 
-/// Ids in a table's column named for a session: a header row of cells
-/// split by `|` (psql's output, a Markdown table), a rule under it or
-/// none, then rows whose cell in that column is an id.
+/// Ids in a table's column named for a session (psql's output, a Markdown
+/// table, Tomcat manager's listing aligned with spaces): numbers
+/// (epoch-stamped analytics ids) and dotted names are none.
 fn table_column(text: &str) -> Spans {
-    let mut out = Vec::new();
-    if !text.contains('|') {
-        return out;
-    }
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split('\n') {
-        lines.push((at, line));
-        at += line.len() + 1;
-    }
-    let ruled = |line: &str| {
-        let line = line.trim();
-        !line.is_empty()
-            && line.contains('-')
-            && line
-                .bytes()
-                .all(|b| matches!(b, b'-' | b'+' | b'|' | b' ' | b':' | b'=' | b'\r'))
-    };
-    for (i, &(_, header)) in lines.iter().enumerate() {
-        if !contains_ignoring_case(header, "sess") {
-            continue;
-        }
-        let named = header
-            .split('|')
-            .map(str::trim)
-            .enumerate()
-            .find_map(|(k, cell)| {
-                let name = !cell.is_empty() && !cell.contains(char::is_whitespace);
-                name.then(|| session_key(cell))
-                    .flatten()
-                    .map(|suffix| (k, suffix))
-            });
-        let Some((column, suffix)) = named else {
-            continue;
-        };
-        // psql and Markdown rule the header off; a pasted table may not.
-        let first = if lines.get(i + 1).is_some_and(|&(_, line)| ruled(line)) {
-            i + 2
-        } else {
-            i + 1
-        };
-        for &(start, row) in lines.iter().skip(first).take(16) {
-            let mut at = start;
-            for (k, cell) in row.split('|').enumerate() {
-                let value = cell.trim();
-                // Numbers (epoch-stamped analytics ids) and dotted names
-                // are no session ids.
-                let id_like = value.len() >= 16
-                    && !value.contains('.')
-                    && value.bytes().any(|b| b.is_ascii_alphabetic())
-                    && value.bytes().any(|b| b.is_ascii_digit());
-                if k == column && id_like && session_value(suffix, value) {
-                    let from = at + cell.len() - cell.trim_start().len();
-                    out.push(from..from + value.len());
-                }
-                at += cell.len() + 1;
-            }
-        }
-    }
-    out
-}
-
-/// Whether byte `at` of `text` stands in a cookie header's line
-/// (`Cookie:`, `Set-Cookie:`).
-fn cookie_header(text: &str, at: usize) -> bool {
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[start..at]
-        .trim_start()
-        .trim_start_matches(['<', '>', ' ']);
-    ["cookie:", "set-cookie:"].iter().any(|h| {
-        line.get(..h.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(h))
-    })
-}
-
-/// Ids in a column named for a session of a table aligned with spaces
-/// (Tomcat manager's `Session ID   Last accessed`): the header's cell
-/// starts where each row's id does.
-fn aligned_column(text: &str) -> Spans {
-    let mut out = Vec::new();
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split('\n') {
-        lines.push((at, line));
-        at += line.len() + 1;
-    }
-    for (i, &(_, header)) in lines.iter().enumerate() {
-        let Some(column) = ALIGNED_HEADER.find(header).map(|m| m.start()) else {
-            continue;
-        };
-        let rows = lines.iter().skip(i + 1).take(16);
-        for &(start, row) in rows.skip_while(|(_, row)| row.trim_start().starts_with("--")) {
-            let cell = row.get(column..).unwrap_or("");
-            let leads = row[..column.min(row.len())].ends_with([' ', '\t']) || column == 0;
-            let value = cell.split(char::is_whitespace).next().unwrap_or("");
-            let id = value.len() >= 16
-                && value
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    table::cells(text, &["sess", "sid"], session_key)
+        .into_iter()
+        .filter(|cell| {
+            let value = cell.value;
+            value.len() >= 16
+                && !value.contains('.')
                 && has_letter(value)
                 && has_digit(value)
-                && session_value("session", value)
-                && !counts_up(value);
-            if leads && id {
-                out.push(start + column..start + column + value.len());
-            }
-        }
-    }
-    out
+                && session_value(cell.tag, value)
+                && !counts_up(value)
+        })
+        .map(|cell| cell.span)
+        .collect()
 }
 
-lazy_regex!(
-    /// A table header's cell named for a session, set off by two spaces
-    /// or more (or the line's start) from its neighbours.
-    ALIGNED_HEADER,
-    r"(?im)(?:^|  |\t)(?:Session[ _-]?Id|JSESSIONID|PHPSESSID)(?:  |\t|\r?$)"
-);
+/// Whether byte `at` of `text` stands after a cookie header's name on its
+/// line (`Cookie:`, `Set-Cookie:`, also inside `curl -H '…'`).
+fn cookie_header(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    contains_ignoring_case(&text[start..at], "cookie:")
+}
 
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
@@ -543,12 +448,23 @@ pub(super) fn session_id(text: &str) -> Spans {
         // R reads a member with `$` (Shiny's `session$token`). In a cookie
         // header, any cookie named for a session is one
         // (`AUTH_SESSION_ID_LEGACY`).
-        let suffix = session_key(&c[1].replace('$', ".")).or_else(|| {
-            let header = c.get(1).is_some_and(|key| cookie_header(text, key.start()));
-            (header && contains_ignoring_case(&c[1], "sess")).then_some("session")
-        });
-        suffix.is_some_and(|suffix| session_value(suffix, &c[2]))
-            && (!braced || UUID_ONLY.is_match(&c[2]))
+        if let Some(suffix) = session_key(&c[1].replace('$', ".")) {
+            return session_value(suffix, &c[2]) && (!braced || UUID_ONLY.is_match(&c[2]));
+        }
+        // Its value must be generated (a UUID, perhaps with a node's
+        // suffix): a time, a date or a flag's words
+        // (`session_started_at=2024-…`, `session_flag=dark_mode_v2`) are
+        // none.
+        let header = c.get(1).is_some_and(|key| cookie_header(text, key.start()));
+        let v = &c[2];
+        let uuid = v.get(..36).is_some_and(|head| UUID_ONLY.is_match(head));
+        // An encoded space or comma is text's (`Wed%2C%2001%20May…`).
+        let text_encoded = v.contains("%20") || v.contains("%2C");
+        header
+            && !text_encoded
+            && contains_ignoring_case(&c[1], "sess")
+            && session_value("session", v)
+            && (uuid || store_log_id(v.trim_end_matches(['.', ':'])))
     });
     // A column of an `INSERT` named for a session (`django_session`'s
     // `session_key`), or the id of a row in a sessions table, and its
@@ -570,10 +486,11 @@ pub(super) fn session_id(text: &str) -> Spans {
                     // A row's id names a talk or a training run as often:
                     // only a generated one is a session's (lowercase runs
                     // with few vowels are drawn, not words).
-                    return session_value("session", value)
-                        && has_letter(value)
+                    let generated = has_letter(value)
                         && longest_alnum_run(value) >= 16
-                        && (!wordy(value) || few_vowels(value))
+                        && (!wordy(value) || few_vowels(value));
+                    return session_value("session", value)
+                        && (generated || UUID_ONLY.is_match(value))
                         && !counts_up(value);
                 }
                 session_key(i.column).is_some_and(|suffix| session_value(suffix, value))
@@ -623,7 +540,6 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
     out.extend(labelled_after(text));
     out.extend(table_column(text));
-    out.extend(aligned_column(text));
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());

@@ -85,14 +85,15 @@ fn values(text: &str, mut at: usize) -> Vec<Option<Range<usize>>> {
             at += 1;
         }
         let value = match bytes.get(at) {
-            Some(b'\'') => {
+            // MySQL takes double quotes around a literal too.
+            Some(&quote @ (b'\'' | b'"')) => {
                 // A quote is escaped by doubling it.
                 let start = at + 1;
                 let mut end = start;
                 loop {
                     match bytes.get(end) {
-                        Some(b'\'') if bytes.get(end + 1) == Some(&b'\'') => end += 2,
-                        Some(b'\'') => break,
+                        Some(&b) if b == quote && bytes.get(end + 1) == Some(&quote) => end += 2,
+                        Some(&b) if b == quote => break,
                         Some(b'\n') | None => return out,
                         Some(_) => end += 1,
                     }

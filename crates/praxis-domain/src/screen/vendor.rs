@@ -548,10 +548,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A bot id, a colon and the 35-character secret, also glued to a
-    /// short flag (`gh secret set … -b7202…:AA…`) or to a label's colon in
-    /// another script (`令牌：7202…:AA…`).
+    /// short flag (`gh secret set … -b7202…:AA…`) or to a label's colon
+    /// (`token:7202…`, `令牌：7202…:AA…`), but not after a number's colon.
     TELEGRAM,
-    r"(?:^|[^A-Za-z0-9_:]|/bot|(?:(?i:token)|[^\x00-\x7F]):|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+    r"(?:^|[^A-Za-z0-9_:]|/bot|[^0-9:\s]\s?:|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and

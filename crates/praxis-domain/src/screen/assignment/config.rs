@@ -7,7 +7,7 @@
 use super::super::gate::Open;
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{
-    counts_up, distinct_chars, few_vowels, has_digit, has_letter, mixed_case,
+    counts_up, distinct_chars, has_digit, has_letter, keyboard_walk, mixed_case,
 };
 use super::{KeyClass, literal_secret};
 
@@ -18,12 +18,13 @@ lazy_regex!(
     r"(?m)\b(?:machine[ \t]+\S+|default)(?:[ \t]+|[ \t]*\r?\n[ \t]*)(?:(?:login|account|port)[ \t]+\S+(?:[ \t]+|[ \t]*\r?\n[ \t]*)){0,3}password[ \t]+(\S+)"
 );
 lazy_regex!(
-    /// A mail client's account block (msmtp, mbsync, fetchmail): a `host`,
-    /// `user`, `from` or `account` line, then within a few lines a
-    /// `password` line whose value runs to the line's end (Google's app
-    /// passwords are four groups of four letters).
+    /// A mail client's account block (msmtp, mbsync): a `host`, `user`,
+    /// `from` or `account` line, then within a few lines a `password` (or
+    /// `Pass`) line whose value runs to the line's end (Google's app
+    /// passwords are four groups of four letters); fetchmail's `poll …
+    /// password …` on one line.
     pub(super) MAIL_ACCOUNT,
-    r"(?m)^[ \t]*(?:host|user|from|account)[ \t]+\S+[ \t]*\r?\n(?:[ \t]*[a-z_]+(?:[ \t][^\n]*)?\r?\n){0,8}?[ \t]*(?:password|pass)[ \t]+([^\n]+?)[ \t]*\r?$"
+    r"(?im)^[ \t]*(?:host|user|from|account|imapaccount)[ \t]+\S+[ \t]*\r?\n(?:[ \t]*[a-z_]+(?:[ \t][^\n]*)?\r?\n){0,8}?[ \t]*(?:password|pass)[ \t]+([^\n]+?)[ \t]*\r?$|^[ \t]*poll[ \t]+[^\n]*?\b(?:password|pass)[ \t]+([\x22'][^\x22'\n]+[\x22']|\S+)"
 );
 lazy_regex!(
     /// HAProxy's statistics page login (`stats auth admin:…`).
@@ -39,10 +40,14 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A line of Postfix's `sasl_passwd` map by its shape alone: a relay
-    /// in brackets with its port, then `user:password`.
+    /// in brackets with its port (or without them, on a mail port), then
+    /// `user:password`, also echoed into the map.
     pub(super) RELAY_LOGIN,
-    r"(?m)^[ \t]*\[[\w.-]+\]:\d{2,5}[ \t]+[^\s:]+:([^\s:\x22']{6,})[ \t]*\r?$"
+    r"(?m)(?:^[ \t]*|\becho[ \t]+[\x22']?)(?:\[[\w.-]+\]:\d{2,5}|[\w.-]+:(?:25|465|587|2525))[ \t]+[^\s:]+:((?:[a-z]{4} ){3}[a-z]{4}|[^\s:\x22']{6,})(?:[ \t]*\r?$|[\x22']?[ \t]*[|>])"
 );
+
+/// The words [`RELAY_LOGIN`] needs.
+pub(super) const RELAY_WORDS: &[&str] = &["]:", ":25", ":465", ":587", ":2525"];
 
 /// The words [`PASSWORD_LIST`] needs, which are also its condition.
 pub(super) const LIST_WORDS: &[&str] = &["chpasswd", "sasl_passwd"];
@@ -60,7 +65,9 @@ pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
         .get(&PASSWORD_LIST)
         .filter(|_| LIST_WORDS.iter().any(|w| contains_ignoring_case(text, w)));
     out.extend(groups(list, text, listed_password));
-    out.extend(groups(open.get(&RELAY_LOGIN), text, listed_password));
+    out.extend(groups(open.get(&RELAY_LOGIN), text, |v| {
+        listed_password(v) || account_password(v)
+    }));
     out
 }
 
@@ -78,11 +85,13 @@ fn listed_password(v: &str) -> bool {
 /// assignment's would be, a generated run of hex (an API token used as
 /// the password), or an app password's four groups of four letters.
 fn account_password(v: &str) -> bool {
-    // A format's slot (`password %s\n` in a `printf`) holds no value yet.
-    if v.starts_with('%') {
+    let v = v.trim_matches(['"', '\'']);
+    // A format's slot (`password %s\n` in a `printf`) holds no value yet;
+    // anonymous FTP's password is a mail address by custom (`guest@`).
+    if v.starts_with('%') || v.ends_with('@') || counts_up(v) || keyboard_walk(v) {
         return false;
     }
-    if v.contains(' ') {
+    if v.contains(' ') || (v.len() == 16 && v.bytes().all(|b| b.is_ascii_lowercase())) {
         return app_password(v);
     }
     let hex = v.len() >= 16
@@ -95,16 +104,27 @@ fn account_password(v: &str) -> bool {
 }
 
 /// Whether `v` is four groups of four lowercase letters drawn at random,
-/// as Google's app passwords are: few vowels, many letters, and some
-/// group no English word could be ("sent this week from" is words).
+/// as Google's app passwords are: under 45% vowels (chance gives a fifth,
+/// and sometimes more), many letters, and some group no English word
+/// could be ("sent this week from" is words).
 fn app_password(v: &str) -> bool {
-    let groups: Vec<&str> = v.split(' ').collect();
+    let joined = v.replace(' ', "");
+    let groups: Vec<&str> = if v.contains(' ') {
+        v.split(' ').collect()
+    } else {
+        (0..v.len())
+            .step_by(4)
+            .filter_map(|i| v.get(i..i + 4))
+            .collect()
+    };
     groups.len() == 4
         && groups
             .iter()
             .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_lowercase()))
-        && few_vowels(v)
-        && distinct_chars(v) >= 10
+        && joined.bytes().filter(|b| b"aeiou".contains(b)).count() * 20 < joined.len() * 9
+        && distinct_chars(&joined) >= 10
+        && !counts_up(&joined)
+        && !keyboard_walk(&joined)
         && groups.iter().any(|g| unspeakable(g.as_bytes()))
 }
 
@@ -174,6 +194,23 @@ mod tests {
         assert!(!flagged(
             "account work\nhost mail.example.org\npassword sent this week from"
         ));
+        for hit in [
+            "IMAPAccount gmail\nHost imap.gmail.com\nUser me@gmail.com\nPass vcyo pkyi vhrm jixn",
+            "account gmail\nhost smtp.gmail.com\nuser me@gmail.com\npassword \"scsy lbsn xaos tuep\"",
+            "account gmail\nhost smtp.gmail.com\nuser me@gmail.com\npassword scsylbsnxaostuep",
+            "poll imap.gmail.com protocol IMAP user 'me@gmail.com' password 'xdyn vbtk ogsr quqz'",
+            "poll mail.example.com proto pop3 user bob pass j67TRFQnyM^xKW",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "account gmail\nhost smtp.gmail.com\nuser me@gmail.com\npassword abcd efgh ijkl mnop",
+            "account gmail\nhost smtp.gmail.com\nuser me@gmail.com\npassword qwer tyui opas dfgh",
+            "default login anonymous password guest@",
+            "machine api.example.com login bob password 0123456789abcdef0123",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
     }
 
     #[test]
@@ -182,6 +219,15 @@ mod tests {
             "listen stats\n    bind *:8404\n    stats auth admin:Glacier.Pixel84#"
         ));
         assert!(flagged("[smtp.sendrelay.net]:587 relayuser:Summit1996~rpl"));
+        for hit in [
+            "[smtp.gmail.com]:587 me@gmail.com:mfcihnfuvnumykbn",
+            "[smtp.gmail.com]:587 me@gmail.com:ruru euse twih nmqs",
+            "[relay.example.net]:587 relayuser:52fd9a87284549ce86f44c05",
+            "smtp.gmail.com:587 me@gmail.com:EPkGSUoG9o2QJ9",
+            "echo '[smtp.gmail.com]:587 me@gmail.com:mavloSEiNeZ5Wj' | sudo tee /etc/postfix/sasl_passwd",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
         assert!(!flagged("    stats auth admin:${STATS_PASSWORD}"));
         assert!(!flagged("[smtp.sendrelay.net]:587 relayuser:password"));
         assert!(!flagged("[main]:8080 mode:production"));

@@ -3,8 +3,8 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid, vault_token,
-    word_like,
+    few_vowels, has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid,
+    vault_token, word_like, wordy,
 };
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
 
@@ -178,7 +178,7 @@ pub(in crate::screen) fn literal_secret(
     if !quoted
         && !vault_token(v)
         && (v.contains(['(', '['])
-            || DOTTED_IDENTIFIER.is_match(v)
+            || (DOTTED_IDENTIFIER.is_match(v) && !v.split('.').any(drawn_segment))
             || CONSTANT_IDENTIFIER.is_match(v)
             || CMDLET.is_match(v))
     {
@@ -250,4 +250,11 @@ pub(in crate::screen) fn literal_secret(
                 && random_like(v, 16)
         }
     }
+}
+
+/// Whether a dotted value's segment was drawn rather than named: six
+/// letters or more in mixed case, few vowels and no words (`Pickle.KkCvmA`
+/// is a password; `config.DbPassword` and `os.environ` name things).
+fn drawn_segment(segment: &str) -> bool {
+    segment.len() >= 6 && mixed_case(segment) && few_vowels(segment) && !wordy(segment)
 }

@@ -43,12 +43,12 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`,
-    /// and "pwd" after a user's name), or "passphrase" (`SSID lab,
+    /// SNMP's `authPassword X`, and "pwd" after a user's name), or "passphrase" (`SSID lab,
     /// passphrase X`, group 4), or "pass", "passwd" or "pw" after a user's
     /// name (`user qa, pass X`, group 5: only in a text about logging in):
     /// taken only when the value looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
+    r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// "password" or "pw" followed by a few words, perhaps an aside in

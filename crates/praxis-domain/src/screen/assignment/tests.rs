@@ -963,3 +963,24 @@ fn ruby_default_assignments() {
         Rule::CredentialAssignment
     ));
 }
+
+/// Seen misses: a password with a dot between drawn letters (no member's
+/// name), a directive quoted after a colon, SNMP's camel-cased passwords.
+#[test]
+fn drawn_dotted_values_quoted_directives_and_camel_cased_passwords() {
+    for hit in [
+        "GF_SECURITY_ADMIN_USER=admin GF_SECURITY_ADMIN_PASSWORD=Pickle.KkCvmA GF_USERS_ALLOW_SIGN_UP=false",
+        "redis.conf line 1041: requirepass BB506#llopdWEq",
+        "SNMP v3 authPassword Falcon-pylon636! privPassword Saffron2599#Ty3H",
+    ] {
+        assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+    }
+    for clean in [
+        "DB_PASSWORD=config.DbPassword",
+        "password = settings.Database.AdminPassword",
+        "redis.conf line 1041: requirepass foobared",
+        "the resetPassword endpoint returns 204",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
+}

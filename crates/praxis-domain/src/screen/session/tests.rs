@@ -921,3 +921,50 @@ fn cookie_headers_rows_and_aligned_tables() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// A UUID after a colon that ends a clause naming a session id.
+#[test]
+fn uuids_after_a_session_clause() {
+    assert!(fires(
+        "Support asked for the session id, I sent them: 18402bda-f0d8-45fb-8a8f-0c104edee232",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "Support asked for the session id, I sent them: the one from the report",
+        Rule::SessionId
+    ));
+}
+
+/// A review's findings: cookies named for a session whose values are a
+/// time, a date or words; another id after a sessions row.
+#[test]
+fn cookie_values_and_row_ids_that_are_no_sessions() {
+    assert!(fires(
+        "curl -H 'Cookie: AUTH_SESSION_ID_LEGACY=2335e5a2-31e4-4d87-8c63-416dcaf24958.kc-2' https://sso.example.com/",
+        Rule::SessionId
+    ));
+    assert!(fires(
+        "INSERT INTO user_sessions VALUES ('e2c92aa1-76c7-4606-b28c-7ddc2150ae43', 17, '2024-05-01');",
+        Rule::SessionId
+    ));
+    assert!(fires(
+        "INSERT INTO sessions VALUES (\"k3x9m2p7q8r4s6t1v5w0y2z8a3b7c1d4\", 'e30', '2024-05-15');",
+        Rule::SessionId
+    ));
+    for clean in [
+        "Cookie: session_started_at=2024-05-01T12:00:00Z",
+        "Set-Cookie: sessionExpires=Wed%2C%2001%20May%202024%2014%3A00%3A00%20GMT; Path=/",
+        "Cookie: session_flag=feature_dark_mode_v2",
+        "Updated sessions row; request id=0b6c9f1e-3a7d-4c2e-9f1a-2b3c4d5e6f70",
+        "The sessions entry was deleted (trace id=4bf92f3577b34da6a3ce929d0e0e4736)",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+    for hit in [
+        "USER      Session ID                          STARTED\nalice     jHovX0ViRvSKiYsTZltpJ9bGZzKmFFVr    2024-05-01",
+        "Name     JSESSIONID                          Created\nalice    365BB3EC74A95D17E636798EB0F4C99A    10:00",
+        "| Session ID | User |\n|---|---|\n| 0umahY9g0fpqQgf6gi2C | root |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+}

@@ -1,8 +1,10 @@
 //! AWS's credentials: access key ids (whole, read out in groups, in a
-//! presigned URL), secret access keys after their names or near the word
-//! "secret" in a text about AWS, session and STS tokens.
+//! presigned URL), secret access keys after their names, in a column
+//! named for them or near the word "secret" in a text about AWS, session
+//! and STS tokens.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, tokens};
+use super::super::table;
 use super::super::value::{counts_up, distinct_chars, has_digit, mixed_case, random_like, wordy};
 
 lazy_regex!(AWS_KEY_ID, r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b");
@@ -128,6 +130,24 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
     out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12 && has_digit(b)
     }));
+    // The console's credentials file, or a table, with a column for the
+    // secret key.
+    out.extend(
+        table::cells(text, &["secret"], |name| {
+            let name = name.to_ascii_lowercase().replace(['_', '-'], "");
+            (name.contains("secretaccesskey") || name.contains("awssecret")).then_some(())
+        })
+        .into_iter()
+        .filter(|cell| {
+            cell.value.len() == 40
+                && cell
+                    .value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+'))
+                && aws_secret_near(cell.value)
+        })
+        .map(|cell| cell.span),
+    );
     if AWS_CONTEXT.is_match(text) {
         out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
             random_like(b, 40) && distinct_chars(b) >= 12

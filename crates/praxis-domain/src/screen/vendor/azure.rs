@@ -34,7 +34,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that place a Functions key.
     FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?(?:\b|_)|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
+    r"(?i)\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
 );
 lazy_regex!(
     /// A Microsoft Entra application's client secret: three characters, a
@@ -57,11 +57,12 @@ lazy_regex!(
 lazy_regex!(
     /// Words that place a storage account key (storage in Polish, German,
     /// Spanish, French and Portuguese too), the key listing's columns
-    /// (`KeyName  Permissions  Value`) or a key's name (`key1`, as Azure
-    /// names a storage account's pair) and an rclone
+    /// (`KeyName  Permissions  Value`, `key1  FULL …`, `"keyName":
+    /// "key1"`), a pair's key rotated or named for its account ("rotated
+    /// key1 on stprod") and an rclone
     /// remote's `account =` then `key =` among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\b|\bkeyname\s+permissions\b|smbcredentials"
+    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials"
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account

@@ -696,3 +696,43 @@ fn storage_keys_by_pair_name_and_function_outputs() {
         Rule::CredentialAws
     ));
 }
+
+/// A secret access key in the console's credentials file or a table's
+/// column named for it.
+#[test]
+fn aws_secret_keys_in_columns() {
+    for hit in [
+        "IAM access key csv:\nUser name,Secret access key\nci-bot,1O2hMQr/mgoTb6YYm4wLW1BR5NGM7rCguaBBlJ+o",
+        "| User | Secret access key |\n|---|---|\n| ci | 1O2hMQr/mgoTb6YYm4wLW1BR5NGM7rCguaBBlJ+o |",
+    ] {
+        assert!(fires(hit, Rule::CredentialAws), "{hit}");
+    }
+    assert!(!fires(
+        "User name,Secret access key\nci-bot,(rotated; see the vault)",
+        Rule::CredentialAws
+    ));
+}
+
+/// A review's findings: a pair's name or a function's elsewhere in the
+/// text does not make any 64- or 40-byte base64 value a key.
+#[test]
+fn pair_names_alone_do_not_place_keys() {
+    for clean in [
+        "const cache = new Map(); cache.set(\"key1\", 1);\n// signature: sjYEzg66huw4qNYWraO+mO4+0yzaLnfG8vpn8JQ9yzibxGNQs2Ipv5zv/wFaDwj3Wap4R9X0PzFq7g77KAZK8A==",
+        "Example dict: {key1: a, key2: b}\nsha512 digest (base64): 5GvPTKJaYolwZD/nZO25i3CsT8yMdxf5rXMhj6z5YsPupZiTOyJMrTjdOS2ohutBxyIpU/7zFb3k1c+4xfPiuQ==",
+        "function_timeout = 30\netag: \"3m/6QoaBw2FlqRtCcFYeRAeJFoFjGDJ7udzds1xC4r91PuBoPptvnA==\"",
+        "func_name=process_order\nchecksum=2tQDmRQA1edWiZE3P2uCNKFKEbHcFKrtXkd649wVUyIF+4OvntEw9Q==",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+    for hit in [
+        "токен бота：5057894404:AA8PnbCf0eVyjCT5BaaUuU4BO_BKdCyUcgZ",
+        "令牌 ：5057894404:AA8PnbCf0eVyjCT5BaaUuU4BO_BKdCyUcgZ",
+    ] {
+        assert!(fires(hit, Rule::CredentialTelegram), "{hit}");
+    }
+    assert!(fires(
+        "const npmrc = `//registry.npmjs.org/:_authToken=${`npm_LaWR8Vi7qrgD2EewAnGxsHCKCHWxsKBgZ6be`}`;",
+        Rule::CredentialNpm
+    ));
+}
