@@ -457,7 +457,7 @@ lazy_regex!(
     /// 0 …` (type 0: the password in clear), BIND's `secret "…";`, an
     /// ipsec.secrets `PSK "…"`, a kickstart's plaintext `rootpw`.
     DIRECTIVE,
-    r"(?im)(?:^[ \t]*|`|:[ \t]+)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|\bsentinel[ \t]+(?:set[ \t]+\S+[ \t]+auth-pass|auth-pass[ \t]+\S+|sentinel-pass)[ \t]+([^\s`'\x22]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
+    r"(?im)(?:^[ \t]*|`|:[ \t]*)(?:requirepass|masterauth|auth_pass|bind_?pw|masterpassword)[ \t]+([^\s`]+)|\bsentinel[ \t]+(?:set[ \t]+\S+[ \t]+auth-pass|auth-pass[ \t]+\S+|sentinel-pass)[ \t]+([^\s`'\x22]+)|^[ \t]*[A-Za-z][\w.-]*_passw(?:or)?d[ \t]+([^\s`]{6,})[ \t]*$|\busername\s+\S+\s+(?:privilege\s+\d+\s+)?(?:password|secret)\s+0\s+(\S+)|\bsecret\s+\x22([A-Za-z0-9+/]{16,}={0,2})\x22\s*;|:\s*PSK\s+\x22([^\x22\n]+)\x22|^[ \t]*rootpw\s+(?:--plaintext\s+)?([^\s-]\S*)[ \t]*$"
 );
 lazy_regex!(
     /// PowerShell turning a literal into a secure string: the literal is

@@ -296,7 +296,8 @@ fn referenced(text: &str, span: &Range<usize>, vendor_token: bool) -> bool {
     let before = &text[..span.start];
     let word_start = before
         .char_indices()
-        .rfind(|&(_, c)| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '='))
+        // A CSV cell opens after a comma.
+        .rfind(|&(_, c)| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '=' | ','))
         .map_or(0, |(i, c)| i + c.len_utf8());
     // The word runs on into the match: `op://vault/item` may be all of it.
     let word = text[word_start..span.end]

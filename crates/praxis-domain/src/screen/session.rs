@@ -125,12 +125,39 @@ lazy_regex!(
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key, a
-    /// sessions space's lookup (`box.space.sessions:get{'…'}`), 32 hex
-    /// digits or a UUID after a colon that ends a clause naming a session
-    /// id ("the session id, so I sent them: …").
+    /// sessions space's lookup (`box.space.sessions:get{'…'}`).
     SESSION_KEY,
-    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsession[ _-]?id\b[^\n.:=]{1,60}?:\s*["']?([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
 );
+lazy_regex!(
+    /// 32 hex digits or a UUID after a colon that ends a clause naming a
+    /// session id or token ("the session id, so I sent them: …", "the SID
+    /// of the stuck session, I grabbed it: …"): the clause is captured for
+    /// [`names_no_other_id`].
+    SESSION_CLAUSE,
+    r#"(?i)(?:\bsession[ _-]?(?:id|token)\b|\bsid\s+of\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:\w+\s+)?session\b)([^\n.:=]{0,60}?):\s*["']?([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"#
+);
+
+/// Whether a clause between a session's id and a colon names no other id
+/// the value could be ("… not the same as the correlation id: …", "… new
+/// build id: …").
+fn names_no_other_id(clause: &str) -> bool {
+    !key_words(&clause.replace(' ', "_")).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "id" | "key"
+                | "token"
+                | "build"
+                | "release"
+                | "version"
+                | "correlation"
+                | "request"
+                | "trace"
+                | "commit"
+        )
+    })
+}
+
 lazy_regex!(
     /// A session store's log of what it did with one (`saved session
     /// 7KJK… to store`, `Session 7KJK… destroyed`, `session saved: 7KJK…`):
@@ -401,15 +428,26 @@ fn session_value(suffix: &str, raw: &str) -> bool {
 }
 
 /// Ids in a table's column named for a session (psql's output, a Markdown
-/// table, Tomcat manager's listing aligned with spaces): numbers
-/// (epoch-stamped analytics ids) and dotted names are none.
+/// table, Tomcat manager's listing aligned with spaces) or a Key/Value
+/// row named for one (`| PHPSESSID | … |`): numbers (epoch-stamped
+/// analytics ids), dotted names and dated labels are none.
 fn table_column(text: &str) -> Spans {
-    table::cells(text, &["sess", "sid"], session_key)
+    let words = ["sess", "sid"];
+    table::cells(text, &words, session_key)
         .into_iter()
+        .chain(table::pairs(text, &words, session_key))
         .filter(|cell| {
             let value = cell.value;
+            // A dated label (`sess-2024-05-01-a`, `chrome-2024-05-01`) is
+            // a recording's or a run's name.
+            let slug = value
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_'))
+                && value.contains(['-', '_'])
+                && longest_alnum_run(value) < 16;
             value.len() >= 16
                 && !value.contains('.')
+                && !slug
                 && has_letter(value)
                 && has_digit(value)
                 && session_value(cell.tag, value)
@@ -551,6 +589,12 @@ pub(super) fn session_id(text: &str) -> Spans {
         !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16) && !counts_up(v)
     }));
     out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
+    out.extend(
+        SESSION_CLAUSE
+            .captures_iter(text)
+            .filter(|c| names_no_other_id(&c[1]) && has_digit(&c[2]) && !counts_up(&c[2]))
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
     out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
     out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
     if ["cookie", "google", "devtools"]

@@ -17,6 +17,9 @@ pub(super) struct Cell<'t, T> {
     pub value: &'t str,
     /// The value's span in the text.
     pub span: Range<usize>,
+    /// The header row the column was named in (a Key/Value row's own
+    /// line).
+    pub header: &'t str,
 }
 
 /// How many rows under a header are read.
@@ -42,13 +45,59 @@ pub(super) fn cells<'t, T: Copy>(
         if !words.iter().any(|w| contains_ignoring_case(header, w)) {
             continue;
         }
-        if header.contains('|') {
-            split(&lines, i, '|', &named, &mut out);
-        } else if header.contains(',') {
-            split(&lines, i, ',', &named, &mut out);
-        } else {
-            aligned(&lines, i, &named, &mut out);
+        match [',', ';', '\t'].into_iter().find(|&c| header.contains(c)) {
+            _ if header.contains('|') => split(&lines, i, '|', &named, &mut out),
+            // Tabs align columns as often as they split them.
+            Some('\t') if header.contains("  ") => aligned(&lines, i, &named, &mut out),
+            Some(separator) => split(&lines, i, separator, &named, &mut out),
+            None => aligned(&lines, i, &named, &mut out),
         }
+    }
+    out
+}
+
+/// The values of two-cell rows split by `|` whose first cell `named`
+/// picks: a Key/Value table (`| DB_PASSWORD | … |`), psql's expanded
+/// output (`password | …`).
+pub(super) fn pairs<'t, T: Copy>(
+    text: &'t str,
+    words: &[&str],
+    named: impl Fn(&str) -> Option<T>,
+) -> Vec<Cell<'t, T>> {
+    let mut out = Vec::new();
+    if !text.contains('|') || !words.iter().any(|w| contains_ignoring_case(text, w)) {
+        return out;
+    }
+    for (start, line) in lines(text) {
+        let line = line.trim_end_matches('\r');
+        let mut cells = line
+            .split('|')
+            .scan(start, |at, cell| {
+                let from = *at;
+                *at += cell.len() + 1;
+                Some((from, cell))
+            })
+            .filter(|(_, cell)| !cell.trim().is_empty());
+        let (Some((_, key)), Some((at, value)), None) = (cells.next(), cells.next(), cells.next())
+        else {
+            continue;
+        };
+        let Some(tag) = words
+            .iter()
+            .any(|w| contains_ignoring_case(key, w))
+            .then(|| cell_name(key).and_then(|name| named(&name)))
+            .flatten()
+        else {
+            continue;
+        };
+        let trimmed = value.trim();
+        let from = at + value.len() - value.trim_start().len();
+        out.push(Cell {
+            tag,
+            value: trimmed,
+            span: from..from + trimmed.len(),
+            header: line,
+        });
     }
     out
 }
@@ -76,21 +125,24 @@ fn ruled(line: &str) -> bool {
 
 /// The name a header cell gives, spaces turned to `_`; none for an empty
 /// cell, one of more than three words (a sentence, not a name), or one
-/// that holds what no column's name does: a colon (`Secret:  …` labels
-/// its value), quotes, backquotes or `=` (code).
+/// that holds what no column's name does: a digit or a lowercase slug (a
+/// row's value, `api-token`, `worker-2x9k`, read as a header), a colon
+/// (`Secret:  …` labels its value), quotes, backquotes or `=` (code).
 fn cell_name(cell: &str) -> Option<String> {
     let cell = cell.trim();
     let words = cell.split_whitespace().count();
     let name = cell
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-' | b'#' | b'.' | b'/'));
-    (!cell.is_empty() && words <= 3 && name)
+        .chars()
+        .all(|c| c.is_alphabetic() || matches!(c, ' ' | '_' | '-' | '#' | '.' | '/'));
+    let slug = cell.contains('-') && !cell.chars().any(char::is_uppercase);
+    (!cell.is_empty() && words <= 3 && name && !slug)
         .then(|| cell.split_whitespace().collect::<Vec<_>>().join("_"))
 }
 
 /// Cells under the named column of a table split by `separator` whose
-/// header is line `i`. A CSV header is names only, two or more: a line of
-/// prose holds commas too.
+/// header is line `i`. A header split by commas, semicolons or tabs is
+/// names only, and each row has as many cells: a line of prose holds
+/// commas too.
 fn split<'t, T: Copy>(
     lines: &[(usize, &'t str)],
     i: usize,
@@ -107,7 +159,8 @@ fn split<'t, T: Copy>(
         cell_name(cell).is_some()
             && (!cell.contains(' ') || cell.starts_with(|c: char| c.is_ascii_uppercase()))
     };
-    if separator == ',' && !header.trim_end_matches('\r').split(',').all(csv_name) {
+    let strict = separator != '|';
+    if strict && !header.trim_end_matches('\r').split(separator).all(csv_name) {
         return;
     }
     let Some((column, tag)) = header
@@ -124,8 +177,7 @@ fn split<'t, T: Copy>(
         i + 1
     };
     for &(start, row) in lines.iter().skip(first).take(ROWS) {
-        // A CSV row has as many cells as its header.
-        if !row.contains(separator) || (separator == ',' && row.split(',').count() != width) {
+        if !row.contains(separator) || (strict && row.split(separator).count() != width) {
             break;
         }
         let mut at = start;
@@ -138,6 +190,7 @@ fn split<'t, T: Copy>(
                         tag,
                         value,
                         span: from..from + value.len(),
+                        header,
                     });
                 }
             }
@@ -185,6 +238,7 @@ fn aligned<'t, T: Copy>(
                 tag,
                 value,
                 span: start + column..start + column + value.len(),
+                header,
             });
         }
     }
@@ -241,9 +295,37 @@ mod tests {
         assert_eq!(values(psql, "sid"), ["605f0f02"]);
         assert!(values("no table | here", "password").is_empty());
         let csv = "User name,Password,Secret access key\nci-bot,,1O2hMQr/mgoTb6YYm\n";
+        let tsv = "host\tuser\tpassword\ndb1\troot\tR7ZLzVAVTe2E";
+        assert_eq!(values(tsv, "password"), ["R7ZLzVAVTe2E"]);
+        let semicolons = "host;user;password\ndb1;root;NcX3ZeCc%nn24+";
+        assert_eq!(values(semicolons, "password"), ["NcX3ZeCc%nn24+"]);
         assert_eq!(values(csv, "secret_access_key"), ["1O2hMQr/mgoTb6YYm"]);
         let prose = "Secret, as we said, is kept\nelsewhere, safely";
         assert!(values(prose, "secret").is_empty());
+    }
+
+    #[test]
+    fn key_value_rows() {
+        let rows = |text| {
+            pairs(text, &["pass"], |name| {
+                name.eq_ignore_ascii_case("password").then_some(())
+            })
+            .into_iter()
+            .map(|c| c.value)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            rows("-[ RECORD 1 ]---\nid       | 1\npassword | Xul02KUiL6C%yX"),
+            ["Xul02KUiL6C%yX"]
+        );
+        assert_eq!(rows("| password | hunter2 |\n| user | bob |"), ["hunter2"]);
+        assert!(rows("| password | hunter2 | extra |").is_empty());
+    }
+
+    #[test]
+    fn rows_are_no_headers() {
+        let kubectl = "NAME              TYPE     DATA   AGE\napi-token         Opaque   1      3d\nworker-2x9k       Opaque   1      3d";
+        assert!(values(kubectl, "api-token").is_empty());
     }
 
     #[test]

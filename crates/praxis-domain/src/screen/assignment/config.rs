@@ -107,7 +107,7 @@ fn account_password(v: &str) -> bool {
 /// as Google's app passwords are: under 45% vowels (chance gives a fifth,
 /// and sometimes more), many letters, and some group no English word
 /// could be ("sent this week from" is words).
-fn app_password(v: &str) -> bool {
+pub(super) fn app_password(v: &str) -> bool {
     let joined = v.replace(' ', "");
     let groups: Vec<&str> = if v.contains(' ') {
         v.split(' ').collect()
@@ -122,7 +122,7 @@ fn app_password(v: &str) -> bool {
             .iter()
             .all(|g| g.len() == 4 && g.bytes().all(|b| b.is_ascii_lowercase()))
         && joined.bytes().filter(|b| b"aeiou".contains(b)).count() * 20 < joined.len() * 9
-        && distinct_chars(&joined) >= 10
+        && distinct_chars(&joined) >= 8
         && !counts_up(&joined)
         && !keyboard_walk(&joined)
         && groups.iter().any(|g| unspeakable(g.as_bytes()))
@@ -208,6 +208,24 @@ mod tests {
             "account gmail\nhost smtp.gmail.com\nuser me@gmail.com\npassword qwer tyui opas dfgh",
             "default login anonymous password guest@",
             "machine api.example.com login bob password 0123456789abcdef0123",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    #[test]
+    fn app_passwords_assigned_and_directives_after_a_line_number() {
+        for hit in [
+            "GMAIL_APP_PASSWORD=\"jovv tzht rrbv bzvs\"",
+            "app password: 'jovv tzht rrbv bzvs'",
+            "/etc/redis/redis.conf:1041:requirepass Nbk8CDqcacg5mXy",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "ERROR_MESSAGE=\"your password must have more\"",
+            "password = txtPwd.Text",
+            "password = cfg.SqlPwd",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

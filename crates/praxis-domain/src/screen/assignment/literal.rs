@@ -3,9 +3,10 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    few_vowels, has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid,
-    vault_token, word_like, wordy,
+    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid, vault_token,
+    word_like,
 };
+use super::config::app_password;
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
 
 lazy_regex!(
@@ -178,7 +179,7 @@ pub(in crate::screen) fn literal_secret(
     if !quoted
         && !vault_token(v)
         && (v.contains(['(', '['])
-            || (DOTTED_IDENTIFIER.is_match(v) && !v.split('.').any(drawn_segment))
+            || DOTTED_IDENTIFIER.is_match(v)
             || CONSTANT_IDENTIFIER.is_match(v)
             || CMDLET.is_match(v))
     {
@@ -206,6 +207,12 @@ pub(in crate::screen) fn literal_secret(
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
     });
+    // An app password's four groups of letters read as words to the
+    // message test; they are drawn.
+    if matches!(class, KeyClass::Password | KeyClass::Secret) && v.contains(' ') && app_password(v)
+    {
+        return true;
+    }
     if names_a_secret || message || loaded_from {
         return false;
     }
@@ -250,11 +257,4 @@ pub(in crate::screen) fn literal_secret(
                 && random_like(v, 16)
         }
     }
-}
-
-/// Whether a dotted value's segment was drawn rather than named: six
-/// letters or more in mixed case, few vowels and no words (`Pickle.KkCvmA`
-/// is a password; `config.DbPassword` and `os.environ` name things).
-fn drawn_segment(segment: &str) -> bool {
-    segment.len() >= 6 && mixed_case(segment) && few_vowels(segment) && !wordy(segment)
 }

@@ -16,7 +16,7 @@ use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
 /// Polish, Swedish, Turkish, Russian, Japanese and Chinese, German's
 /// verb first too ("lautet das Passwort … jetzt …"), the English word
 /// after another language's article ("el password del usuario … es …"). Compiled from its normalized form, as are its words.
-pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|ahora|agora|adesso))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)"#;
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,6}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -36,6 +36,14 @@ pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
     "비밀번호",
     "パスワード",
     "密码",
+    "adgangskode",
+    "salasana",
+    "heslo",
+    "jelsz",
+    "parol",
+    "sandi",
+    "khẩu",
+    "cred",
 ];
 
 pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
@@ -236,10 +244,54 @@ pub(super) fn word_and_number(v: &str) -> bool {
 /// case or a symbol.
 pub(super) fn generated_password(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
-    v.len() >= 8
+    // A date or a timestamp (`2023-11-02T13:40:55`) is none.
+    let date = v.len() >= 10
+        && v.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && v.as_bytes()[4] == b'-';
+    !date
+        && v.len() >= 8
         && has_digit(v)
         && v.bytes().any(|b| b.is_ascii_alphabetic())
         && (mixed_case(v) || v.chars().any(|c| !c.is_alphanumeric()))
         && !v.contains('/')
         && !is_placeholder(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Rule, scan};
+
+    fn flagged(text: &str) -> bool {
+        scan(text, false).contains(&Rule::CredentialAssignment)
+    }
+
+    /// Passwords said in Danish, Finnish, Czech, Hungarian, Romanian,
+    /// Indonesian and Vietnamese, in French "from now on", as what an
+    /// account uses, and as a pair after "creds:".
+    #[test]
+    fn passwords_said_in_more_languages() {
+        for hit in [
+            "Le mot de passe de la base est désormais Hibou-5521$ pour tout le monde.",
+            "Adgangskoden er Kx7!mQ2pLw",
+            "Salasana on Kx7!mQ2pLw",
+            "Heslo k routeru je Kx7!mQ2pLw",
+            "Az admin jelszó: Kx7!mQ2pLw",
+            "Parola pentru server este Kx7!mQ2pLw",
+            "Kata sandi admin adalah Kx7!mQ2pLw",
+            "Mật khẩu wifi là Kx7!mQ2pLw",
+            "The admin account uses Kx7!mQ2pLw as its password.",
+            "creds: deploy / Kx7!mQ2pLw",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "Salasana on vaihdettu, kysy Mikolta.",
+            "La parola è importante.",
+            "Heslo je uloženo v trezoru.",
+            "creds: see vault / ops",
+            "The admin account uses SSO as its password replacement.",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
 }

@@ -968,3 +968,25 @@ fn cookie_values_and_row_ids_that_are_no_sessions() {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
 }
+
+/// A second review: the clause before the colon may name the session's
+/// token or call it a SID, and must name no other id; dated labels in a
+/// Session column and cookie tables.
+#[test]
+fn session_clauses_and_session_columns() {
+    for hit in [
+        "My session token, as requested: f8521640-61b7-401e-bc13-cfafb45786dc",
+        "The SID of the stuck session, I grabbed it: b42ad8e6ce55dd3704439c852ee0c565",
+        "| Cookie | Value |\n|---|---|\n| PHPSESSID | enfsuwg8afl6ujpnx1hvap7e5r |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "The session id is not the same as the correlation id: e83109c3-01b5-422b-9282-efb89129485b is the correlation id",
+        "the session id was rotated, new build id: f1e375c1-2d76-432c-9851-7bb600dd6f30",
+        "ID   NAME         SESSION              STATE\n1    build-agent  sess-2024-05-01-a    active",
+        "| Ticket | Title | Session |\n|---|---|---|\n| OPS-1422 | Login loop | chrome-2024-05-01 |",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
