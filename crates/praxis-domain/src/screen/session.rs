@@ -445,9 +445,11 @@ fn table_column(text: &str) -> Spans {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_'))
                 && value.contains(['-', '_'])
                 && longest_alnum_run(value) < 16;
+            let dated = value.len() >= 15 && value.as_bytes()[..8].iter().all(u8::is_ascii_digit);
             value.len() >= 16
                 && !value.contains('.')
-                && !slug
+                && (!slug || UUID_ONLY.is_match(value))
+                && !dated
                 && has_letter(value)
                 && has_digit(value)
                 && session_value(cell.tag, value)

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::pattern::contains_ignoring_case;
+use super::pattern::{contains_ignoring_case, lazy_regex};
 
 /// A cell under a named column.
 pub(super) struct Cell<'t, T> {
@@ -42,7 +42,7 @@ pub(super) fn cells<'t, T: Copy>(
     }
     let lines = lines(text);
     for (i, &(_, header)) in lines.iter().enumerate() {
-        if !words.iter().any(|w| contains_ignoring_case(header, w)) {
+        if !words.iter().any(|w| contains_ignoring_case(header, w)) || inside_table(&lines, i) {
             continue;
         }
         match [',', ';', '\t'].into_iter().find(|&c| header.contains(c)) {
@@ -56,32 +56,47 @@ pub(super) fn cells<'t, T: Copy>(
     out
 }
 
-/// The values of two-cell rows split by `|` whose first cell `named`
-/// picks: a Key/Value table (`| DB_PASSWORD | … |`), psql's expanded
-/// output (`password | …`).
+/// The values of rows that pair a name with its value, whose first cell
+/// `named` picks: two-cell rows split by `|` (a Key/Value table's `|
+/// DB_PASSWORD | … |`, psql's expanded `password | …`), and any row of a
+/// table headed `Name | Value` or `Key  Value` (a cookie table, Vault's
+/// aligned output), the value in its second cell.
 pub(super) fn pairs<'t, T: Copy>(
     text: &'t str,
     words: &[&str],
     named: impl Fn(&str) -> Option<T>,
 ) -> Vec<Cell<'t, T>> {
     let mut out = Vec::new();
-    if !text.contains('|') || !words.iter().any(|w| contains_ignoring_case(text, w)) {
+    if !words.iter().any(|w| contains_ignoring_case(text, w)) {
+        return out;
+    }
+    let headed = NAME_VALUE_HEADER.is_match(text);
+    if !headed && !text.contains('|') {
         return out;
     }
     for (start, line) in lines(text) {
         let line = line.trim_end_matches('\r');
-        let mut cells = line
-            .split('|')
-            .scan(start, |at, cell| {
-                let from = *at;
-                *at += cell.len() + 1;
-                Some((from, cell))
-            })
-            .filter(|(_, cell)| !cell.trim().is_empty());
-        let (Some((_, key)), Some((at, value)), None) = (cells.next(), cells.next(), cells.next())
-        else {
+        let cells: Vec<(usize, &str)> = if line.contains('|') {
+            line.split('|')
+                .scan(start, |at, cell| {
+                    let from = *at;
+                    *at += cell.len() + 1;
+                    Some((from, cell))
+                })
+                .filter(|(_, cell)| !cell.trim().is_empty())
+                .collect()
+        } else if headed {
+            header_cells(line)
+                .into_iter()
+                .map(|(at, cell)| (start + at, cell))
+                .collect()
+        } else {
             continue;
         };
+        if cells.len() < 2 || (cells.len() > 2 && !headed) {
+            continue;
+        }
+        let (key, (at, value)) = (cells[0].1, cells[1]);
         let Some(tag) = words
             .iter()
             .any(|w| contains_ignoring_case(key, w))
@@ -100,6 +115,36 @@ pub(super) fn pairs<'t, T: Copy>(
         });
     }
     out
+}
+
+lazy_regex!(
+    /// A table headed by a name and its value.
+    NAME_VALUE_HEADER,
+    r"(?im)^[ \t|]*(?:name|key|cookie|variable|setting|field|parameter)[ \t]*(?:\||[ \t]{2,})[ \t]*value\b"
+);
+
+/// Whether line `i` continues a table begun above it: the line before is
+/// a row (cells split as this line's are, or aligned), not a rule. A data
+/// row whose first cell says `password` is no header.
+fn inside_table(lines: &[(usize, &str)], i: usize) -> bool {
+    let Some(&(_, above)) = i.checked_sub(1).and_then(|k| lines.get(k)) else {
+        return false;
+    };
+    let line = lines[i].1;
+    if ruled(above) {
+        // Under a rule, the first row of a table whose header is above
+        // the rule: as many cells as it. A title box's one cell (the AWS
+        // CLI's) heads nothing.
+        let Some(&(_, header)) = i.checked_sub(2).and_then(|k| lines.get(k)) else {
+            return false;
+        };
+        let width = |l: &str| l.split('|').filter(|c| !c.trim().is_empty()).count();
+        return line.contains('|') && header.contains('|') && width(line) == width(header);
+    }
+    let split = ['|', ',', ';', '\t']
+        .into_iter()
+        .any(|c| line.contains(c) && above.contains(c));
+    split || (header_cells(line).len() >= 2 && header_cells(above).len() >= 2)
 }
 
 /// Each line of `text` with its byte offset.
@@ -123,20 +168,25 @@ fn ruled(line: &str) -> bool {
             .all(|b| matches!(b, b'-' | b'+' | b'|' | b' ' | b':' | b'=' | b'\r'))
 }
 
-/// The name a header cell gives, spaces turned to `_`; none for an empty
-/// cell, one of more than three words (a sentence, not a name), or one
-/// that holds what no column's name does: a digit or a lowercase slug (a
-/// row's value, `api-token`, `worker-2x9k`, read as a header), a colon
-/// (`Secret:  …` labels its value), quotes, backquotes or `=` (code).
+/// The name a header cell gives, spaces turned to `_` and a CSV's quotes
+/// dropped; none for an empty cell, one of more than three words (a
+/// sentence, not a name), or one that holds what no column's name does: a
+/// digit (a row's value, `worker-2x9k`), a colon (`Secret:  …` labels its
+/// value), backquotes or `=` (code).
 fn cell_name(cell: &str) -> Option<String> {
-    let cell = cell.trim();
+    let cell = cell.trim().trim_matches('"');
     let words = cell.split_whitespace().count();
     let name = cell
         .chars()
         .all(|c| c.is_alphabetic() || matches!(c, ' ' | '_' | '-' | '#' | '.' | '/'));
-    let slug = cell.contains('-') && !cell.chars().any(char::is_uppercase);
-    (!cell.is_empty() && words <= 3 && name && !slug)
+    (!cell.is_empty() && words <= 3 && name)
         .then(|| cell.split_whitespace().collect::<Vec<_>>().join("_"))
+}
+
+/// Whether an aligned header's cell is a lowercase slug (`api-token`), a
+/// row's value rather than a column's name.
+fn slug(cell: &str) -> bool {
+    cell.contains('-') && !cell.chars().any(char::is_uppercase)
 }
 
 /// Cells under the named column of a table split by `separator` whose
@@ -155,7 +205,7 @@ fn split<'t, T: Copy>(
     // A phrase of several words opens with a capital (`Secret access
     // key`); "as we said" is prose.
     let csv_name = |cell: &str| {
-        let cell = cell.trim();
+        let cell = cell.trim().trim_matches('"');
         cell_name(cell).is_some()
             && (!cell.contains(' ') || cell.starts_with(|c: char| c.is_ascii_uppercase()))
     };
@@ -183,8 +233,18 @@ fn split<'t, T: Copy>(
         let mut at = start;
         for (k, cell) in row.split(separator).enumerate() {
             if k == column {
-                let value = cell.trim().trim_end_matches('\r');
-                let from = at + cell.len() - cell.trim_start().len();
+                let trimmed = cell.trim_end_matches('\r').trim();
+                let value = if strict {
+                    trimmed.trim_matches('"')
+                } else {
+                    trimmed
+                };
+                let from = at + cell.len() - cell.trim_start().len()
+                    + if strict {
+                        trimmed.len() - trimmed.trim_start_matches('"').len()
+                    } else {
+                        0
+                    };
                 if !value.is_empty() {
                     out.push(Cell {
                         tag,
@@ -213,7 +273,11 @@ fn aligned<'t, T: Copy>(
     let cells = header_cells(header);
     // A header is two names or more, and names only: a line of prose or
     // code is none.
-    if cells.len() < 2 || cells.iter().any(|(_, cell)| cell_name(cell).is_none()) {
+    if cells.len() < 2
+        || cells
+            .iter()
+            .any(|(_, cell)| cell_name(cell).is_none() || slug(cell))
+    {
         return;
     }
     let Some((column, tag)) = cells

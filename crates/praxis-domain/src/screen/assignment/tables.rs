@@ -3,13 +3,22 @@
 //! table, a CSV export, a listing aligned with spaces, and the rows of a
 //! Key/Value table.
 
+use std::sync::LazyLock;
+
+use super::super::normalize::leak_normalized;
 use super::super::pattern::{Spans, contains_ignoring_case};
 use super::super::table::{self, Cell};
-use super::super::value::{has_digit, key_words, longest_alnum_run};
+use super::super::value::{has_digit, key_words, longest_alnum_run, mixed_case};
 use super::{KeyClass, key_class, literal_secret};
 
-/// Words a header naming a credential holds, one of which opens the read.
-const HEADER_WORDS: &[&str] = &[
+/// Words a header naming a credential holds, one of which opens the read;
+/// matched in their normalized form, as the text is (and in each case
+/// where the letters are not ASCII, as the match ignores ASCII case only).
+static HEADER_WORDS: LazyLock<&'static [&'static str]> =
+    LazyLock::new(|| leak_normalized(HEADER_WORD_LIST));
+
+/// [`HEADER_WORDS`] as written.
+const HEADER_WORD_LIST: &[&str] = &[
     "pass",
     "pwd",
     "secret",
@@ -20,6 +29,8 @@ const HEADER_WORDS: &[&str] = &[
     "senha",
     "mot_de",
     "пароль",
+    "Пароль",
+    "ПАРОЛЬ",
     "パスワード",
     "密码",
     "hasło",
@@ -27,8 +38,13 @@ const HEADER_WORDS: &[&str] = &[
     "wachtwoord",
 ];
 
-/// Column names for a password in other languages (spaces as `_`).
-const PASSWORD_NAMES: &[&str] = &[
+/// Column names for a password in other languages (spaces as `_`),
+/// normalized as the text is (lookalike Cyrillic letters folded).
+static PASSWORD_NAMES: LazyLock<&'static [&'static str]> =
+    LazyLock::new(|| leak_normalized(PASSWORD_NAME_LIST));
+
+/// [`PASSWORD_NAMES`] as written.
+const PASSWORD_NAME_LIST: &[&str] = &[
     "kennwort",
     "contraseña",
     "contrasena",
@@ -67,13 +83,30 @@ const TALLY_COLUMNS: &[&str] = &[
     "score",
     "rank",
     "hits",
+    "entropy",
+    "crack",
+    "cracked",
+    "erwartet",
+    "ergebnis",
+    "resultado",
+    "esperado",
+    "résultat",
+    "attendu",
+    "atteso",
+    "esito",
+    "verwacht",
+    "resultaat",
 ];
 
 /// The class of a column named for a credential, in English or another
 /// language; none for a column about them.
 fn column_class(name: &str) -> Option<KeyClass> {
+    // A path names a secret kept in a store (`prod/db/password`).
+    if name.contains('/') {
+        return None;
+    }
     let lower = name.to_lowercase();
-    if PASSWORD_NAMES.contains(&lower.as_str()) {
+    if PASSWORD_NAMES.iter().any(|n| n.to_lowercase() == lower) {
         return Some(KeyClass::Password);
     }
     let words = key_words(name);
@@ -89,10 +122,10 @@ pub(super) fn table_credentials(text: &str) -> Spans {
     if !text.bytes().any(|b| split.contains(&b)) && !text.contains("  ") {
         return Vec::new();
     }
-    table::cells(text, HEADER_WORDS, column_class)
+    table::cells(text, &HEADER_WORDS, column_class)
         .into_iter()
         .filter(|cell| !tally(cell.header))
-        .chain(table::pairs(text, HEADER_WORDS, column_class))
+        .chain(table::pairs(text, &HEADER_WORDS, column_class))
         .filter(credential)
         .map(|cell| cell.span)
         .collect()
@@ -106,12 +139,26 @@ fn tally(header: &str) -> bool {
 }
 
 /// Whether a cell holds a credential: one word (a table's cells are
-/// unquoted, so a word alone is a note), no path, no number, no
+/// unquoted, so a word alone is a note), no path, no date, no number, no
 /// lowercase slug (`api-token-v2`, `web-tls-2024` name secrets kept
 /// elsewhere), a password with a digit or a symbol (`n/a`, `rotated`, `in
 /// vault` are notes), and a literal as an assignment's value would be.
 fn credential(cell: &Cell<'_, KeyClass>) -> bool {
     let v = cell.value;
+    let b = v.as_bytes();
+    // A date or a timestamp (`2024-04-01T10:00:00Z`, `20240501T093012Z`).
+    let dated = b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && (b[4] == b'-' || b[4..8].iter().all(u8::is_ascii_digit));
+    // A `/` stands in a generated value (base64) but also in a path or a
+    // store's name (`prod/api-AbC123`): only where no part is a word.
+    let path = v.contains('/')
+        && (v.starts_with(['/', '.'])
+            || v.contains("//")
+            || v.split('/')
+                .any(|part| part.len() >= 3 && part.bytes().all(|b| b.is_ascii_lowercase()))
+            || !mixed_case(v)
+            || !has_digit(v));
     let number = v
         .trim_start_matches('-')
         .bytes()
@@ -125,7 +172,8 @@ fn credential(cell: &Cell<'_, KeyClass>) -> bool {
         || has_digit(v)
         || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b));
     !v.contains(char::is_whitespace)
-        && !v.contains('/')
+        && !path
+        && !dated
         && !number
         && !slug
         && !contains_ignoring_case(v, "example")
@@ -156,6 +204,12 @@ mod tests {
             "| 用户名 | 密码 |\n|---|---|\n| admin | CjZHX_uhb9hdxF |",
             "-[ RECORD 1 ]-------------------\nid       | 1\nusername | admin\npassword | Xul02KUiL6C%yX",
             "| Key | Value |\n|---|---|\n| DB_PASSWORD | tAUkfNI8y_Kx42 |",
+            "| Username | Пароль |\n| alice | ocOF!gokqH9rED0eo_mp |",
+            "логин,пароль\nalice,ocOF!gokqH9rED0eo_mp",
+            "| service | x-api-key |\n|---|---|\n| svc-alice | Q8f7Kd92LmXp0aZ3RtYv1WnB6cE4hJ5s |",
+            "Key         Value\n---         -----\napi_key     Q8f7Kd92LmXp0aZ3RtYv1WnB6cE4hJ5s\nowner       platform",
+            "\"Account\",\"Login Name\",\"Password\",\"Web Site\"\n\"GitHub\",\"alice\",\"Xk9#mPq2Lz!w\",\"https://github.com\"",
+            "| User | Password |\n|---|---|\n| admin | Xk9/mPq2Lz!w |",
         ] {
             assert!(flagged(hit), "{hit}");
         }
@@ -173,6 +227,12 @@ mod tests {
             "| password | count |\n|---|---|\n| 123456 | 23597311 |\n| qwerty123 | 3912816 |",
             "| Test case | Password | Expected |\n|---|---|---|\n| too short | Ab1! | reject |\n| valid | Abcdefg1! | accept |",
             "name,secret_ref,updated\napi,arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/api-AbC123,2024-05-01",
+            "| Password | Occurrences |\n|---|---|\n| 123456 | 23547453 |\n| password | 9545824 |\n| qwerty123 | 3912816 |",
+            "| Field | Type |\n|---|---|\n| password | varchar(255) |\n| Admin_2024 | role |",
+            "|  prod/db/password           |  2024-04-01T10:00:00+00:00  |",
+            "| db_password | 2024-04-01T10:00:00Z |",
+            "| Testfall | Passwort | Erwartet |\n|---|---|---|\n| kurz | ab1! | Fehler |\n| gültig | Abcdef12! | OK |",
+            "| Password | Entropy (bits) |\n|---|---|\n| Tr0ub4dor&3 | 28 |",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

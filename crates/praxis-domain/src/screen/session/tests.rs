@@ -990,3 +990,19 @@ fn session_clauses_and_session_columns() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// A third review: a Name/Value table of cookies, a UUID in a session
+/// column, and a timestamp that is none.
+#[test]
+fn cookie_tables_and_uuid_columns() {
+    for hit in [
+        "| Name | Value | Domain |\n|---|---|---|\n| PHPSESSID | k2v9q8m3n7b6x5c4z1l0p9o8i7 | .example.com |",
+        "| user | session_id |\n|---|---|\n| alice | 3f2a1b9c-8d7e-4f5a-9b3c-2d1e0f9a8b7c |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    assert!(!fires(
+        "| user | session_id |\n|---|---|\n| alice | 20240501T093012Z |",
+        Rule::SessionId
+    ));
+}
