@@ -48,7 +48,7 @@ lazy_regex!(
     /// session's UUID or ULID (`session-01JPCH….log`); an agent's `ses_…`
     /// id (opencode's).
     SESSION_FILE,
-    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\bsession_([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\b(?:ci_)?session_?([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
 );
 lazy_regex!(
     /// A session cookie as PHP's `var_dump` and `print_r` show an array's
@@ -116,7 +116,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -619,5 +619,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out
 }
 
+#[cfg(test)]
+mod row_tests;
 #[cfg(test)]
 mod tests;

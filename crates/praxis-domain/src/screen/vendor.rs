@@ -61,7 +61,7 @@ lazy_regex!(
     /// one written by `printf '…:_authToken=%s' VALUE`, npm's variable for
     /// it, and Yarn's `npmAuthToken` or `npmAuthIdent`.
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*:_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line
@@ -404,6 +404,11 @@ pub(super) fn npm(text: &str) -> Spans {
     if contains_ignoring_case(text, "npm") {
         out.extend(groups(Some(&NPM_LEGACY), text, |v| distinct_chars(v) >= 8));
     }
+    // `_auth` named beside its value in prose: a value that decodes to
+    // `user:password` is the credential, whatever the words between.
+    if text.contains("_auth") {
+        out.extend(groups(Some(&NPM_AUTH_NAMED), text, decodes_to_login));
+    }
     out.extend(groups(Some(&NPM_RC), text, |v| {
         // `npm config delete …:_authToken --location=project`: a flag.
         // A sentence's full stop is not the value's ("use a scoped
@@ -417,6 +422,29 @@ pub(super) fn npm(text: &str) -> Spans {
             && !v.starts_with(['-', '>'])
     }));
     out
+}
+
+lazy_regex!(
+    /// Base64 within a few words after `_auth` ("the _auth from the
+    /// runner's .npmrc (…)"): judged by [`decodes_to_login`].
+    NPM_AUTH_NAMED,
+    r"\b_auth\b[^\n]{0,60}?[\s(\x22'`:=]([A-Za-z0-9+/]{16,}={0,2})(?:[^A-Za-z0-9+/=]|$)"
+);
+
+/// Whether base64 decodes to a `user:password` pair of printable ASCII.
+fn decodes_to_login(encoded: &str) -> bool {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()
+        .and_then(|plain| String::from_utf8(plain).ok())
+        .is_some_and(|plain| {
+            plain.split_once(':').is_some_and(|(user, password)| {
+                !user.is_empty()
+                    && password.len() >= 4
+                    && plain.bytes().all(|b| b.is_ascii_graphic())
+            })
+        })
 }
 
 /// A JSON Web Token, also one a line wrap split: the segments may continue

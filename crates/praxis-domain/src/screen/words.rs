@@ -135,6 +135,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
         ],
         Rule::SessionId => &[
             "sess",
+            // OpenSearch Dashboards' security plugin's session cookie.
+            "security_authentication",
             // opencode's session ids.
             "ses_",
             "transcript",

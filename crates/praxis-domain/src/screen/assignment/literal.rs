@@ -132,10 +132,14 @@ pub(in crate::screen) fn literal_secret(
         return false;
     }
     // A secret manager's name and version (gcloud's `--set-secrets
-    // KEY=name:latest`).
+    // KEY=name:latest`, `KEY=maps-key:3`; a hyphenated name and a short
+    // number, where `user:73920184` is a login).
     if !quoted
         && v.rsplit_once(':').is_some_and(|(name, version)| {
-            version == "latest"
+            let numbered = (1..=3).contains(&version.len())
+                && version.bytes().all(|b| b.is_ascii_digit())
+                && name.contains('-');
+            (version == "latest" || numbered)
                 && !name.is_empty()
                 && name.bytes().all(|b| {
                     b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_')

@@ -105,7 +105,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that make `admin / X` a credential.
     pub(super) LOGIN_CONTEXT,
-    r"(?i)\bcreds?\b|credential|password|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
+    r"(?i)\bcreds?\b|credential|password|\bpw\b|\bpwd\b|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
 );
 
 /// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
@@ -281,9 +281,14 @@ mod tests {
             "Mật khẩu wifi là Kx7!mQ2pLw",
             "The admin account uses Kx7!mQ2pLw as its password.",
             "creds: deploy / Kx7!mQ2pLw",
+            "marta: what's the wifi pw for the lab router admin page?\nleo: admin / !hf%H9U0_RaEc9",
         ] {
             assert!(flagged(hit), "{hit}");
         }
+        // A secret manager's name and numbered version.
+        assert!(!flagged(
+            "gcloud run deploy checkout --set-secrets=GOOGLE_API_KEY=maps-key:3"
+        ));
         for clean in [
             "Salasana on vaihdettu, kysy Mikolta.",
             "La parola è importante.",

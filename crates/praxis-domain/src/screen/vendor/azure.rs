@@ -34,7 +34,7 @@ lazy_regex!(
 lazy_regex!(
     /// Words that place a Functions key.
     FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|masterkey|host key|azure"
+    r"(?i)\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|master[ _]?key|host key|kudu|azure"
 );
 lazy_regex!(
     /// A Microsoft Entra application's client secret: three characters, a

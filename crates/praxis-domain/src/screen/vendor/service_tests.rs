@@ -736,3 +736,24 @@ fn pair_names_alone_do_not_place_keys() {
         Rule::CredentialNpm
     ));
 }
+
+/// Held-out 59: npm's `_auth` named in prose or written by `printf`, a
+/// Functions master key read from Kudu.
+#[test]
+fn npm_auth_in_prose_and_kudu_master_keys() {
+    for hit in [
+        "Decoded the _auth from the CI runner's .npmrc (c3ZjLW5wbTozZzRaOWdobjQ1ayVzI2VIV09j): it is the old service account.",
+        "printf '_auth=%s\\n' amVua2luczpTODBHZUJ5VHJQdEhkZzZIZ0hmWA== >> .npmrc",
+    ] {
+        assert!(fires(hit, Rule::CredentialNpm), "{hit}");
+    }
+    // Base64 that decodes to no `user:password` is no `_auth`.
+    assert!(!fires(
+        "The _auth field (see docs) takes base64 such as aGVsbG8gd29ybGQgYWdhaW4= only.",
+        Rule::CredentialNpm
+    ));
+    assert!(fires(
+        "_master key from the Kudu console: mewfQco-Zcv10Rioy1KtisV6Z75ADtJ3u9yxcU5Z5vCICXyHGeyXW3== (will rotate after the demo)",
+        Rule::CredentialAzure
+    ));
+}

@@ -1,0 +1,131 @@
+//! Tests of session ids in a table's column, an SQL row, a cookie header
+//! and a clause that names them, beside [`super::tests`].
+
+use crate::screen::fires;
+use crate::screen::rule::Rule;
+
+/// Held-out 58: a cookie named for a session in a cookie header, Django's
+/// session row inserted without its columns, a sessions table's row, and
+/// Tomcat manager's table aligned with spaces.
+#[test]
+fn cookie_headers_rows_and_aligned_tables() {
+    for hit in [
+        "Set-Cookie: AUTH_SESSION_ID_LEGACY=6895e5a2-5a02-41e8-8f9b-ba46daa66a46.kc-1; Path=/realms/master/",
+        "INSERT INTO django_session VALUES('gmf9tsuasu4wei4bdln6sqmd1objlqgf','eyJh:1sXk2z:cdSR2U','2024-07-01 10:00:00');",
+        "user_sessions row: id=01H01C1GBMG6M6X5FBEH302YQQ user_id=88 created_at=2024-05-01",
+        "Tomcat Manager > Sessions for /erp\nSession ID                         Last accessed\nFE72835F756C3F3D0171B443D4974755   10:32:04",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "Set-Cookie: SESSION_TIMEOUT_MINUTES=30; Path=/",
+        "INSERT INTO django_session VALUES('placeholder_session_key_here','x','2024-07-01');",
+        "INSERT INTO talk_sessions VALUES('intro-to-rust-2024-keynote', 'Main hall');",
+        "user_sessions row: id=42 user_id=88",
+        "Session ID                         Last accessed\n(none)                             -",
+        "Session ID   Owner\nsee the audit log for the id   ops",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// A UUID after a colon that ends a clause naming a session id.
+#[test]
+fn uuids_after_a_session_clause() {
+    assert!(fires(
+        "Support asked for the session id, I sent them: 18402bda-f0d8-45fb-8a8f-0c104edee232",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "Support asked for the session id, I sent them: the one from the report",
+        Rule::SessionId
+    ));
+}
+
+/// A review's findings: cookies named for a session whose values are a
+/// time, a date or words; another id after a sessions row.
+#[test]
+fn cookie_values_and_row_ids_that_are_no_sessions() {
+    assert!(fires(
+        "curl -H 'Cookie: AUTH_SESSION_ID_LEGACY=2335e5a2-31e4-4d87-8c63-416dcaf24958.kc-2' https://sso.example.com/",
+        Rule::SessionId
+    ));
+    assert!(fires(
+        "INSERT INTO user_sessions VALUES ('e2c92aa1-76c7-4606-b28c-7ddc2150ae43', 17, '2024-05-01');",
+        Rule::SessionId
+    ));
+    assert!(fires(
+        "INSERT INTO sessions VALUES (\"k3x9m2p7q8r4s6t1v5w0y2z8a3b7c1d4\", 'e30', '2024-05-15');",
+        Rule::SessionId
+    ));
+    for clean in [
+        "Cookie: session_started_at=2024-05-01T12:00:00Z",
+        "Set-Cookie: sessionExpires=Wed%2C%2001%20May%202024%2014%3A00%3A00%20GMT; Path=/",
+        "Cookie: session_flag=feature_dark_mode_v2",
+        "Updated sessions row; request id=0b6c9f1e-3a7d-4c2e-9f1a-2b3c4d5e6f70",
+        "The sessions entry was deleted (trace id=4bf92f3577b34da6a3ce929d0e0e4736)",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+    for hit in [
+        "USER      Session ID                          STARTED\nalice     jHovX0ViRvSKiYsTZltpJ9bGZzKmFFVr    2024-05-01",
+        "Name     JSESSIONID                          Created\nalice    365BB3EC74A95D17E636798EB0F4C99A    10:00",
+        "| Session ID | User |\n|---|---|\n| 0umahY9g0fpqQgf6gi2C | root |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+}
+
+/// A second review: the clause before the colon may name the session's
+/// token or call it a SID, and must name no other id; dated labels in a
+/// Session column and cookie tables.
+#[test]
+fn session_clauses_and_session_columns() {
+    for hit in [
+        "My session token, as requested: f8521640-61b7-401e-bc13-cfafb45786dc",
+        "The SID of the stuck session, I grabbed it: b42ad8e6ce55dd3704439c852ee0c565",
+        "| Cookie | Value |\n|---|---|\n| PHPSESSID | enfsuwg8afl6ujpnx1hvap7e5r |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "The session id is not the same as the correlation id: e83109c3-01b5-422b-9282-efb89129485b is the correlation id",
+        "the session id was rotated, new build id: f1e375c1-2d76-432c-9851-7bb600dd6f30",
+        "ID   NAME         SESSION              STATE\n1    build-agent  sess-2024-05-01-a    active",
+        "| Ticket | Title | Session |\n|---|---|---|\n| OPS-1422 | Login loop | chrome-2024-05-01 |",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// A third review: a Name/Value table of cookies, a UUID in a session
+/// column, and a timestamp that is none.
+#[test]
+fn cookie_tables_and_uuid_columns() {
+    for hit in [
+        "| Name | Value | Domain |\n|---|---|---|\n| PHPSESSID | k2v9q8m3n7b6x5c4z1l0p9o8i7 | .example.com |",
+        "| user | session_id |\n|---|---|\n| alice | 3f2a1b9c-8d7e-4f5a-9b3c-2d1e0f9a8b7c |",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    assert!(!fires(
+        "| user | session_id |\n|---|---|\n| alice | 20240501T093012Z |",
+        Rule::SessionId
+    ));
+}
+
+/// Held-out 59: CodeIgniter's session file, OpenSearch Dashboards'
+/// session cookie.
+#[test]
+fn framework_session_files_and_cookies() {
+    for hit in [
+        "CodeIgniter created /writable/session/ci_sessionccd9146ac91e3235a1a2399c57b49265a13447f1 for every health-check hit.",
+        "OpenSearch Dashboards security_authentication=DdCBx9zl2yKazCtES1jX5XOtT7pZRxV1pdyd7P8sUFeyTB5KUTazr9BfqPLt cookie",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    assert!(!fires(
+        "security_authentication=false in opensearch_dashboards.yml disables the login page",
+        Rule::SessionId
+    ));
+}
