@@ -150,9 +150,12 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
     } else if documentation_value(text, span) || slot_follows(text, span) {
         Some(Suppressor::Placeholder)
     } else if rule != Rule::CredentialPrivateKey
-        // A Discord bot token's HMAC runs 27 characters or more before any
-        // cut: all three parts are there.
+        // A Discord bot token's three parts, or a classic GitHub token's
+        // 36 after `ghp_`, are whole before any cut.
         && !(rule == Rule::CredentialDiscord && text[span.clone()].matches('.').count() == 2)
+        && !(rule == Rule::CredentialGithub
+            && span.len() >= 40
+            && text.as_bytes()[span.start + 3] == b'_')
         && REDACTION_AFTER.is_match(&text[span.end..])
     {
         Some(Suppressor::RedactionMarker)

@@ -757,3 +757,20 @@ fn npm_auth_in_prose_and_kudu_master_keys() {
         Rule::CredentialAzure
     ));
 }
+
+/// Held-out 59: a classic GitHub token whole before an ellipsis is not cut.
+#[test]
+fn whole_github_tokens_before_an_ellipsis() {
+    assert!(fires(
+        "Using token: ghp_adRd7r0jfnvvVzBJnpv8TJx1tWwS2ERvvsL7...\nFetching 312 issues",
+        Rule::CredentialGithub
+    ));
+    assert!(!fires(
+        "Using token: ghp_adRd7r0jfnvvVzBJ...",
+        Rule::CredentialGithub
+    ));
+    assert!(!fires(
+        "token github_pat_11ABCDE2F0abcdefghijklmnopqrstuv...",
+        Rule::CredentialGithub
+    ));
+}
