@@ -27,7 +27,8 @@ const ROWS: usize = 16;
 
 /// The cells under each column that `named` picks from a header row
 /// holding one of `words` (a cheap test before the header is split): from
-/// tables split by `|`, and from tables aligned with spaces.
+/// tables split by `|`, commas, semicolons or tabs, and from tables
+/// aligned with spaces.
 ///
 /// `named` sees a header cell's name with its spaces turned to `_`
 /// (`API key` as `API_key`), so that it reads as a key would.
