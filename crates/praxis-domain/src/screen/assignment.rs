@@ -916,10 +916,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         (password && (!phrase || mixed_case(v)) && login).then(|| value.range())
     }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
-        let date = v.len() >= 10
-            && v.as_bytes()[..4].iter().all(u8::is_ascii_digit)
-            && v.as_bytes()[4] == b'-';
-        generated_password(v) && mixed_case(v) && !date
+        generated_password(v) && mixed_case(v)
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)

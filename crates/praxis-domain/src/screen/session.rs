@@ -12,7 +12,7 @@ use super::pattern::{
 use super::sql;
 use super::table;
 use super::value::{
-    counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
+    counts_up, dated, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
     keyboard_walk, longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
 };
 
@@ -445,11 +445,10 @@ fn table_column(text: &str) -> Spans {
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_'))
                 && value.contains(['-', '_'])
                 && longest_alnum_run(value) < 16;
-            let dated = value.len() >= 15 && value.as_bytes()[..8].iter().all(u8::is_ascii_digit);
             value.len() >= 16
                 && !value.contains('.')
                 && (!slug || UUID_ONLY.is_match(value))
-                && !dated
+                && !dated(value)
                 && has_letter(value)
                 && has_digit(value)
                 && session_value(cell.tag, value)

@@ -328,6 +328,15 @@ pub(super) fn twilio_sid(v: &str) -> bool {
         && b[2..].iter().all(u8::is_ascii_hexdigit)
 }
 
+/// Whether `s` opens with a date (`2024-04-01…`, `20240501T…`): a date or
+/// a timestamp, not a generated value.
+pub(super) fn dated(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && (b[4] == b'-' || b[4..8].iter().all(u8::is_ascii_digit))
+}
+
 pub(super) fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Captures;
 
 use super::super::pattern::{ScriptPattern, lazy_regex};
-use super::super::value::{has_digit, is_placeholder, mixed_case, word_like, wordy};
+use super::super::value::{dated, has_digit, is_placeholder, mixed_case, word_like, wordy};
 use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
 
 /// A password given in a sentence: "the password is …", "log in with
@@ -245,10 +245,7 @@ pub(super) fn word_and_number(v: &str) -> bool {
 pub(super) fn generated_password(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
     // A date or a timestamp (`2023-11-02T13:40:55`) is none.
-    let date = v.len() >= 10
-        && v.as_bytes()[..4].iter().all(u8::is_ascii_digit)
-        && v.as_bytes()[4] == b'-';
-    !date
+    !dated(v)
         && v.len() >= 8
         && has_digit(v)
         && v.bytes().any(|b| b.is_ascii_alphabetic())

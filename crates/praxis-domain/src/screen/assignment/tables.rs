@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use super::super::normalize::leak_normalized;
 use super::super::pattern::{Spans, contains_ignoring_case};
 use super::super::table::{self, Cell};
-use super::super::value::{has_digit, key_words, longest_alnum_run, mixed_case};
+use super::super::value::{dated, has_digit, key_words, longest_alnum_run, mixed_case};
 use super::{KeyClass, key_class, literal_secret};
 
 /// Words a header naming a credential holds, one of which opens the read;
@@ -145,11 +145,6 @@ fn tally(header: &str) -> bool {
 /// vault` are notes), and a literal as an assignment's value would be.
 fn credential(cell: &Cell<'_, KeyClass>) -> bool {
     let v = cell.value;
-    let b = v.as_bytes();
-    // A date or a timestamp (`2024-04-01T10:00:00Z`, `20240501T093012Z`).
-    let dated = b.len() >= 10
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && (b[4] == b'-' || b[4..8].iter().all(u8::is_ascii_digit));
     // A `/` stands in a generated value (base64) but also in a path or a
     // store's name (`prod/api-AbC123`): only where no part is a word.
     let path = v.contains('/')
@@ -173,7 +168,7 @@ fn credential(cell: &Cell<'_, KeyClass>) -> bool {
         || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b));
     !v.contains(char::is_whitespace)
         && !path
-        && !dated
+        && !dated(v)
         && !number
         && !slug
         && !contains_ignoring_case(v, "example")
