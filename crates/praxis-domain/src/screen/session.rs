@@ -465,6 +465,67 @@ fn cookie_header(text: &str, at: usize) -> bool {
     contains_ignoring_case(&text[start..at], "cookie:")
 }
 
+lazy_regex!(
+    /// A UUID or 32 hex digits in the same sentence as a word naming a
+    /// session ("the session id shown in the footer (…)", "lookup(:sessions,
+    /// \"…\")", "FROM user_sessions WHERE sid = %s\", (\"…\",)"), within 80
+    /// characters of it: the words between are captured for
+    /// [`nothing_else_named`].
+    SESSION_NEARBY,
+    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?id)?|sid)\b([^\n]{0,80}?)\b([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+);
+
+/// Whether the words between a session's name and an id-shaped value, or
+/// after the value to its sentence's end, leave the value to the session:
+/// no sentence ends between them, and they name no other thing such a
+/// value identifies or sums up (a request, a commit, a user, a file's
+/// checksum).
+fn nothing_else_named(between: &str, after: &str) -> bool {
+    let sentence_ends = |t: &str| [". ", "; ", "! ", "? "].iter().any(|end| t.contains(end));
+    let after = ["\n", ". ", "; "]
+        .iter()
+        .filter_map(|end| after.find(end))
+        .min()
+        .map_or(after, |end| &after[..end]);
+    let words: String = format!("{between} {after}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    !sentence_ends(between)
+        && names_no_other_id(&words)
+        && !key_words(&words).iter().any(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "user"
+                    | "account"
+                    | "tenant"
+                    | "org"
+                    | "project"
+                    | "device"
+                    | "span"
+                    | "message"
+                    | "order"
+                    | "job"
+                    | "run"
+                    | "task"
+                    | "event"
+                    | "transaction"
+                    | "instance"
+                    | "container"
+                    | "image"
+                    | "hash"
+                    | "md5"
+                    | "sha"
+                    | "checksum"
+                    | "digest"
+                    | "etag"
+                    | "fingerprint"
+                    | "nonce"
+                    | "salt"
+            )
+        })
+}
+
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
         // ASP.NET's id is 24 of `a`–`z` and `0`–`5`, digits or none: few
@@ -594,6 +655,21 @@ pub(super) fn session_id(text: &str) -> Spans {
         SESSION_CLAUSE
             .captures_iter(text)
             .filter(|c| names_no_other_id(&c[1]) && has_digit(&c[2]) && !counts_up(&c[2]))
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out.extend(
+        SESSION_NEARBY
+            .captures_iter(text)
+            .filter(|c| {
+                let v = &c[2];
+                let after = &text[c.get(2).map_or(text.len(), |m| m.end())..];
+                nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
+                    && has_digit(v)
+                    && has_letter(v)
+                    && !counts_up(v)
+                    && !v.eq_ignore_ascii_case(EMPTY_MD5)
+                    && !v.ends_with("000000000000")
+            })
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
     out.extend(groups(Some(&SESSION_LISTING), text, listed_id));

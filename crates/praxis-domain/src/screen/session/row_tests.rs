@@ -129,3 +129,28 @@ fn framework_session_files_and_cookies() {
         Rule::SessionId
     ));
 }
+
+/// Held-out 54 and 60: a UUID or 32 hex digits in the sentence that names
+/// a session, unless a sentence ends between them or the words between
+/// name another thing the value could identify or sum up.
+#[test]
+fn ids_in_the_sentence_that_names_a_session() {
+    for hit in [
+        "Steps: 1. note the session id shown in the footer (a4cac71cf7b99af186c2d3c1175a1e93) 2. open a ticket",
+        "iex> :ets.lookup(:sessions, \"1a6776a3f1465ede49f44665a191adc0\")",
+        "the chat session id in .aider.chat.history.md header was dc924ff0-9635-48cf-afb6-a09e405ee053",
+        "conn.execute(\"SELECT * FROM user_sessions WHERE sid = %s\", (\"605f0f02988a07e3775223604e6955de\",))",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "The session ended. Request 3f0c2a7e9b1d4c6e8f0a2b4c6d8e0f1a failed later.",
+        "session logs uploaded; md5 of the archive: 9e107d9d372bb6826bd81d3542a419d6",
+        "after the session we reverted commit 4f2b9c1d7e8a6b5c3d2e1f0a9b8c7d6e",
+        "session for user 7c9e6679-7425-40de-944b-e07fc1f90ae7 expired",
+        "session id format is 0123456789abcdef0123456789abcdef",
+        "the session row points at 00000000-0000-0000-0000-000000000000",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -774,3 +774,17 @@ fn whole_github_tokens_before_an_ellipsis() {
         Rule::CredentialGithub
     ));
 }
+
+/// Held-out 60: a project key whose random body holds a chance `xxxX`
+/// beside OpenAI's `T3BlbkFJ` marker.
+#[test]
+fn project_keys_with_a_chance_run_of_one_letter() {
+    assert!(fires(
+        "OpenAI(api_key='sk-proj-t8nOK-gsBQg-GqY7QBlkAMtlAfDD9ec2U4r0FRY8nnFVZenJNkiRYrxhUDDpoUf6_Af2cHhlriT3BlbkFJer3BOXywo2p7VQpcm_N-BxxxXdq8eOrZb7VAoMfr8rbTZY4oQQjB4v9pHU6XSm73cleBLEKC6P')",
+        Rule::CredentialOpenai
+    ));
+    assert!(!fires(
+        "OPENAI_API_KEY=sk-proj-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxT3BlbkFJxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        Rule::CredentialOpenai
+    ));
+}
