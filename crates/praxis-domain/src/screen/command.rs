@@ -225,6 +225,32 @@ fn dangerous_target(arg: &str) -> bool {
     false
 }
 
+/// Whether a recursive delete of `arg` breaks the system: a
+/// [`dangerous_target`], or a whole package's or service's configuration
+/// (`/etc/nginx`, `/etc/apt`, `/etc/systemd`). A file below it, or a copy
+/// set aside (`/etc/nginx.bak`), is routine to delete, and taking
+/// permissions away from it (`chmod -R a-w /etc/nginx`) hardens it.
+fn deleted_target(arg: &str) -> bool {
+    if dangerous_target(arg) {
+        return true;
+    }
+    let path = arg.trim_matches(['"', '\'', '`']).trim_end_matches('/');
+    path.strip_prefix("/etc/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/') && !set_aside(name))
+}
+
+/// Whether a file's name marks a copy set aside (`nginx.bak`,
+/// `sources.list.dpkg-old`, `fstab~`).
+fn set_aside(name: &str) -> bool {
+    name.contains(".bak")
+        || name.contains(".dpkg-")
+        || [
+            ".old", ".orig", ".backup", "~", ".save", ".tmp", ".rpmsave", ".rpmnew",
+        ]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
+}
+
 /// A wildcard inside the system's own programs, libraries or configuration
 /// (`/usr/lib/python3*`, `/etc/*`): it takes whatever the system put there.
 fn glob_in_system_directory(path: &str) -> bool {
@@ -291,7 +317,7 @@ fn delete_is_dangerous(command: &str, args: &str) -> bool {
             recursive |= lower == "/s";
             continue;
         }
-        dangerous |= dangerous_target(arg);
+        dangerous |= deleted_target(arg);
     }
     no_preserve_root || (recursive && dangerous)
 }
@@ -652,7 +678,7 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     out.extend(
         open.captures(&DELETE_PIPELINE, text)
             .filter(|c| {
-                dangerous_target(&c[1])
+                deleted_target(&c[1])
                     && c[2]
                         .split_whitespace()
                         .any(|a| a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
@@ -664,7 +690,7 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
             .filter(|c| {
                 // .NET deletes a directory's contents only when told to.
                 let recursive = !c[0].starts_with("Directory") || c.get(2).is_some();
-                recursive && dangerous_target(&c[1])
+                recursive && deleted_target(&c[1])
             })
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );

@@ -249,6 +249,8 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessionindex",
     // OpenID Connect's `session_state`, which names the login session.
     "sessionstate",
+    // Telethon's and Pyrogram's string session: the account's login.
+    "sessionstring",
 ];
 
 /// Whether a value is a Twilio resource SID (two capitals and 32 hex

@@ -250,4 +250,14 @@ mod tests {
         assert!(!flagged("[smtp.sendrelay.net]:587 relayuser:password"));
         assert!(!flagged("[main]:8080 mode:production"));
     }
+
+    /// Held-out 60: Dex's LDAP connector sets its bind password as
+    /// `bindPW`.
+    #[test]
+    fn ldap_bind_passwords_in_camel_case() {
+        assert!(flagged(
+            "  config:\n    bindDN: cn=dex,ou=svc,dc=corp,dc=example\n    bindPW: Sln-h#AkPd5d#7yy"
+        ));
+        assert!(!flagged("    bindPW: $LDAP_BIND_PASSWORD"));
+    }
 }

@@ -531,3 +531,23 @@ fn quoted_pipes_and_escaped_diskpart_scripts() {
         Rule::UnsafeCommand
     ));
 }
+
+/// Held-out 60: a recursive delete of a whole package's configuration
+/// under `/etc`, even inside an ssh command; a file below it or a copy set
+/// aside is routine.
+#[test]
+fn whole_configuration_directories_under_etc() {
+    for hit in [
+        "ssh deploy@web-03 'sudo rm -rf /etc/nginx /usr/share/nginx'",
+        "sudo rm -rf /etc/docker/",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "sudo rm -rf /etc/nginx/sites-enabled/default",
+        "sudo rm -rf /etc/nginx.bak",
+        "sudo rm -f /etc/apt/sources.list.d/old.list.dpkg-old",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

@@ -653,3 +653,21 @@ fn signing_keys_in_callbacks() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 60: a private calendar feed's key before `.ics`, and a
+/// trigger hook's key in base 36 with fewer digits than a fifth.
+#[test]
+fn calendar_feeds_and_trigger_keys() {
+    for hit in [
+        "the calendar subscription URL: https://cal.ostrander.app/ical/609993/private-f5f1835f9cd0daa1a6656abe3569184a.ics",
+        "POST https://hooks.opsnotify.net/v1/trigger/oskfsuviqexay8i03cbc56pex0zvagjn",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://cal.ostrander.app/ical/609993/public/basic.ics",
+        "POST https://hooks.opsnotify.net/v1/trigger/nightlybuildnotificationsforteam",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

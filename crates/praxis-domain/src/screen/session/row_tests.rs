@@ -154,3 +154,17 @@ fn ids_in_the_sentence_that_names_a_session() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 60: Telethon's and Pyrogram's string session logs the account
+/// in.
+#[test]
+fn string_sessions() {
+    assert!(fires(
+        "session_string=PEezjy3jz0NXatBJAkX0FL4OQELfJ0CULJGsNX0zSP5p-CUkc6rBSAaR8lHpMqnN",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "SESSION_STRING = os.environ[\"SESSION_STRING\"]",
+        Rule::SessionId
+    ));
+}
