@@ -11,10 +11,13 @@ use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower};
 use super::sql;
 use super::value::{
-    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, longest_alnum_run,
-    mixed_case, random_like, word_like, wordy,
+    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, random_like,
+    word_like, wordy,
 };
 pub(super) use literal::literal_secret;
+use literal::{
+    bare_key_value, generated_value, local_tag, namespaced, next_parameter, tag_reads, uuid_value,
+};
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
     PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
@@ -22,8 +25,11 @@ use prose::{
 };
 
 lazy_regex!(
+    /// A key named for a secret, its operator and its value; a standard
+    /// YAML tag before the value (`!!str s3cr3t…`) is skipped, as the value
+    /// after it is literal.
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -192,6 +198,17 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     if words.len() > 1 && words.last().is_some_and(|w| w == "b64" || w == "base64") {
         words.pop();
     }
+    // What a secret manager hands back (`SecretString`, `secret_value`) or
+    // a secret named for what it opens (`secret_access`): only a generated
+    // value counts, as such keys also hold a status or a name.
+    if words.len() > 1
+        && words[words.len() - 2] == "secret"
+        && words
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "value" | "string" | "access" | "data"))
+    {
+        return Some(KeyClass::Generated);
+    }
     // A personal access token (`--pat`, `AZURE_DEVOPS_PAT`); "Pat" is also
     // a name, so only a generated value counts.
     if words.last().is_some_and(|w| w == "pat") {
@@ -222,8 +239,13 @@ pub(super) fn key_class(key: &str) -> Option<KeyClass> {
     if words.len() > 1 && words.last().is_some_and(|w| w == "auth") {
         return Some(KeyClass::Secret);
     }
-    // `DB_PW`: a password by its short name, after a qualifier.
-    if words.len() > 1 && words.last().is_some_and(|w| w == "pw") {
+    // `DB_PW`: a password by its short name, after a qualifier (an LDAP
+    // bind's `bindpw` joins them).
+    if (words.len() > 1 && words.last().is_some_and(|w| w == "pw"))
+        || words
+            .last()
+            .is_some_and(|w| w.eq_ignore_ascii_case("bindpw"))
+    {
         return Some(KeyClass::Password);
     }
     if words.len() == 1 && words[0] == "pass" {
@@ -338,6 +360,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&config::NETRC, &["password"]),
             (&config::MAIL_ACCOUNT, &["pass"]),
             (&config::STATS_AUTH, &["stats"]),
+            (&debugger::PRINTED, debugger::DEBUGGER_WORDS),
             (
                 &DECLARATION,
                 &[
@@ -525,24 +548,6 @@ fn generated_key(key: &str) -> bool {
             || (qualifier == "secret" && last == "id"))
 }
 
-/// Whether the value of a [`generated_key`] is generated: after an
-/// optional `base64:`, one run of 24 base64 or hex characters or more,
-/// with letters and digits and a long alphanumeric stretch.
-fn generated_value(raw: &str) -> bool {
-    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    let v = v.strip_prefix("base64:").unwrap_or(v);
-    // A publishable key (`pk_test_…`, `pk_live_…`) is public.
-    !v.starts_with("pk_")
-        && v.len() >= 24
-        && v.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-'))
-        && has_digit(v)
-        && v.bytes().any(|b| b.is_ascii_alphabetic())
-        && longest_alnum_run(v) >= 16
-        && !is_placeholder(v)
-        && distinct_chars(v) >= 10
-}
-
 /// Whether a key is named `key` and nothing else (an INI section's
 /// `key=`, a YAML block's `key:`): it names a secret only by its value.
 fn bare_key(key: &str) -> bool {
@@ -574,32 +579,6 @@ fn keyed_line(text: &str, key: Option<regex::Match<'_>>) -> bool {
         .iter()
         .any(|word| lead == *word || lead.ends_with(&format!(" {word}")));
     lead.is_empty() || declared || lead.ends_with(['{', ',', '(', '[', ';', '&', '?', '|'])
-}
-
-/// Whether the value of a [`bare_key`] is a secret: generated and mixing
-/// cases, as a digest, an id or a name does not.
-fn bare_key_value(raw: &str) -> bool {
-    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    // A cache key (`Linux-pip-<hash>`), an integrity hash (`sha512-…`) or
-    // an IPFS id (`Qm…`) names content, not a secret.
-    let named_content = v.split_once('-').is_some_and(|(head, _)| {
-        head.len() >= 3
-            && (head.bytes().all(|b| b.is_ascii_alphabetic()) || head.starts_with("sha"))
-    }) || (v.starts_with("Qm") && v.len() == 46);
-    generated_value(raw) && v.len() >= 32 && mixed_case(v) && !wordy(v) && !named_content
-}
-
-/// Whether a value is a random UUID, as some services issue their keys
-/// (a record key, a license key): not all zeros or another placeholder.
-fn uuid_value(raw: &str) -> bool {
-    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    let groups: Vec<&str> = v.split('-').collect();
-    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
-        && groups
-            .iter()
-            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
-        && distinct_chars(v) >= 10
-        && !is_placeholder(v)
 }
 
 /// The first two groups that take part in a match of a pattern whose
@@ -643,27 +622,6 @@ fn sealed(text: &str, key: Option<regex::Match<'_>>) -> bool {
         .all(|line| line.trim().is_empty() || indent(line) > parent)
 }
 
-/// Whether `value` starts with `&` and a parameter's name and `=`.
-fn next_parameter(value: &str) -> bool {
-    value.strip_prefix('&').is_some_and(|rest| {
-        rest.split_once('=').is_some_and(|(name, _)| {
-            !name.is_empty()
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        })
-    })
-}
-
-/// Whether `value`, written right after a key and a bare `:`, goes on
-/// with a lowercase word and another `:`: a namespaced name (the Redis key
-/// `auth:refresh:<id>`), not a key's value.
-fn namespaced(value: &str) -> bool {
-    value
-        .split_once(':')
-        .is_some_and(|(word, _)| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()))
-}
-
 pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let user_named = std::cell::OnceCell::new();
@@ -671,6 +629,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         // An empty query parameter (`?token=&next=/lab`): what follows is
         // the next parameter, not a value.
         if next_parameter(&c[5]) {
+            return false;
+        }
+        // A local YAML tag after a key's colon, followed by what it reads
+        // (`!vault-ref kv/ci#password`, `!Ref DbPassword`, `!sops-secret
+        // prod/db`), stands for a value kept elsewhere; alone
+        // (`: !winter-is-coming`) or after `=`, it is a password that opens
+        // with `!`.
+        if &c[3] == ":" && local_tag(&c[5]) && c.get(5).is_some_and(|v| tag_reads(&text[v.end()..]))
+        {
             return false;
         }
         // In a URL's query, `&` ends the value (`?token=page-3&limit=50`).
@@ -931,6 +898,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(config::config_credentials(&open, text));
     out.extend(tables::table_credentials(text));
+    out.extend(debugger::printed_credentials(&open, text));
     out.extend(
         open.captures(&REG_VALUE, text)
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
@@ -977,9 +945,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
 mod blocks;
 mod calls;
 mod config;
+mod debugger;
 mod literal;
 mod prose;
 mod tables;
+
+/// Whether the assignment rule fires on `text` as prose: the helper of
+/// the tests beside each of this rule's modules.
+#[cfg(test)]
+fn flagged(text: &str) -> bool {
+    super::scan(text, false).contains(&super::Rule::CredentialAssignment)
+}
 
 #[cfg(test)]
 mod tests;

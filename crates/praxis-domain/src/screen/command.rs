@@ -29,12 +29,13 @@ lazy_regex!(
 /// Other ways to destroy a system or run what was fetched, behind the
 /// disk wipes' door (the gate pass has one door per pattern, 128 in all):
 /// a cmd fork bomb, Perl's, `find` deleting from the root or a system
-/// directory (or running `rm -r` over the root or a home), Ansible's
+/// directory (or running `rm -r`, or `rm -f` over every name, over the
+/// root or a home), Ansible's
 /// `file` module told to remove one (`path=/etc state=absent`), `rm -rf *`
 /// right after `cd /` or `cd ~`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file, the root, a home or a system directory moved to `/dev/null`.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rR])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-i?name\s+(?:'\*'|\x22\*\x22|\\\*)))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -234,22 +235,34 @@ fn deleted_target(arg: &str) -> bool {
     if dangerous_target(arg) {
         return true;
     }
-    let path = arg.trim_matches(['"', '\'', '`']).trim_end_matches('/');
+    // Its contents (`/etc/nginx/*`, `/etc/nginx/.`) are all of it.
+    let path = arg
+        .trim_matches(['"', '\'', '`'])
+        .trim_end_matches(['*', '.', '/']);
     path.strip_prefix("/etc/")
         .is_some_and(|name| !name.is_empty() && !name.contains('/') && !set_aside(name))
 }
 
-/// Whether a file's name marks a copy set aside (`nginx.bak`,
-/// `sources.list.dpkg-old`, `fstab~`).
+/// Whether a name marks a copy set aside (`nginx.bak`, `nginx_old`,
+/// `nginx-backup-20240115`, `sources.list.dpkg-old`, `fstab~`) or one put
+/// out of use (`nginx.disabled`): a part after a `.`, `_` or `-` that is
+/// such a mark, perhaps numbered (`.bak2`).
 fn set_aside(name: &str) -> bool {
-    name.contains(".bak")
-        || name.contains(".dpkg-")
-        || [
-            ".old", ".orig", ".backup", "~", ".save", ".tmp", ".rpmsave", ".rpmnew",
-        ]
-        .iter()
-        .any(|suffix| name.ends_with(suffix))
+    let lower = name.to_ascii_lowercase();
+    let marked = |part: &str| {
+        SET_ASIDE.iter().any(|mark| {
+            part.strip_prefix(mark)
+                .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    name.ends_with('~') || lower.split(['.', '_', '-']).skip(1).any(marked)
 }
+
+/// The marks of a copy set aside or out of use.
+const SET_ASIDE: &[&str] = &[
+    "bak", "old", "orig", "backup", "save", "tmp", "previous", "prev", "disabled", "dist",
+    "rpmsave", "rpmnew", "rpmorig", "dpkg", "ucf",
+];
 
 /// A wildcard inside the system's own programs, libraries or configuration
 /// (`/usr/lib/python3*`, `/etc/*`): it takes whatever the system put there.

@@ -4,8 +4,8 @@
 use super::assignment::{KeyClass, key_class};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
-    counts_up, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case, random_like,
-    twilio_sid, word_like, wordy,
+    counts_up, dated, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
+    random_like, twilio_sid, word_like, wordy,
 };
 
 lazy_regex!(
@@ -369,6 +369,17 @@ fn generated_segment(segment: &str) -> bool {
 fn base36(segment: &str) -> bool {
     let digits = segment.bytes().filter(u8::is_ascii_digit).count();
     // Hex alone is a digest as often: [`generated_segment`] judges it.
+    // Under a fifth of digits, a run is random only if it holds no date
+    // (`nightlybuildfor20240115onubuntu2204`) and no stretch of letters
+    // as long as words strung together make
+    // (`projectalphabetagammadelta123456`): random base 36 runs to 15
+    // letters in a row about one time in fifteen.
+    let few_digits = digits * 5 < segment.len();
+    let letters = segment
+        .split(|c: char| c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
     segment.bytes().any(|b| b > b'f')
         && segment.len() >= 32
         && segment
@@ -377,6 +388,8 @@ fn base36(segment: &str) -> bool {
         && digits * 6 >= segment.len()
         && (segment.len() - digits) * 3 >= segment.len()
         && random_like(segment, 32)
+        && !counts_up(segment)
+        && !(few_digits && (letters >= 15 || dated(segment)))
 }
 
 /// Where the token that ends `before` starts: past the last whitespace,

@@ -418,8 +418,15 @@ fn session_value(suffix: &str, raw: &str) -> bool {
                 .iter()
                 .any(|w| last.ends_with(w))
         });
+    // A setting's name read from elsewhere
+    // (`settings.TELEGRAM_SESSION_STRING`) is a reference.
+    let reference = value.contains('.')
+        && value.rsplit('.').next().is_some_and(|last| {
+            last.len() > 3 && last.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        });
     // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
     !class
+        && !reference
         && value.len() >= min
         && !value.trim_end_matches('=').contains('=')
         && !is_placeholder(value)
@@ -481,7 +488,7 @@ lazy_regex!(
 /// after the value to its sentence's end, leave the value to the session:
 /// no sentence ends between them, and they name no other thing such a
 /// value identifies or sums up (a request, a commit, a user, a file's
-/// checksum).
+/// checksum), in the singular or the plural.
 fn nothing_else_named(between: &str, after: &str) -> bool {
     let sentence_ends = |t: &str| [". ", "; ", "! ", "? "].iter().any(|end| t.contains(end));
     let after = ["\n", ". ", "; "]
@@ -496,37 +503,87 @@ fn nothing_else_named(between: &str, after: &str) -> bool {
     !sentence_ends(between)
         && names_no_other_id(&words)
         && !key_words(&words).iter().any(|w| {
-            matches!(
-                w.to_ascii_lowercase().as_str(),
-                "user"
-                    | "account"
-                    | "tenant"
-                    | "org"
-                    | "project"
-                    | "device"
-                    | "span"
-                    | "message"
-                    | "order"
-                    | "job"
-                    | "run"
-                    | "task"
-                    | "event"
-                    | "transaction"
-                    | "instance"
-                    | "container"
-                    | "image"
-                    | "hash"
-                    | "md5"
-                    | "sha"
-                    | "checksum"
-                    | "digest"
-                    | "etag"
-                    | "fingerprint"
-                    | "nonce"
-                    | "salt"
-            )
+            let w = w.to_ascii_lowercase();
+            let one = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(&w);
+            ["sha", "md5", "crc", "hash", "checksum", "digest"]
+                .iter()
+                .any(|sum| w.starts_with(sum))
+                || OTHER_THINGS.contains(&one)
+                || !names_no_other_id(one)
         })
 }
+
+/// Things other than a session that a UUID or 32 hex digits identify,
+/// named near a session in a sentence ("the pairing session's customer
+/// <uuid>", "session runs: <hex>").
+const OTHER_THINGS: &[&str] = &[
+    "user",
+    "account",
+    "tenant",
+    "org",
+    "organization",
+    "project",
+    "device",
+    "span",
+    "message",
+    "order",
+    "job",
+    "run",
+    "task",
+    "event",
+    "transaction",
+    "instance",
+    "container",
+    "image",
+    "etag",
+    "fingerprint",
+    "nonce",
+    "salt",
+    "kernel",
+    "subscription",
+    "customer",
+    "ticket",
+    "attachment",
+    "client",
+    "item",
+    "object",
+    "dataset",
+    "invoice",
+    "resource",
+    "group",
+    "app",
+    "payment",
+    "workspace",
+    "layer",
+    "cache",
+    "issue",
+    "blob",
+    "page",
+    "file",
+    "link",
+    "url",
+    "avatar",
+    "gist",
+    "notebook",
+    "document",
+    "doc",
+    "record",
+    "node",
+    "pod",
+    "repo",
+    "repository",
+    "branch",
+    "pipeline",
+    "workflow",
+    "deployment",
+    "artifact",
+    "asset",
+    "package",
+    "model",
+    "experiment",
+    "trial",
+    "license",
+];
 
 pub(super) fn session_id(text: &str) -> Spans {
     let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
@@ -664,8 +721,17 @@ pub(super) fn session_id(text: &str) -> Spans {
             .captures_iter(text)
             .filter(|c| {
                 let v = &c[2];
-                let after = &text[c.get(2).map_or(text.len(), |m| m.end())..];
-                nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
+                let (start, end) = c.get(2).map_or((0, text.len()), |m| (m.start(), m.end()));
+                let after = &text[end..];
+                // An id inside a link (`https://notion.so/Page-<hex>`) is
+                // the linked page's.
+                let token_start = text[..start]
+                    .char_indices()
+                    .rfind(|(_, c)| c.is_whitespace())
+                    .map_or(0, |(i, c)| i + c.len_utf8());
+                let token = &text[token_start..start];
+                !token.contains("://")
+                    && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
                     && has_digit(v)
                     && has_letter(v)
                     && !counts_up(v)

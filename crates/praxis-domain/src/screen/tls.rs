@@ -47,9 +47,10 @@ lazy_regex!(
     /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
     /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
     /// a `HostnameVerifier` that says yes to every host, the InfluxDB 1
-    /// shell's `-unsafeSsl` (`=false` keeps verification on).
+    /// shell's `-unsafeSsl` (`=false` keeps verification on), R's
+    /// `download.file.extra` handing curl its `-k`.
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
+    r#"(?i)\bsecurityMode=insecure\b|\bdownload\.file\.extra\s*=\s*["'](?:[^"'\n]*\s)?(?:-k|--insecure)(?:\s|["'])|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
     /// curl's (and websocat's) `-k`, alone or in a group of short flags.
@@ -517,5 +518,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
         }
+    }
+
+    /// Seen part: R handing curl its `-k` through `download.file.extra`.
+    #[test]
+    fn r_download_extra_flags() {
+        assert!(fires(
+            "Rscript -e 'options(download.file.method=\"curl\", download.file.extra=\"-k\"); install.packages(\"data.table\")'",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "Rscript -e 'options(download.file.extra=\"-L --retry 3\")'",
+            Rule::TlsVerificationDisabled
+        ));
     }
 }

@@ -207,6 +207,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "ansible-galaxy",
             "wscat",
             "https",
+            // R's `download.file.extra="-k"`.
+            "download.file.extra",
         ],
         Rule::GitSafeguardBypass => &[
             "push",

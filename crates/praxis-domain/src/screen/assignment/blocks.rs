@@ -5,7 +5,7 @@ use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
 use super::super::value::{has_digit, is_placeholder, random_like};
-use super::uuid_value;
+use super::literal::uuid_value;
 
 lazy_regex!(
     /// A CloudFormation parameter's (or any YAML template's) default under

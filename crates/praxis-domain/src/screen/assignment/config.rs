@@ -148,11 +148,7 @@ fn unspeakable(g: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Rule, scan};
-
-    fn flagged(text: &str) -> bool {
-        scan(text, false).contains(&Rule::CredentialAssignment)
-    }
+    use super::super::flagged;
 
     #[test]
     fn netrc_passwords_on_one_line_or_under_their_machine() {

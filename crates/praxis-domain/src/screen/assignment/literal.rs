@@ -1,10 +1,12 @@
 //! Whether a value assigned to a secret's key is a literal secret, rather
-//! than a reference, a placeholder, a path, a type or code.
+//! than a reference (a local YAML tag's operand among them), a placeholder,
+//! a path, a type or code; and the shapes of generated values that keys
+//! named only `key` or `…_key` hold.
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like, twilio_sid, vault_token,
-    word_like,
+    distinct_chars, has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like,
+    twilio_sid, vault_token, word_like, wordy,
 };
 use super::config::app_password;
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
@@ -259,6 +261,131 @@ pub(in crate::screen) fn literal_secret(
                 && v.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
                 && random_like(v, 16)
+        }
+    }
+}
+
+/// Whether the value of a [`generated_key`] is generated: after an
+/// optional `base64:`, one run of 24 base64 or hex characters or more,
+/// with letters and digits and a long alphanumeric stretch.
+pub(super) fn generated_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let v = v.strip_prefix("base64:").unwrap_or(v);
+    // A publishable key (`pk_test_…`, `pk_live_…`) is public.
+    !v.starts_with("pk_")
+        && v.len() >= 24
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-'))
+        && has_digit(v)
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+        && longest_alnum_run(v) >= 16
+        && !is_placeholder(v)
+        && distinct_chars(v) >= 10
+}
+
+/// Whether the value of a [`bare_key`] is a secret: generated and mixing
+/// cases, as a digest, an id or a name does not.
+pub(super) fn bare_key_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    // A cache key (`Linux-pip-<hash>`), an integrity hash (`sha512-…`) or
+    // an IPFS id (`Qm…`) names content, not a secret.
+    let named_content = v.split_once('-').is_some_and(|(head, _)| {
+        head.len() >= 3
+            && (head.bytes().all(|b| b.is_ascii_alphabetic()) || head.starts_with("sha"))
+    }) || (v.starts_with("Qm") && v.len() == 46);
+    generated_value(raw) && v.len() >= 32 && mixed_case(v) && !wordy(v) && !named_content
+}
+
+/// Whether a value is a random UUID, as some services issue their keys
+/// (a record key, a license key): not all zeros or another placeholder.
+pub(super) fn uuid_value(raw: &str) -> bool {
+    let v = raw.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let groups: Vec<&str> = v.split('-').collect();
+    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+        && distinct_chars(v) >= 10
+        && !is_placeholder(v)
+}
+
+/// Whether `value` starts with `&` and a parameter's name and `=`.
+pub(super) fn next_parameter(value: &str) -> bool {
+    value.strip_prefix('&').is_some_and(|rest| {
+        rest.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        })
+    })
+}
+
+/// Whether `value`, written right after a key and a bare `:`, goes on
+/// with a lowercase word and another `:`: a namespaced name (the Redis key
+/// `auth:refresh:<id>`), not a key's value.
+pub(super) fn namespaced(value: &str) -> bool {
+    value
+        .split_once(':')
+        .is_some_and(|(word, _)| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
+/// Whether a value is a local YAML tag's name (`!vault-ref`, `!Ref`,
+/// `!1password-ref`).
+pub(super) fn local_tag(value: &str) -> bool {
+    value.strip_prefix('!').is_some_and(|name| {
+        name.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    })
+}
+
+/// Whether what follows a tag on its line is the tag's operand.
+pub(super) fn tag_reads(rest: &str) -> bool {
+    let line = rest.split('\n').next().unwrap_or("");
+    line.starts_with([' ', '\t']) && !line.trim().is_empty() && !line.trim_start().starts_with('#')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::flagged;
+
+    /// Held-out 59: what a secret manager hands back (`SecretString`) or a
+    /// secret named for what it opens (`secret_access`), when generated.
+    /// A local YAML tag after a key's colon reads a value kept elsewhere;
+    /// alone or after `=`, a value opening with `!` is a password.
+    #[test]
+    fn local_yaml_tags_and_passwords_that_open_with_a_bang() {
+        for clean in [
+            "password: !vault-ref kv/data/ci/nexus#password",
+            "secret_key: !k8s-secret app-secrets/SECRET_KEY",
+            "password: !1password-ref Engineering/DB",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+        for hit in [
+            "DB_PASSWORD=!winter-is-coming",
+            "Postgres superuser password = !O3AIBA8VY6mXJ on db-legacy-03",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+    }
+
+    #[test]
+    fn secret_manager_values() {
+        for hit in [
+            "\"SecretString\": \"7duKliIHiZAOWHzkgCgVb1GObP2LSJPaUgi9mdKW\"",
+            "  \"secret_access\": \"7duKliIHiZAOWHzkgCgVb1GObP2LSJPaUgi9mdKW\",",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "\"secret_value\": \"none\"",
+            "secret_access: granted",
+            "\"secret_data\": \"my-app-config\"",
+        ] {
+            assert!(!flagged(clean), "{clean}");
         }
     }
 }

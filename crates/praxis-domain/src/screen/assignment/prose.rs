@@ -8,7 +8,8 @@ use regex::Captures;
 
 use super::super::pattern::{ScriptPattern, lazy_regex};
 use super::super::value::{dated, has_digit, is_placeholder, mixed_case, word_like, wordy};
-use super::{HARMLESS_TOKEN_WORDS, generated_value, sealed};
+use super::literal::generated_value;
+use super::{HARMLESS_TOKEN_WORDS, sealed};
 
 /// A password given in a sentence: "the password is …", "log in with
 /// password …" (or "use pw …"), "the password was reset to …", and the
@@ -256,11 +257,7 @@ pub(super) fn generated_password(v: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Rule, scan};
-
-    fn flagged(text: &str) -> bool {
-        scan(text, false).contains(&Rule::CredentialAssignment)
-    }
+    use super::super::flagged;
 
     /// Passwords said in Danish, Finnish, Czech, Hungarian, Romanian,
     /// Indonesian and Vietnamese, in French "from now on", as what an

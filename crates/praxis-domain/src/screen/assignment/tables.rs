@@ -178,11 +178,7 @@ fn credential(cell: &Cell<'_, KeyClass>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Rule, scan};
-
-    fn flagged(text: &str) -> bool {
-        scan(text, false).contains(&Rule::CredentialAssignment)
-    }
+    use super::super::flagged;
 
     #[test]
     fn passwords_and_tokens_in_their_columns() {

@@ -540,6 +540,7 @@ fn whole_configuration_directories_under_etc() {
     for hit in [
         "ssh deploy@web-03 'sudo rm -rf /etc/nginx /usr/share/nginx'",
         "sudo rm -rf /etc/docker/",
+        "sudo rm -rf /etc/nginx/*",
     ] {
         assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
     }
@@ -547,7 +548,22 @@ fn whole_configuration_directories_under_etc() {
         "sudo rm -rf /etc/nginx/sites-enabled/default",
         "sudo rm -rf /etc/nginx.bak",
         "sudo rm -f /etc/apt/sources.list.d/old.list.dpkg-old",
+        "sudo rm -rf /etc/nginx_old /etc/nginx-backup-20240115 /etc/nginx.BAK /etc/nginx.disabled",
     ] {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
+}
+
+/// Seen part: `find` over the root removing every file with `rm -f`; a
+/// name pattern narrows it to what it names.
+#[test]
+fn find_removing_every_file_from_the_root() {
+    assert!(fires(
+        "sudo find / -type f -name '*' -exec rm -f {} +",
+        Rule::UnsafeCommand
+    ));
+    assert!(!fires(
+        "find / -name '*.pyc' -exec rm -f {} +",
+        Rule::UnsafeCommand
+    ));
 }

@@ -667,6 +667,7 @@ fn calendar_feeds_and_trigger_keys() {
     for clean in [
         "https://cal.ostrander.app/ical/609993/public/basic.ics",
         "POST https://hooks.opsnotify.net/v1/trigger/nightlybuildnotificationsforteam",
+        "https://hooks.example.com/webhook/projectalphabetagammadelta123456",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

@@ -150,6 +150,11 @@ fn ids_in_the_sentence_that_names_a_session() {
         "session for user 7c9e6679-7425-40de-944b-e07fc1f90ae7 expired",
         "session id format is 0123456789abcdef0123456789abcdef",
         "the session row points at 00000000-0000-0000-0000-000000000000",
+        // A review's probes: plurals, sums and other things named, links.
+        "session notes: MLflow runs 5d8cf3dd72b82e073f2f0c80c78a6ca3 and 9e107d9d372bb6826bd81d3542a419d6",
+        "session upload sha256:5d8cf3dd72b82e073f2f0c80c78a6ca3",
+        "Pairing session: customer 7c9e6679-7425-40de-944b-e07fc1f90ae7 reported the bug",
+        "session notes at https://www.notion.so/Retro-5d8cf3dd72b82e073f2f0c80c78a6ca3",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
