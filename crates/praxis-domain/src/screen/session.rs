@@ -513,6 +513,51 @@ fn nothing_else_named(between: &str, after: &str) -> bool {
         })
 }
 
+/// Whether the id that ends a labelled match is filler rather than an id
+/// (a counting run, the empty MD5, one digit repeated, hex without a
+/// letter or a digit), or the sentence goes on to call it a checksum
+/// ("session 5d8c… (md5)").
+fn filler_or_sum(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let matched = &text[span.clone()];
+    let id = matched
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .next()
+        .unwrap_or(matched);
+    let hex = id.replace('-', "");
+    let filler = counting_run(&hex)
+        || hex.eq_ignore_ascii_case(EMPTY_MD5)
+        || distinct_chars(&hex) < 4
+        || (hex.len() >= 32
+            && hex.bytes().all(|b| b.is_ascii_hexdigit())
+            && (!has_digit(&hex) || !has_letter(&hex)));
+    let rest = &text[span.end..];
+    let sentence = &rest[..[". ", "\n", "; "]
+        .iter()
+        .filter_map(|end| rest.find(end))
+        .min()
+        .unwrap_or(rest.len())];
+    let lower = sentence.to_ascii_lowercase();
+    let sum = ["md5", "sha1", "sha256", "checksum", "hash", "digest"]
+        .iter()
+        .any(|w| lower.contains(w));
+    filler || sum
+}
+
+/// Whether an id-shaped run counts up in one stretch of six or more
+/// (`0123456789abcdef…`): a sample written out. Random hex has a neighbour
+/// one apart every sixteenth step, so only an unbroken stretch tells.
+fn counting_run(s: &str) -> bool {
+    let mut run = 0;
+    s.as_bytes().windows(2).any(|w| {
+        run = if w[1] == w[0].wrapping_add(1) {
+            run + 1
+        } else {
+            0
+        };
+        run >= 5
+    })
+}
+
 /// Things other than a session that a UUID or 32 hex digits identify,
 /// named near a session in a sentence ("the pairing session's customer
 /// <uuid>", "session runs: <hex>").
@@ -671,7 +716,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(
         matches(Some(&SESSION_LABELLED_UUID), text)
             .into_iter()
-            .filter(|s| !nil(s)),
+            .filter(|s| !nil(s) && !filler_or_sum(text, s)),
     );
     out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
     if contains_ignoring_case(text, "claude") {
@@ -734,7 +779,7 @@ pub(super) fn session_id(text: &str) -> Spans {
                     && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
                     && has_digit(v)
                     && has_letter(v)
-                    && !counts_up(v)
+                    && !counting_run(v)
                     && !v.eq_ignore_ascii_case(EMPTY_MD5)
                     && !v.ends_with("000000000000")
             })

@@ -173,3 +173,22 @@ fn string_sessions() {
         Rule::SessionId
     ));
 }
+
+/// A review's probes: a labelled id that the sentence calls a checksum,
+/// or that is filler; random UUIDs with a few neighbours one apart are
+/// still ids.
+#[test]
+fn labelled_sums_and_filler() {
+    for clean in [
+        "session 5d8cf3dd72b82e073f2f0c80c78a6ca3 (md5)",
+        "session 5d8cf3dd72b82e073f2f0c80c78a6ca3 is the md5 of the upload",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+    for hit in [
+        "gemini --resume 7a7727c4-9ccd-457a-ab15-2bcd1899808d",
+        "claude -r 2010dbde-e019-45a4-89d7-5ce2ba296a23 -p 'continue the migration'",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+}
