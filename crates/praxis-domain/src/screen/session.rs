@@ -490,27 +490,52 @@ lazy_regex!(
 /// value identifies or sums up (a request, a commit, a user, a file's
 /// checksum), in the singular or the plural.
 fn nothing_else_named(between: &str, after: &str) -> bool {
-    let sentence_ends = |t: &str| [". ", "; ", "! ", "? "].iter().any(|end| t.contains(end));
-    let after = ["\n", ". ", "; "]
+    let sentence_ends = [". ", "; ", "! ", "? "]
         .iter()
-        .filter_map(|end| after.find(end))
+        .any(|end| between.contains(end));
+    !sentence_ends
+        && !words_of(&format!("{between} {}", sentence_rest(after)))
+            .iter()
+            .any(|w| {
+                let one = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w);
+                sum_word(w) || OTHER_THINGS.contains(&one) || !names_no_other_id(one)
+            })
+}
+
+/// What of `rest` stays in its sentence: up to a full stop, a semicolon
+/// or the line's end.
+fn sentence_rest(rest: &str) -> &str {
+    ["\n", ". ", "; "]
+        .iter()
+        .filter_map(|end| rest.find(end))
         .min()
-        .map_or(after, |end| &after[..end]);
-    let words: String = format!("{between} {after}")
+        .map_or(rest, |end| &rest[..end])
+}
+
+/// The words of `text` in lower case, split at anything but ASCII letters
+/// and digits, and between the words of a name in camel case.
+fn words_of(text: &str) -> Vec<String> {
+    let joined: String = text
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    !sentence_ends(between)
-        && names_no_other_id(&words)
-        && !key_words(&words).iter().any(|w| {
-            let w = w.to_ascii_lowercase();
-            let one = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(&w);
-            ["sha", "md5", "crc", "hash", "checksum", "digest"]
-                .iter()
-                .any(|sum| w.starts_with(sum))
-                || OTHER_THINGS.contains(&one)
-                || !names_no_other_id(one)
-        })
+    key_words(&joined)
+        .into_iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether a word names a checksum (`md5`, `md5sum`, `sha256`, `crc32`,
+/// `hashes`, `digest`), not a word that merely opens alike (`shared`).
+fn sum_word(w: &str) -> bool {
+    let numbered = |prefix: &str| {
+        w.strip_prefix(prefix)
+            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()) || rest == "sum")
+    };
+    ["sha", "md5", "crc"].iter().any(|p| numbered(p))
+        || ["hash", "checksum", "digest"]
+            .iter()
+            .any(|p| w.starts_with(p))
 }
 
 /// Whether the id that ends a labelled match is filler rather than an id
@@ -530,16 +555,9 @@ fn filler_or_sum(text: &str, span: &std::ops::Range<usize>) -> bool {
         || (hex.len() >= 32
             && hex.bytes().all(|b| b.is_ascii_hexdigit())
             && (!has_digit(&hex) || !has_letter(&hex)));
-    let rest = &text[span.end..];
-    let sentence = &rest[..[". ", "\n", "; "]
+    let sum = words_of(sentence_rest(&text[span.end..]))
         .iter()
-        .filter_map(|end| rest.find(end))
-        .min()
-        .unwrap_or(rest.len())];
-    let lower = sentence.to_ascii_lowercase();
-    let sum = ["md5", "sha1", "sha256", "checksum", "hash", "digest"]
-        .iter()
-        .any(|w| lower.contains(w));
+        .any(|w| sum_word(w));
     filler || sum
 }
 

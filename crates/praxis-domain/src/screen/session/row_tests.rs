@@ -192,3 +192,16 @@ fn labelled_sums_and_filler() {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
 }
+
+/// A word that merely opens like a checksum's name (`shared`) names none.
+#[test]
+fn words_that_open_like_a_sum() {
+    assert!(fires(
+        "the session shared with the vendor was 5d8cf3dd72b82e073f2f0c80c78a6ca3",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "session upload 5d8cf3dd72b82e073f2f0c80c78a6ca3 (sha1)",
+        Rule::SessionId
+    ));
+}
