@@ -168,7 +168,9 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || PLACEHOLDER_WORDS.contains(&lower.as_str())
         || MARKERS.is_match(&lower)
         // A filler run (`xxxx`, `xXxX`), unless a long and varied value
-        // holds a short one by chance (`…N-BxxxXdq8eOrZb7…`).
+        // holds a short one by chance (`…N-BxxxXdq8eOrZb7…`); `XXXX` is a
+        // mask's, wherever it stands.
+        || v.contains("XXXX")
         || (lower.contains("xxxx")
             && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
@@ -434,6 +436,9 @@ mod tests {
         assert!(is_placeholder("sk-XXXXXXXXXXXXXXXXXXXXXXXX"));
         assert!(is_placeholder(
             "sk-proj-xXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxXxX"
+        ));
+        assert!(is_placeholder(
+            "sk-proj-XXXX6GqqIaORJr8EQMbqlbzddjOWJOT3BlbkFJyFkksY4vdxUBPbzYV5rxMKOYPigNwtX0WGBq"
         ));
         assert!(!is_placeholder(
             "t8nOK-gsBQg-GqY7QBlkAMtlAfDD9ec2U4r0FRY8nnFVZenJNkiRYrxhUDDpoUf6_Af2cHhlriT3BlbkFJer3BOXywo2p7VQpcm_N-BxxxXdq8eOrZb7"
