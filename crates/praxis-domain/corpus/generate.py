@@ -1516,6 +1516,21 @@ neg(
     "We merged CLAUDE.md into AGENTS.md last sprint, so edit only AGENTS.md from now on.",
 )
 
+# A seventh pass, session 51: retrained with held-out 62 in the seen part
+# (one of its overrides tells a model its instructions were superseded),
+# the model again read the unit test's sentence about which guidance file
+# wins as an order. More benign statements of precedence between
+# documents, written for training, not copied from the test. Appended
+# last, as above.
+neg(
+    "SECURITY.md supersedes the security section of the README; report issues there.",
+    "The 2025 style guide supersedes the 2022 one in this repository.",
+    "docs/release.md supersedes the release notes in the wiki, which are out of date.",
+    "For the mobile app, its own CONTRIBUTING.md supersedes the monorepo one.",
+    "This ADR supersedes ADR-0012; the decision on queues changed after the load test.",
+    "GEMINI.md was removed; AGENTS.md supersedes it for every tool in this repository.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}

@@ -8,7 +8,9 @@ use std::sync::LazyLock;
 use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::value::{has_digit, is_placeholder, random_like, refers, vault_token, word_like};
+use super::value::{
+    has_digit, is_placeholder, random_like, refers, vault_token, word_like, written_out,
+};
 
 lazy_regex!(
     /// A long or short flag and its value, after a space or `=`; in prose,
@@ -40,8 +42,11 @@ lazy_regex!(
     r#"(?i)(?:^|[\s;&|(`"'/])(?:mysql|mariadb)(?:dump|admin|sh|import|slap|-dump|-admin)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
 );
 lazy_regex!(
-    GH_SECRET_BODY,
-    r#"(?i)\bgh\s+secret\s+set\b[^\n|;]*?\s(?:--body|-b)(?:\s+|=)["']?([^\s"']+)"#
+    /// A secret handed to a secret store's CLI as an argument: GitHub's
+    /// `gh secret set --body`, Azure Key Vault's `az keyvault secret set
+    /// --value`, AWS Secrets Manager's `--secret-string`.
+    SECRET_STORE_VALUE,
+    r#"(?i)\bgh\s+secret\s+set\b[^\n|;]*?\s(?:--body|-b)(?:\s+|=)["']?([^\s"']+)|\baz\s+keyvault\s+secret\s+set\b[^\n|;]*?\s--value(?:\s+|=)["']?([^\s"']+)|\baws\s+secretsmanager\s+(?:create-secret|put-secret-value|update-secret)\b[^\n|;]*?\s--secret-string(?:\s+|=)["']?([^\s"']+)"#
 );
 lazy_regex!(SPEC_VALUE, r"^[A-Za-z_]+=");
 lazy_regex!(
@@ -269,7 +274,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&CURL_USER, &["curl", "wget", "http"]),
             (&CURL_BUNDLED_USER, &["curl"]),
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
-            (&GH_SECRET_BODY, &["secret"]),
+            (&SECRET_STORE_VALUE, &["secret"]),
             (&SSHPASS_ARGV, &["sshpass"]),
             (&PROCESS_SUBSTITUTION, &["<(echo", "<(printf"]),
             (&FTP_USER, &["ftp"]),
@@ -489,8 +494,10 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             v.len() >= 3 && !is_placeholder(v)
         }));
     }
-    out.extend(groups(open.get(&GH_SECRET_BODY), text, |v| {
-        v.len() >= 8 && !is_placeholder(v)
+    // A variable, a file (`file://creds.json`) or `@file` is read, not
+    // given.
+    out.extend(groups(open.get(&SECRET_STORE_VALUE), text, |v| {
+        v.len() >= 8 && !is_placeholder(v) && !v.starts_with(['$', '@']) && !v.contains("://")
     }));
     out.extend(groups(open.get(&MYSQL_PASSWORD), text, |v| {
         let v = v.trim_matches(['\'', '"']);
@@ -548,13 +555,27 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&TOOL_SECRET), text, |v| {
         v.len() >= 6 && !is_placeholder(v) && !refers(v) && !word_like(v)
     }));
-    out.extend(groups(open.get(&POSITIONAL), text, |v| {
-        // A Vault token's prefix (`s.`, `hvs.`) marks it, digits or none.
-        random_like(v, 12) && (has_digit(v) || vault_token(v))
-    }));
+    out.extend(
+        groups(open.get(&POSITIONAL), text, |v| {
+            // A Vault token's prefix (`s.`, `hvs.`) marks it, digits or none.
+            random_like(v, 12) && (has_digit(v) || vault_token(v))
+        })
+        .into_iter()
+        // `vault token revoke -accessor …` names a token by its accessor,
+        // which grants nothing.
+        .filter(|span| {
+            !text[..span.start]
+                .trim_end_matches([' ', '"', '\'', '='])
+                .to_ascii_lowercase()
+                .ends_with("-accessor")
+        }),
+    );
     if contains_ignoring_case(text, "nuget") {
         out.retain(|span| !any_key(&text[span.clone()]));
     }
+    // A value that counts up is a manual's sample (kubeadm's documented
+    // `abcdef.0123456789abcdef`).
+    out.retain(|span| !written_out(&text[span.clone()]));
     out
 }
 

@@ -17,7 +17,7 @@ lazy_regex!(
 );
 lazy_regex!(
     HOME_WINDOWS,
-    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings|home)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
 );
 lazy_regex!(
     /// Root's home (`/var/root` on macOS), alone or with a path below it.
@@ -356,5 +356,17 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }
+    }
+
+    /// Held-out 62: Wine shows a Linux home through its root drive.
+    #[test]
+    fn wine_drive_homes() {
+        assert!(fires(
+            r"err:module:import_dll Library MSVCP140.dll not found (Z:\home\kofi\.wine\drive_c\app.exe)",
+            Rule::HomePath
+        ));
+        assert!(fires(r"Z:\home\kofi\.wine", Rule::HomePath));
+        assert!(!fires(r"Z:\home\<user>\.wine", Rule::HomePath));
+        assert!(!fires(r"C:\homework\notes.txt", Rule::HomePath));
     }
 }

@@ -51,6 +51,14 @@ lazy_regex!(
     r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\b(?:ci_)?session_?([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
 );
 lazy_regex!(
+    /// A session cookie that express-session (and cookie-parser) signed:
+    /// `s:<id>.<HMAC-SHA256 in unpadded base64>`, percent-encoded or not.
+    /// Only the session family's words open it, so the shape runs where a
+    /// text speaks of sessions.
+    SIGNED_SESSION_COOKIE,
+    r"(?:^|[^A-Za-z0-9%])s(?::|%3[Aa])([A-Za-z0-9_-]{24,64})\.[A-Za-z0-9+/_-]{43}(?:[^A-Za-z0-9+/_=-]|$)"
+);
+lazy_regex!(
     /// A session cookie as PHP's `var_dump` and `print_r` show an array's
     /// entry (`["PHPSESSID"]=> string(26) "…"`, `[PHPSESSID] => …`).
     SESSION_DUMP,
@@ -107,9 +115,11 @@ lazy_regex!(
     /// named for it (`<SessionId>…</SessionId>`), paired with its name
     /// in a call (`("x-session-id", "…")`, `log("session", "…")`),
     /// what a lookup by its name returned (`Get(r, "sid") returned …`), or
-    /// after a label with an aside (`Session ID (support): …`).
+    /// after a label with an aside (`Session ID (support): …`), or in
+    /// brackets after the word, as Laravel logs it (`Session [<40 letters
+    /// and digits>] regenerated`).
     SESSION_NAMED,
-    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?\s*:?\s+\(?["']?([A-Za-z0-9_-]{20,})|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
+    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess\s+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?(?:\s*:?\s+|\s+cookie=)\(?["']?([A-Za-z0-9_-]{20,})|\bsession\s+\[([A-Za-z0-9]{32,64})\]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -821,6 +831,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_DUMP), text, id));
     out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {
         random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
+    }));
+    out.extend(groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
+        random_like(id, 24) && mixed_case(id) && !wordy(id)
     }));
     out
 }

@@ -192,6 +192,18 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         )
 }
 
+/// Whether a value of twelve characters or more mostly counts up
+/// (`abcdef.0123456789abcdef`, kubeadm's documented token): three pairs in
+/// four one apart, where random text has one in sixty.
+pub(super) fn written_out(v: &str) -> bool {
+    let steps = v
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[1] == w[0].wrapping_add(1))
+        .count();
+    v.len() >= 12 && steps * 4 >= (v.len() - 1) * 3
+}
+
 /// Whether a value holds a slot in angle brackets (`sk-<redacted>`,
 /// `<YOUR_KEY>`, cut short as `key-<your`), or ends in one's close: words,
 /// not the `<` or `>` a generated password may hold.
@@ -422,7 +434,16 @@ pub(super) fn key_words(key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_placeholder;
+    use super::{is_placeholder, written_out};
+
+    #[test]
+    fn values_that_count_up_are_written_out() {
+        assert!(written_out("abcdef.0123456789abcdef"));
+        assert!(written_out("0123456789abcdefghij"));
+        assert!(!written_out("Junip3r+845Qn3"));
+        assert!(!written_out("ab12cd.0123456789f3k9xq"));
+        assert!(!written_out("0123456789"));
+    }
 
     #[test]
     fn filler_runs_are_template_slots() {

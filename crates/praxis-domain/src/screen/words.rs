@@ -9,7 +9,15 @@ use super::rule::Rule;
 /// The rules of a gated family take their patterns' words instead.
 pub(super) fn words(rule: Rule) -> &'static [&'static str] {
     match rule {
-        Rule::HomePath => &["/home", "users", "/root", "documents and settings", "\\\\"],
+        // Wine shows a Linux home through its root drive (`Z:\home\…`).
+        Rule::HomePath => &[
+            "/home",
+            "\\home",
+            "users",
+            "/root",
+            "documents and settings",
+            "\\\\",
+        ],
         Rule::CredentialGithub => &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         Rule::CredentialOpenai => &["sk-"],
         Rule::CredentialAnthropic => &["sk-ant-"],

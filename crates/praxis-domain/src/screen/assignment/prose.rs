@@ -104,17 +104,18 @@ lazy_regex!(
     r#"(?i)(?:^|[\s(])(?:([A-Za-z-]+)[ \t]+)?(token)(?:[ \t]+[a-z]+){1,4}?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*:[ \t]*["'`]?([A-Za-z0-9_+/=.-]{32,})"#
 );
 lazy_regex!(
-    /// Words that make `admin / X` a credential.
+    /// Words that make `admin / X` a credential, or an order to use it
+    /// ("use admin / …").
     pub(super) LOGIN_CONTEXT,
-    r"(?i)\bcreds?\b|credential|password|\bpw\b|\bpwd\b|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b"
+    r"(?i)\bcreds?\b|credential|password|\bpw\b|\bpwd\b|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b|\buse\s+[\w.@-]+\s*/"
 );
 
-/// [`BARE_PASSWORD`] in Spanish, Polish and Swedish, apart so that its
+/// [`BARE_PASSWORD`] in Spanish, Polish, Swedish and Russian, apart so that its
 /// letters outside ASCII leave the English pattern's literal search whole.
 pub(super) static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
     ScriptPattern::new(
-        r#"(?i)\b(?:contrase(?:ñ|n)a|hasło|lösenord)\s+["'`“‘]?([^\s"'`”’,;]{8,})"#,
-        &["contrase", "hasło", "lösenord"],
+        r#"(?i)(?:\b(?:contrase(?:ñ|n)a|hasło|lösenord)|(?:^|[\s,;:(«"])пароль)\s+["'`“‘«]?([^\s"'`”’»,;]{8,})"#,
+        &["contrase", "hasło", "lösenord", "пароль"],
     )
 });
 
@@ -289,6 +290,25 @@ mod tests {
             "Heslo je uloženo v trezoru.",
             "creds: see vault / ops",
             "The admin account uses SSO as its password replacement.",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 62: a Russian "пароль" before its value, as the English
+    /// "password" is read; an order to use a user and password pair.
+    #[test]
+    fn russian_passwords_and_pairs_to_use() {
+        for hit in [
+            "Доступ к тестовому серверу: логин deploy, пароль Thistle@Falcon63",
+            "for staging grafana use admin / Junip3r+845Qn3 (read-only dashboards are public anyway)",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "Пароль хранится в Vault, спроси у Олега.",
+            "пароль временный, смените его после входа",
+            "use admin / operator roles for the dashboards",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

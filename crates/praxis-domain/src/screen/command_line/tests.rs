@@ -702,3 +702,27 @@ fn sqlline_passwords() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 62: a secret given to a secret store's CLI as an argument; a
+/// value read from a variable or a file is none, nor is a Vault token's
+/// accessor or kubeadm's documented example token.
+#[test]
+fn secret_store_values_accessors_and_sample_tokens() {
+    for hit in [
+        "az keyvault secret set --vault-name kv-prod-weu --name db-password --value 'fw3WQojnUswqikpKyq'",
+        "aws secretsmanager put-secret-value --secret-id prod/db --secret-string Hq7vR2mLw9TzKp4N",
+        "gh secret set NPM_TOKEN --body npm_Zq83kLm2Pw9xR4tY7vB1nC6dQ83kLm2Pw9xR",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "az keyvault secret set --vault-name kv-prod-weu --name db-password --value \"$DB_PASSWORD\"",
+        "az keyvault secret set --vault-name kv --name cert --value @./cert.pem",
+        "aws secretsmanager create-secret --name prod/db --secret-string file://creds.json",
+        "vault token revoke -accessor 3bd2c7a1-5f0e-4c2b-9d61-8e7a0f4b2c19",
+        "vault token lookup -accessor=3bd2c7a1-5f0e-4c2b-9d61-8e7a0f4b2c19",
+        "kubeadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

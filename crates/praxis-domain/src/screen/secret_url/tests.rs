@@ -685,3 +685,25 @@ fn download_keys() {
         Rule::SecretUrl
     ));
 }
+
+/// Held-out 62: an intake's key named for its vendor (`bugtrail_key`) is a
+/// sender's key; a key that names a thing, or one public by design, is
+/// not.
+#[test]
+fn keys_named_for_a_vendor() {
+    for hit in [
+        "https://ingest.bugtrail.dev/api/7/store/?bugtrail_key=30885f475856ff48826ce6d3e58b34f6&bugtrail_version=7",
+        "POST https://logs.example.io/v1?acme_key=Zq83kLm2Pw9xR4tY7vB1nC6d",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://cdn.example.com/a.js?cache_key=30885f475856ff48826ce6d3e58b34f6",
+        "https://www.google.com/recaptcha/api.js?site_key=6LcQ83kLm2Pw9xR4tY7vB1nC6dQ83kLm",
+        "https://api.example.com/v1/charges?idempotency_key=4f9c2a7e1b3d4c5e6f708192a3b4c5d6",
+        "https://ingest.bugtrail.dev/api/7/store/?bugtrail_key=<your-key>",
+        "https://shop.example.com/p?product_key=ab12cd34ef56ab12cd34ef56",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

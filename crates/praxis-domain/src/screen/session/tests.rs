@@ -896,3 +896,27 @@ fn resumes_with_flags_and_dumped_cookies() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 62: a `sid` cookie given with `=`, Laravel's bracketed id, a
+/// chat's "sess id", an express-session signed cookie.
+#[test]
+fn sid_cookies_bracketed_ids_and_signed_cookies() {
+    for hit in [
+        "Auth middleware debug: sid cookie=ncNNiXqGwOSb1eWKYJivo4TnFF8eDrOE user=42",
+        "local.DEBUG: Session [9aeZ1dpPb80nIPKdFFzwfq0rjnnZiRczJJu0VgxP] regenerated for user 118",
+        "14:03 mia: sess id is 349260552359134d18309f597c7d829e, still in redis",
+        "connect.sid=s%3AfkYX3qypZhLc4ZVIGOA9MbUAVqSdMEUd.fZVqSQVkTabNvg0QdTqG0t9tdC6bPHBjDF5l8I1VtXw",
+        "s:fkYX3qypZhLc4ZVIGOA9MbUAVqSdMEUd.fZVqSQVk-TabNvg_QdTqG0t9tdC6bPHBjDF5_l8I1Vt is the express-session cookie",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "sid cookie=<redacted> in the session log",
+        "Session [main] started for user 118",
+        "Session [default-worker-pool-queue-name-01] regenerated",
+        "express-session signs its cookie as s:<id>.<signature>",
+        "sess id is unknown, the session expired",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
