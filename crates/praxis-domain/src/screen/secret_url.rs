@@ -128,123 +128,6 @@ lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
 /// Hosts whose plain `key` parameter is an API key.
 const KEY_HOSTS: &[&str] = &["googleapis.com", "google.com", "youtube.com", "gstatic.com"];
 
-/// Query parameters named for a key that authenticates its sender, which
-/// the names of secrets do not cover.
-const SENDER_KEYS: &[&str] = &[
-    "dsn_key",
-    "dsnkey",
-    "integration_key",
-    "service_key",
-    "routing_key",
-    "client_key",
-    "autologin_key",
-    "login_key",
-];
-
-/// What a `<word>_key` parameter may be named for and still not be a
-/// credential: a key that sorts, dedupes or finds a thing, or one that is
-/// public by design (reCAPTCHA's `site_key`, a publishable key).
-const THING_KEYS: &[&str] = &[
-    "cache",
-    "idempotency",
-    "idem",
-    "dedup",
-    "dedupe",
-    "partition",
-    "sort",
-    "primary",
-    "foreign",
-    "object",
-    "row",
-    "item",
-    "record",
-    "range",
-    "hash",
-    "shard",
-    "lookup",
-    "map",
-    "group",
-    "order",
-    "message",
-    "event",
-    "request",
-    "trace",
-    "file",
-    "asset",
-    "image",
-    "s3",
-    "blob",
-    "entity",
-    "index",
-    "version",
-    "checksum",
-    "content",
-    "state",
-    "lock",
-    "page",
-    "cursor",
-    "resume",
-    "public",
-    "pub",
-    "site",
-    "publishable",
-    "sitekey",
-    "issue",
-    "project",
-    "user",
-    "customer",
-    "account",
-    "product",
-    "report",
-    "query",
-    "sku",
-    "task",
-    "job",
-    "run",
-    "build",
-    "layout",
-    "theme",
-    "locale",
-    "lang",
-    "language",
-    "region",
-    "zone",
-    "country",
-    "tab",
-    "menu",
-    "widget",
-    "field",
-    "column",
-    "table",
-    "list",
-    "form",
-    "media",
-    "video",
-    "track",
-    "doc",
-    "note",
-    "post",
-    "comment",
-    "thread",
-    "topic",
-    "channel",
-    "room",
-    "board",
-    "card",
-    "node",
-];
-
-/// Whether `name` is `<word>_key` for a word that names no thing: a
-/// sender's key to an intake (`bugtrail_key`, `sentry_key`), judged by
-/// its random value like the keys of [`SENDER_KEYS`].
-fn vendor_key(name: &str) -> bool {
-    name.strip_suffix("_key").is_some_and(|word| {
-        word.len() >= 3
-            && word.bytes().all(|b| b.is_ascii_lowercase())
-            && !THING_KEYS.contains(&word)
-    })
-}
-
 /// Secret-bearing query parameters, by how much their value must look
 /// like a secret.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -365,7 +248,7 @@ fn param_kind(key: &str) -> Option<Param> {
             Some(KeyClass::Password) => Param::Password,
             Some(KeyClass::Basic) => Param::Auth,
             Some(KeyClass::Secret | KeyClass::Generated) => Param::Token,
-            None if SENDER_KEYS.contains(&other) || vendor_key(other) => Param::Key,
+            None if keys::sender_key(other) => Param::Key,
             None => return None,
         },
     })
@@ -997,6 +880,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
     );
     out
 }
+
+mod keys;
 
 #[cfg(test)]
 mod tests;
