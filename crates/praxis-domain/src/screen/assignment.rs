@@ -20,7 +20,7 @@ use literal::{
 };
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
-    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
+    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
     generated_password, prose_password, prose_secret, prose_secret_abroad, word_and_number,
 };
 
@@ -341,6 +341,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ),
             (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
             (&ADMIN_PAIR, &["admin", "root"]),
+            (&USE_PAIR, &["use"]),
             (&WINDOWS_ACCOUNT_PAIR, &["\\"]),
             (&PROSE_SECRET, &["key", "token", "secret"]),
             (&PROSE_TOKEN_LATER, &["token"]),
@@ -421,6 +422,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&SETTER_CALL, &["("]),
             (&NAMED_SETTER, &["("]),
             (&ADMIN_PAIR, &[" /", "\t/", "\n/", "\r/"]),
+            (&USE_PAIR, &[" /", "\t/", "\n/", "\r/"]),
             (&WINDOWS_ACCOUNT_PAIR, &[" /", "\t/"]),
         ],
     )
@@ -904,20 +906,25 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
-    if LOGIN_CONTEXT.is_match(text) {
-        out.extend(groups(open.get(&ADMIN_PAIR), text, |v| {
-            // Beside an administrator's name, a random mix of cases and
-            // symbols (not a path's or a name's `/`, `-`, `_`) is a password
-            // without a digit too.
-            generated_password(v)
-                || (v.len() >= 8
-                    && mixed_case(v)
-                    && v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b))
-                    && !v.contains('/')
-                    && random_like(v, 8)
-                    && !wordy(v))
-        }));
-    }
+    // The context is searched only where the pair's gate is open.
+    let admin_pair = open
+        .get(&ADMIN_PAIR)
+        .filter(|_| LOGIN_CONTEXT.is_match(text));
+    out.extend(groups(admin_pair, text, |v| {
+        // Beside an administrator's name, a random mix of cases and
+        // symbols (not a path's or a name's `/`, `-`, `_`) is a password
+        // without a digit too.
+        generated_password(v)
+            || (v.len() >= 8
+                && mixed_case(v)
+                && v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b))
+                && !v.contains('/')
+                && random_like(v, 8)
+                && !wordy(v))
+    }));
+    out.extend(groups(open.get(&USE_PAIR), text, |v| {
+        generated_password(v) && !v.contains("://")
+    }));
     out.extend(groups(
         open.get(&WINDOWS_ACCOUNT_PAIR),
         text,
@@ -926,7 +933,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(
         open.get(&BARE_PASSWORD_ABROAD.pattern),
         text,
-        generated_password,
+        // Where it is kept (a link) or a product named for it
+        // ("1Password") is no password.
+        |v| generated_password(v) && !v.contains("://") && !contains_ignoring_case(v, "password"),
     ));
     out.extend(groups(
         open.get(&PROSE_SECRET_ABROAD.pattern),

@@ -496,8 +496,20 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }
     // A variable, a file (`file://creds.json`) or `@file` is read, not
     // given.
+    // Words and a region's or a resource's name (`westeurope`,
+    // `eu-west-1`) are settings, not secrets.
     out.extend(groups(open.get(&SECRET_STORE_VALUE), text, |v| {
-        v.len() >= 8 && !is_placeholder(v) && !v.starts_with(['$', '@']) && !v.contains("://")
+        let named = v.split('-').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        }) && !v.bytes().any(|b| b.is_ascii_digit() && v.len() >= 20);
+        v.len() >= 8
+            && !is_placeholder(v)
+            && !v.starts_with(['$', '@'])
+            && !v.contains("://")
+            && !word_like(v)
+            && !named
     }));
     out.extend(groups(open.get(&MYSQL_PASSWORD), text, |v| {
         let v = v.trim_matches(['\'', '"']);
@@ -562,13 +574,8 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         })
         .into_iter()
         // `vault token revoke -accessor …` names a token by its accessor,
-        // which grants nothing.
-        .filter(|span| {
-            !text[..span.start]
-                .trim_end_matches([' ', '"', '\'', '='])
-                .to_ascii_lowercase()
-                .ends_with("-accessor")
-        }),
+        // which grants nothing, whatever flags stand between.
+        .filter(|span| !accessor_value(&text[..span.start])),
     );
     if contains_ignoring_case(text, "nuget") {
         out.retain(|span| !any_key(&text[span.clone()]));
@@ -577,6 +584,19 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // `abcdef.0123456789abcdef`).
     out.retain(|span| !written_out(&text[span.clone()]));
     out
+}
+
+/// Whether the argument that `before` leads to is a `-accessor` flag's
+/// value: the line's last `-accessor` is followed by flags alone.
+fn accessor_value(before: &str) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    let lower = line.to_ascii_lowercase();
+    lower.rfind("-accessor").is_some_and(|at| {
+        let rest = &lower[at + "-accessor".len()..];
+        rest.trim_start_matches(['=', '"', '\'']).is_empty()
+            || (rest.starts_with([' ', '\t'])
+                && rest.split_whitespace().all(|token| token.starts_with('-')))
+    })
 }
 
 #[cfg(test)]

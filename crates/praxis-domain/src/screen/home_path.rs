@@ -17,7 +17,7 @@ lazy_regex!(
 );
 lazy_regex!(
     HOME_WINDOWS,
-    r#"(?i)(?:^|[^A-Za-z0-9])[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings|home)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9])(?:[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings)|Z\\?:(?:\\+|/+)home)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
 );
 lazy_regex!(
     /// Root's home (`/var/root` on macOS), alone or with a path below it.
@@ -368,5 +368,11 @@ mod tests {
         assert!(fires(r"Z:\home\kofi\.wine", Rule::HomePath));
         assert!(!fires(r"Z:\home\<user>\.wine", Rule::HomePath));
         assert!(!fires(r"C:\homework\notes.txt", Rule::HomePath));
+        // Azure App Service keeps its site under `D:\home`, no one's home.
+        assert!(!fires(r"D:\home\site\wwwroot\web.config", Rule::HomePath));
+        assert!(!fires(
+            r"Kudu console: C:\home\LogFiles\Application",
+            Rule::HomePath
+        ));
     }
 }

@@ -5,7 +5,7 @@ use super::assignment::{KeyClass, key_class};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
     counts_up, dated, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
-    random_like, twilio_sid, word_like, wordy,
+    random_like, twilio_sid, word_like, wordy, written_out,
 };
 
 lazy_regex!(
@@ -124,6 +124,55 @@ lazy_regex!(
     r"(?i)[?&](?:e|exp|expires?|expiry|expiration|valid_until|deadline)=\d{9,13}\b"
 );
 lazy_regex!(URL_HOST, r"(?i)://(?:[^\s/?#@]*@)?([a-z0-9.-]+)");
+
+/// Words one of which every match of [`SECRET_PATH_URL`] holds, in any
+/// ASCII case.
+const SECRET_PATH_WORDS: &[&str] = &[
+    "discord",
+    "telegram.org/bot",
+    "zapier.com",
+    "/hooks/",
+    "webhook.office.com",
+    "ifttt.com",
+    ".make.com/",
+    "anaconda.org/t/",
+    "/ical/",
+    "loggly.com",
+    "nosnch.in/",
+    "/api/push/",
+    ".bitrix24.",
+];
+
+/// Words one of which every match of [`RPC_KEY`] holds.
+const RPC_WORDS: &[&str] = &[
+    "alchemy",
+    "infura",
+    "quiknode",
+    "chainstack",
+    "p2pify",
+    "getblock",
+    "ankr",
+    "blastapi",
+    "rpc",
+    "/ws/v",
+];
+
+/// Words one of which every match of [`HOOK_URL`] holds, besides `http`.
+const HOOK_WORDS: &[&str] = &[
+    "hook",
+    "incoming",
+    "/ingest/",
+    "hc-ping",
+    "cronitor",
+    "/integration",
+    "/ping/",
+    "/trigger",
+    "/notify",
+    "/alert",
+    "/in/",
+    "relay.",
+    "relay-",
+];
 
 /// Hosts whose plain `key` parameter is an API key.
 const KEY_HOSTS: &[&str] = &["googleapis.com", "google.com", "youtube.com", "gstatic.com"];
@@ -298,7 +347,10 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
                     .any(|k| h == *k || h.ends_with(&format!(".{k}")))
             });
             (key_host && value.len() >= 8 && !word_like(value))
-                || (random_like(value, 20) && has_digit(value) && has_letter(value))
+                || (random_like(value, 20)
+                    && has_digit(value)
+                    && has_letter(value)
+                    && !written_out(value))
         }
     }
 }
@@ -646,8 +698,13 @@ fn is_uuid(segment: &str) -> bool {
 }
 
 pub(super) fn secret_url(text: &str) -> Spans {
-    let mut out: Spans = URL_USERINFO
-        .captures_iter(text)
+    // Each pattern runs only where a text holds what every match of it
+    // holds: a scan for a few words costs far less than a regex search.
+    let holds = |words: &[&str]| words.iter().any(|w| contains_ignoring_case(text, w));
+    let userinfo = (text.contains('@') && text.contains("://")).then_some(&*URL_USERINFO);
+    let mut out: Spans = userinfo
+        .into_iter()
+        .flat_map(|re| re.captures_iter(text))
         // Prisma's `sqlserver://host:port;…;password=…` has no userinfo
         // (go-mssqldb's `sqlserver://user:pass@host` has): an `@` after a
         // `;` is a property's.
@@ -683,9 +740,11 @@ pub(super) fn secret_url(text: &str) -> Spans {
             })
         })
         .collect();
+    let secret_path = holds(SECRET_PATH_WORDS).then_some(&*SECRET_PATH_URL);
     out.extend(
-        SECRET_PATH_URL
-            .captures_iter(text)
+        secret_path
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| {
                 c.iter()
                     .skip(1)
@@ -698,7 +757,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
             .filter_map(|c| c.iter().skip(1).flatten().next().or(c.get(0)))
             .map(|m| m.range()),
     );
-    out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    if text.contains("repo.anaconda.cloud/t/") {
+        out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+    }
     if text.contains('#') {
         for key in FRAGMENT_KEY.captures_iter(text).filter_map(|c| c.get(1)) {
             let mut at = key.start();
@@ -722,9 +783,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
     {
         out.extend(groups(Some(&CONDA_TOKEN), text, conda_token));
     }
+    let rpc = holds(RPC_WORDS).then_some(&*RPC_KEY);
     out.extend(
-        RPC_KEY
-            .captures_iter(text)
+        rpc.into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let key = m.as_str();
@@ -748,7 +810,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
     }
     // URLs whose password stands outside the userinfo form: Oracle's
     // before the host, an SQS broker's with no host at all.
-    for re in [&*ORACLE_JDBC, &*SQS_BROKER] {
+    let oracle = contains_ignoring_case(text, "jdbc:oracle:").then_some(&*ORACLE_JDBC);
+    let sqs = text.contains("sqs://").then_some(&*SQS_BROKER);
+    for re in oracle.into_iter().chain(sqs) {
         out.extend(
             re.captures_iter(text)
                 .filter_map(|c| c.get(1))
@@ -763,9 +827,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
     {
         out.extend(DEPLOY_HOOK.find_iter(text).map(|m| m.range()));
     }
+    let push = contains_ignoring_case(text, "/api/push/").then_some(&*PUSH_URL);
     out.extend(
-        PUSH_URL
-            .captures_iter(text)
+        push.into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let token = m.as_str();
@@ -773,7 +838,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
             })
             .map(|m| m.range()),
     );
-    for url in HOOK_URL.find_iter(text) {
+    let hook_url =
+        (contains_ignoring_case(text, "http") && holds(HOOK_WORDS)).then_some(&*HOOK_URL);
+    for url in hook_url.into_iter().flat_map(|re| re.find_iter(text)) {
         // A UUID right after `hook/` or on a heartbeat host is the secret;
         // elsewhere (`/hooks/subscriptions/<uuid>`, `/integrations/<uuid>`)
         // it names a thing.
@@ -862,9 +929,11 @@ pub(super) fn secret_url(text: &str) -> Spans {
             }),
     );
     // InfluxDB's and others' `?u=<user>&p=<password>`.
+    let user_param = (text.contains("?u=") || text.contains("&u=")).then_some(&*URL_PARAM);
     out.extend(
-        URL_PARAM
-            .captures_iter(text)
+        user_param
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
             .filter(|c| {
                 &c[1] == "p"
                     && c.get(0).is_some_and(|m| {

@@ -14,6 +14,7 @@ use super::table;
 use super::value::{
     counts_up, dated, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder, key_words,
     keyboard_walk, longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy,
+    written_out,
 };
 
 const UUID: &str = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -119,7 +120,7 @@ lazy_regex!(
     /// brackets after the word, as Laravel logs it (`Session [<40 letters
     /// and digits>] regenerated`).
     SESSION_NAMED,
-    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess\s+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was))?(?:\s*:?\s+|\s+cookie=)\(?["']?([A-Za-z0-9_-]{20,})|\bsession\s+\[([A-Za-z0-9]{32,64})\]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
+    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
 );
 lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
@@ -413,6 +414,17 @@ static SESSION_CYRILLIC: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether a cookie's value is a docs' example: its id (a signed
+/// cookie's, `s:<id>.<signature>`, judged by itself) a sentence in camel
+/// case or a counting sample.
+fn docs_example(value: &str) -> bool {
+    let id = value
+        .strip_prefix("s:")
+        .or_else(|| value.strip_prefix("s%3A"))
+        .map_or(value, |signed| signed.split('.').next().unwrap_or(signed));
+    (mixed_case(id) && wordy(id)) || written_out(id)
+}
+
 /// Whether `raw`, the value of a key named for a session (`suffix` as
 /// [`session_key`] gives it), is an id.
 fn session_value(suffix: &str, raw: &str) -> bool {
@@ -436,6 +448,7 @@ fn session_value(suffix: &str, raw: &str) -> bool {
         });
     // An `=` inside is a setting's (`metadata.order_id=5521`), not an id's.
     !class
+        && !docs_example(value)
         && !reference
         && value.len() >= min
         && !value.trim_end_matches('=').contains('=')
@@ -738,6 +751,7 @@ pub(super) fn session_id(text: &str) -> Spans {
             && random_like(v, 16)
             && !word_like(v)
             && !resource_sid(v)
+            && !written_out(v)
     }));
     // The nil UUID (`00000000-…-000000000000`) is a fixture's placeholder.
     let nil = |span: &std::ops::Range<usize>| text[..span.end].ends_with("000000000000");
@@ -775,7 +789,11 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
         // Classic ASP's cookie value is 24 capitals and no digit.
         let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
-        !is_placeholder(v) && (has_digit(v) || capitals) && !word_like(v) && distinct_chars(v) >= 8
+        !is_placeholder(v)
+            && (has_digit(v) || capitals)
+            && !word_like(v)
+            && distinct_chars(v) >= 8
+            && !docs_example(v)
     }));
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
@@ -833,7 +851,7 @@ pub(super) fn session_id(text: &str) -> Spans {
         random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
     }));
     out.extend(groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
-        random_like(id, 24) && mixed_case(id) && !wordy(id)
+        random_like(id, 24) && mixed_case(id) && !wordy(id) && !written_out(id)
     }));
     out
 }

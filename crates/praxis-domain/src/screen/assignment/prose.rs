@@ -73,6 +73,12 @@ lazy_regex!(
     r#"(?i)\bpassword(?:[ \t]+[^\s:(]+){1,4}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
+    /// An order to log in with a user and a password written `use deploy /
+    /// X`: taken only when the value looks generated.
+    pub(super) USE_PAIR,
+    r#"(?i)\buse\s+["'`]?[A-Za-z][\w.@-]{0,31}["'`]?\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
     /// An administrator's name and password written `admin / X` in a text
     /// about logging in or credentials: taken only when the value looks
     /// generated.
@@ -110,12 +116,14 @@ lazy_regex!(
     r"(?i)\bcreds?\b|credential|password|\bpw\b|\bpwd\b|\baccounts?\b|\blog(?:ged|ging)?\s*(?:in|on)\b|\blogin\b|\bsign(?:ed)?\s+in\b|\bdefault\b|\buse\s+[\w.@-]+\s*/"
 );
 
-/// [`BARE_PASSWORD`] in Spanish, Polish, Swedish and Russian, apart so that its
+/// [`BARE_PASSWORD`] in Spanish, Polish, Swedish and Russian (in any of
+/// its cases, and with a word saying whose it is: "пароль от root …",
+/// "паролем …"), apart so that its
 /// letters outside ASCII leave the English pattern's literal search whole.
 pub(super) static BARE_PASSWORD_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|| {
     ScriptPattern::new(
-        r#"(?i)(?:\b(?:contrase(?:ñ|n)a|hasło|lösenord)|(?:^|[\s,;:(«"])пароль)\s+["'`“‘«]?([^\s"'`”’»,;]{8,})"#,
-        &["contrase", "hasło", "lösenord", "пароль"],
+        r#"(?i)(?:\b(?:contrase(?:ñ|n)a|hasło|lösenord)|(?:^|[\s,;:(«"])парол(?:ь|ем|я|ю)(?:\s+(?:от|для|к|на))?(?:\s+[^\s"'`«]+)??)\s+["'`“‘«]?([^\s"'`”’»,;]{8,})"#,
+        &["contrase", "hasło", "lösenord", "парол"],
     )
 });
 
@@ -159,8 +167,10 @@ pub(super) fn prose_password(raw: &str) -> bool {
         v.to_ascii_lowercase().as_str(),
         "1password" | "bitwarden" | "keepass" | "keepassxc" | "lastpass" | "dashlane" | "keychain"
     );
+    // A URL split at its scheme's colon ("пароль https://…") is one too.
     !store
         && !v.contains("://")
+        && !v.starts_with("//")
         && v.chars().count() >= 6
         && !is_placeholder(v)
         && !word_like(v)
@@ -301,7 +311,10 @@ mod tests {
     fn russian_passwords_and_pairs_to_use() {
         for hit in [
             "Доступ к тестовому серверу: логин deploy, пароль Thistle@Falcon63",
+            "Подключайтесь с паролем Vq4#Lm9!Tz2p",
+            "пароль от root Rk8%Wd3-Jp6q",
             "for staging grafana use admin / Junip3r+845Qn3 (read-only dashboards are public anyway)",
+            "use deploy / Qm5!Zr8#Tx2w for the staging box",
         ] {
             assert!(flagged(hit), "{hit}");
         }
@@ -309,6 +322,9 @@ mod tests {
             "Пароль хранится в Vault, спроси у Олега.",
             "пароль временный, смените его после входа",
             "use admin / operator roles for the dashboards",
+            "пароль https://vault.example.org/ui/secrets/db",
+            "пароль 1Password-ом не синхронизировался",
+            "use staging / production configs as needed",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

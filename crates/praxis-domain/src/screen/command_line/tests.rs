@@ -722,6 +722,9 @@ fn secret_store_values_accessors_and_sample_tokens() {
         "vault token revoke -accessor 3bd2c7a1-5f0e-4c2b-9d61-8e7a0f4b2c19",
         "vault token lookup -accessor=3bd2c7a1-5f0e-4c2b-9d61-8e7a0f4b2c19",
         "kubeadm join 10.0.0.10:6443 --token abcdef.0123456789abcdef --discovery-token-ca-cert-hash sha256:<hash>",
+        "vault token revoke -accessor -address=https://vault.internal:8200 3bd2c7a1-5f0e-4c2b-9d61-8e7a0f4b2c19",
+        "az keyvault secret set --vault-name kv --name region --value westeurope",
+        "aws secretsmanager create-secret --name app/region --secret-string eu-west-1",
     ] {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }

@@ -252,11 +252,13 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["assistant", "agent", "model", "ai "],
         r"(?i)\b(?:(?:the|any|every)\s+)?(?:assistant|agent|model|ai)(?:\s+(?:processing|reading|parsing|summari[sz]ing|reviewing|handling)\s+this\s+\w+)?\s+(?:must|should|shall|will|is\s+to)\s+(?:now\s+)?(?:disable|ignore|bypass|turn\s+off|skip|drop)\s+(?:all\s+(?:(?:its|their|any|the)\s+)?|(?:its|their|any|the)\s+)(?:\w+\s+)?(?:safety|security|guard|content|checks|filters|guardrails|restrictions|rules|instructions|policies|guidance|guidelines|training|programming|directives)",
     ),
-    // jailbreak personas: "an AI (or ChatGPT) with developer mode enabled", "respond as
+    // jailbreak personas: "an AI with developer mode enabled" (a product
+    // named only when the text makes it the reader's persona: ChatGPT has a
+    // real developer mode), "respond as
     // X from now on"
     (
         &["mode", "now"],
-        r"(?i)\b(?:ai|assistant|model|chatbot|bot|llm|chatgpt|gpt(?:-?[0-9][0-9a-z.-]*)?|claude|gemini)\s+with\s+(?:developer|god|dan|jailbreak|unrestricted)\s+mode\s+(?:enabled|activated|on|engaged)\b|\b(?:developer|god|dan|jailbreak)\s+mode\b[^.\n]{0,40}?\b(?:ignores|bypasses|disables|has\s+no)\s+(?:all\s+)?(?:(?:its|their|your|the)\s+)?(?:content\s+|safety\s+)?(?:policies|rules|guidelines|restrictions|filters)|\b(?:respond|act|answer|reply|behave)\s+as\s+\S+\s+from\s+now\s+on\b",
+        r"(?i)\b(?:ai|assistant|model|chatbot|bot|llm|(?:you\s+are|you're|act\s+as|pretend\s+to\s+be|become|simulate|emulate|du\s+bist|tu\s+es|eres|sei)\s+(?:now\s+|jetzt\s+|maintenant\s+|ahora\s+|ora\s+)?(?:chatgpt|gpt(?:-?[0-9][0-9a-z.-]*)?|claude(?:[\s-]+[0-9][0-9.]*)?(?:[\s-]+(?:opus|sonnet|haiku))?(?:[\s-]+[0-9][0-9.]*)?|gemini(?:[\s-]+[0-9][0-9.]*)?(?:[\s-]+(?:pro|flash|ultra))?))\s+with\s+(?:developer|god|dan|jailbreak|unrestricted)\s+mode\s+(?:enabled|activated|on|engaged)\b|\b(?:developer|god|dan|jailbreak)\s+mode\b[^.\n]{0,40}?\b(?:ignores|bypasses|disables|has\s+no)\s+(?:all\s+)?(?:(?:its|their|your|the)\s+)?(?:content\s+|safety\s+)?(?:policies|rules|guidelines|restrictions|filters)|\b(?:respond|act|answer|reply|behave)\s+as\s+\S+\s+from\s+now\s+on\b",
     ),
     // "override all previous directives"
     (

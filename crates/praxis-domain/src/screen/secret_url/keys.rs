@@ -20,6 +20,8 @@ const SENDER_KEYS: &[&str] = &[
 /// public by design (reCAPTCHA's `site_key`, a publishable key).
 const THING_KEYS: &[&str] = &[
     "cache",
+    "correlation",
+    "upload",
     "idempotency",
     "idem",
     "dedup",

@@ -703,6 +703,8 @@ fn keys_named_for_a_vendor() {
         "https://api.example.com/v1/charges?idempotency_key=4f9c2a7e1b3d4c5e6f708192a3b4c5d6",
         "https://ingest.bugtrail.dev/api/7/store/?bugtrail_key=<your-key>",
         "https://shop.example.com/p?product_key=ab12cd34ef56ab12cd34ef56",
+        "https://api.example.com/v1/events?correlation_key=9f2c4a7e1b3d4c5e6f708192a3b4c5d6",
+        "https://api.example.com/v2/events?acme_key=0123456789abcdef0123456789abcdef",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

@@ -907,6 +907,9 @@ fn sid_cookies_bracketed_ids_and_signed_cookies() {
         "14:03 mia: sess id is 349260552359134d18309f597c7d829e, still in redis",
         "connect.sid=s%3AfkYX3qypZhLc4ZVIGOA9MbUAVqSdMEUd.fZVqSQVkTabNvg0QdTqG0t9tdC6bPHBjDF5l8I1VtXw",
         "s:fkYX3qypZhLc4ZVIGOA9MbUAVqSdMEUd.fZVqSQVk-TabNvg_QdTqG0t9tdC6bPHBjDF5_l8I1Vt is the express-session cookie",
+        "sid cookie = vQ2hT9kLm4Rx8Zp3Wc7Nd1Fs",
+        "Session[Hk3mQ9zTr5Lw2Xp8Vn4Jc7Bd1Fs6Gy0Qe3Ra] not found",
+        "the sess id is now Pw7Kd2Lx9Qm4Tz8Rv3Nc6Hb",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
@@ -916,6 +919,8 @@ fn sid_cookies_bracketed_ids_and_signed_cookies() {
         "Session [default-worker-pool-queue-name-01] regenerated",
         "express-session signs its cookie as s:<id>.<signature>",
         "sess id is unknown, the session expired",
+        "sid cookie=012345678901234567890123",
+        "connect.sid=s:SessionIdentifierValueGoesHere.SignatureComputedWithTheSecretKeyGoesHere1",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
