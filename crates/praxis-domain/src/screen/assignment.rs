@@ -671,8 +671,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         if pwd && spaced && unquoted.contains(['\\', '/']) {
             return false;
         }
+        // A symbol no directory's name takes counts as mixed case does.
+        let symbol = unquoted.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b));
         if pwd
-            && (!spaced || (quoted && mixed_case(unquoted)))
+            && (!spaced || (quoted && (mixed_case(unquoted) || symbol)))
             && matches!(&c[3], "=" | ":" | ":=")
             && generated_password(unquoted)
         {

@@ -159,12 +159,27 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
         && !(rule == Rule::CredentialGithub
             && span.len() >= 40
             && text.as_bytes()[span.start + 3] == b'_')
+        // So is a session's UUID: an ellipsis after it goes on with the
+        // line ("Resuming session <uuid>…").
+        && !(rule == Rule::SessionId && ends_with_uuid(&text.as_bytes()[span.clone()]))
         && REDACTION_AFTER.is_match(&text[span.end..])
     {
         Some(Suppressor::RedactionMarker)
     } else {
         None
     }
+}
+
+/// Whether `bytes` end with a whole UUID (`8-4-4-4-12` hex digits).
+fn ends_with_uuid(bytes: &[u8]) -> bool {
+    bytes.len() >= 36
+        && bytes[bytes.len() - 36..]
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| match i {
+                8 | 13 | 18 | 23 => b == b'-',
+                _ => b.is_ascii_hexdigit(),
+            })
 }
 
 /// Whether a template's slot goes on where the match stops
@@ -341,11 +356,17 @@ fn negated(text: &str, span: &Range<usize>) -> bool {
     substituted
         || without
         || replaced_by(lead, &text[span.end..around.end])
+        || taken_out(lead, &text[span.end..around.end])
         || (NEGATION_BEFORE.is_match(lead) && !NEGATION_EXCEPTIONS.is_match(lead))
         || NEGATION_AFTER.is_match(&text[span.end..around.end])
 }
 
 lazy_regex!(REPLACE_VERB, r"(?i)\b(?:replace|swap\s+out)\s");
+lazy_regex!(TAKE_OUT_VERB, r"(?i)\b(?:drop|remove|delete|strip)(?:\s|$)");
+lazy_regex!(
+    FROM_NEXT,
+    r"(?i)^[\s`'\x22]*(?:[^\s;:,!?|&]+\s+){0,5}?from\s"
+);
 lazy_regex!(
     WITH_NEXT,
     r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+(?:with|by)\s"
@@ -371,6 +392,17 @@ fn replaced_by(lead: &str, after: &str) -> bool {
         && !object.contains(" with ")
         && !object.contains(" by ")
         && (WITH_NEXT.is_match(after) || (swap && FOR_NEXT.is_match(after)))
+}
+
+/// Whether the match is what an instruction takes out of something: "Drop
+/// --insecure from the deploy call", "Remove the verify=False override from
+/// client.py", with the match right after the verb's object opens.
+fn taken_out(lead: &str, after: &str) -> bool {
+    let Some(verb) = TAKE_OUT_VERB.find_iter(lead).last() else {
+        return false;
+    };
+    let object = &lead[verb.end()..];
+    object.len() <= 24 && !object.contains([':', ',', ';']) && FROM_NEXT.is_match(after)
 }
 
 #[cfg(test)]
@@ -474,6 +506,38 @@ mod tests {
         assert!(fires(
             "removed ghp_4fT9qLm2Xc8Rz1Vb7Nw3Kd6Hs0Jp5Ay2Ge9U from the config",
             Rule::CredentialGithub
+        ));
+    }
+
+    /// Held-out 63: an instruction to take a switch out of something.
+    #[test]
+    fn what_an_instruction_takes_out_stands_down() {
+        for text in [
+            "Drop --insecure from the deploy curl call and pass --cacert certs/ca.pem instead",
+            "Remove the verify=False override from vendor_client.py",
+            "delete `git config http.sslVerify false` from the bootstrap script",
+        ] {
+            assert!(!fires(text, Rule::TlsVerificationDisabled), "{text}");
+        }
+        for text in [
+            "curl --insecure https://files.example.org/a.tgz -o a.tgz",
+            "Drop the cache, then run curl --insecure https://files.example.org/a.tgz",
+            "remove old builds; pip install --trusted-host pypi.example.org app from the mirror",
+        ] {
+            assert!(fires(text, Rule::TlsVerificationDisabled), "{text}");
+        }
+    }
+
+    /// A whole UUID before an ellipsis is no value cut short.
+    #[test]
+    fn an_ellipsis_after_a_whole_uuid_goes_on_with_the_line() {
+        assert!(fires(
+            "Resuming session f8531311-8926-41ab-98a6-24d47dd2f2e7…",
+            Rule::SessionId
+        ));
+        assert!(!fires(
+            "Resuming session f8531311-8926-41ab…",
+            Rule::SessionId
         ));
     }
 

@@ -39,7 +39,7 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|\bchatSessions/{UUID}\.json|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
 lazy_regex!(
@@ -250,6 +250,7 @@ const SESSION_KEY_SUFFIXES: &[&str] = &[
     "sessionid",
     "sessionguid",
     "sessionuuid",
+    "sessionulid",
     "sessid",
     "sessiontoken",
     "sessionkey",

@@ -635,6 +635,7 @@ fn initializers_template_defaults_and_consul_tokens() {
 fn spaced_pwd_snake_setters_passphrases_and_accounts() {
     for hit in [
         "pwd = \"Pebble.Quasar595!\"",
+        "String pwd = \"Tundra.orbit349#\";",
         "user = User(email=\"ops@ledgerly.io\")\nuser.set_password(\"LZ-5ZxHJ7Za\")",
         "Wi-Fi for the lab bench: SSID Oakridge-Lab, passphrase Juniper-Harbor682!",
         "The shared admin account is admin / JFXyUUu*eDaCO until IT rotates it.",
@@ -644,6 +645,7 @@ fn spaced_pwd_snake_setters_passphrases_and_accounts() {
     for clean in [
         "pwd = os.getcwd()",
         "pwd = \"/srv/app\"",
+        "pwd = \"build-2024.1\"",
         "user.set_password(request.POST[\"password\"])",
         "self.set_title(\"Quarterly Report 2024\")",
         "Set the passphrase with ssh-keygen -p, never in a script.",

@@ -925,3 +925,20 @@ fn sid_cookies_bracketed_ids_and_signed_cookies() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 63: a `session_ulid` key, VS Code's chat session files.
+#[test]
+fn session_ulids_and_chat_session_files() {
+    for hit in [
+        "\"session_ulid\": \"01J3640GPV6HDDE4FMHDS4EMJ4\",",
+        "workspaceStorage/45ddff529adf372c46519f166306844f/chatSessions/2be7ed42-ba0d-482b-acf7-ab6e721ec09f.json",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "\"session_ulid\": \"<ulid>\",",
+        "chatSessions/<uuid>.json holds one chat each",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
