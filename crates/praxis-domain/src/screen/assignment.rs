@@ -11,8 +11,8 @@ use super::gate::{Doors, Gates};
 use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower};
 use super::sql;
 use super::value::{
-    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, random_like,
-    word_like, wordy,
+    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, password_symbol,
+    random_like, word_like, wordy,
 };
 pub(super) use literal::literal_secret;
 use literal::{
@@ -672,9 +672,8 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             return false;
         }
         // A symbol no directory's name takes counts as mixed case does.
-        let symbol = unquoted.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b));
         if pwd
-            && (!spaced || (quoted && (mixed_case(unquoted) || symbol)))
+            && (!spaced || (quoted && (mixed_case(unquoted) || password_symbol(unquoted))))
             && matches!(&c[3], "=" | ":" | ":=")
             && generated_password(unquoted)
         {
@@ -919,7 +918,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         generated_password(v)
             || (v.len() >= 8
                 && mixed_case(v)
-                && v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b))
+                && password_symbol(v)
                 && !v.contains('/')
                 && random_like(v, 8)
                 && !wordy(v))

@@ -499,11 +499,12 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // Words and a region's or a resource's name (`westeurope`,
     // `eu-west-1`) are settings, not secrets.
     out.extend(groups(open.get(&SECRET_STORE_VALUE), text, |v| {
+        // A long one with digits is generated, whatever its case.
         let named = v.split('-').all(|w| {
             !w.is_empty()
                 && w.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        }) && !v.bytes().any(|b| b.is_ascii_digit() && v.len() >= 20);
+        }) && !(v.len() >= 20 && has_digit(v));
         v.len() >= 8
             && !is_placeholder(v)
             && !v.starts_with(['$', '@'])

@@ -17,7 +17,7 @@ mod mention;
 
 use super::pattern::lazy_regex;
 use super::rule::Rule;
-use super::value::is_placeholder;
+use super::value::{is_placeholder, is_uuid};
 use mention::{format_talk, quoted_mention, reported, searched, tag_in_code, ticked_tags};
 
 /// Why a match was not reported.
@@ -161,25 +161,15 @@ pub(super) fn suppressor(rule: Rule, text: &str, span: &Range<usize>) -> Option<
             && text.as_bytes()[span.start + 3] == b'_')
         // So is a session's UUID: an ellipsis after it goes on with the
         // line ("Resuming session <uuid>…").
-        && !(rule == Rule::SessionId && ends_with_uuid(&text.as_bytes()[span.clone()]))
+        && !(rule == Rule::SessionId
+            && span.len() >= 36
+            && text.get(span.end - 36..span.end).is_some_and(is_uuid))
         && REDACTION_AFTER.is_match(&text[span.end..])
     {
         Some(Suppressor::RedactionMarker)
     } else {
         None
     }
-}
-
-/// Whether `bytes` end with a whole UUID (`8-4-4-4-12` hex digits).
-fn ends_with_uuid(bytes: &[u8]) -> bool {
-    bytes.len() >= 36
-        && bytes[bytes.len() - 36..]
-            .iter()
-            .enumerate()
-            .all(|(i, &b)| match i {
-                8 | 13 | 18 | 23 => b == b'-',
-                _ => b.is_ascii_hexdigit(),
-            })
 }
 
 /// Whether a template's slot goes on where the match stops

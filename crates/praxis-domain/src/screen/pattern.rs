@@ -206,6 +206,12 @@ pub(super) fn find_ignoring_case<'t>(
     })
 }
 
+/// Whether `text` contains one of `words` (ASCII lowercase) in any ASCII
+/// case.
+pub(super) fn contains_any_ignoring_case(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| contains_ignoring_case(text, w))
+}
+
 /// Whether `text` contains `word` (ASCII lowercase) in any ASCII case.
 pub(super) fn contains_ignoring_case(text: &str, word: &str) -> bool {
     word.is_empty() || find_ignoring_case(text, word).next().is_some()

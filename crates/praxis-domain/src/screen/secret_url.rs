@@ -2,10 +2,12 @@
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
 use super::assignment::{KeyClass, key_class};
-use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::pattern::{
+    Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex,
+};
 use super::value::{
-    counts_up, dated, has_digit, has_letter, is_placeholder, longest_alnum_run, mixed_case,
-    random_like, twilio_sid, word_like, wordy, written_out,
+    counts_up, dated, has_digit, has_letter, is_placeholder, is_uuid, longest_alnum_run,
+    mixed_case, random_like, twilio_sid, word_like, wordy, written_out,
 };
 
 lazy_regex!(
@@ -687,20 +689,10 @@ fn fragment_key(piece: &str) -> bool {
         && !counts_up(piece)
 }
 
-/// Whether `segment` is a UUID (8-4-4-4-12 hexadecimal digits).
-fn is_uuid(segment: &str) -> bool {
-    let groups: Vec<&str> = segment.split('-').collect();
-    groups.len() == 5
-        && groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
-        && groups
-            .iter()
-            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
 pub(super) fn secret_url(text: &str) -> Spans {
     // Each pattern runs only where a text holds what every match of it
     // holds: a scan for a few words costs far less than a regex search.
-    let holds = |words: &[&str]| words.iter().any(|w| contains_ignoring_case(text, w));
+    let holds = |words: &[&str]| contains_any_ignoring_case(text, words);
     let userinfo = (text.contains('@') && text.contains("://")).then_some(&*URL_USERINFO);
     let mut out: Spans = userinfo
         .into_iter()
@@ -777,10 +769,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
     if contains_ignoring_case(text, "/private/") {
         out.extend(groups(Some(&PRIVATE_PATH), text, generated_segment));
     }
-    if ["conda", "mamba", "pixi", "prefix.dev"]
-        .iter()
-        .any(|w| contains_ignoring_case(text, w))
-    {
+    if holds(&["conda", "mamba", "pixi", "prefix.dev"]) {
         out.extend(groups(Some(&CONDA_TOKEN), text, conda_token));
     }
     let rpc = holds(RPC_WORDS).then_some(&*RPC_KEY);

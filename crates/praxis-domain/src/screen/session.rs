@@ -852,7 +852,7 @@ pub(super) fn session_id(text: &str) -> Spans {
         random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
     }));
     out.extend(groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
-        random_like(id, 24) && mixed_case(id) && !wordy(id) && !written_out(id)
+        random_like(id, 24) && mixed_case(id) && !docs_example(id)
     }));
     out
 }

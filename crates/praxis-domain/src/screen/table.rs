@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::pattern::{contains_ignoring_case, lazy_regex};
+use super::pattern::{contains_any_ignoring_case, contains_ignoring_case, lazy_regex};
 
 /// A cell under a named column.
 pub(super) struct Cell<'t, T> {
@@ -38,12 +38,12 @@ pub(super) fn cells<'t, T: Copy>(
     named: impl Fn(&str) -> Option<T>,
 ) -> Vec<Cell<'t, T>> {
     let mut out = Vec::new();
-    if !words.iter().any(|w| contains_ignoring_case(text, w)) {
+    if !contains_any_ignoring_case(text, words) {
         return out;
     }
     let lines = lines(text);
     for (i, &(_, header)) in lines.iter().enumerate() {
-        if !words.iter().any(|w| contains_ignoring_case(header, w)) || inside_table(&lines, i) {
+        if !contains_any_ignoring_case(header, words) || inside_table(&lines, i) {
             continue;
         }
         match [',', ';', '\t'].into_iter().find(|&c| header.contains(c)) {
@@ -68,7 +68,7 @@ pub(super) fn pairs<'t, T: Copy>(
     named: impl Fn(&str) -> Option<T>,
 ) -> Vec<Cell<'t, T>> {
     let mut out = Vec::new();
-    if !words.iter().any(|w| contains_ignoring_case(text, w)) {
+    if !contains_any_ignoring_case(text, words) {
         return out;
     }
     let headed = NAME_VALUE_HEADER.is_match(text);

@@ -192,6 +192,21 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         )
 }
 
+/// Whether `s` is a UUID (8-4-4-4-12 hexadecimal digits).
+pub(super) fn is_uuid(s: &str) -> bool {
+    let groups: Vec<&str> = s.split('-').collect();
+    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Whether `v` holds a symbol that chosen passwords take and names, paths
+/// and slugs do not.
+pub(super) fn password_symbol(v: &str) -> bool {
+    v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b))
+}
+
 /// Whether a value of twelve characters or more mostly counts up
 /// (`abcdef.0123456789abcdef`, kubeadm's documented token): three pairs in
 /// four one apart, where random text has one in sixty.

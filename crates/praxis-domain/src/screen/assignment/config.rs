@@ -5,9 +5,9 @@
 //! Postfix's `sasl_passwd`).
 
 use super::super::gate::Open;
-use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::pattern::{Spans, contains_any_ignoring_case, groups, lazy_regex};
 use super::super::value::{
-    counts_up, distinct_chars, has_digit, has_letter, keyboard_walk, mixed_case,
+    counts_up, distinct_chars, has_digit, has_letter, keyboard_walk, mixed_case, password_symbol,
 };
 use super::{KeyClass, literal_secret};
 
@@ -63,7 +63,7 @@ pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
     // The gate's words are the condition itself, so that ungated runs agree.
     let list = open
         .get(&PASSWORD_LIST)
-        .filter(|_| LIST_WORDS.iter().any(|w| contains_ignoring_case(text, w)));
+        .filter(|_| contains_any_ignoring_case(text, LIST_WORDS));
     out.extend(groups(list, text, listed_password));
     out.extend(groups(open.get(&RELAY_LOGIN), text, |v| {
         listed_password(v) || account_password(v)
@@ -78,7 +78,7 @@ fn listed_password(v: &str) -> bool {
     !v.starts_with("//")
         && literal_secret(KeyClass::Password, v, false, false)
         && has_digit(v)
-        && (mixed_case(v) || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b)))
+        && (mixed_case(v) || password_symbol(v))
 }
 
 /// Whether an account's `password` value is a secret: a literal as an

@@ -8,7 +8,9 @@ use std::sync::LazyLock;
 use super::super::normalize::leak_normalized;
 use super::super::pattern::{Spans, contains_ignoring_case};
 use super::super::table::{self, Cell};
-use super::super::value::{dated, has_digit, key_words, longest_alnum_run, mixed_case};
+use super::super::value::{
+    dated, has_digit, key_words, longest_alnum_run, mixed_case, password_symbol,
+};
 use super::{KeyClass, key_class, literal_secret};
 
 /// Words a header naming a credential holds, one of which opens the read;
@@ -163,9 +165,7 @@ fn credential(cell: &Cell<'_, KeyClass>) -> bool {
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'.'))
         && v.contains(['-', '_', '.'])
         && longest_alnum_run(v) < 16;
-    let chosen = cell.tag != KeyClass::Password
-        || has_digit(v)
-        || v.bytes().any(|b| b"!#$%&*+=?@^~".contains(&b));
+    let chosen = cell.tag != KeyClass::Password || has_digit(v) || password_symbol(v);
     !v.contains(char::is_whitespace)
         && !path
         && !dated(v)
