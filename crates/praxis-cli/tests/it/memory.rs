@@ -444,7 +444,7 @@ fn items(f: &Fixture) {
     assert_eq!(kinds, ["set", "set", "delete"]);
 
     // Screening names the rule and the field, never the value.
-    let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let secret = "ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf";
     let body = format!("token {secret}");
     let stderr = f.refused(
         "set",

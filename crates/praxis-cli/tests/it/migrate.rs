@@ -245,7 +245,7 @@ async fn populate(base: &str, admin: &str) -> Populated {
     let (_, path, submit) = example(&doc, "submit");
     let mut secret = submit.clone();
     secret["source"] = json!({"key": "leaky"});
-    secret["record"]["title"] = json!("token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB leaked");
+    secret["record"]["title"] = json!("token ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf leaked");
     let (status, text) = call(base, Method::POST, &path, &writer, Some(&secret), None).await;
     assert!(status >= 400 || text.contains("reject"), "{status} {text}");
     // A credential that is rotated but not revoked.

@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn secrets_and_home_paths_are_found_without_repeating_them() {
         let mut d = item();
-        d.body = "use token ghp_abcdefghijklmnopqrstuvwxyz0123456789 from /home/alice/.ssh".into();
+        d.body = "use token ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf from /home/alice/.ssh".into();
         let found = d.findings();
         assert!(found.iter().all(|f| f.pointer == "/body"), "{found:?}");
         assert!(found.len() >= 2, "{found:?}");

@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn screening_finds_secrets_in_content_and_conditions() {
         let mut c = memory();
-        c.conditions = vec!["token ghp_abcdefghijklmnopqrstuvwxyz0123456789 is set".into()];
+        c.conditions = vec!["token ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf is set".into()];
         let found = c.findings();
         assert!(
             found.iter().any(|f| f.pointer.starts_with("/conditions")),

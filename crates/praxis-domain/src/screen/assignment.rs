@@ -14,6 +14,8 @@ use super::value::{
     distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, password_symbol,
     random_like, word_like, wordy,
 };
+use keys::HARMLESS_TOKEN_WORDS;
+pub(super) use keys::{KEY_WORDS, KeyClass, key_class};
 pub(super) use literal::literal_secret;
 use literal::{
     bare_key_value, generated_value, local_tag, namespaced, next_parameter, tag_reads, uuid_value,
@@ -29,7 +31,7 @@ lazy_regex!(
     /// YAML tag before the value (`!!str s3cr3t…`) is skipped, as the value
     /// after it is literal.
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -87,210 +89,18 @@ lazy_regex!(
     r"^[A-Z][a-z]+-[A-Z][A-Za-z]+$"
 );
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum KeyClass {
-    /// Passwords can be short and made of words.
-    Password,
-    /// Secrets, tokens and API keys are long and not words.
-    Secret,
-    /// A base64 `user:password` (`.npmrc` `_auth`, Docker `auth`).
-    Basic,
-    /// A key whose name alone says little (`pat`, a bare `pass`), so its
-    /// value counts only when it looks generated.
-    Generated,
-}
-
-/// Key words whose tokens are not credentials: pagination cursors, CSRF
-/// and cancellation tokens.
-const HARMLESS_TOKEN_WORDS: &[&str] = &[
-    "page",
-    "next",
-    "prev",
-    "previous",
-    "continuation",
-    "cursor",
-    "sync",
-    "csrf",
-    "xsrf",
-    "cancel",
-    "cancellation",
-    "resume",
-    "resumption",
-    "pagination",
-    "lexer",
-    "parser",
-    "unexpected",
-];
-
-const SECRET_SUFFIXES: &[&str] = &[
-    "secret",
-    "secretkey",
-    "secretkeybase",
-    "apikey",
-    "accesskey",
-    "privatekey",
-    "signingkey",
-    "encryptionkey",
-    "masterkey",
-    "accountkey",
-    "sharedaccesskey",
-    "subscriptionkey",
-    // WordPress's salts and Airflow's Fernet key.
-    "authkey",
-    "loggedinkey",
-    "noncekey",
-    "fernetkey",
-    // A vendor's auth code (Paddle's `vendor_auth_code`).
-    "authcode",
-    "token",
-    "credential",
-    "credentials",
-];
-
-/// Words one of which every key [`key_class`] names holds: the gate of
-/// patterns that go on to ask it.
-pub(super) const KEY_WORDS: &[&str] = &[
-    "pass",
-    "psk",
-    "pwd",
-    "auth",
-    "secret",
-    "token",
-    "credential",
-    "key",
-    "pat=",
-    "pat:",
-    "pat ",
-    "pat\"",
-    "pat'",
-    "pat`",
-    "pat\\",
-    "pat\t",
-    "_pat",
-    "-pat",
-    "_pw",
-    "-pw",
-    // An LDAP bind's password (Dex's `bindPW`).
-    "bindpw",
-    "sonar",
-    // Password in German, Spanish, Portuguese and Dutch.
-    "kennwort",
-    "contrase",
-    "senha",
-    "wachtwoord",
-];
-
-pub(super) fn key_class(key: &str) -> Option<KeyClass> {
-    let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    if bare.eq_ignore_ascii_case("_auth") || bare.eq_ignore_ascii_case("auth") {
-        return Some(KeyClass::Basic);
-    }
-    let mut words = key_words(bare);
-    // A secret's hash (detect-secrets' `hashed_secret`, `password_hash`)
-    // does not give the secret away.
-    if words
-        .iter()
-        .any(|w| matches!(w.as_str(), "hashed" | "hash" | "digest"))
-    {
-        return None;
-    }
-    // A password base64-encoded (`SMTP_PASSWORD_B64`) is the password still.
-    if words.len() > 1 && words.last().is_some_and(|w| w == "b64" || w == "base64") {
-        words.pop();
-    }
-    // What a secret manager hands back (`SecretString`, `secret_value`) or
-    // a secret named for what it opens (`secret_access`): only a generated
-    // value counts, as such keys also hold a status or a name.
-    if words.len() > 1
-        && words[words.len() - 2] == "secret"
-        && words
-            .last()
-            .is_some_and(|w| matches!(w.as_str(), "value" | "string" | "access" | "data"))
-    {
-        return Some(KeyClass::Generated);
-    }
-    // A personal access token (`--pat`, `AZURE_DEVOPS_PAT`); "Pat" is also
-    // a name, so only a generated value counts.
-    if words.last().is_some_and(|w| w == "pat") {
-        return Some(KeyClass::Generated);
-    }
-    // PagerDuty's `routing_key` and `integration_key` (and the older
-    // `service_key`) let anyone raise an incident; RabbitMQ's routing key
-    // is a name (`orders.created`), so only a generated value counts.
-    if ["routing", "integration", "service"]
-        .iter()
-        .any(|w| words.ends_with(&[(*w).to_owned(), "key".to_owned()]))
-    {
-        return Some(KeyClass::Generated);
-    }
-    // SonarQube's `sonar.login` takes a token (its successor is
-    // `sonar.token`); it also takes a user name, so a generated value only.
-    if words.ends_with(&["sonar".to_owned(), "login".to_owned()]) {
-        return Some(KeyClass::Generated);
-    }
-    // A bare `pass:` (a YAML block's mail or proxy password) is also a
-    // test tally (`pass: 12`), so it takes a secret-like value; a bare
-    // `pwd` is also the working directory (`"$PWD":/workspace`), so only a
-    // generated value counts.
-    if words.len() == 1 && words[0] == "pwd" {
-        return Some(KeyClass::Generated);
-    }
-    // A header or setting named for its auth (`X-Upstream-Auth`).
-    if words.len() > 1 && words.last().is_some_and(|w| w == "auth") {
-        return Some(KeyClass::Secret);
-    }
-    // `DB_PW`: a password by its short name, after a qualifier (an LDAP
-    // bind's `bindpw` joins them).
-    if (words.len() > 1 && words.last().is_some_and(|w| w == "pw"))
-        || words
-            .last()
-            .is_some_and(|w| w.eq_ignore_ascii_case("bindpw"))
-    {
-        return Some(KeyClass::Password);
-    }
-    if words.len() == 1 && words[0] == "pass" {
-        return Some(KeyClass::Secret);
-    }
-    // A Wi-Fi pre-shared key, Redis's `requirepass`, SSSD's bind
-    // `authtok`.
-    if matches!(
-        words.last().map(String::as_str),
-        Some("psk" | "requirepass" | "authtok")
-    ) {
-        return Some(KeyClass::Password);
-    }
-    let joined: String = words.concat();
-    if joined.ends_with("password")
-        || ["passwort", "kennwort", "contraseña", "contrasena", "senha", "wachtwoord"]
-            .iter()
-            .any(|w| joined.ends_with(w))
-        || joined.ends_with("passwd")
-        || joined.ends_with("passphrase")
-        || (words.len() > 1 && words.last().is_some_and(|w| w == "pwd" || w == "pass"))
-        // keytool's `-storepass`, `-keypass`, `-srcstorepass`.
-        || (joined.len() > 4
-            && joined.ends_with("pass")
-            && !["bypass", "compass", "trespass", "overpass", "underpass", "surpass", "askpass"]
-                .iter()
-                .any(|w| joined.ends_with(w)))
-    {
-        return Some(KeyClass::Password);
-    }
-    if SECRET_SUFFIXES.iter().any(|s| joined.ends_with(s))
-        && !words
-            .iter()
-            .any(|w| HARMLESS_TOKEN_WORDS.contains(&w.as_str()))
-    {
-        return Some(KeyClass::Secret);
-    }
-    None
-}
-
 lazy_regex!(
     /// An XML element named for a secret: Maven's `<password>`, .NET's
     /// `<ClientSecret>`, FileZilla's `<Pass encoding="base64">`.
     XML_ELEMENT,
     r#"<([A-Za-z][A-Za-z0-9_.:-]{0,40})(?:\s+[\w:.-]+\s*=\s*"[^"\n]*")*>([^<\n]{1,200})</([A-Za-z][A-Za-z0-9_.:-]{0,40})>"#
+);
+lazy_regex!(
+    /// An element whose `name` or `key` attribute names a secret, the
+    /// value its text (`<Property name="password">…</Property>`,
+    /// `<entry key="api.token">…</entry>`).
+    NAMED_ELEMENT,
+    r#"<[A-Za-z][\w.:-]{0,40}\s+(?:name|key)\s*=\s*"([A-Za-z0-9_.-]+)"\s*>([^<\n]{1,200})</[A-Za-z][\w.:-]{0,40}>"#
 );
 lazy_regex!(
     /// A password set in SQL (`CREATE USER … IDENTIFIED BY '…'`,
@@ -331,6 +141,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&BEARER, &["bearer"]),
             (&KEY_VALUE_ATTRIBUTES, &["value"]),
             (&XML_ELEMENT, KEY_WORDS),
+            (&NAMED_ELEMENT, KEY_WORDS),
             (&SETTER_CALL, KEY_WORDS),
             (&SQL_PASSWORD, &["identified", "password"]),
             (&USERLIST, &["userlist"]),
@@ -783,6 +594,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         open.captures(&XML_ELEMENT, text).filter(|c| c[1] == c[3]),
         false,
     ));
+    out.extend(literal_pairs(open.captures(&NAMED_ELEMENT, text), false));
     out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
     out.extend(
         open.captures(&DECLARATION, text)
@@ -956,6 +768,7 @@ mod blocks;
 mod calls;
 mod config;
 mod debugger;
+mod keys;
 mod literal;
 mod prose;
 mod tables;

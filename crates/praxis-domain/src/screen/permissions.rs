@@ -142,13 +142,15 @@ fn operator_octal(arg: &str) -> Option<&str> {
 }
 
 /// A system path: the root, a top-level system directory or anything
-/// below one, a Windows system directory. The host's root as a container
+/// below one, a Windows system directory, the Docker daemon's socket. The host's root as a container
 /// mounts it (`/host/var/run/docker.sock`, `/hostfs/etc`, `/rootfs/usr`)
 /// counts as the root.
 fn system_path(arg: &str) -> bool {
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
     let lower = on_host(&resolved(&arg).to_ascii_lowercase());
-    if lower == "/" || lower == "/*" {
+    // The Docker daemon's socket gives root to whoever can write to it,
+    // wherever a container mounts it (`/host-run/docker.sock`).
+    if lower == "/" || lower == "/*" || lower.ends_with("/docker.sock") {
         return true;
     }
     if let Some(path) = lower.strip_prefix('/') {
@@ -664,6 +666,7 @@ mod tests {
         for hit in [
             "kubectl exec -n infra ds/node-agent -- chmod 666 /host/var/run/docker.sock",
             "chmod 777 /hostfs/etc",
+            "docker run --rm -v /var/run:/host-run alpine chmod 666 /host-run/docker.sock",
         ] {
             assert!(fires(hit, Rule::WorldWritable), "{hit}");
         }

@@ -46,9 +46,10 @@ lazy_regex!(
     /// `/api/hooks/release/builtin/<id>/<token>/`, a log intake's
     /// `/v1/ingest/<key>`, `hc-ping.com/<uuid>`,
     /// a status page's `/api/ping/<token>/success`, an automation's
-    /// `/api/trigger/<token>`, an alert relay's `/in/<token>`).
+    /// `/api/trigger/<token>`, an alert relay's `/in/<token>`, a chat bot
+    /// API's `/bot/<token>/send`).
     HOOK_URL,
-    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|/ingest/|hc-ping|cronitor|/integrations?/|/ping/|/triggers?/|/notify|/alerts?/|/in/|relay[.-])[!-~&&[^"'<>?#,]]*"#
+    r#"(?i)\bhttps?://[!-~&&[^"'<>?#]]*?(?:hook|incoming|/ingest/|hc-ping|cronitor|/integrations?/|/ping/|/triggers?/|/notify|/alerts?/|/in/|/bot/|relay[.-])[!-~&&[^"'<>?#,]]*"#
 );
 lazy_regex!(
     /// A heartbeat push URL (Uptime Kuma's `/api/push/<token>`): the token
@@ -172,6 +173,7 @@ const HOOK_WORDS: &[&str] = &[
     "/notify",
     "/alert",
     "/in/",
+    "/bot/",
     "relay.",
     "relay-",
 ];
@@ -505,6 +507,7 @@ fn secret_from(url: &str) -> usize {
         "/alerts/",
         "/in/",
         "/ingest/",
+        "/bot/",
     ]
     .iter()
     .filter_map(|w| url.find(w).map(|i| i + w.len()))

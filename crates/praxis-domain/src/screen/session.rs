@@ -123,6 +123,30 @@ lazy_regex!(
     r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
 );
 lazy_regex!(
+    /// A session numbered rather than named (Oracle APEX's `session
+    /// 7542981958651226`, `session id: 4410…`): thirteen digits or more.
+    SESSION_NUMBER,
+    r"(?i)\bsession(?:[ _-]?id)?(?:\s+(?:is|was|number|no\.?))?\s*[:=#]?\s*([0-9]{13,20})\b"
+);
+
+/// Whether a number starts with a date of this century or the last
+/// (`20241205…`).
+fn calendar_date(v: &str) -> bool {
+    let b = v.as_bytes();
+    (v.starts_with("19") || v.starts_with("20"))
+        && matches!((b[4], b[5]), (b'0', b'1'..=b'9') | (b'1', b'0'..=b'2'))
+}
+
+/// Whether a number is a time since the Unix epoch in milli-, micro- or
+/// nanoseconds, of the years 2017 to 2033 (`1733412345678`): a session's
+/// start, not its id.
+fn epoch_time(v: &str) -> bool {
+    matches!(v.len(), 13 | 16 | 19)
+        && v.starts_with('1')
+        && (b'5'..=b'9').contains(&v.as_bytes()[1])
+}
+
+lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
@@ -240,7 +264,7 @@ fn listed_id(v: &str) -> bool {
 
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,3}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,5}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
     ))
 });
 
@@ -799,7 +823,12 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
         let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
-        !twilio && !is_placeholder(v) && has_digit(v) && random_like(v, 16) && !counts_up(v)
+        // engine.io's base64url `sid` may hold no digit by chance.
+        let generated = has_digit(v) || (mixed_case(v) && few_vowels(v));
+        !twilio && !is_placeholder(v) && generated && random_like(v, 16) && !counts_up(v)
+    }));
+    out.extend(groups(Some(&SESSION_NUMBER), text, |v| {
+        !calendar_date(v) && !counts_up(v) && !epoch_time(v)
     }));
     out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
     out.extend(

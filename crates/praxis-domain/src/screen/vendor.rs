@@ -4,7 +4,9 @@
 use std::sync::LazyLock;
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, matches, tokens};
+use super::pattern::{
+    Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex, matches, tokens,
+};
 use super::value::{
     counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder,
     longest_alnum_run, mixed_case, random_like, word_like, wordy,
@@ -282,7 +284,7 @@ pub(super) static OTHER_GATES: LazyLock<Gates> = LazyLock::new(|| {
         (&*OTHER_VENDOR, OTHER_VENDOR_WORDS),
         (&*MORE_VENDORS, MORE_VENDOR_WORDS),
         (&*FURTHER_VENDORS, FURTHER_VENDOR_WORDS),
-        (&*MAILGUN_KEY, &["mailgun"]),
+        (&*MAILGUN_KEY, MAILGUN_WORDS),
         (&*NUMBERED_TOKENS, &["==", "1/", "2/"]),
     ])
 });
@@ -294,6 +296,10 @@ lazy_regex!(
     r"\b([0-9a-f]{32})-[0-9a-f]{8}-[0-9a-f]{8}\b"
 );
 
+/// Words of a text about Mailgun: its name, the `mg.` sending domain its
+/// setup guide has one create, the `api:` user of its basic auth.
+const MAILGUN_WORDS: &[&str] = &["mailgun", "mg.", "api:"];
+
 pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     let open = OTHER_GATES.open(doors);
     let accept = |b: &str| random_like(b, 20) && (has_digit(b) || mixed_case(b));
@@ -301,7 +307,7 @@ pub(super) fn other_vendor(text: &str, doors: Doors) -> Spans {
     out.extend(tokens(open.get(&MORE_VENDORS), text, accept));
     out.extend(tokens(open.get(&FURTHER_VENDORS), text, accept));
     out.extend(tokens(open.get(&NUMBERED_TOKENS), text, accept));
-    if contains_ignoring_case(text, "mailgun") {
+    if contains_any_ignoring_case(text, MAILGUN_WORDS) {
         out.extend(groups(open.get(&MAILGUN_KEY), text, |b| {
             random_like(b, 20) && has_digit(b)
         }));

@@ -197,7 +197,7 @@ fn a_clean_record_has_no_findings() {
 /// command field and an object key, instead of panicking the screen.
 #[test]
 fn multibyte_whitespace_before_a_url_is_screened() {
-    let text = "x\u{2028}https://h.io/?token=abcd1234efgh";
+    let text = "x\u{2028}https://h.io/?token=q7Rm2Xv9Lt4K";
     let record = json!({
         "summary": text,
         "resolution": { "steps": [text] },

@@ -180,7 +180,7 @@ async fn screening_names_the_rule_and_never_the_value() {
         let server = Server::start(backend).await;
         let t = writer(&server).await;
         let b = &server.base;
-        let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        let secret = "ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf";
         let refused = post(b, &t, SET, &set_body("k", &format!("token {secret}"), None)).await;
         assert_eq!(refused.status, 422);
         assert_eq!(refused.code(), "memory_invalid");

@@ -345,7 +345,7 @@ async fn screening_refuses_and_writes_nothing() {
         let (engine, _loc) = engine(backend).await;
         let e = &*engine;
         tenant(e, T).await;
-        let d = def("Token", "use ghp_abcdefghijklmnopqrstuvwxyz0123456789 here");
+        let d = def("Token", "use ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf here");
         let err = set(e, "secret", d, None).await.unwrap_err();
         let StoreError::Refused(Refusal::MemoryInvalid(findings)) = err else {
             panic!("{err:?}")

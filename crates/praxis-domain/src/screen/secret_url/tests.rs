@@ -83,7 +83,7 @@ fn urls_with_credentials() {
 #[test]
 fn multibyte_whitespace_before_a_url_parameter() {
     for space in ['\u{85}', '\u{1680}', '\u{2028}', '\u{2029}', '\u{3000}'] {
-        let text = format!("x{space}https://h.io/?token=abcd1234efgh");
+        let text = format!("x{space}https://h.io/?token=q7Rm2Xv9Lt4K");
         assert!(fires(&text, Rule::SecretUrl), "{text:?}");
     }
 }
@@ -705,6 +705,22 @@ fn keys_named_for_a_vendor() {
         "https://shop.example.com/p?product_key=ab12cd34ef56ab12cd34ef56",
         "https://api.example.com/v1/events?correlation_key=9f2c4a7e1b3d4c5e6f708192a3b4c5d6",
         "https://api.example.com/v2/events?acme_key=0123456789abcdef0123456789abcdef",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// Held-out 64: a chat bot API's token as the path segment after `/bot/`;
+/// a page about bots is no secret.
+#[test]
+fn bot_api_paths() {
+    assert!(fires(
+        "Bot endpoint (the path segment is the secret): https://notify.vellum.chat/api/bot/uJiB3upahuxXW8yGusd1k1rcf5rZr4tsOwqFsCH4/send",
+        Rule::SecretUrl
+    ));
+    for clean in [
+        "See https://docs.example.com/bot/getting-started",
+        "https://example.com/bot/12345678/status",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

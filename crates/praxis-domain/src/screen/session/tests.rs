@@ -942,3 +942,25 @@ fn session_ulids_and_chat_session_files() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 64: a session numbered (Oracle APEX), a Spanish label with
+/// words between it and its verb, engine.io's handshake `sid` without a
+/// digit; a time or a date after "session" is no id.
+#[test]
+fn numbered_sessions_and_handshake_sids() {
+    for hit in [
+        "APEX session 7542981958651226 keeps getting invalidated after the proxy change",
+        "el id de sesión que me dio el soporte es d4794a956a61a1d9160eab6e46011e27",
+        "0{\"sid\":\"cvwvEdhgtudZJyGtpqXd\",\"upgrades\":[\"websocket\"],\"pingInterval\":25000}",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "session 1733412345678 started",
+        "Session 20241205123045 opened",
+        "session 1234567890123 is a sample",
+        "{\"sid\":\"SessionIdentifier\"}",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

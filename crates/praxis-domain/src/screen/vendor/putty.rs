@@ -3,7 +3,7 @@
 /// Whether a PuTTY key file's private lines were left out: a redaction
 /// marker (`<redacted>`, `[…]`) stands for the count after
 /// `Private-Lines:` or opens the line after it, or there is no
-/// `Private-Lines:` and a marker line or a bracketed note ("Comment:
+/// `Private-Lines:` and a marker line or a bracketed or parenthesized note ("Comment:
 /// [contents removed]") stands in for the body.
 pub(super) fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
     let rest = &text[found.end()..];
@@ -19,10 +19,11 @@ pub(super) fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
         }
 }
 
-/// Whether a line holds a bracketed note that something was taken out.
+/// Whether a line holds a bracketed or parenthesized note that something
+/// was taken out ("(private lines removed before attaching)").
 fn removed_note(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
-    lower.contains(['[', '<'])
+    lower.contains(['[', '<', '('])
         && ["removed", "redacted", "omitted", "snipped", "elided"]
             .iter()
             .any(|w| lower.contains(w))

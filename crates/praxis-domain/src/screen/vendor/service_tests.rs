@@ -806,3 +806,24 @@ fn doppler_segments_and_chance_filler_in_long_keys() {
         Rule::CredentialAnthropic
     ));
 }
+
+/// Held-out 64: a Mailgun key beside its `mg.` sending domain or its
+/// `api:` user; a PuTTY header whose key lines a note in parentheses
+/// says were removed is no key.
+#[test]
+fn mailgun_domains_and_putty_notes() {
+    for hit in [
+        "mg.send(domain='mg.pemberhaus.org', key='a85f223537d30489b99194c13318b64e-87874ee9-a1bf0089')",
+        "curl -s --user 'api:a85f223537d30489b99194c13318b64e-87874ee9-a1bf0089' https://api.eu.example.net/v3/x/messages",
+    ] {
+        assert!(fires(hit, Rule::CredentialOther), "{hit}");
+    }
+    assert!(!fires(
+        "build a85f223537d30489b99194c13318b64e-87874ee9-a1bf0089 passed",
+        Rule::CredentialOther
+    ));
+    assert!(!fires(
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: aes256-cbc\nComment: bastion-2024\n(public and private lines removed before attaching to the ticket)",
+        Rule::CredentialPrivateKey
+    ));
+}

@@ -83,7 +83,7 @@ async fn candidates_are_bounded_screened_and_capped() {
         assert_eq!((r.status, r.code()), (422, "proposal_invalid"), "{r:?}");
         assert_eq!(r.json["field"], "/candidate/content");
         let mut secret = memory_candidate("k", None, &[]);
-        secret["conditions"] = json!(["token ghp_abcdefghijklmnopqrstuvwxyz0123456789 is set"]);
+        secret["conditions"] = json!(["token ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf is set"]);
         let r = d.propose(secret).await;
         assert_eq!((r.status, r.code()), (422, "proposal_invalid"));
         assert!(!String::from_utf8_lossy(&r.body).contains("ghp_"));

@@ -72,7 +72,7 @@ async fn check_answers_what_submit_then_does_and_writes_nothing() {
         let mut bad = sample_record("root-ci");
         bad["attempts"][1]["sequence"] = json!(5);
         bad["resolution"]["steps"][0] =
-            json!("export GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB");
+            json!("export GITHUB_TOKEN=ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf");
         bad["relations"]["related_experiences"] = json!(["exp-nowhere-20261120"]);
         bad.as_object_mut().unwrap().remove("title");
         let bad_body = serde_json::to_value(submission(&s, "k1", bad.clone())).unwrap();

@@ -1,0 +1,271 @@
+//! What a key's name says it holds: a password, a generated secret, a
+//! basic-auth pair, or nothing secret at all.
+
+use super::super::value::key_words;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(in crate::screen) enum KeyClass {
+    /// Passwords can be short and made of words.
+    Password,
+    /// Secrets, tokens and API keys are long and not words.
+    Secret,
+    /// A base64 `user:password` (`.npmrc` `_auth`, Docker `auth`).
+    Basic,
+    /// A key whose name alone says little (`pat`, a bare `pass`), so its
+    /// value counts only when it looks generated.
+    Generated,
+}
+
+/// Key words whose tokens are not credentials: pagination cursors, CSRF
+/// and cancellation tokens.
+pub(super) const HARMLESS_TOKEN_WORDS: &[&str] = &[
+    "page",
+    "next",
+    "prev",
+    "previous",
+    "continuation",
+    "cursor",
+    "sync",
+    "csrf",
+    "xsrf",
+    "cancel",
+    "cancellation",
+    "resume",
+    "resumption",
+    "pagination",
+    "lexer",
+    "parser",
+    "unexpected",
+];
+
+const SECRET_SUFFIXES: &[&str] = &[
+    "secret",
+    "secretkey",
+    "secretkeybase",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "signingkey",
+    "encryptionkey",
+    "masterkey",
+    "accountkey",
+    "sharedaccesskey",
+    "subscriptionkey",
+    // WordPress's salts and Airflow's Fernet key.
+    "authkey",
+    "loggedinkey",
+    "noncekey",
+    "fernetkey",
+    // A vendor's auth code (Paddle's `vendor_auth_code`).
+    "authcode",
+    "token",
+    "credential",
+    "credentials",
+];
+
+/// Words one of which every key [`key_class`] names holds: the gate of
+/// patterns that go on to ask it.
+pub(in crate::screen) const KEY_WORDS: &[&str] = &[
+    "pass",
+    "psk",
+    "pwd",
+    "auth",
+    "secret",
+    "token",
+    "credential",
+    "key",
+    "pat=",
+    "pat:",
+    "pat ",
+    "pat\"",
+    "pat'",
+    "pat`",
+    "pat\\",
+    "pat\t",
+    "_pat",
+    "-pat",
+    "_pw",
+    "-pw",
+    // An LDAP bind's password (Dex's `bindPW`).
+    "bindpw",
+    "sonar",
+    // Password in German, Spanish, Portuguese and Dutch.
+    "kennwort",
+    "contrase",
+    "senha",
+    "wachtwoord",
+];
+
+/// What a key named `key` holds, by its words: `None` when nothing
+/// secret.
+pub(in crate::screen) fn key_class(key: &str) -> Option<KeyClass> {
+    let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    if bare.eq_ignore_ascii_case("_auth") || bare.eq_ignore_ascii_case("auth") {
+        return Some(KeyClass::Basic);
+    }
+    let mut words = key_words(bare);
+    // A secret's hash (detect-secrets' `hashed_secret`, `password_hash`)
+    // does not give the secret away.
+    if words
+        .iter()
+        .any(|w| matches!(w.as_str(), "hashed" | "hash" | "digest"))
+    {
+        return None;
+    }
+    // A secret kept beside its successor or stand-in
+    // (`VAULT_TOKEN_FALLBACK`, `STRIPE_KEY_LEGACY`, `DB_PASSWORD_V2`) is a
+    // secret still.
+    if words.len() > 1 && words.last().is_some_and(|w| key_qualifier(w)) {
+        words.pop();
+    }
+    // A password base64-encoded (`SMTP_PASSWORD_B64`) is the password still.
+    if words.len() > 1 && words.last().is_some_and(|w| w == "b64" || w == "base64") {
+        words.pop();
+    }
+    // What a secret manager hands back (`SecretString`, `secret_value`) or
+    // a secret named for what it opens (`secret_access`): only a generated
+    // value counts, as such keys also hold a status or a name.
+    if words.len() > 1
+        && words[words.len() - 2] == "secret"
+        && words
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "value" | "string" | "access" | "data"))
+    {
+        return Some(KeyClass::Generated);
+    }
+    // A personal access token (`--pat`, `AZURE_DEVOPS_PAT`); "Pat" is also
+    // a name, so only a generated value counts.
+    if words.last().is_some_and(|w| w == "pat") {
+        return Some(KeyClass::Generated);
+    }
+    // PagerDuty's `routing_key` and `integration_key` (and the older
+    // `service_key`) let anyone raise an incident; RabbitMQ's routing key
+    // is a name (`orders.created`), so only a generated value counts.
+    if ["routing", "integration", "service"]
+        .iter()
+        .any(|w| words.ends_with(&[(*w).to_owned(), "key".to_owned()]))
+    {
+        return Some(KeyClass::Generated);
+    }
+    // SonarQube's `sonar.login` takes a token (its successor is
+    // `sonar.token`); it also takes a user name, so a generated value only.
+    if words.ends_with(&["sonar".to_owned(), "login".to_owned()]) {
+        return Some(KeyClass::Generated);
+    }
+    // A bare `pass:` (a YAML block's mail or proxy password) is also a
+    // test tally (`pass: 12`), so it takes a secret-like value; a bare
+    // `pwd` is also the working directory (`"$PWD":/workspace`), so only a
+    // generated value counts.
+    if words.len() == 1 && words[0] == "pwd" {
+        return Some(KeyClass::Generated);
+    }
+    // A header or setting named for its auth (`X-Upstream-Auth`).
+    if words.len() > 1 && words.last().is_some_and(|w| w == "auth") {
+        return Some(KeyClass::Secret);
+    }
+    // `DB_PW`: a password by its short name, after a qualifier (an LDAP
+    // bind's `bindpw` joins them).
+    if (words.len() > 1 && words.last().is_some_and(|w| w == "pw"))
+        || words
+            .last()
+            .is_some_and(|w| w.eq_ignore_ascii_case("bindpw"))
+    {
+        return Some(KeyClass::Password);
+    }
+    if words.len() == 1 && words[0] == "pass" {
+        return Some(KeyClass::Secret);
+    }
+    // A Wi-Fi pre-shared key, Redis's `requirepass`, SSSD's bind
+    // `authtok`.
+    if matches!(
+        words.last().map(String::as_str),
+        Some("psk" | "requirepass" | "authtok")
+    ) {
+        return Some(KeyClass::Password);
+    }
+    let joined: String = words.concat();
+    if joined.ends_with("password")
+        || ["passwort", "kennwort", "contraseña", "contrasena", "senha", "wachtwoord"]
+            .iter()
+            .any(|w| joined.ends_with(w))
+        || joined.ends_with("passwd")
+        || joined.ends_with("passphrase")
+        || (words.len() > 1 && words.last().is_some_and(|w| w == "pwd" || w == "pass"))
+        // keytool's `-storepass`, `-keypass`, `-srcstorepass`.
+        || (joined.len() > 4
+            && joined.ends_with("pass")
+            && !["bypass", "compass", "trespass", "overpass", "underpass", "surpass", "askpass"]
+                .iter()
+                .any(|w| joined.ends_with(w)))
+    {
+        return Some(KeyClass::Password);
+    }
+    if SECRET_SUFFIXES.iter().any(|s| joined.ends_with(s))
+        && !words
+            .iter()
+            .any(|w| HARMLESS_TOKEN_WORDS.contains(&w.as_str()))
+    {
+        return Some(KeyClass::Secret);
+    }
+    None
+}
+
+/// Whether a key's last word tells which of several secrets of one kind
+/// it holds (a generation, a role), not what it holds.
+fn key_qualifier(word: &str) -> bool {
+    matches!(
+        word,
+        "old"
+            | "new"
+            | "legacy"
+            | "fallback"
+            | "backup"
+            | "previous"
+            | "prev"
+            | "current"
+            | "primary"
+            | "secondary"
+            | "rotated"
+    ) || (word.len() == 2 && word.starts_with('v') && word.as_bytes()[1].is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KeyClass, key_class};
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    /// Held-out 64: a key named for its secret's generation or role, and a
+    /// secret in an element whose `name` says what it is.
+    #[test]
+    fn qualified_keys_and_named_elements() {
+        assert!(matches!(
+            key_class("VAULT_TOKEN_FALLBACK"),
+            Some(KeyClass::Secret)
+        ));
+        assert!(matches!(
+            key_class("db_password_v2"),
+            Some(KeyClass::Password)
+        ));
+        // A qualifier alone names nothing.
+        assert!(key_class("FALLBACK").is_none());
+        assert!(key_class("TOKEN_URL").is_none());
+        for hit in [
+            "export VAULT_TOKEN_FALLBACK=u5lB5FvnXt7uoVBhDqVpnWsZ4MppV2abbM5uvYIF",
+            "STRIPE_WEBHOOK_TOKEN_LEGACY=MKswUbg0VsnA0B8oS9N67MmbSqSgOHDgy2ruBCxU",
+            "<Property name=\"password\">M1P3VfNgu9Bkyokhs#FkA</Property>",
+            "<entry key=\"api.token\">Pq7Lm2Xv9Rt4Kw8Zc3Nb6Hd1</entry>",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "export VAULT_TOKEN_FALLBACK=\"$VAULT_TOKEN\"",
+            "API_KEY_OLD=<rotated, see vault>",
+            "<Property name=\"password\">${DB_PASSWORD}</Property>",
+            "<Property name=\"username\">svc-reporting</Property>",
+            "<entry key=\"token.ttl\">3600</entry>",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+}
