@@ -65,9 +65,9 @@ lazy_regex!(
     /// A user name and a literal password handed to a credentials
     /// constructor (.NET's `NetworkCredential`, Java's
     /// `PasswordAuthentication`, Apache's `UsernamePasswordCredentials`,
-    /// `HTTPBasicAuth`) or to an `auth=` pair.
+    /// `HTTPBasicAuth`) or to an `auth=` pair (`AUTH = ("svc", "…")` too).
     CREDENTIAL_PAIR,
-    r#"\b(?:NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication|PasswordCredential|HTTPBasicAuth|HttpBasicAuth|BasicAuth|BasicCredentials|auth\s*=\s*)\(\s*["'][^"'\n]+["']\s*,\s*(?:new\s+char\[\]\s*)?("[^"\n]+"|'[^'\n]+')"#
+    r#"\b(?:NetworkCredential|UsernamePasswordCredentials?|PasswordAuthentication|PasswordCredential|HTTPBasicAuth|HttpBasicAuth|BasicAuth|BasicCredentials|(?i:auth)\s*=\s*)\(\s*["'][^"'\n]+["']\s*,\s*(?:new\s+char\[\]\s*)?("[^"\n]+"|'[^'\n]+')"#
 );
 lazy_regex!(
     /// A connection string or ODBC section that names its user, or a YAML
@@ -221,6 +221,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&SECURE_STRING, &["convertto-securestring"]),
             (&NAMED_SETTER, KEY_WORDS),
             (&CREDENTIAL_PAIR, &["credential", "auth"]),
+            (&calls::HASHED_LITERAL, calls::HASH_WORDS),
             (&PLIST_PAIR, &["<key>"]),
             (&calls::CALL_CREDENTIAL, calls::CALL_WORDS),
             (&calls::BYTES_SECRET, calls::BYTES_WORDS),
@@ -586,6 +587,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
     out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
+    out.extend(groups(open.get(&calls::HASHED_LITERAL), text, |v| {
+        literal_secret(KeyClass::Password, v, true, false)
+    }));
     out.extend(groups(open.get(&CREDENTIAL_PAIR), text, |v| {
         literal_secret(KeyClass::Password, v, true, false)
     }));

@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin. Windows paths are
@@ -13,7 +13,7 @@ lazy_regex!(
     /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
     /// it is mostly a URL route.
     HOME_WSL,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     HOME_WINDOWS,
@@ -24,7 +24,7 @@ lazy_regex!(
     /// `/root` is a path whatever follows it (`cd /root`, `under /root.`);
     /// only a longer name (`/rootfs`, `/root-ca.pem`, `/root.img`) is not.
     HOME_ROOT,
-    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|file://|(?:^|[\s"'=,:(])-[A-Za-z]{1,12})(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
+    r#"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s"'=,:(])-[A-Za-z]{1,12})(?:/private)?(?:/var)?/root(?:$|[\s/"'`,;:)\]}>!?]|\.(?:$|[^A-Za-z0-9_-]))"#
 );
 lazy_regex!(
     /// A character's escape code read as a server's name (`x0d`, `u000a`).
@@ -152,6 +152,7 @@ mod tests {
             r"\\fs01\builds\nightly",
             r"\\fs01\c$\Users\dana",
             "file:///home/mara/notes.txt",
+            "Cannot connect to the Docker daemon at unix:///Users/giorgos/.docker/run/docker.sock.",
             "/var/home/mara/.config",
             "gcc -I/home/ana/include -o app main.c",
             "-L/Users/jkowal/lib -lfoo",

@@ -224,7 +224,9 @@ fn resolved(path: &str) -> String {
     format!("/{}", steps.join("/"))
 }
 
-/// A temporary directory, where shared write access is the point.
+/// A temporary directory or a file of one, where shared write access is
+/// the point; a glob over all of one's entries (`/dev/shm/*`) reaches
+/// other users' files, and is none.
 fn temporary(path: &str) -> bool {
     let path = on_host(&resolved(path.trim_matches(['"', '\''])));
     let path = path.as_str();
@@ -232,7 +234,7 @@ fn temporary(path: &str) -> bool {
         path == *t
             || path
                 .strip_prefix(t)
-                .is_some_and(|rest| rest.starts_with('/'))
+                .is_some_and(|rest| rest.starts_with('/') && rest != "/*")
     })
 }
 
@@ -683,6 +685,9 @@ mod tests {
         for hit in ["chmod 777 /hostfs", "chmod 777 /host_root/etc"] {
             assert!(fires(hit, Rule::WorldWritable), "{hit}");
         }
+        // A glob over all of a shared directory's entries reaches other
+        // users' files.
+        assert!(fires("sudo chmod 777 /dev/shm/*", Rule::WorldWritable));
         for clean in [
             "chmod 777 /host/var/tmp/scratch",
             "chmod 777 /rootfs/dev/shm/x",

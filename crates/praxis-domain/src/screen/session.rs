@@ -30,7 +30,7 @@ lazy_regex!(
     /// A session id assigned to a name for one, quoted or in braces as
     /// Windows writes a GUID (`session_guid={60B8…}`).
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend|mysapsso2)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -124,9 +124,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A session numbered rather than named (Oracle APEX's `session
-    /// 7542981958651226`, `session id: 4410…`): thirteen digits or more.
+    /// 7542981958651226`, `session id: 4410…`, the third field of an APEX
+    /// URL's `f?p=app:page:session`): twelve or thirteen digits or more.
     SESSION_NUMBER,
-    r"(?i)\bsession(?:[ _-]?id)?(?:\s+(?:is|was|number|no\.?))?\s*[:=#]?\s*([0-9]{13,20})\b"
+    r"(?i)\bsession(?:[ _-]?id)?(?:\s+(?:is|was|number|no\.?))?\s*[:=#]?\s*([0-9]{13,20})\b|\bf\?p=[\w$]+:[\w$]+:([0-9]{12,20})\b"
 );
 
 /// Whether a number starts with a date of this century or the last
@@ -151,7 +152,7 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call.
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["']?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["']?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -200,6 +201,30 @@ lazy_regex!(
     SESSION_STORE_LOG,
     r#"(?i)\b(?:sav|load|destroy|regenerat|touch|restor|stor|fetch|delet|creat)(?:ed|ing)\s+sessions?\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+["']?([A-Za-z0-9_-]{24,64})["']?\s+(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created|expired)\b|\bsession\s+(?:saved|loaded|destroyed|regenerated|restored|stored|created|deleted)\s*:\s*["']?([A-Za-z0-9_-]{24,64})\b"#
 );
+
+lazy_regex!(
+    /// A log line of a session's id changed for a new one (Laravel's
+    /// `Session regenerated old=… new=…`): both ids are given.
+    SESSION_REGENERATED,
+    r"(?i)\bsession\s+(?:id\s+)?regenerated\b[^\n]*"
+);
+lazy_regex!(
+    /// An id's old or new value in such a line.
+    OLD_OR_NEW,
+    r"(?i)\b(?:old|new|from|to)(?:_?id)?\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24,64})\b"
+);
+
+/// The old and new ids of each line that logs a session regenerated.
+fn regenerated_ids(text: &str) -> Spans {
+    SESSION_REGENERATED
+        .find_iter(text)
+        .flat_map(|line| {
+            groups(Some(&OLD_OR_NEW), line.as_str(), store_log_id)
+                .into_iter()
+                .map(move |span| line.start() + span.start..line.start() + span.end)
+        })
+        .collect()
+}
 
 /// Whether an id in a store's log is generated: digits and letters in
 /// mixed case (or 32 hex digits and more), no words, no counting, and no
@@ -264,7 +289,7 @@ fn listed_id(v: &str) -> bool {
 
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,5}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,5}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\bsession\][ \t]*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES}|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
     ))
 });
 
@@ -333,7 +358,8 @@ fn session_key(key: &str) -> Option<&'static str> {
             .is_some_and(|h| h.len() == 32 && h.bytes().all(|b| b.is_ascii_hexdigit()))
     };
     match words.as_slice() {
-        [only] if only == "sid" || only == "frontend" || only == "sess" => {
+        // SAP's logon ticket cookie, `MYSAPSSO2`.
+        [only] if only == "sid" || only == "frontend" || only == "sess" || only == "mysapsso2" => {
             return Some("session");
         }
         // A site's own prefix before `sid` (`phpbb3_k2m9x_sid`).
@@ -529,7 +555,7 @@ lazy_regex!(
     /// characters of it: the words between are captured for
     /// [`nothing_else_named`].
     SESSION_NEARBY,
-    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?id)?|sid)\b([^\n]{0,80}?)\b([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?(?:id|token))?|sid)\b([^\n]{0,80}?)\b([0-9a-f]{64}|[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
 );
 
 /// Whether the words between a session's name and an id-shaped value, or
@@ -831,6 +857,7 @@ pub(super) fn session_id(text: &str) -> Spans {
         !calendar_date(v) && !counts_up(v) && !epoch_time(v)
     }));
     out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
+    out.extend(regenerated_ids(text));
     out.extend(
         SESSION_CLAUSE
             .captures_iter(text)

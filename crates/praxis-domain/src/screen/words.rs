@@ -33,6 +33,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "secret_key",
             "secretkey",
             "aws_secret",
+            "'secret'",
+            "\"secret\"",
             "s3a.secret",
             "secreta",
             "secrète",
@@ -188,6 +190,11 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             // ASP.NET's sign-in cookies.
             ".aspx",
             ".aspnet",
+            // SAP's logon ticket, Mojolicious's signed cookie, an Oracle
+            // APEX URL's session field.
+            "mysapsso2",
+            "mojolicious",
+            "f?p=",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

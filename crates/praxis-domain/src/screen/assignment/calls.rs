@@ -6,7 +6,8 @@
 //! password)`), a Go MySQL DSN (`user:password@tcp(host)/db`), curl's
 //! `CURLOPT_USERPWD`, a browser
 //! test typing a password into its field (`cy.get('#password').type('…')`,
-//! `page.fill('input[name="password"]', '…')`).
+//! `page.fill('input[name="password"]', '…')`), a password hashed from a
+//! literal (`bcrypt('…')`, `Hash::make('…')`).
 
 use regex::Regex;
 
@@ -47,6 +48,17 @@ lazy_regex!(
     pub(super) SYMBOL_SET,
     r#"\bset\s+:([A-Za-z0-9_]+)\s*,\s*["']([^"'\n]+)["']"#
 );
+
+lazy_regex!(
+    /// A password handed to a hash function as a literal (`bcrypt('…')`,
+    /// Laravel's `Hash::make('…')`, Django's `make_password("…")`): the
+    /// plain text is stored nowhere else.
+    pub(super) HASHED_LITERAL,
+    r#"(?i)\b(?:bcrypt|Hash::make|password_hash|make_password|generate_password_hash|hashpw|crypt)\(\s*(?:b?"([^"\n]{6,})"|b?'([^'\n]{6,})')"#
+);
+
+/// Words one of which a text holds when [`HASHED_LITERAL`] matches.
+pub(super) const HASH_WORDS: &[&str] = &["crypt", "hash", "make_password"];
 
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
 pub(super) const CALL_WORDS: &[&str] = &[
@@ -153,6 +165,27 @@ mod tests {
             "DriverManager.getConnection(\"jdbc:h2:mem:test\", \"sa\", \"\");",
             "set :deploy_password, ENV.fetch(\"DEPLOY_PASSWORD\")",
             "set :keep_releases, \"5\"",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 65: a literal hashed in a command, an `AUTH` tuple handed
+    /// to a client; a hash of a variable or a seeder's stock word is no
+    /// secret.
+    #[test]
+    fn hashed_literals_and_auth_tuples() {
+        for hit in [
+            "User::first()->update(['password'=>bcrypt('8padj8qEtkdn3ry2pTjwwtkScc8e')])",
+            "$user->password = Hash::make('Wq7#mLx2Rt9v');",
+            "AUTH = (\"svc_ingest\", \"CU2m5gvBdHi+5xr#CPP\")\nr = session.post(url, auth=AUTH)",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "$user->password = Hash::make($request->password);",
+            "'password' => bcrypt('password'),",
+            "AUTH = (os.environ[\"USER\"], os.environ[\"PASSWORD\"])",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

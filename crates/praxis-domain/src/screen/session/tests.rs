@@ -964,3 +964,29 @@ fn numbered_sessions_and_handshake_sids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 65: SAP's logon ticket, a ULID after "sessions show", a
+/// 64-hex session token, both ids of a regenerated session, an APEX
+/// URL's session field, a `[session] id=` log field, Mojolicious's cookie.
+#[test]
+fn tickets_regenerated_ids_and_apex_urls() {
+    for hit in [
+        "MYSAPSSO2=rYdTSZsLsRdqJFN//UUgsG2+9ml5LOi5YKFg3PnweNchSCbPVdhCr7AXzSFZr8ru90Nonpj6",
+        "agentctl sessions show 01M1PY88E6F311STDSKNNKWWWB",
+        "session token f56a6495a2c5953438db55193497875ff30f84d6e943ecb537b2a0fe369b7875 was revoked",
+        "local.INFO: Session regenerated old=eloSCbggTC35Jo1g33xXbxYDsmPuDPrAnWRvQFuC new=x",
+        "local.INFO: Session regenerated old=x new=F1G3ofDtM6TfMrcbVEbyt76rWxAPuircybV3X4Te",
+        "Oracle APEX URL f?p=100:1:7271394778022651::::",
+        "gunicorn[412]: [session] id=b494f657cd028699d2b6e9f1b41bb035 user=42",
+        "mojolicious=uYNhEOULisxlx3Ioz42ENCd8pQcMeDpb1p_xLlG9B--fe1fb0da7641c1a171f1244763e7",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "f?p=100:1:0:::: opens the app's public page",
+        "Session regenerated old=<redacted> new=<redacted>",
+        "MYSAPSSO2=<ticket>",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

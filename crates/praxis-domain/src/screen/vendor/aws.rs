@@ -67,6 +67,13 @@ lazy_regex!(
     r#"(?i)secret[^\n]{0,100}?[\s"'`:=]([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)|(?:^|[\s"'`:=])([A-Za-z0-9/+]{40})[^A-Za-z0-9/+=\n][^\n]{0,60}?secret[_\s-]?(?:access[_\s-]?)?key\b"#
 );
 lazy_regex!(
+    /// A secret key under a bare `secret` or `secret_key` (Laravel's
+    /// `'secret' => …`, an `.s3cfg` without AWS's name in view): taken in
+    /// AWS's own shape only, judged by [`aws_shape`].
+    AWS_SECRET_BARE,
+    r#"(?i)(?:\bsecret_?key|["']secret["'])\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(
     AWS_CONTEXT,
     r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b|(?-i:\bIAM\b)"
 );
@@ -148,6 +155,7 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
         })
         .map(|cell| cell.span),
     );
+    out.extend(groups(Some(&AWS_SECRET_BARE), text, aws_shape));
     if AWS_CONTEXT.is_match(text) {
         out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
             random_like(b, 40) && distinct_chars(b) >= 12
@@ -166,6 +174,13 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
         }
     }
     out
+}
+
+/// Whether 40 characters are a secret key by their shape alone: as
+/// [`aws_secret_near`], with a `/` or a `+` of base64 (about three keys in
+/// four hold one; a hex or base64url secret of that length holds none).
+fn aws_shape(b: &str) -> bool {
+    aws_secret_near(b) && b.contains(['/', '+'])
 }
 
 /// Whether 40 characters near the word "secret" are a secret key: mixed

@@ -827,3 +827,33 @@ fn mailgun_domains_and_putty_notes() {
         Rule::CredentialPrivateKey
     ));
 }
+
+/// Held-out 65: AWS secret keys in AWS's own shape under a bare `secret`
+/// or `secret_key`, an Azure Maps subscription key, an AI Search
+/// `api-key` beside its host; a base64url or hex secret of forty
+/// characters is no AWS key.
+#[test]
+fn bare_aws_secrets_and_azure_maps_and_search_keys() {
+    for hit in [
+        "'secret' => 'aK37sMhzDkLEmK3Ly9gUXMIrfi12+qQ/cU9y7J45',",
+        "secret_key = QoRiAe07h8QapUHmXP1/q9yhcVfAZlUo60FJ5xkE",
+    ] {
+        assert!(fires(hit, Rule::CredentialAws), "{hit}");
+    }
+    for clean in [
+        "secret_key = QoRiAe07h8QapUHmXP1q9yhcVfAZlUo60FJ5xkEz",
+        "'secret' => 'b494f657cd028699d2b6e9f1b41bb035b494f657',",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+    }
+    for hit in [
+        "https://atlas.microsoft.com/map/tile?api-version=2.1&zoom=6&subscription-key=fUZA0OjSkLkcz7HuoSEjRAUDSBlRcfaFV8ebWoUd1sl",
+        "curl \"https://acme.search.windows.net/indexes/p/docs?search=*\" -H \"api-key: EfmyhmfJxSRxaRwjkhYQLviyOJ6fv37rWxIM9BY2txpgDiX7jqFZ\"",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    assert!(!fires(
+        "curl https://acme.search.windows.net/indexes -H \"api-key: $SEARCH_KEY\"",
+        Rule::CredentialAzure
+    ));
+}
