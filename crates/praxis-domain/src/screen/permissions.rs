@@ -149,8 +149,13 @@ fn system_path(arg: &str) -> bool {
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
     let lower = on_host(&resolved(&arg).to_ascii_lowercase());
     // The Docker daemon's socket gives root to whoever can write to it,
-    // wherever a container mounts it (`/host-run/docker.sock`).
-    if lower == "/" || lower == "/*" || lower.ends_with("/docker.sock") {
+    // wherever a container mounts it (`/host-run/docker.sock`); a glob over
+    // a shared temporary directory's entries reaches every user's files.
+    if lower == "/"
+        || lower == "/*"
+        || lower.ends_with("/docker.sock")
+        || ["/tmp/*", "/var/tmp/*", "/dev/shm/*"].contains(&lower.as_str())
+    {
         return true;
     }
     if let Some(path) = lower.strip_prefix('/') {
@@ -688,6 +693,7 @@ mod tests {
         // A glob over all of a shared directory's entries reaches other
         // users' files.
         assert!(fires("sudo chmod 777 /dev/shm/*", Rule::WorldWritable));
+        assert!(fires("chmod 777 /tmp/* || true", Rule::WorldWritable));
         for clean in [
             "chmod 777 /host/var/tmp/scratch",
             "chmod 777 /rootfs/dev/shm/x",

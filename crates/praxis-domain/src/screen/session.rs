@@ -216,6 +216,9 @@ lazy_regex!(
 
 /// The old and new ids of each line that logs a session regenerated.
 fn regenerated_ids(text: &str) -> Spans {
+    if !contains_ignoring_case(text, "regenerated") {
+        return Vec::new();
+    }
     SESSION_REGENERATED
         .find_iter(text)
         .flat_map(|line| {
@@ -289,7 +292,7 @@ fn listed_id(v: &str) -> bool {
 
 static SESSION_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,5}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\bsession\][ \t]*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES}|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
+        r#"(?i)(?:セッション\s*ID|会话\s*ID|会話\s*ID|세션\s*ID|Session-ID\s+(?:du|de\s+la|de|des|der|del|della|do|da)\s+[\w-]+|Sitzungs?-?ID|Sitzung(?:\s+mit\s+der\s+ID)?|sessie-?ID|ID\s+(?:di|della)\s+sessione|ID\s+da\s+sess[ãa]o|ID\s+de\s+(?:la\s+)?sesi[oó]n(?:\s+es)?|ID\s+de\s+session|identifiant\s+de\s+(?:la\s+)?session|Sessão|Sesja|Sesi[oó]n|Identyfikator\s+sesji|Oturum\s+kimli(?:ğ|g)i)(?:\s*\([^)\n]{{0,24}}\))?(?:[^\n:=]{{1,30}}?[:=]|(?:\s+\S+){{0,2}}?\s+ID\s*[:=]?|(?:\s+\S+){{0,8}}?\s+(?:era|é|foi|fue|war|ist|était|est|es)\s+|\s*(?:[:=]|是|为|為|は)?)\s*["'`(]?{SESSION_SHAPES}|(?m:^\s*\[?[\w-]*session\]?:?[ \t]*\n\s*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES})|\bsession\][ \t]*(?:session_?)?id\s*[:=]\s*["']?{SESSION_SHAPES}|\b(?:Http)?Session\s+(?:created|destroyed|invalidated|expired|started|resumed)\b(?:[^\n]{{0,10}}?|[^\n]{{0,60}}?(?:[;,.(]\s*|\bwith\s+))\bid\b\s*[=:]?\s*{SESSION_SHAPES}|["']session["']\s*:\s*\{{\s*["']id["']\s*:\s*["']{SESSION_SHAPES}|\bsession_meta["']?[^\n]{{0,40}}?["']id["']\s*:\s*["']{UUID}|\.claude/projects/[^\n]{{0,80}}?{UUID}\.jsonl\b|\bsession(?:[ _-]?id)?\s*[:=]\s*UUID\(\s*["']{UUID}|{UUID}\.jsonl\b[^\n]{{0,80}}\.claude/projects|\b(?:Active|User|Http|Login|Auth|Web|Browser|Client|Chat|Agent|Oidc|Sso)?Session\s?[{{(\[][^}})\]\n]{{0,80}}?\b(?:session_?)?[iI]d\s*[=:]\s*["']?{SESSION_SHAPES}|\bWP_Session_Tokens\b[\s\S]{{0,160}}?\\?["'][0-9a-f]{{64}}\\?["']|\bsession_tokens\b[^\n]{{0,40}}?s:64:"[0-9a-f]{{64}}"|\b\w*sessions?\s+(?:row|record|entry|document)[:,]?\s+(?:[\w.-]+=\S+\s+){{0,4}}?(?:session_?)?id\s*[=:]\s*["']?{SESSION_SHAPES}"#
     ))
 });
 
@@ -853,9 +856,16 @@ pub(super) fn session_id(text: &str) -> Spans {
         let generated = has_digit(v) || (mixed_case(v) && few_vowels(v));
         !twilio && !is_placeholder(v) && generated && random_like(v, 16) && !counts_up(v)
     }));
-    out.extend(groups(Some(&SESSION_NUMBER), text, |v| {
-        !calendar_date(v) && !counts_up(v) && !epoch_time(v)
-    }));
+    // Both of its shapes need twelve digits in a row.
+    let digit_run = text
+        .as_bytes()
+        .split(|b| !b.is_ascii_digit())
+        .any(|run| run.len() >= 12);
+    if digit_run {
+        out.extend(groups(Some(&SESSION_NUMBER), text, |v| {
+            !calendar_date(v) && !counts_up(v) && !epoch_time(v)
+        }));
+    }
     out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
     out.extend(regenerated_ids(text));
     out.extend(

@@ -263,13 +263,16 @@ pub(super) fn refers(v: &str) -> bool {
     v.starts_with('$') || windows_variable(v) || v.contains("$(")
 }
 
-/// `%NAME%`: a Windows variable (a bare leading `%` is just a character,
-/// and `%2B…%3D` is percent-encoding: no variable name starts with a digit).
+/// `%NAME%`: a Windows variable, or TeamCity's `%env.NAME%` parameter (a
+/// bare leading `%` is just a character, and `%2B…%3D` is
+/// percent-encoding: no variable name starts with a digit).
 fn windows_variable(v: &str) -> bool {
     v.strip_prefix('%').is_some_and(|rest| {
         rest.split_once('%').is_some_and(|(name, _)| {
             name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
         })
     })
 }

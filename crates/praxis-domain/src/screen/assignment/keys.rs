@@ -264,6 +264,7 @@ mod tests {
             "<Property name=\"password\">${DB_PASSWORD}</Property>",
             "<Property name=\"username\">svc-reporting</Property>",
             "<entry key=\"token.ttl\">3600</entry>",
+            "<entry key=\"api.token\">%env.API_TOKEN%</entry>",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -979,6 +979,7 @@ fn tickets_regenerated_ids_and_apex_urls() {
         "Oracle APEX URL f?p=100:1:7271394778022651::::",
         "gunicorn[412]: [session] id=b494f657cd028699d2b6e9f1b41bb035 user=42",
         "mojolicious=uYNhEOULisxlx3Ioz42ENCd8pQcMeDpb1p_xLlG9B--fe1fb0da7641c1a171f1244763e7",
+        "El id de sesión del usuario afectado en el informe es 07851efe29f00a286748b65249c8d821",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }

@@ -68,10 +68,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A secret key under a bare `secret` or `secret_key` (Laravel's
-    /// `'secret' => …`, an `.s3cfg` without AWS's name in view): taken in
+    /// `'secret' => …`, PHP's `$config['secret'] = …`, an `.s3cfg` without
+    /// AWS's name in view): taken in
     /// AWS's own shape only, judged by [`aws_shape`].
     AWS_SECRET_BARE,
-    r#"(?i)(?:\bsecret_?key|["']secret["'])\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)(?:\bsecret_?key|["']secret["']\]?)\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     AWS_CONTEXT,
@@ -155,7 +156,9 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
         })
         .map(|cell| cell.span),
     );
-    out.extend(groups(Some(&AWS_SECRET_BARE), text, aws_shape));
+    if contains_ignoring_case(text, "secret") {
+        out.extend(groups(Some(&AWS_SECRET_BARE), text, aws_shape));
+    }
     if AWS_CONTEXT.is_match(text) {
         out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
             random_like(b, 40) && distinct_chars(b) >= 12

@@ -4,7 +4,7 @@
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{
-    distinct_chars, has_digit, is_placeholder, mixed_case, random_like, word_like,
+    distinct_chars, has_digit, has_letter, is_placeholder, mixed_case, random_like, word_like,
 };
 
 lazy_regex!(
@@ -19,6 +19,13 @@ lazy_regex!(
     /// wrapped URL, or after XML's `&amp;`.
     AZURE,
     r#"(?i)\.azurewebsites\.net/[^\s"'<>]*[?&]code=([A-Za-z0-9_%/+=-]{20,})|x-functions-key["']?\s*[:=]\s*["']?([A-Za-z0-9_%/+=-]{20,})|(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})|(?:^|[?&"'=\s])sv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=([A-Za-z0-9%+/=]{20,})|\.azconfig\.io;Id=[^;\s]+;Secret=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/=]{20,})[^\s"'<>]*?&sv=\d{4}|(?:--account-key|-StorageAccountKey|--sas-token|-SasToken)(?:\s+|=)["']?([A-Za-z0-9+/=%&?:-]{30,})|\bAccessKey=([A-Za-z0-9+/]{30,}=*)|(?:^|[?&\s"'])code=([A-Za-z0-9_/+-]{40,}==)|\bARM_ACCESS_KEY\s*[=:]\s*["']?([A-Za-z0-9+/]{80,}={0,2})|aeg-sas-key["']?\s*:\s*["']?([A-Za-z0-9+/]{30,}={0,2})|["']code["']\s*:\s*["']([A-Za-z0-9_/+-]{40,}==)|(?:^|[\s"'(?&;])sig=([A-Za-z0-9%+/]{40,}(?:%3D|=))|[?&]sr=[bcdfs]&(?:[^\s"'<>&]+&)*?sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})|\.redis\.cache\.windows\.net[^\s]*?\bpassword=([^,\s"']{20,})|\.redis\.cache\.windows\.net\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})|\bredis-cli\b[^\n]*?\s-a\s+["']?([A-Za-z0-9+/]{40,}={0,2})[^\n]*?\.redis\.cache\.windows\.net|\.kusto\.windows\.net;[^"'\n]*?\bApplication\s+Key=([^;"'\s]{20,})|Ocp-Apim-Subscription-Key["']?\s*[:,]\s*["']?([0-9a-f]{32})\b|[?&]subscription-key=([0-9a-f]{32})\b|atlas\.microsoft\.com/[^\s"'<>]*[?&]subscription-key=([A-Za-z0-9_-]{32,})|\.search\.windows\.net\b[^\n]*?\bapi-key["']?\s*[:=]\s*["']?([A-Za-z0-9]{32,})\b|\bapi-key["']?\s*:\s*["']?([A-Za-z0-9]{32,})\b[^\n]*?\.search\.windows\.net\b|\bFromSubscription\(\s*["']([0-9a-f]{32})["']|\.openai\.azure\.com\b[^\n]*\n?[^\n]*?\bapi[_-]?key["']?\s*[:=]\s*["']([0-9a-f]{32})["']|\bapi-key["']?\s*:\s*["']?([0-9a-f]{32})\b[^\n]*?\.openai\.azure\.com\b|sharedAccessPolicyKey["']?\s*:\s*["']([A-Za-z0-9+/]{40,}={0,2})|\.(?:logic\.azure\.com|azure-api\.net|servicebus\.windows\.net|azure-devices\.net)[^\s"'<>]*[?&]sig=([A-Za-z0-9_%/+=-]{20,})"#
+);
+lazy_regex!(
+    /// The shapes of an AI Search key (52 letters and digits, or the older
+    /// 32 hex digits in capitals), taken in a text that names a search
+    /// service's host.
+    SEARCH_KEY,
+    r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9]{52}|[0-9A-F]{32})(?:$|[^A-Za-z0-9+/=_-])"
 );
 lazy_regex!(
     /// The shape of a storage account key: 64 bytes in base64 (not after
@@ -103,6 +110,11 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     } else if contains_ignoring_case(text, "key") {
         out.extend(groups(Some(&NAMED_STORAGE_KEY), text, |v| {
             random_like(v, 40)
+        }));
+    }
+    if contains_ignoring_case(text, ".search.windows.net") {
+        out.extend(groups(Some(&SEARCH_KEY), text, |v| {
+            random_like(v, 32) && has_digit(v) && has_letter(v) && !word_like(v)
         }));
     }
     if NAMED_KEY_CONTEXT.is_match(text) {

@@ -24,7 +24,10 @@ pub(super) fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
 fn removed_note(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
     lower.contains(['[', '<', '('])
-        && ["removed", "redacted", "omitted", "snipped", "elided"]
-            .iter()
-            .any(|w| lower.contains(w))
+        && [
+            "removed", "redacted", "omitted", "snipped", "elided", "entfernt", "eliminad",
+            "supprim", "retirad", "rimoss", "removid",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }

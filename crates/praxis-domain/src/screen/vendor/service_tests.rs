@@ -826,6 +826,10 @@ fn mailgun_domains_and_putty_notes() {
         "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: aes256-cbc\nComment: bastion-2024\n(public and private lines removed before attaching to the ticket)",
         Rule::CredentialPrivateKey
     ));
+    assert!(!fires(
+        "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: admin\n(Schlüsselzeilen entfernt)",
+        Rule::CredentialPrivateKey
+    ));
 }
 
 /// Held-out 65: AWS secret keys in AWS's own shape under a bare `secret`
@@ -837,6 +841,7 @@ fn bare_aws_secrets_and_azure_maps_and_search_keys() {
     for hit in [
         "'secret' => 'aK37sMhzDkLEmK3Ly9gUXMIrfi12+qQ/cU9y7J45',",
         "secret_key = QoRiAe07h8QapUHmXP1/q9yhcVfAZlUo60FJ5xkE",
+        "$config['secret'] = '4mk/483D+haGKivexD54vPfMyJ3pGcziuW/O9Bgb';",
     ] {
         assert!(fires(hit, Rule::CredentialAws), "{hit}");
     }
@@ -849,6 +854,8 @@ fn bare_aws_secrets_and_azure_maps_and_search_keys() {
     for hit in [
         "https://atlas.microsoft.com/map/tile?api-version=2.1&zoom=6&subscription-key=fUZA0OjSkLkcz7HuoSEjRAUDSBlRcfaFV8ebWoUd1sl",
         "curl \"https://acme.search.windows.net/indexes/p/docs?search=*\" -H \"api-key: EfmyhmfJxSRxaRwjkhYQLviyOJ6fv37rWxIM9BY2txpgDiX7jqFZ\"",
+        "AZURE_SEARCH_ENDPOINT=https://rag.search.windows.net\nAZURE_SEARCH_API_KEY=dJbO5SyJIX11oZ7TFv5gfCxoZGaWpPdOd2ct9BHwfTZGsCtVHR75",
+        "SearchClient(endpoint=\"https://kb.search.windows.net\", credential=AzureKeyCredential(\"0DFAACBFD73CB9180569E9A42361C77F\"))",
     ] {
         assert!(fires(hit, Rule::CredentialAzure), "{hit}");
     }
