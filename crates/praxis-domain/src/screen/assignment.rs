@@ -50,9 +50,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A call that sets a named value: `define('DB_PASSWORD', '…')`,
-    /// `setenv("API_TOKEN", "…")`, `config.set("password", "…")`.
+    /// `setenv("API_TOKEN", "…")`, `config.set("password", "…")`, a
+    /// settings table's row (`VALUES ('smtp_password', '…')`).
     SETTER_CALL,
-    r#"\b[A-Za-z_][A-Za-z0-9_.]*\(\s*["']([A-Za-z0-9_.-]+)["']\s*,\s*["']([^"'\n]+)["']"#
+    r#"\b[A-Za-z_][A-Za-z0-9_.]*[ \t]?\(\s*["']([A-Za-z0-9_.-]+)["']\s*,\s*["']([^"'\n]+)["']"#
 );
 lazy_regex!(
     /// A setter named for what it sets, with one literal:
@@ -661,10 +662,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let lower = v.to_ascii_lowercase();
         // A password of letters alone counts in mixed case and at length.
         let letters = v.len() >= 12 && mixed_case(v) && random_like(v, 12) && few_vowels(v);
+        // A password file's line holds a password: words with a digit and
+        // a symbol (`Saffron.thistle2478%`) are a chosen one.
+        let chosen = v.len() >= 8 && has_digit(v) && password_symbol(v) && !is_placeholder(v);
         !lower.starts_with("md5")
             && !lower.starts_with("scram-")
-            && (generated_password(v) || letters)
-            && !wordy(v)
+            && (((generated_password(v) || letters) && !wordy(v)) || chosen)
     }));
     out.extend(groups(
         open.get(&PROSE_PASSWORD.pattern),

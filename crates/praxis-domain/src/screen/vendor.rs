@@ -23,8 +23,10 @@ lazy_regex!(
     r"\bx(?:ox[abposrec]|app)-([A-Za-z0-9_-]{10,})|\bxoxd-([A-Za-z0-9%+/=-]{10,})"
 );
 lazy_regex!(
+    /// A webhook's URL, or a legacy integration's
+    /// (`<team>.slack.com/services/hooks/incoming-webhook?token=…`).
     SLACK_HOOK,
-    r"hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/T[A-Z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]+)"
+    r"hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/T[A-Z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]+)|\.slack\.com/services/hooks/[\w-]+\?token=([A-Za-z0-9]{20,})"
 );
 lazy_regex!(
     /// A webhook's workspace, channel and secret without Slack's host, as

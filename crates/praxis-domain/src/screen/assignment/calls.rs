@@ -179,6 +179,13 @@ mod tests {
             "User::first()->update(['password'=>bcrypt('8padj8qEtkdn3ry2pTjwwtkScc8e')])",
             "$user->password = Hash::make('Wq7#mLx2Rt9v');",
             "AUTH = (\"svc_ingest\", \"CU2m5gvBdHi+5xr#CPP\")\nr = session.post(url, auth=AUTH)",
+            // Held-out 66: a settings table's row, a PgBouncer userlist's
+            // chosen password, a role's password in prose with its name in
+            // backquotes, a generated value with a dot in it.
+            "INSERT INTO settings (key, value) VALUES ('smtp_password', 'Jv9v3zMIt&lSJB');",
+            "# pgbouncer userlist.txt\n\"app_rw\" \"Saffron.thistle2478%\"",
+            "The password for the `readonly` Postgres role is pVl6nq89U%jn66+YS; it has SELECT only.",
+            "ADMIN_PASSWORD=PGesAtaGMWVgiM.Op",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -186,6 +193,9 @@ mod tests {
             "$user->password = Hash::make($request->password);",
             "'password' => bcrypt('password'),",
             "AUTH = (os.environ[\"USER\"], os.environ[\"PASSWORD\"])",
+            "INSERT INTO settings (key, value) VALUES ('smtp_password', '');",
+            "# pgbouncer userlist.txt\n\"app_rw\" \"md5a3f1c2e4b5d6978877665544332211aa\"",
+            "ADMIN_PASSWORD=settings.DatabasePassword",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -5,8 +5,8 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    distinct_chars, has_digit, is_placeholder, longest_alnum_run, mixed_case, random_like,
-    twilio_sid, vault_token, word_like, wordy,
+    distinct_chars, few_vowels, has_digit, is_placeholder, longest_alnum_run, mixed_case,
+    random_like, twilio_sid, vault_token, word_like, wordy,
 };
 use super::config::app_password;
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
@@ -48,6 +48,14 @@ fn is_type_name(v: &str) -> bool {
 /// Whether the value assigned to a key of `class` is a literal secret.
 /// `quoted` values are literals for sure; unquoted ones may be code
 /// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
+/// Whether a dotted value has a segment of ten letters or more in mixed
+/// case, few vowels and no words (`PGesAtaGMWVgiM.Op`): generated, not a
+/// member's name (`settings.DatabasePassword`).
+fn random_segment(v: &str) -> bool {
+    v.split('.')
+        .any(|s| s.len() >= 10 && mixed_case(s) && few_vowels(s) && !wordy(s))
+}
+
 pub(in crate::screen) fn literal_secret(
     class: KeyClass,
     raw: &str,
@@ -189,7 +197,7 @@ pub(in crate::screen) fn literal_secret(
     if !quoted
         && !vault_token(v)
         && (v.contains(['(', '['])
-            || DOTTED_IDENTIFIER.is_match(v)
+            || (DOTTED_IDENTIFIER.is_match(v) && !random_segment(v))
             || CONSTANT_IDENTIFIER.is_match(v)
             || CMDLET.is_match(v))
     {

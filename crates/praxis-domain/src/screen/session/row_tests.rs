@@ -205,3 +205,22 @@ fn words_that_open_like_a_sum() {
         Rule::SessionId
     ));
 }
+
+/// Held-out 66: a ULID among a log line's fields after `[sessions]`, a
+/// session's name logged with `=` inside its quotes and its value as the
+/// next argument.
+#[test]
+fn log_fields_and_logged_arguments() {
+    for hit in [
+        "[sessions] active=1 id=01K19GVV995WCJVSMXSE5S7FAN last_seen=2025-02-02T09:11Z",
+        "console.log('req.sessionID =', 'CbQOOGhacpQZ4ty37Q3g7F3FJfrLjAui')  // debug, remove",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "[sessions] active=1 id=<ulid> last_seen=2025-02-02T09:11Z",
+        "console.log('req.sessionID =', req.sessionID)",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

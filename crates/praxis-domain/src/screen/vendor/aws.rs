@@ -81,9 +81,10 @@ lazy_regex!(
 
 lazy_regex!(
     /// Words that make an id a key id however it reads: a flag or a
-    /// setting for an access key, a credentials file or command.
+    /// setting for an access key, a credentials file or command, an AWS
+    /// host beside it (SES's SMTP relay and its `AKIA…:…` login).
     AWS_KEY_CONTEXT,
-    r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials"
+    r"(?i)--key\b|--access-key|access[_ -]?key|aws_access_key_id|credentials|amazonaws\.com"
 );
 
 lazy_regex!(

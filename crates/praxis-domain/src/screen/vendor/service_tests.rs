@@ -864,3 +864,21 @@ fn bare_aws_secrets_and_azure_maps_and_search_keys() {
         Rule::CredentialAzure
     ));
 }
+
+/// Held-out 66: a legacy Slack integration's token in its hook URL, an
+/// SES SMTP login's key id beside an AWS host (its letters read as words).
+#[test]
+fn legacy_slack_hooks_and_ses_logins() {
+    assert!(fires(
+        "legacy integration posting via https://acme-eng.slack.com/services/hooks/incoming-webhook?token=mEOePldbwNxAMZcCybBRM6d8",
+        Rule::CredentialSlack
+    ));
+    assert!(fires(
+        "[email-smtp.eu-west-1.amazonaws.com]:587 AKIACKLAABUCSOSNXOSL:BGV40AHnczkj6yIfGe8fQpfo+yrg5uM5bJ7Bw50NddtI",
+        Rule::CredentialAws
+    ));
+    assert!(!fires(
+        "https://acme-eng.slack.com/services/hooks/incoming-webhook?token=<token>",
+        Rule::CredentialSlack
+    ));
+}
