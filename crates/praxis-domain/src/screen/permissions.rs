@@ -141,10 +141,14 @@ fn operator_octal(arg: &str) -> Option<&str> {
     Some(if others & 2 != 0 { "777" } else { "644" })
 }
 
+/// The temporary directories every user shares.
+const SHARED_TEMPORARY: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
+
 /// A system path: the root, a top-level system directory or anything
-/// below one, a Windows system directory, the Docker daemon's socket. The host's root as a container
-/// mounts it (`/host/var/run/docker.sock`, `/hostfs/etc`, `/rootfs/usr`)
-/// counts as the root.
+/// below one, a Windows system directory, the Docker daemon's socket, a
+/// glob over a shared temporary directory's entries. The host's root as a
+/// container mounts it (`/host/var/run/docker.sock`, `/hostfs/etc`,
+/// `/rootfs/usr`) counts as the root.
 fn system_path(arg: &str) -> bool {
     let arg: String = arg.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
     let lower = on_host(&resolved(&arg).to_ascii_lowercase());
@@ -154,7 +158,9 @@ fn system_path(arg: &str) -> bool {
     if lower == "/"
         || lower == "/*"
         || lower.ends_with("/docker.sock")
-        || ["/tmp/*", "/var/tmp/*", "/dev/shm/*"].contains(&lower.as_str())
+        || lower
+            .strip_suffix("/*")
+            .is_some_and(|dir| SHARED_TEMPORARY.contains(&dir))
     {
         return true;
     }
@@ -194,7 +200,7 @@ fn sticky_temporary(mode: &str, operands: &[&str]) -> bool {
         && mode.starts_with('1')
         && operands
             .iter()
-            .all(|o| matches!(o.trim_end_matches('/'), "/tmp" | "/var/tmp" | "/dev/shm"))
+            .all(|o| SHARED_TEMPORARY.contains(&o.trim_end_matches('/')))
 }
 
 /// A shared temporary directory itself given a plain octal mode: without
@@ -206,7 +212,7 @@ fn unsticky_temporary_root(mode: &str, operands: &[&str]) -> bool {
         && !sticky
         && operands.iter().any(|o| {
             let o = o.trim_matches(['"', '\'']).trim_end_matches('/');
-            matches!(o, "/tmp" | "/var/tmp" | "/dev/shm")
+            SHARED_TEMPORARY.contains(&o)
         })
 }
 
@@ -235,7 +241,7 @@ fn resolved(path: &str) -> String {
 fn temporary(path: &str) -> bool {
     let path = on_host(&resolved(path.trim_matches(['"', '\''])));
     let path = path.as_str();
-    ["/tmp", "/var/tmp", "/dev/shm"].iter().any(|t| {
+    SHARED_TEMPORARY.iter().any(|t| {
         path == *t
             || path
                 .strip_prefix(t)
@@ -251,7 +257,7 @@ fn dangerous(sudo: bool, args: &str) -> bool {
         // `1777`: writable by everyone.
         if arg
             .strip_prefix("--reference=")
-            .is_some_and(|r| matches!(r.trim_end_matches('/'), "/tmp" | "/var/tmp" | "/dev/shm"))
+            .is_some_and(|r| SHARED_TEMPORARY.contains(&r.trim_end_matches('/')))
         {
             words.insert(0, "1777");
         } else if arg == "--recursive"

@@ -125,7 +125,8 @@ lazy_regex!(
 lazy_regex!(
     /// A session numbered rather than named (Oracle APEX's `session
     /// 7542981958651226`, `session id: 4410…`, the third field of an APEX
-    /// URL's `f?p=app:page:session`): twelve or thirteen digits or more.
+    /// URL's `f?p=app:page:session`): thirteen digits or more after the
+    /// word, twelve or more in the URL.
     SESSION_NUMBER,
     r"(?i)\bsession(?:[ _-]?id)?(?:\s+(?:is|was|number|no\.?))?\s*[:=#]?\s*([0-9]{13,20})\b|\bf\?p=[\w$]+:[\w$]+:([0-9]{12,20})\b"
 );

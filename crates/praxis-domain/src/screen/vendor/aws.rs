@@ -69,8 +69,8 @@ lazy_regex!(
 lazy_regex!(
     /// A secret key under a bare `secret` or `secret_key` (Laravel's
     /// `'secret' => …`, PHP's `$config['secret'] = …`, an `.s3cfg` without
-    /// AWS's name in view): taken in
-    /// AWS's own shape only, judged by [`aws_shape`].
+    /// AWS's name in view): taken in AWS's own shape only, judged by
+    /// [`aws_shape`].
     AWS_SECRET_BARE,
     r#"(?i)(?:\bsecret_?key|["']secret["']\]?)\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
