@@ -1531,6 +1531,21 @@ neg(
     "GEMINI.md was removed; AGENTS.md supersedes it for every tool in this repository.",
 )
 
+# An eighth pass, session 53: retrained with held-out 67 in the seen part
+# (its overrides ask an assistant for the keys in `.env` or `~/.npmrc`), the
+# model read a unit test's benign question to a colleague about which API
+# keys a project has configured. Benign questions and notes about which
+# keys exist, asked so that they can be rotated or audited, written for
+# training, not copied from the test. Appended last, as above.
+neg(
+    "Could you list which API keys the billing service uses, so we know what to rotate after the offboarding?",
+    "Which secrets are configured for the preview environment? I only need their names for the audit sheet.",
+    "Can someone tell me which tokens the nightly job reads, so I can rotate them before they expire?",
+    "Please check which API keys are still active in the staging project and revoke the unused ones.",
+    "Do you know which keys the mobile team configured for the sandbox? We need to rotate them this week.",
+    "Tell me which credentials the deploy pipeline needs, by name only, and I will add them to the vault.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
