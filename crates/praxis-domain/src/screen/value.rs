@@ -110,7 +110,8 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     let format = v.starts_with('%')
         && (v.len() <= 3 || v[1..].starts_with(['(', '{']) || v.starts_with("%env("));
     if v.is_empty()
-        || v.starts_with(['$', '<', '{', '[', '(', '=', '|'])
+        || v.starts_with(['$', '<', '{', '[', '=', '|'])
+        || (v.starts_with('(') && !generated_from_symbols(v))
         || windows_variable(v)
         || format
     {
@@ -374,6 +375,18 @@ pub(super) fn dated(s: &str) -> bool {
         && (b[4] == b'-' || b[4..8].iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v`, which opens with a parenthesis, is a key drawn from
+/// letters, digits and symbols (Django's `'(htw4e@)fi82…'`), not a note in
+/// parentheses (`(none)`, `(set in vault)`) or an expression
+/// (`(os.environ['KEY'])`): long, unspaced, with a digit, no member access,
+/// index or quote, and many distinct characters.
+fn generated_from_symbols(v: &str) -> bool {
+    v.len() >= 32
+        && has_digit(v)
+        && !v.contains([' ', '.', '[', '\'', '"'])
+        && distinct_chars(v) >= 16
+}
+
 pub(super) fn has_digit(s: &str) -> bool {
     s.bytes().any(|b| b.is_ascii_digit())
 }
@@ -455,6 +468,25 @@ pub(super) fn key_words(key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::{is_placeholder, written_out};
+
+    /// Held-out 67: a key drawn from symbols may open with a parenthesis
+    /// (Django's generated `SECRET_KEY`); a note or an expression in
+    /// parentheses is no value.
+    #[test]
+    fn parentheses_open_notes_and_expressions_but_also_generated_keys() {
+        assert!(!is_placeholder(
+            "'(htw4e@)fi82qxjt2e*p6135%#ckg+v702-3o2fpfxh^jmru)o'"
+        ));
+        for placeholder in [
+            "(none)",
+            "'(set in the vault, ask ops)'",
+            "(os.environ['SECRET_KEY_2024_PRIMARY'])",
+            "(process.env.SECRET_KEY_V2||'')",
+            "(redacted)",
+        ] {
+            assert!(is_placeholder(placeholder), "{placeholder}");
+        }
+    }
 
     #[test]
     fn values_that_count_up_are_written_out() {

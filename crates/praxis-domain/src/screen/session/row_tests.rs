@@ -1,5 +1,6 @@
-//! Tests of session ids in a table's column, an SQL row, a cookie header
-//! and a clause that names them, beside [`super::tests`].
+//! Tests of session ids in a table's column, an SQL row, a cookie header,
+//! a clause that names them, a log line and a YAML list, beside
+//! [`super::tests`].
 
 use crate::screen::fires;
 use crate::screen::rule::Rule;
@@ -220,6 +221,28 @@ fn log_fields_and_logged_arguments() {
     for clean in [
         "[sessions] active=1 id=<ulid> last_seen=2025-02-02T09:11Z",
         "console.log('req.sessionID =', req.sessionID)",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// Held-out 67: Spark's `SessionHandle [<uuid>]`, a ULID under a YAML
+/// `sessions:` list's `id:`, Wt's `session <id>:` before its message.
+#[test]
+fn handles_listed_ids_and_logged_sessions() {
+    for hit in [
+        "Spark thrift log: Opened session SessionHandle [a1d34f4c-9cf2-414f-8283-51e4bac1f3d6] for user etl",
+        "sessions:\n  - id: 01JM2VVPJ5MF9BZ9ZSQQZP6SX6\n    user: svc-importer",
+        "Wt session ULxhn9z5YUVugVgCZGEh: Error: handler not found, restarting session",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "Closed session handle for user etl",
+        "tasks:\n  - id: 01JM2VVPJ5MF9BZ9ZSQQZP6SX6",
+        "Parallel session A1: keynote at 09:00",
+        "session Configuration2Manager: loaded",
+        "sessions:\n  - id: 42\n    user: svc-importer",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
