@@ -31,9 +31,11 @@ lazy_regex!(
     /// A key named for a secret, its operator and its value; a standard
     /// YAML tag before the value (`!!str s3cr3t…`) is skipped, as the value
     /// after it is literal, and so is webpack's `JSON.stringify(` around a
-    /// literal that `DefinePlugin` inlines.
+    /// literal that `DefinePlugin` inlines. Unquoted, a value that opens
+    /// with a parenthesis runs to the next space when it is long (a
+    /// generated key of symbols, `(hcp%89)maeh…`).
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -153,7 +155,19 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &BARE_PASSWORD,
                 &["pass", "pwd", "pw", "senha", "kennwort", "wachtwoord"],
             ),
-            (&WORDS_THEN_PASSWORD, &["pass", "pw"]),
+            (
+                &WORDS_THEN_PASSWORD,
+                &[
+                    "pass",
+                    "pw",
+                    "contrase",
+                    "senha",
+                    "wachtwoord",
+                    "kennwort",
+                    "密码",
+                    "パスワード",
+                ],
+            ),
             (&ADMIN_PAIR, &["admin", "root"]),
             (&USE_PAIR, &["use"]),
             (&WINDOWS_ACCOUNT_PAIR, &["\\"]),

@@ -121,7 +121,7 @@ lazy_regex!(
     /// and digits>] regenerated`), or before a colon that opens the
     /// session's message, as Wt logs it (`Wt session <id>: Error …`).
     SESSION_NAMED,
-    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|\bsession[ \t]+([A-Za-z0-9]{16,64}):[ \t]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)(?:\s*[:=])?\s*["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
+    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|\bsession[ \t]+([A-Za-z0-9_-]{16,64}):[ \t]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)(?:\s*[:=])?\s*["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
 );
 lazy_regex!(
     /// A session numbered rather than named (Oracle APEX's `session
@@ -257,9 +257,11 @@ lazy_regex!(
 lazy_regex!(
     /// A session manager's listing of the ids it holds (Tomcat manager's
     /// `sessions … -> <32 hex>`, on the same line or the next, or ids
-    /// alone on their lines under `sessions:`): judged by [`listed_id`].
+    /// alone on their lines under `sessions:`), and a JSON list of
+    /// sessions, of ids (`"activeSessions": ["…"]`) or of objects whose
+    /// first field is the `id`: judged by [`listed_id`].
     SESSION_LISTING,
-    r"(?im)\bsessions\b[^\n]{0,40}?(?:->|=>|→)[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})\b|\bsessions[ \t]*:[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})[ \t]*$"
+    r#"(?im)\bsessions\b[^\n]{0,40}?(?:->|=>|→)[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})\b|\bsessions[ \t]*:[ \t]*(?:\r?\n[ \t]*)?([0-9a-f]{32})[ \t]*$|sessions["']?\s*:\s*\[\s*\{\s*["']id["']\s*:\s*["']([0-9a-z-]{26,36})["']|sessions["']?\s*:\s*\[\s*["']([0-9a-z_-]{26,64})["']"#
 );
 
 lazy_regex!(

@@ -378,11 +378,13 @@ pub(super) fn dated(s: &str) -> bool {
 /// Whether `v`, which opens with a parenthesis, is a key drawn from
 /// letters, digits and symbols (Django's `'(htw4e@)fi82…'`), not a note in
 /// parentheses (`(none)`, `(set in vault)`) or an expression
-/// (`(os.environ['KEY'])`): long, unspaced, with a digit, no member access,
-/// index or quote, and many distinct characters.
+/// (`(os.environ['KEY'])`, `(load_key_2024)`): long, unspaced, with a
+/// digit and a symbol no identifier takes, no member access, index or
+/// quote, and many distinct characters.
 fn generated_from_symbols(v: &str) -> bool {
     v.len() >= 32
         && has_digit(v)
+        && v.contains(['!', '@', '#', '$', '%', '^', '&', '*', '+', '='])
         && !v.contains([' ', '.', '[', '\'', '"'])
         && distinct_chars(v) >= 16
 }

@@ -193,10 +193,12 @@ pub(in crate::screen) fn literal_secret(
     if !quoted && matches!(v, "await" | "new" | "yield" | "async" | "lambda" | "typeof") {
         return false;
     }
-    // A Vault token (`s.…`) is shaped like a member's name.
+    // A Vault token (`s.…`) is shaped like a member's name. A call's
+    // parentheses are code, unless the value opens with one and is a key
+    // drawn from symbols (`(hcp%89)maeh…`, as `is_placeholder` judges).
     if !quoted
         && !vault_token(v)
-        && (v.contains(['(', '['])
+        && ((v.contains(['(', '[']) && (!v.starts_with('(') || is_placeholder(v)))
             || (DOTTED_IDENTIFIER.is_match(v) && !random_segment(v))
             || CONSTANT_IDENTIFIER.is_match(v)
             || CMDLET.is_match(v))
@@ -407,6 +409,25 @@ mod tests {
             "\"secret_value\": \"none\"",
             "secret_access: granted",
             "\"secret_data\": \"my-app-config\"",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Review of session 53: unquoted, a generated key of symbols that
+    /// opens with a parenthesis runs to the next space; a call does not.
+    #[test]
+    fn unquoted_keys_of_symbols_that_open_with_a_parenthesis() {
+        for hit in [
+            "SECRET_KEY=(q8r%27)zvn41)kpa3x()mt92wyb+61ldes7&hrq035x",
+            "secret_key = (@kd7!pwx19)fn2q^v8*m3lz=(r5tq#c0ys&e61hb",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "SECRET_KEY=(os.environ.get('DJANGO_SECRET_KEY_2024_PRIMARY'))",
+            "secret_key = (load_secret_from_vault_or_fail_hard_2024)",
+            "SECRET_KEY=(none)",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

@@ -62,7 +62,8 @@ lazy_regex!(
 lazy_regex!(
     /// "password" or "pw" followed by a few words, perhaps an aside in
     /// parentheses, and a colon ("wifi password this week: X", "pw for the
-    /// SFTP drop (not rotated): X"), and "the pass
+    /// SFTP drop (not rotated): X"; in other languages up to eight words,
+    /// "Senha do Wi-Fi da recepção: X", or none, "密码（每月更换）：X"), and "the pass
     /// is X", and a chat's answer to a question about a password ("what's
     /// the pass for the printer?" and on the next line "Lars: X"): taken
     /// only when the value looks generated and mixes cases, as a date or an
@@ -70,7 +71,7 @@ lazy_regex!(
     /// about a password ("changed it to" and "set it to" name settings
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)\bpassword(?:[ \t]+[^\s:(]+){1,4}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)(?:\bpassword(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An order to log in with a user and a password written `use deploy /
@@ -254,19 +255,26 @@ pub(super) fn word_and_number(v: &str) -> bool {
 /// Whether a password after the word alone, or after a bare `pwd=`, looks
 /// generated: eight characters or more, with a letter, a digit and mixed
 /// case or a symbol.
-/// Whether `v` is drawn from capitals and digits (`F3J19BZTWS+10`), as an
-/// algorithm's name (`PBKDF2-SHA256`, `AES-256-GCM`) is not: a run of eight
-/// or more whose letters and digits alternate at least four times.
+/// Whether `v` is drawn from capitals and digits (`F3J19BZTWS+10`,
+/// `KU67+VDOYPW`), as an algorithm's name (`PBKDF2-SHA256`, `AES-256-GCM`),
+/// a ticket (`INC0012345`) or a version (`V4.2.1`) is not: capitals, digits
+/// and a symbol no such name takes, or a run of eight or more whose
+/// letters and digits alternate at least four times.
 pub(super) fn drawn_capitals(v: &str) -> bool {
-    v.split(|c: char| !c.is_ascii_alphanumeric()).any(|run| {
-        let b = run.as_bytes();
-        b.len() >= 8
-            && !b.iter().any(u8::is_ascii_lowercase)
-            && b.windows(2)
-                .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
-                .count()
-                >= 4
-    })
+    let capitals = !v.bytes().any(|b| b.is_ascii_lowercase())
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.contains(['!', '#', '$', '%', '&', '*', '+', '=', '?', '@', '^', '~']);
+    capitals
+        || v.split(|c: char| !c.is_ascii_alphanumeric()).any(|run| {
+            let b = run.as_bytes();
+            b.len() >= 8
+                && !b.iter().any(u8::is_ascii_lowercase)
+                && b.windows(2)
+                    .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
+                    .count()
+                    >= 4
+        })
 }
 
 pub(super) fn generated_password(v: &str) -> bool {
@@ -352,6 +360,11 @@ mod tests {
         for hit in [
             "VNC password for the kiosk: F3J19BZTWS+10",
             "password for the door panel (rotated): K7Q2M9XW4T#1",
+            "badge printer password: QD48+MXKTR",
+            "Senha do painel do alarme no depósito (não compartilhar): P7RKT@W2ZQ",
+            "Wachtwoord van het beheerscherm van de router in de kelder: ZT8K#QW3MR",
+            "Password del router al secondo piano del magazzino nuovo: XK7#PT4WQZ",
+            "门禁 密码（每周更换）：HQ7W=4KZP2",
         ] {
             assert!(flagged(hit), "{hit}");
         }
@@ -360,6 +373,8 @@ mod tests {
             "password policy (2024): AES-256-GCM",
             "password for build: RELEASE2024",
             "password reset ticket: INC0012345",
+            "Password manager client version: V4.2.1",
+            "Senha do Wi-Fi da recepção: pergunte na portaria",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

@@ -13,7 +13,7 @@ lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about
     /// ("string", not a flag's `--set-string`).
     MENTION_CUE,
-    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|assert(?:ion)?|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside
@@ -89,8 +89,65 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     let listed = words(inside) + words(&after[..closing]) == 0
         && before[..open].trim_end().ends_with(['[', ','])
         && rest.trim_start().starts_with([',', ']']);
+    let quotation = &text[open + around.start + quote.len_utf8()..span.end + closing];
     !inside.contains(['\n', close])
-        && (listed || cue.is_match(sentence) || MENTION_NOUN.is_match(rest))
+        && (listed
+            || cue.is_match(sentence)
+            || MENTION_NOUN.is_match(rest)
+            || REGEX_SYNTAX.is_match(quotation)
+            || specimen_list(&before[..open]))
+}
+
+lazy_regex!(
+    /// A regular expression's syntax in a quotation (`.*`, `(all )?`,
+    /// `\s+`, `[a-z]`): a pattern to match, not an order.
+    REGEX_SYNTAX,
+    r"\.[*+]|\)[?*+]|\\[sbdwSW]|\(\?[:!=i]|\[[a-z0-9]-[a-z0-9]\]"
+);
+
+lazy_regex!(
+    /// A list named for what it holds as specimens (`INJECTION_SPECIMENS
+    /// = [`, `blocked_phrases:`), up to the bracket or colon that opens it.
+    SPECIMEN_LIST_NAME,
+    r"(?i)(?:specimens?|samples?|examples?|patterns?|phrases?|injections?|attacks?|payloads?|blocklist|denylist|block_?list|deny_?list|fixtures?|corpus|known_bad|bad_prompts|malicious)\w*[\x22']?\s*(?:[:=]\s*)?(?:\[|\(|:)?\s*$"
+);
+
+/// Whether a quotation is an item of a list named for specimens: what
+/// stands before its opening quote is only list syntax (`[`, `,`, `- `)
+/// back to the list's name.
+fn specimen_list(before: &str) -> bool {
+    // Walk back over earlier items on their own lines; a YAML list's
+    // name ends in a colon, on the line above its first `- `.
+    let mut rest = before.trim_end();
+    let mut dashed = false;
+    for _ in 0..16 {
+        let Some(stripped) = rest
+            .strip_suffix('[')
+            .or_else(|| rest.strip_suffix(','))
+            .or_else(|| rest.strip_suffix('-'))
+            .or_else(|| rest.strip_suffix(':').filter(|_| dashed))
+        else {
+            return false;
+        };
+        dashed |= rest.ends_with('-');
+        let head = stripped.trim_end();
+        let line_start = head.rfind('\n').map_or(0, |i| i + 1);
+        let line = &head[line_start..];
+        if SPECIMEN_LIST_NAME.is_match(&format!("{line}{}", &rest[head.len()..])) {
+            return true;
+        }
+        // The previous item: a quoted string on its own.
+        let item = line.trim();
+        let item = item.strip_prefix('-').map_or(item, str::trim);
+        let quoted = item.len() >= 2
+            && (item.starts_with('"') && item.ends_with('"')
+                || item.starts_with('\'') && item.ends_with('\''));
+        if !quoted {
+            return false;
+        }
+        rest = head[..line_start].trim_end();
+    }
+    false
 }
 
 lazy_regex!(

@@ -247,3 +247,25 @@ fn handles_listed_ids_and_logged_sessions() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Review of session 53: a JSON list of sessions, of ids or of objects
+/// whose first field is the id, and a logged session id with a dash.
+#[test]
+fn json_session_lists_and_dashed_logged_ids() {
+    for hit in [
+        "{\"sessions\": [{\"id\": \"7d3f0c2a-58b1-4e6d-9a0f-3c8e2b7a4d19\", \"user\": \"mk\"}]}",
+        "{\n  \"sessions\": [\n    {\"id\": \"01HZQ4V8K2M6T9X3C7B5N1P0RW\", \"mfa\": false}\n  ]\n}",
+        "{\"activeSessions\": [\"9F2C4A7E0B13D58C6A24F917E3B0C85D\"]}",
+        "[info] c.s.RedisSessionStore - session Pq7Rw2-Xm9Lt4Kd8Vn3s: refreshed",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "{\"tasks\": [{\"id\": \"7d3f0c2a-58b1-4e6d-9a0f-3c8e2b7a4d19\"}]}",
+        "{\"sessions\": [{\"id\": 42, \"user\": \"mk\"}]}",
+        "{\"activeSessions\": []}",
+        "[info] session keep-alive-timeout: 30s",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
