@@ -559,11 +559,36 @@ lazy_regex!(
     /// A UUID or 32 hex digits in the same sentence as a word naming a
     /// session ("the session id shown in the footer (…)", "lookup(:sessions,
     /// \"…\")", "FROM user_sessions WHERE sid = %s\", (\"…\",)"), within 80
-    /// characters of it: the words between are captured for
-    /// [`nothing_else_named`].
+    /// characters of it (as [`nearby`] holds it): the words between are
+    /// captured for [`nothing_else_named`].
     SESSION_NEARBY,
-    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?(?:id|token))?|sid)\b([^\n]{0,80}?)\b([0-9a-f]{64}|[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
+    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?(?:id|token))?|sid)\b([^\n]*?)\b([0-9a-f]{64}|[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
 );
+
+/// The matches of [`SESSION_NEARBY`] whose words between run to 80
+/// characters or fewer. The pattern leaves that distance open, so that its
+/// automaton stays small (a counted gap multiplies its states); a match
+/// whose value stands farther away is searched again from the character
+/// after its start, as a pattern that counted would go on.
+fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(c) = SESSION_NEARBY.captures_at(text, at) {
+        let (start, end) = c.get(0).map_or((at, text.len()), |m| (m.start(), m.end()));
+        if c.get(1)
+            .is_some_and(|between| between.as_str().chars().count() <= 80)
+        {
+            at = end;
+            out.push(c);
+        } else {
+            at = start + 1;
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+        }
+    }
+    out
+}
 
 /// Whether the words between a session's name and an id-shaped value, or
 /// after the value to its sentence's end, leave the value to the session:
@@ -879,8 +904,8 @@ pub(super) fn session_id(text: &str) -> Spans {
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
     out.extend(
-        SESSION_NEARBY
-            .captures_iter(text)
+        nearby(text)
+            .into_iter()
             .filter(|c| {
                 let v = &c[2];
                 let (start, end) = c.get(2).map_or((0, text.len()), |m| (m.start(), m.end()));
