@@ -198,10 +198,12 @@ fn names_no_other_id(clause: &str) -> bool {
 
 lazy_regex!(
     /// A session store's log of what it did with one (`saved session
-    /// 7KJK… to store`, `Session 7KJK… destroyed`, `session saved: 7KJK…`):
-    /// judged by [`store_log_id`].
+    /// 7KJK… to store`, `Session 7KJK… destroyed`, `session saved: 7KJK…`,
+    /// express-session's debug `saving 7KJK…`, a cache command on a key
+    /// named for sessions, `get app_sess_<hex>`): judged by
+    /// [`store_log_id`].
     SESSION_STORE_LOG,
-    r#"(?i)\b(?:sav|load|destroy|regenerat|touch|restor|stor|fetch|delet|creat)(?:ed|ing)\s+sessions?\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+["']?([A-Za-z0-9_-]{24,64})["']?\s+(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created|expired)\b|\bsession\s+(?:saved|loaded|destroyed|regenerated|restored|stored|created|deleted)\s*:\s*["']?([A-Za-z0-9_-]{24,64})\b"#
+    r#"(?i)\b(?:sav|load|destroy|regenerat|touch|restor|stor|fetch|delet|creat)(?:ed|ing)\s+sessions?\s+["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+["']?([A-Za-z0-9_-]{24,64})["']?\s+(?:saved|loaded|destroyed|regenerated|touched|restored|stored|fetched|deleted|created|expired)\b|\bsession\s+(?:saved|loaded|destroyed|regenerated|restored|stored|created|deleted)\s*:\s*["']?([A-Za-z0-9_-]{24,64})\b|\bexpress-session\s+(?:saving|touching|destroying|regenerating|loading)\s+([A-Za-z0-9_-]{24,64})\b|\b(?:get|set|delete|add|touch|gets)\s+[A-Za-z0-9]+[_:]sess(?:ion)?[_:]([0-9a-f]{32,64})\b"#
 );
 
 lazy_regex!(
@@ -776,6 +778,11 @@ pub(super) fn session_id(text: &str) -> Spans {
         // R reads a member with `$` (Shiny's `session$token`). In a cookie
         // header, any cookie named for a session is one
         // (`AUTH_SESSION_ID_LEGACY`).
+        // The 1Password CLI keeps its session token in
+        // `OP_SESSION_<account>`.
+        if c[1].to_ascii_uppercase().starts_with("OP_SESSION_") {
+            return random_like(&c[2], 32) && has_digit(&c[2]);
+        }
         if let Some(suffix) = session_key(&c[1].replace('$', ".")) {
             return session_value(suffix, &c[2]) && (!braced || UUID_ONLY.is_match(&c[2]));
         }

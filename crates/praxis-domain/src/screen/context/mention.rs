@@ -50,7 +50,7 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
     };
     let close = after[closing..].chars().next().unwrap_or('"');
     let sentence = &before[..open];
-    let sentence = &sentence[sentence.rfind(['\n', '.', '!', '?']).map_or(0, |i| i + 1)..];
+    let sentence = &sentence[sentence_start(sentence)..];
     // The cue may also follow the quotation: "an 'ignore previous
     // instructions' attack".
     let rest = &after[closing + close.len_utf8()..];
@@ -90,13 +90,60 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
         && before[..open].trim_end().ends_with(['[', ','])
         && rest.trim_start().starts_with([',', ']']);
     let quotation = &text[open + around.start + quote.len_utf8()..span.end + closing];
+    // A quoted value of a record in an evaluation set (`input: "…"` beside
+    // `expected_behavior:` or `label:`) is a specimen.
+    let record_value = sentence.trim_end().strip_suffix(':').is_some_and(|key| {
+        let key = key.trim();
+        !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    }) && EVALUATION_RECORD.is_match(text);
     !inside.contains(['\n', close])
         && (listed
             || cue.is_match(sentence)
             || MENTION_NOUN.is_match(rest)
             || REGEX_SYNTAX.is_match(quotation)
+            || record_value
             || specimen_list(&before[..open]))
 }
+
+/// Where the last sentence of `before` starts: after its last line break
+/// or sentence end, where the dots of "e.g." and "i.e." end none.
+fn sentence_start(before: &str) -> usize {
+    let mut end = before.len();
+    while let Some(at) = before[..end].rfind(['\n', '.', '!', '?']) {
+        // Bytes, as a sentence end may follow a multi-byte character.
+        let (head, tail) = before.as_bytes().split_at(at);
+        let ends = |w: &[u8]| {
+            head.len() >= w.len() && head[head.len() - w.len()..].eq_ignore_ascii_case(w)
+        };
+        let opens = |w: &[u8]| tail.len() >= w.len() && tail[..w.len()].eq_ignore_ascii_case(w);
+        let abbreviation = opens(b".")
+            && (ends(b"e.g")
+                || ends(b"i.e")
+                || (ends(b"e") && opens(b".g."))
+                || (ends(b"i") && opens(b".e.")));
+        if !abbreviation {
+            return at + 1;
+        }
+        end = at;
+    }
+    0
+}
+
+lazy_regex!(
+    /// A field that makes a record one of an evaluation set: what a
+    /// screen or a model is expected to do with its input.
+    EVALUATION_RECORD,
+    r"(?im)^[ \t]*(?:-[ \t]+)?(?:expected(?:_[a-z]+)?|label|verdict|should_(?:block|flag|refuse|detect))[ \t]*:"
+);
+
+lazy_regex!(
+    /// A template's slot: `{system_message}`, `{{ message['content'] }}`.
+    TEMPLATE_SLOT,
+    r"\{\{?\s*[A-Za-z_][\w.\[\]'\x22]*\s*\}\}?"
+);
 
 lazy_regex!(
     /// A regular expression's syntax in a quotation (`.*`, `(all )?`,
@@ -190,8 +237,25 @@ pub(super) fn format_talk(text: &str, span: &Range<usize>) -> bool {
     // Delete …`) is used, whatever the line says.
     let line = line_around(text, span);
     let ordered = ORDER_AFTER.is_match(&text[span.end..line.end]);
-    if !ROLE_TOKEN.is_match(&text[span.clone()]) || ordered {
+    // A template's slot before the token (`{system_message}<|im_end|>`)
+    // is part of the format shown.
+    let matched = &text[span.clone()];
+    let token = TEMPLATE_SLOT
+        .find(matched)
+        .filter(|slot| slot.start() == 0)
+        .map_or(matched, |slot| &matched[slot.end()..]);
+    if !ROLE_TOKEN.is_match(token) || ordered {
         return false;
+    }
+    // Tokens among a template's slots (`<|im_start|>system\n{system_message}`,
+    // `<<SYS>>\n{{ message['content'] }}`) in one paragraph show the
+    // format.
+    let paragraph_start = text[..span.start].rfind("\n\n").map_or(0, |i| i + 2);
+    let paragraph_end = text[span.end..]
+        .find("\n\n")
+        .map_or(text.len(), |i| span.end + i);
+    if TEMPLATE_SLOT.is_match(&text[paragraph_start..paragraph_end]) {
+        return true;
     }
     // A message written inside a reminder tag is not the line's talk about
     // the format: only the words around the tags are.

@@ -820,6 +820,11 @@ fn described_attempt(lead: &str) -> bool {
         "trying to",
         "attempts to",
         "attempting to",
+        "that try to",
+        "which try to",
+        "who try to",
+        "that attempt to",
+        "which attempt to",
         "designed to",
         " could",
         " might",
@@ -868,7 +873,12 @@ fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize
         let listed = content.starts_with([',', ';', ')'])
             || content.starts_with("and ")
             || content.starts_with("or ");
-        if quoted || count || listed {
+        // A turn that holds only a slot (`Human: <question>`, `User:
+        // {prompt}`) documents the format.
+        let line = content.lines().next().unwrap_or("").trim_end();
+        let slot = (line.starts_with('<') && line.ends_with('>'))
+            || (line.starts_with('{') && line.ends_with('}'));
+        if quoted || count || listed || slot {
             continue;
         }
         let slot = match c[1].to_ascii_lowercase().as_str() {

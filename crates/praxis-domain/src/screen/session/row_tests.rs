@@ -269,3 +269,23 @@ fn json_session_lists_and_dashed_logged_ids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 68: a cache command on a key named for sessions, the 1Password
+/// CLI's `OP_SESSION_<account>`, express-session's debug line.
+#[test]
+fn cache_keys_cli_sessions_and_store_debug_lines() {
+    for hit in [
+        "memcached: get shop_sess_4f9a0c2e7b1d58a36e0f9c4b2a7d1e85 -> END (miss)",
+        "export OP_SESSION_team=\"Zr8Kq2-Wm5Xt9Lv3Np7Hd1Fs6Gb0Yc4Jw8Ta2Qe\"",
+        "  express-session saving Kd8Qm2Wz7Lt4Xr9Vb3Nc6Hs1Fp5Jy0A +3ms",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "memcached: get shop_cart_4f9a0c2e7b1d58a36e0f9c4b2a7d1e85 -> END (miss)",
+        "export OP_SESSION_team=\"$(op signin team --raw)\"",
+        "  express-session no SID sent, generating session +0ms",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

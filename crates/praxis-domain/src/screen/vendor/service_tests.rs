@@ -882,3 +882,16 @@ fn legacy_slack_hooks_and_ses_logins() {
         Rule::CredentialSlack
     ));
 }
+
+/// Held-out 68: a Terraform Cloud token's body may hold `=`.
+#[test]
+fn terraform_tokens_with_padding_inside() {
+    assert!(fires(
+        "credentials \"app.terraform.io\" {\n  token = \"Qm7Tz2Lw9Xr4Vb.atlasv1.Pq8Rt3=Lx7Wv2Nm9Kd4Hs6Jf1Gb5Zc0Yt8Ua3Ie7Ro2Wq6Px9Ln4Mk1Jh5Gf8Ds3Az=Xc7Vb2\"\n}",
+        Rule::CredentialOther
+    ));
+    assert!(!fires(
+        "credentials \"app.terraform.io\" {\n  token = var.tfc_token\n}",
+        Rule::CredentialOther
+    ));
+}
