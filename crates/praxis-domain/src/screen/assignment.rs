@@ -109,10 +109,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A password set in SQL (`CREATE USER … IDENTIFIED BY '…'`,
-    /// `ALTER ROLE … PASSWORD '…'`, MySQL 5's `GRANT … TO … IDENTIFIED BY
-    /// '…'`).
+    /// `ALTER ROLE … PASSWORD '…'`, SQL Server's `ALTER LOGIN … WITH
+    /// PASSWORD = N'…'`, MySQL 5's `GRANT … TO … IDENTIFIED BY '…'`).
     SQL_PASSWORD,
-    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)|\bGRANT\b[^;]*?\bTO\b[^;]*?\bIDENTIFIED\s+(?:WITH\s+\w+\s+)?BY\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
+    r"(?i)\b(?:CREATE|ALTER)\s+(?:USER|ROLE|LOGIN)\b[^;\n]*?\b(?:IDENTIFIED\s+BY|PASSWORD\s*=?)\s*N?(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)|\bGRANT\b[^;]*?\bTO\b[^;]*?\bIDENTIFIED\s+(?:WITH\s+\w+\s+)?BY\s*(?:'([^'\n]+)'|\x22([^\x22\n]+)\x22)"
 );
 
 lazy_regex!(

@@ -195,6 +195,13 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "mysapsso2",
             "mojolicious",
             "f?p=",
+            // A session's id named in Vietnamese ("mã phiên").
+            "phiên",
+            // A Teleport session's recording or a shared one, a mosh
+            // session's key.
+            "tsh play",
+            "tsh join",
+            "mosh connect",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

@@ -454,4 +454,16 @@ mod tests {
         }
         assert!(flagged("credential=Vq7LmPzX2wRt9Ks4"));
     }
+
+    /// Second review of session 53: SQL Server's `N'…'` literal after
+    /// `PASSWORD =`.
+    #[test]
+    fn sql_server_unicode_literals() {
+        assert!(flagged(
+            "ALTER LOGIN [svc_report] WITH PASSWORD = N'Kq7!zLm2#Wx9', CHECK_POLICY = ON;"
+        ));
+        assert!(!flagged(
+            "ALTER LOGIN [svc_report] WITH PASSWORD = N'<password>', CHECK_POLICY = ON;"
+        ));
+    }
 }

@@ -16,8 +16,11 @@ use super::{HARMLESS_TOKEN_WORDS, sealed};
 /// first of these in German, French, Dutch, Portuguese, Spanish, Italian,
 /// Polish, Swedish, Turkish, Russian, Japanese and Chinese, German's
 /// verb first too ("lautet das Passwort … jetzt …"), the English word
-/// after another language's article ("el password del usuario … es …"). Compiled from its normalized form, as are its words.
-pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,8}?\s+(?:ist|lautet|war|est|était|é|era|es|is)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,6}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})"#;
+/// after another language's article ("el password del usuario … es …"),
+/// up to twelve words between the word and its verb (Portuguese "ficou"
+/// too), Chinese "密码已改为", a French guillemet with its space. Compiled
+/// from its normalized form, as are its words.
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,12}?\s+(?:ist|lautet|war|est|était|é|era|es|is|ficou|fica)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+(?:«\s?|["'`“‘„])?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:|(?:已经?)?(?:改为|改成|设为|设置为|重置为|更新为)\s*[：:]?)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,10}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -375,6 +378,29 @@ mod tests {
             "password reset ticket: INC0012345",
             "Password manager client version: V4.2.1",
             "Senha do Wi-Fi da recepção: pergunte na portaria",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Second review of session 53: a password said in a sentence with
+    /// many words before its verb, Portuguese "ficou", Chinese "已改为",
+    /// a French guillemet with its space.
+    #[test]
+    fn passwords_said_after_long_subjects() {
+        for hit in [
+            "le mot de passe du compte de service de la recette est désormais « Tilleul4471!vent ».",
+            "la contraseña del usuario de copias del servidor de la sede de Bilbao es Rk7!wQ2zLm9x.",
+            "a senha do usuário de leitura do banco de testes ficou Vq4#Lm9!Tz2p depois da troca.",
+            "预发环境 Redis 的密码已改为：Hq7!Wz2#Lm4x，请更新配置。",
+            "mật khẩu tài khoản dịch vụ của máy chủ sao lưu là Qz8!Lm2#Vx5w nhé.",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "la contraseña del usuario de copias del servidor de la sede de Bilbao es la de siempre.",
+            "a senha do usuário de leitura ficou guardada no cofre.",
+            "预发环境 Redis 的密码已改为：见保险库，请更新配置。",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

@@ -289,3 +289,24 @@ fn cache_keys_cli_sessions_and_store_debug_lines() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Second review of session 53: a Teleport recording played or joined by
+/// its id, a mosh session's key, a session's id named in Vietnamese.
+#[test]
+fn teleport_mosh_and_vietnamese_sessions() {
+    for hit in [
+        "tsh play 5b0e8f2c-7d41-4a96-b3e2-1c9f0a6d7e48",
+        "tsh join --cluster=prod 5b0e8f2c-7d41-4a96-b3e2-1c9f0a6d7e48",
+        "MOSH CONNECT 60001 Lq8Rz2Wx7Vn4Kt9Mp3Hd1A",
+        "mã phiên của tôi là 5b0e8f2c-7d41-4a96-b3e2-1c9f0a6d7e48, nhờ anh kiểm tra.",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "tsh play --help",
+        "MOSH CONNECT failed: no route to host",
+        "mã phiên bản là 2.4.1",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
