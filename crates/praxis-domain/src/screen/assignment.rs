@@ -23,8 +23,8 @@ use literal::{
 use prose::{
     ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
     PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
-    drawn_capitals, generated_password, prose_password, prose_secret, prose_secret_abroad,
-    word_and_number,
+    diceware, drawn_capitals, generated_password, prose_password, prose_secret,
+    prose_secret_abroad, word_and_number,
 };
 
 lazy_regex!(
@@ -189,6 +189,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&config::NETRC, &["password"]),
             (&config::MAIL_ACCOUNT, &["pass"]),
             (&config::STATS_AUTH, &["stats"]),
+            (&config::REDIS_CONFIG_GET, &["requirepass", "masterauth"]),
             (&debugger::PRINTED, debugger::DEBUGGER_WORDS),
             (
                 &DECLARATION,
@@ -720,10 +721,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         });
         let password = !field
             && (generated_password(v) || (!phrase && c.get(1).is_some() && word_and_number(v)));
-        (password && (!phrase || mixed_case(v)) && login).then(|| value.range())
+        (password && (!phrase || mixed_case(v) || diceware(v)) && login).then(|| value.range())
     }));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
-        generated_password(v) && (mixed_case(v) || drawn_capitals(v))
+        generated_password(v) && (mixed_case(v) || drawn_capitals(v) || diceware(v))
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)

@@ -52,6 +52,13 @@ pub(super) const RELAY_WORDS: &[&str] = &["]:", ":25", ":465", ":587", ":2525"];
 /// The words [`PASSWORD_LIST`] needs, which are also its condition.
 pub(super) const LIST_WORDS: &[&str] = &["chpasswd", "sasl_passwd"];
 
+lazy_regex!(
+    /// Redis's answer to `CONFIG GET requirepass` (or `masterauth`): the
+    /// name, then the password, as numbered replies.
+    pub(super) REDIS_CONFIG_GET,
+    r#"(?i)\bCONFIG\s+GET\s+(?:requirepass|masterauth)\s*\r?\n\s*1\)\s*"(?:requirepass|masterauth)"\s*\r?\n\s*2\)\s*"([^"\n]+)""#
+);
+
 /// The credentials of configuration files in `text`, from the patterns
 /// whose gates `open` holds open.
 pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
@@ -59,6 +66,9 @@ pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
     out.extend(groups(open.get(&MAIL_ACCOUNT), text, account_password));
     out.extend(groups(open.get(&STATS_AUTH), text, |v| {
         literal_secret(KeyClass::Password, v, false, true)
+    }));
+    out.extend(groups(open.get(&REDIS_CONFIG_GET), text, |v| {
+        literal_secret(KeyClass::Password, v, true, false)
     }));
     // The gate's words are the condition itself, so that ungated runs agree.
     let list = open
@@ -255,5 +265,17 @@ mod tests {
             "  config:\n    bindDN: cn=dex,ou=svc,dc=corp,dc=example\n    bindPW: Sln-h#AkPd5d#7yy"
         ));
         assert!(!flagged("    bindPW: $LDAP_BIND_PASSWORD"));
+    }
+
+    /// Second review of session 53: Redis's numbered answer to `CONFIG
+    /// GET requirepass`.
+    #[test]
+    fn redis_config_get_answers() {
+        assert!(flagged(
+            "127.0.0.1:6379> CONFIG GET requirepass\n1) \"requirepass\"\n2) \"Wq7!Lz2#Km9xPt4\""
+        ));
+        assert!(!flagged(
+            "127.0.0.1:6379> CONFIG GET requirepass\n1) \"requirepass\"\n2) \"\""
+        ));
     }
 }

@@ -74,7 +74,7 @@ lazy_regex!(
     /// about a password ("changed it to" and "set it to" name settings
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)(?:\bpassword(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// An order to log in with a user and a password written `use deploy /
@@ -258,6 +258,27 @@ pub(super) fn word_and_number(v: &str) -> bool {
 /// Whether a password after the word alone, or after a bare `pwd=`, looks
 /// generated: eight characters or more, with a letter, a digit and mixed
 /// case or a symbol.
+/// Whether `v` is a passphrase of drawn words with a number among them
+/// (`mango-copper-rocket-1`, `falcon-11-yonder-cinder-rocket`): three or
+/// more lowercase words of three letters or more and a group of digits,
+/// joined by dashes, as a cipher's or a file's name (`aes-256-cbc`,
+/// `id-ed25519`) is not.
+pub(super) fn diceware(v: &str) -> bool {
+    let parts: Vec<&str> = v
+        .trim_end_matches(['.', ',', ';', ')'])
+        .split('-')
+        .collect();
+    let words = parts
+        .iter()
+        .filter(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()))
+        .count();
+    let numbers = parts
+        .iter()
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    words >= 3 && numbers >= 1 && words + numbers == parts.len()
+}
+
 /// Whether `v` is drawn from capitals and digits (`F3J19BZTWS+10`,
 /// `KU67+VDOYPW`), as an algorithm's name (`PBKDF2-SHA256`, `AES-256-GCM`),
 /// a ticket (`INC0012345`) or a version (`V4.2.1`) is not: capitals, digits
@@ -401,6 +422,25 @@ mod tests {
             "la contraseña del usuario de copias del servidor de la sede de Bilbao es la de siempre.",
             "a senha do usuário de leitura ficou guardada no cofre.",
             "预发环境 Redis 的密码已改为：见保险库，请更新配置。",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Second review of session 53: a passphrase of drawn words with a
+    /// number, after a label or after the word; a cipher's name is none.
+    #[test]
+    fn passphrases_of_drawn_words() {
+        for hit in [
+            "Passphrase for the backup key: maple-orbit-lantern-7",
+            "Guest network \"Lab-Guest\", passphrase otter-42-velvet-comet-ridge",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "Passphrase cipher: aes-256-cbc",
+            "passphrase file-name-here",
+            "Passphrase for the backup key: see-the-vault",
         ] {
             assert!(!flagged(clean), "{clean}");
         }
