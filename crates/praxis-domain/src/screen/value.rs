@@ -384,7 +384,7 @@ pub(super) fn dated(s: &str) -> bool {
 fn generated_from_symbols(v: &str) -> bool {
     v.len() >= 32
         && has_digit(v)
-        && v.contains(['!', '@', '#', '$', '%', '^', '&', '*', '+', '='])
+        && password_symbol(v)
         && !v.contains([' ', '.', '[', '\'', '"'])
         && distinct_chars(v) >= 16
 }

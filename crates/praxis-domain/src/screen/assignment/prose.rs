@@ -7,7 +7,9 @@ use std::sync::LazyLock;
 use regex::Captures;
 
 use super::super::pattern::{ScriptPattern, lazy_regex};
-use super::super::value::{dated, has_digit, is_placeholder, mixed_case, word_like, wordy};
+use super::super::value::{
+    dated, has_digit, is_placeholder, mixed_case, password_symbol, word_like, wordy,
+};
 use super::literal::generated_value;
 use super::{HARMLESS_TOKEN_WORDS, sealed};
 
@@ -288,7 +290,7 @@ pub(super) fn drawn_capitals(v: &str) -> bool {
     let capitals = !v.bytes().any(|b| b.is_ascii_lowercase())
         && v.bytes().any(|b| b.is_ascii_uppercase())
         && v.bytes().any(|b| b.is_ascii_digit())
-        && v.contains(['!', '#', '$', '%', '&', '*', '+', '=', '?', '@', '^', '~']);
+        && password_symbol(v);
     capitals
         || v.split(|c: char| !c.is_ascii_alphanumeric()).any(|run| {
             let b = run.as_bytes();
