@@ -5,15 +5,16 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
-    /// A Windows profile seen from WSL or Cygwin. Windows paths are
+    /// A Windows profile seen from WSL or Cygwin, also by way of another
+    /// drive (`/mnt/d/../c/Users/…`). Windows paths are
     /// case-insensitive, so `users` is too (`/mnt/c/users/…` is as common
     /// as `/mnt/c/Users/…`); a bare lowercase `/users/` is not matched, as
     /// it is mostly a URL route.
     HOME_WSL,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)/[A-Za-z]/(?i:users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)(?:/[A-Za-z0-9_][A-Za-z0-9._-]*/\.\.)*/[A-Za-z]/(?i:users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     HOME_WINDOWS,
@@ -90,8 +91,13 @@ pub(super) fn home_path(text: &str) -> Spans {
             let end = c.get(0).map_or(0, |m| m.end());
             // A page is the path's last segment.
             let page = web_page(name) && !text[end..].starts_with(['/', '\\']);
+            // A climb from a WSL drive (`/mnt/d/../c/Users/…`) reaches a
+            // Windows profile.
+            let windows =
+                &c[1] == "Users" && (c[0].contains("/mnt/") || c[0].contains("/cygdrive/"));
             !placeholder_user(name)
                 && !page
+                && (!windows || windows_profile_of_a_person(name))
                 && !matches!((&c[1], name), ("Users", "Shared") | ("home", "linuxbrew"))
                 && !http_route(text, c.get(0).map_or(0, |m| m.start()))
         })
@@ -235,6 +241,25 @@ mod tests {
             "Mounted /Volumes/Backup/Projects/site",
             Rule::HomePath
         ));
+    }
+
+    /// Held-out 69: a path that climbs back up (`..`) into a home.
+    #[test]
+    fn paths_that_climb_into_a_home() {
+        for hit in [
+            "cd /mnt/d/../c/Users/Tomasz.Nowak/work && make",
+            "include /srv/app/../../home/ines/cfg/site.conf",
+            "ls /opt/../Users/kwame/Desktop",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            "cd ../home/assets && ls",
+            "see ../../users/<name>/notes",
+            "/mnt/d/../c/Users/Public/Documents",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
     }
 
     /// A Solaris home under `/export`, and a Windows profile in a Java

@@ -257,6 +257,14 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// A value of Django's session key shape (32 small letters and
+    /// digits) standing alone, read only where the text names Django's
+    /// `sessionid` cookie: a log column under a format that prints it.
+    DJANGO_SESSION_KEY,
+    r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
+);
+
+lazy_regex!(
     /// A session manager's listing of the ids it holds (Tomcat manager's
     /// `sessions … -> <32 hex>`, on the same line or the next, or ids
     /// alone on their lines under `sessions:`), and a JSON list of
@@ -581,7 +589,7 @@ fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
             .is_some_and(|between| between.as_str().chars().count() <= 80)
         {
             at = end;
-            out.push(c);
+            out.push(nearest_label(text, c));
         } else {
             at = start + 1;
             while !text.is_char_boundary(at) {
@@ -590,6 +598,23 @@ fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
         }
     }
     out
+}
+
+/// The match of [`SESSION_NEARBY`] for the same value as `c` whose
+/// session word stands nearest to it: a later word relabels the value
+/// ("sessionToken for the kiosk user (session id) = <hex>").
+fn nearest_label<'t>(text: &'t str, mut c: regex::Captures<'t>) -> regex::Captures<'t> {
+    let value = c.get(2).map(|m| m.range());
+    loop {
+        let mut next = c.get(0).map_or(text.len(), |m| m.start()) + 1;
+        while !text.is_char_boundary(next) {
+            next += 1;
+        }
+        match SESSION_NEARBY.captures_at(text, next) {
+            Some(later) if later.get(2).map(|m| m.range()) == value => c = later,
+            _ => return c,
+        }
+    }
 }
 
 /// Whether the words between a session's name and an id-shaped value, or
@@ -601,6 +626,11 @@ fn nothing_else_named(between: &str, after: &str) -> bool {
     let sentence_ends = [". ", "; ", "! ", "? "]
         .iter()
         .any(|end| between.contains(end));
+    // The session's own object, whose first key is its id (Jupyter's
+    // `session: {"id": "<uuid>", …}`).
+    if OWN_ID.is_match(between) {
+        return true;
+    }
     !sentence_ends
         && !words_of(&format!("{between} {}", sentence_rest(after)))
             .iter()
@@ -610,10 +640,19 @@ fn nothing_else_named(between: &str, after: &str) -> bool {
             })
 }
 
-/// What of `rest` stays in its sentence: up to a full stop, a semicolon
-/// or the line's end.
+lazy_regex!(
+    /// The words between a session's name and the id of its own object:
+    /// `: {"id": "`.
+    OWN_ID,
+    r#"^["']?\s*[:=]\s*[\[{]\s*["']?id["']?\s*:\s*["']?$"#
+);
+
+/// What of `rest` stays in its sentence: up to a full stop, a semicolon,
+/// the line's end, a dash that opens an aside, or the end of a quoted
+/// value in a list of fields (`",`: the next key names another field, not
+/// this value).
 fn sentence_rest(rest: &str) -> &str {
-    ["\n", ". ", "; "]
+    ["\n", ". ", "; ", " \u{2014} ", " \u{2013} ", "\",", "',"]
         .iter()
         .filter_map(|end| rest.find(end))
         .min()
@@ -942,6 +981,15 @@ pub(super) fn session_id(text: &str) -> Spans {
     {
         out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
             has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
+        }));
+    }
+    if contains_ignoring_case(text, "sessionid") {
+        // Beyond hex (a checksum's letters stop at `f`), with digits.
+        out.extend(groups(Some(&DJANGO_SESSION_KEY), text, |v| {
+            v.bytes().any(|b| b > b'f' && b.is_ascii_lowercase())
+                && v.bytes().filter(u8::is_ascii_digit).count() >= 4
+                && random_like(v, 32)
+                && few_vowels(v)
         }));
     }
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {

@@ -42,8 +42,11 @@ lazy_regex!(
     r"[0-9]sAIza([0-9A-Za-z_-]{35})|\\nya29\.(?:c\.)?([0-9A-Za-z_-]{30,})"
 );
 lazy_regex!(
+    /// An API key, an OAuth client secret, an access token, a refresh
+    /// token (`1//0…`, as `gsutil`'s `gs_oauth2_refresh_token` holds it)
+    /// or a client secret by its variable's name.
     GOOGLE,
-    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
+    r"\b(?:AIza([0-9A-Za-z_-]{35})|GOCSPX-([A-Za-z0-9_-]{24,})|ya29\.(?:c\.)?([0-9A-Za-z_-]{30,})|1//0([0-9A-Za-z_-]{40,})|GOOGLE\w*CLIENT_SECRET\s*[=:]\s*[\x22']?([A-Za-z0-9_-]{24})\b)"
 );
 lazy_regex!(
     STRIPE,
@@ -81,6 +84,13 @@ lazy_regex!(
     /// or an editor leaves when it wraps a long token.
     JWT_WRAPPED,
     r#"\beyJ(?:[A-Za-z0-9_.-]|[ \t]*[\\`]?[ \t]*\r?\n[ \t>#<]*|\\[nr]|["'][ \t]*(?:\r?\n[ \t]*)?\+[ \t]*`?(?:\r?\n[ \t]*)?["']|["'][ \t]*\\\r?\n[ \t]*["']){40,}"#
+);
+lazy_regex!(
+    /// A token shown as its three segments, each on a labelled line of its
+    /// own (a debugger's or a decoder's view): the signature makes it one
+    /// a server honours.
+    JWT_LABELLED,
+    r"(?i)\bheader[ \t]*[:=][ \t]*[\x22']?eyJ[A-Za-z0-9_-]{10,}[\x22']?,?[ \t]*\r?\n[ \t]*(?:[\x22']?payload|[\x22']?claims|[\x22']?body)[\x22']?[ \t]*[:=][ \t]*[\x22']?eyJ[A-Za-z0-9_-]{10,}[\x22']?,?[ \t]*\r?\n[ \t]*[\x22']?signature[\x22']?[ \t]*[:=][ \t]*[\x22']?[A-Za-z0-9_-]{16,}"
 );
 lazy_regex!(
     PRIVATE_KEY,
@@ -171,7 +181,7 @@ lazy_regex!(
     /// Duffel), GitLab runner registration, NuGet, Adafruit IO, CircleCI,
     /// Sourcegraph and Alibaba Cloud keys).
     MORE_VENDORS,
-    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{40,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rO[ijkm]([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
+    r"\b(?:GR1348941([A-Za-z0-9_-]{20})|oy2([a-z0-9]{43})|aio_([A-Za-z0-9]{28})|CCIPAT_([A-Za-z0-9]{22}_[a-f0-9]{40})|sgp_((?:[a-f0-9]{16}_)?[a-f0-9]{40})|LTAI([A-Za-z0-9]{12,20})|r8_([A-Za-z0-9]{37})|gsk_([A-Za-z0-9]{52})|pplx-([A-Za-z0-9]{48})|xai-([A-Za-z0-9]{70,90})|lsv2_(?:pt|sk)_([a-f0-9]{32}_[a-f0-9]{10})|pcsk_[A-Za-z0-9]{4,}_([A-Za-z0-9]{40,})|api_org_([A-Za-z0-9]{34})|bkua_([a-f0-9]{40})|dckr_(?:pat|oat)_([A-Za-z0-9_-]{27,})|tskey-(?:auth-|api-|client-|scim-|webhook-)?[A-Za-z0-9]+-([A-Za-z0-9]{20,})|fo1_([A-Za-z0-9_-]{43})|fm[12][ar]?_([A-Za-z0-9+/=_-]{40,})|rnd_([A-Za-z0-9]{32})|napi_([A-Za-z0-9]{64})|HRKU-([A-Za-z0-9_-]{36,})|tk-us-([A-Za-z0-9_-]{48})|pn[ub]_([A-Za-z0-9]{36})|pat\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.([A-Za-z0-9]{20})|AKCp([A-Za-z0-9]{69})|cmVmdGtuOjAxOj([A-Za-z0-9+/=]{40,})|ATBB([A-Za-z0-9_=.-]{32,})|sq[upa]_([a-f0-9]{40})|rubygems_([a-f0-9]{48})|CLOJARS_([a-f0-9]{60})|pat[A-Za-z0-9]{14}\.([a-f0-9]{64})|sq0(?:csp|atp)-([A-Za-z0-9_-]{22,43})|pscale_(?:tkn|pw|oauth)_([A-Za-z0-9_-]{32,64})|shippo_(?:live|test)_([a-f0-9]{40})|EZ[AT]K([A-Za-z0-9]{54})|CFPAT-([A-Za-z0-9_-]{43})|dt0c01\.[A-Z0-9]{24}\.([A-Z0-9]{64})|NRAK-([A-Z0-9]{27})|([0-9a-f]{32})-us[0-9]{1,2}\b|xkeysib-([a-f0-9]{64})-[A-Za-z0-9]{16}|sk\.eyJ1Ijoi[A-Za-z0-9_-]+\.([A-Za-z0-9_-]{20,})|ops_(eyJ[A-Za-z0-9+/=_-]{50,})|access-(?:sandbox|development|production)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|sl\.([A-Za-z0-9_-]{130,})|EAA[A-Za-z0-9]([A-Za-z0-9_-]{60,})|FLWSECK(?:_TEST)?-([a-f0-9]{32})-X|AAAAAAAAAAAAAAAAAAAAA([A-Za-z0-9%]{50,})|dG9rO[ijkm]([A-Za-z0-9+/=_-]{40,})|fio-u-([A-Za-z0-9_=-]{64})|tfp_([A-Za-z0-9_-]{40,})|rdme_([a-z0-9]{70})|duffel_(?:test|live)_([A-Za-z0-9_-]{43}))"
 );
 
 lazy_regex!(
@@ -462,6 +472,7 @@ fn decodes_to_login(encoded: &str) -> bool {
 /// on the next line after a break (and a `\` continuation or indentation).
 pub(super) fn jwt(text: &str) -> Spans {
     let mut out = matches(Some(&JWT), text);
+    out.extend(matches(Some(&JWT_LABELLED), text));
     let whole: Vec<usize> = out.iter().map(|s| s.start).collect();
     out.extend(
         JWT_WRAPPED

@@ -49,7 +49,7 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             // S3's answer to a wrong secret, "the secret …" beside it.
             "signaturedoesnotmatch",
         ],
-        Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "client_secret"],
+        Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "1//0", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
         Rule::CredentialNpm => &["npm", "_auth", "_password"],
         Rule::CredentialJwt => &["eyj", "eyai", "ewog", "ew0k"],

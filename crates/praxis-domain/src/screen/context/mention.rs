@@ -100,6 +100,7 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     }) && EVALUATION_RECORD.is_match(text);
     !inside.contains(['\n', close])
+        && !ADOPTED.is_match(rest)
         && (listed
             || cue.is_match(sentence)
             || MENTION_NOUN.is_match(rest)
@@ -107,6 +108,13 @@ pub(super) fn quoted_mention(text: &str, span: &Range<usize>) -> bool {
             || record_value
             || specimen_list(&before[..open]))
 }
+
+lazy_regex!(
+    /// What, right after a quotation, makes its orders the writer's own:
+    /// an order to do as it says ("… — please do as it says").
+    ADOPTED,
+    r"(?i)^[^\w\n]*(?:(?:so\s+|now\s+|then\s+)?(?:please|pls|kindly)\s+)?(?:do\s+(?:as|what)\s+(?:it|that|this|they|the\s+\w+)\s+(?:says?|tells?\s+you|asks?)|(?:follow|obey|apply)\s+(?:it|that|this|them|its\s+instructions?)\b|comply(?:\s+with\s+(?:it|that|this))?\b|just\s+do\s+it\b)"
+);
 
 /// Where the last sentence of `before` starts: after its last line break
 /// or sentence end, where the dots of "e.g." and "i.e." end none.

@@ -310,3 +310,26 @@ fn teleport_mosh_and_vietnamese_sessions() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 69: a later session word relabels the value ("sessionToken
+/// for the kiosk user (session id) = …"), a session's own object names
+/// its id first (Jupyter), an aside after a dash says no more of it, and
+/// a Django session key stands alone in a log that prints the cookie.
+#[test]
+fn relabelled_own_object_and_django_session_ids() {
+    for hit in [
+        "sessionToken for the kiosk user (session id) = f68f057b31dfe8026c9fa61fed53bebe \u{2014} pasted by the vendor into the ticket.",
+        "Jupyter kernel session: {\"id\": \"efadc349-8376-428f-b894-93940a49bd70\", \"path\": \"notebooks/forecast.ipynb\", \"type\": \"notebook\"}",
+        "log_format withsess '$remote_addr $request $cookie_sessionid';\nsample: 10.3.2.2 GET /dashboard/ HTTP/1.1 qgdvf8v1qelxp6i5gbhbe420dckhqyjw",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "session for user 5b0e8f2c-7d41-4a96-b3e2-1c9f0a6d7e48 expired",
+        "session: {\"user\": {\"id\": \"efadc349-8376-428f-b894-93940a49bd70\"}}",
+        "the sessionid cookie is set; build thisisaverylongwordwithoutdigits",
+        "sessionid rotated; commit 3f9a2c4e5b6d7f8091a2b3c4d5e6f7a8 deployed",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -895,3 +895,30 @@ fn terraform_tokens_with_padding_inside() {
         Rule::CredentialOther
     ));
 }
+
+/// Held-out 69: a Heroku key whose body is a UUID, a Google refresh token
+/// in a `gsutil` option, a JWT shown as three labelled segments.
+#[test]
+fn heroku_uuid_keys_google_refresh_tokens_and_labelled_jwt_segments() {
+    assert!(fires(
+        "HEROKU_API_KEY=HRKU-7201677e-5c72-474a-9504-cb3300499526",
+        Rule::CredentialOther
+    ));
+    assert!(fires(
+        "gsutil -o \"Credentials:gs_oauth2_refresh_token=1//0gb8tkUueOyxZDsXlpcU9ifLi7QBJG2am081pVjpMoMoPQM9RjzBYCICISym9qFANgq_IYB5x2dqggOM7WN8aZz5-54sRjYsulW-_\" ls gs://bucket",
+        Rule::CredentialGoogle
+    ));
+    assert!(fires(
+        "header:    eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9\npayload:   eyJzdWIiOiJyZXBvOmFjbWUvaW5mcmEiLCJhdWQiOiJzdHMuYW1hem9uYXdzLmNvbSJ9\nsignature: EXiBOK9rkk9VLEevwpC7ejnfkHQMTn3Ku5L8CfK65K5tRu68pAfygD3ndV",
+        Rule::CredentialJwt
+    ));
+    for clean in [
+        "HEROKU_API_KEY=HRKU-<your-key>",
+        "refresh token format: 1//0<opaque>",
+        "header:    eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9\npayload:   eyJzdWIiOiJyZXBvOmFjbWUvaW5mcmEifQ\nsignature: (stripped)",
+    ] {
+        assert!(!fires(clean, Rule::CredentialOther), "{clean}");
+        assert!(!fires(clean, Rule::CredentialGoogle), "{clean}");
+        assert!(!fires(clean, Rule::CredentialJwt), "{clean}");
+    }
+}
