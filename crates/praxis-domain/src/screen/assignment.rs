@@ -217,6 +217,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&GRADLE_SIGNING, &["storepassword", "keypassword"]),
             (&blocks::TEMPLATE_DEFAULT, &["default:"]),
             (&blocks::CONSUL_TOKENS, &["tokens"]),
+            (&blocks::CONSUL_ENCRYPT, &["encrypt"]),
             (&blocks::POSTMAN_APIKEY, &["apikey"]),
             (
                 &DIRECTIVE,
@@ -245,6 +246,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&calls::BYTES_SECRET, calls::BYTES_WORDS),
             (&calls::BROWSER_FILL, calls::FILL_WORDS),
             (&calls::SYMBOL_SET, KEY_WORDS),
+            (&calls::FALLBACK_LITERAL, calls::FALLBACK_WORDS),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -604,6 +606,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
+    out.extend(literal_pairs(
+        open.captures(&calls::FALLBACK_LITERAL, text),
+        true,
+    ));
     out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
     out.extend(groups(open.get(&calls::HASHED_LITERAL), text, |v| {
         literal_secret(KeyClass::Password, v, true, false)
@@ -644,6 +650,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(blocks::consul_tokens(
         open.get(&blocks::CONSUL_TOKENS),
+        text,
+    ));
+    out.extend(blocks::consul_gossip_keys(
+        open.get(&blocks::CONSUL_ENCRYPT),
         text,
     ));
     out.extend(blocks::postman_keys(

@@ -68,9 +68,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// The host's root mounted into a container (`-v /:/host`), with the
-    /// mount point.
+    /// mount point; or a command run in a node's debugging pod (`kubectl
+    /// debug node/…`, `oc debug node/…`, `kubectl exec … node-debug…`),
+    /// which mounts the node's root at `/host`.
     HOST_ROOT_MOUNT,
-    r"(?:-v|--volume)[ =]/:(/[\w.-]+)(?::[a-z,]+)?(?:\s|$)"
+    r"(?:-v|--volume)[ =]/:(/[\w.-]+)(?::[a-z,]+)?(?:\s|$)|\b(?:kubectl|oc)\s+(?:debug\s+(?:-\S+\s+)*node/|exec\s+(?:-\S+\s+(?:[\w.-]+\s+)?)*\S*node-?debug)[^\n]*?\s(/host)/"
 );
 lazy_regex!(
     DELETE_PIPELINE,
@@ -666,7 +668,7 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     // point: `-v /:/host … rm -rf /host/etc` deletes the host's `/etc`.
     let host_roots: Vec<&str> = HOST_ROOT_MOUNT
         .captures_iter(text)
-        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()))
         .collect();
     out.extend(
         open.captures(&DELETE, text)

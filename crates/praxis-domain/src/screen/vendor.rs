@@ -59,9 +59,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A classic npm token (a UUID) named a token (or a variable named for
-    /// npm's: `FONTAWESOME_NPM_AUTH_TOKEN=…`), in a text about npm.
+    /// npm's: `FONTAWESOME_NPM_AUTH_TOKEN=…`, setup-node's
+    /// `NODE_AUTH_TOKEN`), in a text about npm.
     NPM_LEGACY,
-    r"(?i)(?:\b|npm(?:_[a-z]+)*_)(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
+    r"(?i)(?:\b|npm(?:_[a-z]+)*_|\bnode_auth_)(?:token|_authToken)\b[^\n]{0,24}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b"
 );
 lazy_regex!(
     /// An `.npmrc` credential (`_authToken`, `_auth`, `_password`), also
@@ -624,10 +625,11 @@ lazy_regex!(
 lazy_regex!(
     /// A webhook written out as its id and its token ("webhook id
     /// 7488…, token obSl…"), or as the path's tail without its host
-    /// (`7488…/obSl…`): a 17-to-20-digit snowflake and a 60-to-70
-    /// character token are Discord's shapes.
+    /// (`7488…/obSl…`, an access log's `POST /api/webhooks/7488…/obSl…`):
+    /// a 17-to-20-digit snowflake and a 60-to-70 character token are
+    /// Discord's shapes.
     DISCORD_ID_TOKEN,
-    r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|(?:^|[\s"'`(=])\d{17,20}/([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_/-])"#
+    r#"(?i)\bid\s*[:=]?\s*\d{17,20}\s*[,;]?\s*(?:and\s+)?(?:the\s+)?token\s*[:=]?\s*["'`]?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|(?:^|[\s"'`(=/])\d{17,20}/([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_/-])"#
 );
 /// A Twilio auth token or API key secret in a text about Twilio.
 pub(super) fn twilio(text: &str) -> Spans {

@@ -1,5 +1,6 @@
 //! Values nested under a block that names them: a CloudFormation
-//! parameter's `Default`, Consul's ACL `tokens`, Postman's `apikey`.
+//! parameter's `Default`, Consul's ACL `tokens` and gossip key, Postman's
+//! `apikey`.
 
 use regex::Regex;
 
@@ -20,6 +21,13 @@ lazy_regex!(
     /// (HCL or JSON).
     pub(super) CONSUL_TOKENS,
     r#"\btokens\\?["']?\s*[:=]?\s*\{[^{}]*?\b(?:agent|default|master|initial_management|agent_recovery|agent_master|replication|dns|config_file_service_registration)\\?["']?\s*[:=]\s*["']([0-9a-fA-F-]{36})["']"#
+);
+
+lazy_regex!(
+    /// Consul's gossip encryption key (`"encrypt": "…"` in an agent's JSON,
+    /// `encrypt = "…"` in HCL): 32 random bytes in base64.
+    pub(super) CONSUL_ENCRYPT,
+    r#"\bencrypt\\?["']?\s*[:=]\s*\\?["']([A-Za-z0-9+/]{43}=)\\?["']"#
 );
 
 lazy_regex!(
@@ -52,4 +60,12 @@ pub(super) fn postman_keys(pattern: Option<&Regex>, text: &str) -> Spans {
 /// The Consul ACL tokens in `text`, when [`CONSUL_TOKENS`]'s gate opened.
 pub(super) fn consul_tokens(pattern: Option<&Regex>, text: &str) -> Spans {
     groups(pattern, text, |v| uuid_value(v) && !is_placeholder(v))
+}
+
+/// The Consul gossip keys in `text`, when [`CONSUL_ENCRYPT`]'s gate
+/// opened.
+pub(super) fn consul_gossip_keys(pattern: Option<&Regex>, text: &str) -> Spans {
+    groups(pattern, text, |v| {
+        random_like(v, 44) && has_digit(v) && !is_placeholder(v)
+    })
 }

@@ -7,7 +7,8 @@
 //! `CURLOPT_USERPWD`, a browser
 //! test typing a password into its field (`cy.get('#password').type('…')`,
 //! `page.fill('input[name="password"]', '…')`), a password hashed from a
-//! literal (`bcrypt('…')`, `Hash::make('…')`).
+//! literal (`bcrypt('…')`, `Hash::make('…')`), a literal that stands in
+//! when the environment lacks the value (`process.env.X || '…'`).
 
 use regex::Regex;
 
@@ -41,6 +42,18 @@ lazy_regex!(
     pub(super) BROWSER_FILL,
     r#"\.(?:get|locator|getByLabel|getByPlaceholder|getByRole|get_by_label|get_by_placeholder|get_by_role|findByLabelText|findByPlaceholderText|find|\$)\(\s*['"][^\n)]*?(?i:password|passwd|passphrase|pwd)[^\n)]*?['"][^\n)]*\)\s*(?:\.(?:clear|click|focus|should|scrollIntoView)\([^()\n]*\)\s*)*\.(?:type|fill|pressSequentially|setValue)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\.(?:fill|type)\(\s*['"][^\n,]*?(?i:password|passwd|passphrase|pwd)[^\n,]*?['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*[,)]|\b(?:find_element(?:_by_\w+)?|findElement|FindElement)\([^\n]*?(?i:password|passwd|passphrase|pwd)[^\n]*?\)\s*\.(?:send_keys|sendKeys|SendKeys)\(\s*(?:'([^'\n]+)'|"([^"\n]+)")\s*\)"#
 );
+
+lazy_regex!(
+    /// A key given a variable or a call, with a literal as the fallback
+    /// when that is unset (`secret: process.env.SESSION_SECRET || '…'`,
+    /// `os.environ.get("X") or "…"`, `getenv('X') ?: '…'`): the key in
+    /// group 1, the quoted literal in group 2.
+    pub(super) FALLBACK_LITERAL,
+    r#"(?:^|[^A-Za-z0-9_.-])["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*[A-Za-z_$][A-Za-z0-9_.$]*(?:\[[^\]\n]{1,60}\]|\([^)\n]{0,60}\))*[ \t]*(?:\|\||\?\?|\bor\b|\?:)[ \t]*("[^"\n]+"|'[^'\n]+')"#
+);
+
+/// The operators that give [`FALLBACK_LITERAL`]'s literal.
+pub(super) const FALLBACK_WORDS: &[&str] = &["||", "??", " or ", "?:"];
 
 lazy_regex!(
     /// A Ruby DSL's setting by symbol (Capistrano's `set :deploy_password,
@@ -214,6 +227,46 @@ mod tests {
             "new webpack.DefinePlugin({ 'process.env.API_SECRET': JSON.stringify(process.env.API_SECRET) })",
             "new webpack.DefinePlugin({ 'process.env.API_TOKEN': JSON.stringify('') })",
             "new webpack.DefinePlugin({ 'process.env.API_KEY': JSON.stringify('your-api-key') })",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 70: a literal that stands in when the environment lacks
+    /// the value is the secret the code runs with when it does.
+    #[test]
+    fn literal_fallbacks_after_a_reference() {
+        for hit in [
+            "app.use(session({ secret: process.env.SESSION_SECRET || 'FMhhWJ90Bm1N3GMK0nDrLzOWDxvtYwFyTdlLHROxGfWGSq5', resave: false }));",
+            "password = ENV[\"DB_PASS\"] || \"Xk29!mPq77zz\"",
+            "api_token = os.environ.get(\"API_TOKEN\") or \"9f8e7d6c5b4a3f2e1d0c9b8a\"",
+            "$secret = getenv('APP_SECRET') ?: 'q7Lm2Xv9Rt4Wz8Kp3Hn6';",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "secret: process.env.SESSION_SECRET || 'changeme'",
+            "secret: process.env.SESSION_SECRET || ''",
+            "port = process.env.PORT || '8080'",
+            "token = os.environ.get(\"TOKEN\") or \"<your-token>\"",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 70: Consul's gossip key, 32 random bytes in base64.
+    #[test]
+    fn consul_gossip_keys() {
+        for hit in [
+            "{\n  \"datacenter\": \"dc1\",\n  \"encrypt\": \"TzeL1d72/NTafm5wimAvZN0j8K9gLw1VDo6N/p1C0bI=\",\n  \"verify_incoming\": true\n}",
+            "encrypt = \"LjOzu2JHtORIz0VO+JxJLBvY5gKCkK8vbphaQjjZJFJ=\"",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "encrypt = \"${gossip_key}\"",
+            "\"encrypt\": true",
+            "encrypt = \"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -567,3 +567,21 @@ fn find_removing_every_file_from_the_root() {
         Rule::UnsafeCommand
     ));
 }
+
+/// Held-out 70: a node's debugging pod mounts the node's root at
+/// `/host`, so deleting `/host/etc` there deletes the node's `/etc`.
+#[test]
+fn deletes_in_a_nodes_debugging_pod() {
+    for hit in [
+        "kubectl exec -n infra node-debug -- rm -rf /host/etc",
+        "kubectl debug node/worker-3 -it --image=busybox -- rm -rf /host/usr",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "kubectl exec -n infra node-debug -- rm -rf /host/tmp/build-cache",
+        "kubectl exec -n web api-0 -- rm -rf /tmp/uploads",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

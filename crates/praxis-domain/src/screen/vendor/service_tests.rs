@@ -922,3 +922,25 @@ fn heroku_uuid_keys_google_refresh_tokens_and_labelled_jwt_segments() {
         assert!(!fires(clean, Rule::CredentialJwt), "{clean}");
     }
 }
+
+/// Held-out 70: a Discord webhook's path in an access log, without its
+/// host; a classic npm token under setup-node's `NODE_AUTH_TOKEN`.
+#[test]
+fn discord_webhook_paths_and_setup_node_tokens() {
+    assert!(fires(
+        "172.16.4.9 - - [03/Jan/2025:22:41:09 +0000] \"POST /api/webhooks/853374448781650492/Hvge_BG7epq2nyb6mASnl3zntDZdl34TPLkGZXXO31mrskQlDIqKXcn2fHTY-OJGkTYe HTTP/1.1\" 204 0",
+        Rule::CredentialDiscord
+    ));
+    assert!(fires(
+        "- run: npm ci\n  env:\n    NODE_AUTH_TOKEN: \"40562bff-7b0d-43cc-9413-a31ae99839d5\"",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "GET /api/webhooks/853374448781650492/messages HTTP/1.1",
+        Rule::CredentialDiscord
+    ));
+    assert!(!fires(
+        "- run: npm ci\n  env:\n    NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}",
+        Rule::CredentialNpm
+    ));
+}
