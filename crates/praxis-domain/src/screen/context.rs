@@ -64,8 +64,9 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
     // The Key Uri Format's (otpauth://) example secret.
     "JBSWY3DPEHPK3PXP",
-    // GitHub's REST API reference.
+    // GitHub's REST API reference, and its OAuth apps' guide.
     "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    "gho_16C7e42F292c6912E7710c838347Ae178B4a",
 ];
 /// [`DOCUMENTATION_VALUES`], found in one pass.
 static DOCUMENTATION: LazyLock<AhoCorasick> =
@@ -495,6 +496,11 @@ mod tests {
             ),
             (
                 "curl -H \"Authorization: token ghp_16C7e42F292c6912E7710c838347Ae178B4a\" https://api.github.com/user",
+                Rule::CredentialGithub,
+            ),
+            // Held-out 70: the OAuth guide's token response.
+            (
+                "Example from the GitHub OAuth docs: access_token=gho_16C7e42F292c6912E7710c838347Ae178B4a&scope=repo%2Cgist&token_type=bearer",
                 Rule::CredentialGithub,
             ),
         ] {

@@ -257,6 +257,13 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// An agent's session named by what resumes it ("the resume id it
+    /// printed was <uuid>"): a UUID or a ULID a few words on.
+    RESUME_ID,
+    r"(?i)\bresume[ _-]?id\b[^\n.;]{0,40}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
+);
+
+lazy_regex!(
     /// A value of Django's session key shape (32 small letters and
     /// digits) standing alone, read only where the text names Django's
     /// `sessionid` cookie: a log column under a format that prints it.
@@ -981,6 +988,11 @@ pub(super) fn session_id(text: &str) -> Spans {
     {
         out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
             has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
+        }));
+    }
+    if contains_ignoring_case(text, "resume") {
+        out.extend(groups(Some(&RESUME_ID), text, |v| {
+            has_digit(v) && has_letter(v) && !counting_run(v)
         }));
     }
     if contains_ignoring_case(text, "sessionid") {

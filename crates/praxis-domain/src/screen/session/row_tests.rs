@@ -333,3 +333,18 @@ fn relabelled_own_object_and_django_session_ids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 70: an agent's session named by the id that resumes it.
+#[test]
+fn resume_ids() {
+    assert!(fires(
+        "the resume id it printed was 7997135e-eb8f-4890-9618-8640228af360, run `claude --resume` with that",
+        Rule::SessionId
+    ));
+    for clean in [
+        "the resume id is printed when the agent stops",
+        "resume id: 00000000-0000-0000-0000-000000000000",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
