@@ -21,10 +21,10 @@ use literal::{
     bare_key_value, generated_value, local_tag, namespaced, next_parameter, tag_reads, uuid_value,
 };
 use prose::{
-    ADMIN_PAIR, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT, PROSE_PASSWORD, PROSE_SECRET,
-    PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
-    diceware, drawn_capitals, generated_password, prose_password, prose_secret,
-    prose_secret_abroad, word_and_number,
+    ADMIN_PAIR, ANSWERED_PASSWORD, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT,
+    PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, USE_PAIR,
+    WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD, diceware, drawn_capitals, generated_password,
+    prose_password, prose_secret, prose_secret_abroad, word_and_number, word_number_symbol_word,
 };
 
 lazy_regex!(
@@ -155,6 +155,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &BARE_PASSWORD,
                 &["pass", "pwd", "pw", "senha", "kennwort", "wachtwoord"],
             ),
+            (&ANSWERED_PASSWORD, &["pw", "pass"]),
+            (&TYPED_DECLARATION, KEY_WORDS),
             (
                 &WORDS_THEN_PASSWORD,
                 &[
@@ -298,6 +300,15 @@ lazy_regex!(
     NAME_VALUE,
     r#"\b(?:name|type)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z_][A-Za-z0-9_.-]*)\\?["']?\s*,?\s*(?:\\?["'][A-Za-z_]+\\?["']\s*:\s*\\?["'][^"'\n]{0,60}\\?["']\s*,\s*)?-?\s*\\?["']?value\\?["']?\s*[:=]\s*(\\?"[^"\n]*"|'[^'\n]*'|[^\s"',}]+)"#
 );
+lazy_regex!(
+    /// A declaration with its type between the name and the literal
+    /// (Rust's `let hmac_secret: &str = "…"`, TypeScript's `const apiKey:
+    /// string = "…"`, Kotlin's `val token: String = "…"`): the name in
+    /// group 1, the quoted literal in group 2.
+    TYPED_DECLARATION,
+    r#"\b(?:let|const|static|var|val|private|public)\s+(?:mut\s+|readonly\s+|const\s+|val\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*&?(?:'static\s+)?[A-Za-z_][A-Za-z0-9_<>\[\]?]{0,30}\s*=\s*("[^"\n]*"|'[^'\n]*')"#
+);
+
 lazy_regex!(
     /// A Terraform variable named for a secret, with a literal default
     /// (`variable "admin_password" { default = "…" }`).
@@ -730,9 +741,19 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                 && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
         });
         let password = !field
-            && (generated_password(v) || (!phrase && c.get(1).is_some() && word_and_number(v)));
-        (password && (!phrase || mixed_case(v) || diceware(v)) && login).then(|| value.range())
+            && (generated_password(v)
+                || word_number_symbol_word(v)
+                || (!phrase && c.get(1).is_some() && word_and_number(v)));
+        let shaped = mixed_case(v) || diceware(v) || word_number_symbol_word(v);
+        (password && (!phrase || shaped) && login).then(|| value.range())
     }));
+    // A name or a version that answers ("1Password", for the manager;
+    // `v1.45.0-Beta2`, for Playwright's "pw") has no password's symbol.
+    out.extend(groups(open.get(&ANSWERED_PASSWORD), text, |v| {
+        (generated_password(v) && mixed_case(v) && password_symbol(v))
+            || word_number_symbol_word(v)
+    }));
+    out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
         generated_password(v) && (mixed_case(v) || drawn_capitals(v) || diceware(v))
     }));

@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$))(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:busybox\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$|`)|[;&|)`])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$)"#
+    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$)|(?-i:\bGET)\s+["']?https?://)(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*-[A-Za-z]*[si][A-Za-z]*\s*(?:$|[;&|)])|(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:busybox\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$|`)|[;&|)`])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$))"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,

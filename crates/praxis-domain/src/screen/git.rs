@@ -168,14 +168,21 @@ fn lease_on_shared_branch(words: &[String]) -> bool {
 }
 
 pub(super) fn git_safeguard_bypass(text: &str) -> Spans {
-    let mut out: Spans = GIT
-        .captures_iter(text)
-        .filter(|c| {
-            let at = c.get(0).map_or(0, |m| m.start());
-            bypasses(&c[1], &c[2], &text[..at])
-        })
-        .filter_map(|c| c.get(0).map(|m| m.range()))
-        .collect();
+    let mut out = Spans::new();
+    // A command's arguments run to the end of its clause, where prose may
+    // go on to another git command ("… with git rebase --exec, then git
+    // push --force origin main"): the search goes on after each
+    // subcommand's name, so that the next command is read too.
+    let mut from = 0;
+    while let Some(c) = GIT.captures_at(text, from) {
+        let (Some(whole), Some(sub)) = (c.get(0), c.get(1)) else {
+            break;
+        };
+        if bypasses(&c[1], &c[2], &text[..whole.start()]) {
+            out.push(whole.range());
+        }
+        from = sub.end();
+    }
     out.extend(
         GIT_ARGUMENT_LIST
             .captures_iter(text)
@@ -421,5 +428,19 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::GitSafeguardBypass), "{clean}");
         }
+    }
+
+    /// Held-out 71: a sentence that names another git command first
+    /// still holds the force push after it.
+    #[test]
+    fn a_force_push_after_another_git_command_in_one_sentence() {
+        assert!(fires(
+            "Rewrite the author email with git rebase --exec, then git push --force origin main",
+            Rule::GitSafeguardBypass
+        ));
+        assert!(!fires(
+            "Rewrite the author email with git rebase --exec, then git push origin feature/mail",
+            Rule::GitSafeguardBypass
+        ));
     }
 }

@@ -28,9 +28,10 @@ const SESSION_SHAPES: &str = r"(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 static UUID_ONLY: LazyLock<Regex> = LazyLock::new(|| regex(&format!("^{UUID}$")));
 lazy_regex!(
     /// A session id assigned to a name for one, quoted or in braces as
-    /// Windows writes a GUID (`session_guid={60B8…}`).
+    /// Windows writes a GUID (`session_guid={60B8…}`), or to a session's
+    /// `id` entry (Ruby's `session[:id] => "…"`).
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend|mysapsso2)(?:\\?["'])?\]?(?:\(\))?\s*(?::=|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend|mysapsso2)(?:\\?["'])?\]?(?:\(\))?(?:\[\s*:?["']?(?:id|sid|session_id)["']?\s*\])?\s*(?::=|=>|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
@@ -269,6 +270,13 @@ lazy_regex!(
     /// `sessionid` cookie: a log column under a format that prints it.
     DJANGO_SESSION_KEY,
     r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
+);
+
+lazy_regex!(
+    /// A cookie's row copied from a browser's developer tools: its name
+    /// (one naming a session), its value, its domain, in columns apart.
+    COOKIE_TABLE_ROW,
+    r"(?im)^[ \t]*(?:[A-Za-z0-9_.-]*sess(?:ion)?[A-Za-z0-9_.-]*|sid|connect\.sid)(?:[ \t]{2,}|\t)([A-Za-z0-9%._~+/=-]{20,})(?:[ \t]{2,}|\t)\.?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[ \t]|$)"
 );
 
 lazy_regex!(
@@ -988,6 +996,9 @@ pub(super) fn session_id(text: &str) -> Spans {
     {
         out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
             has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
+        }));
+        out.extend(groups(Some(&COOKIE_TABLE_ROW), text, |v| {
+            has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
         }));
     }
     if contains_ignoring_case(text, "resume") {

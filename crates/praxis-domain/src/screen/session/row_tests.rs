@@ -348,3 +348,21 @@ fn resume_ids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 71: a cookie's row copied from the browser's developer tools,
+/// and Ruby's `session[:id] => "…"`.
+#[test]
+fn devtools_cookie_rows_and_ruby_session_ids() {
+    for hit in [
+        "devtools > Application > Cookies:\n  session    5a4a796f64522bbf9556627890fab17e2a49a417351f9f79d9ab03e79d7a7b8d    app.example-notes.com    /    Session",
+        "ruby: session[:id] => \"b93e1407f69bf85aaeadfc088593e6f4\"",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "devtools > Application > Cookies:\n  theme    dark    app.example-notes.com    /    Session",
+        "ruby: session[:id] => nil",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
