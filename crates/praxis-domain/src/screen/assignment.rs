@@ -750,8 +750,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     // A name or a version that answers ("1Password", for the manager;
     // `v1.45.0-Beta2`, for Playwright's "pw") has no password's symbol.
     out.extend(groups(open.get(&ANSWERED_PASSWORD), text, |v| {
-        (generated_password(v) && mixed_case(v) && password_symbol(v))
-            || word_number_symbol_word(v)
+        (generated_password(v) && mixed_case(v) && password_symbol(v)) || word_number_symbol_word(v)
     }));
     out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {

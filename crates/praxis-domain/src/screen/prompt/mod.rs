@@ -11,6 +11,7 @@ mod addressed;
 mod fiction;
 mod languages;
 pub mod model;
+mod standing;
 
 use super::gate::{Doors, Gates, Open};
 use super::pattern::{Spans, lazy_regex, lead_lower, regex};
@@ -749,6 +750,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
         addressed::late_address_words(),
     ));
     entries.extend(languages::entries());
+    entries.extend(standing::entries());
     let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
         (
             &*REVEAL_ENVIRONMENT,
