@@ -12,7 +12,7 @@ use super::pattern::{Spans, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
-    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$)|(?-i:\bGET)\s+["']?https?://)(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*-[A-Za-z]*[si][A-Za-z]*\s*(?:$|[;&|)])|(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:busybox\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$|`)|[;&|)`])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$))"#
+    r#"(?i)(?:\b(?:curl|wget2?|fetch|aria2c|iwr|invoke-webrequest|irm|invoke-restmethod|lynx|w3m|elinks|lwp-request|lwp-download|xh|xhs|curlie)\b|\bftp\s+(?:-\S+\s+)*-o\s*-(?:\s|$)|(?:^|[\s;&|(])https?\s|\bgsutil\s+cat\b|\bgh\s+api\b|\baws\s+s3\s+cp\s+\S+\s+-(?:\s|$)|(?-i:\bGET)\s+["']?https?://|\b(?:nc|ncat|netcat)\s+(?:-\S+\s+)*[\w.-]+\s+\d{1,5})(?:[^\n;&]|&[^&])*?\|\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*-[A-Za-z]*[si][A-Za-z]*\s*(?:$|[;&|)])|(?:(?:sudo|doas)(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+)?(?:env(?:\s+\S+=\S*)*\s+)?(?:(?:/usr/bin/|/bin/)env(?:\s+-\S+)*(?:\s+\S+=\S*)*\s+)?(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|\S*)\s+)*(?:busybox\s+)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|c|tc|a)?sh\b|["']?\$\{?SHELL\b|\$\(\s*(?:command\s+-v|which)\s+(?:ba|z|k|da)?sh\s*\)|(?:python[0-9.]*|perl|ruby|node|php)\s*(?:$|--?(?:\s|$|`)|[;&|)`])|pwsh\b|powershell\b|iex\b|invoke-expression\b|source\b|\.\s*$))"#
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
@@ -35,7 +35,7 @@ lazy_regex!(
 /// right after `cd /` or `cd ~`, a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file, the root, a home or a system directory moved to `/dev/null`.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-i?name\s+(?:'\*'|\x22\*\x22|\\\*)))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval\(\s*(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-i?name\s+(?:'\*'|\x22\*\x22|\\\*)))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval(?:\(\s*|\s+)(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
@@ -494,6 +494,12 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
     let mut out = Vec::new();
     for download in downloads.find_iter(text) {
         let mut names = saved_names(download.as_str());
+        // Piped into `tee`, it is saved under the name `tee` writes.
+        names.extend(
+            TEE_SAVE
+                .captures(&text[download.end()..])
+                .map(|c| base_name(&c[1]).to_owned()),
+        );
         // Piped into tar: the archive unpacks into the directory its name
         // says, when it says one; else (`…/latest | tar -xz`) any program
         // run from under the working directory may be what it unpacked.
@@ -564,6 +570,9 @@ const DOWNLOADERS: &[&str] = &[
     "http",
     "copy(",
     "urlretrieve(",
+    "nc ",
+    "ncat",
+    "netcat",
 ];
 
 /// The words each pattern needs.
@@ -593,7 +602,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 "cd \"$home",
                 "sgdisk",
                 "urlopen",
-                "eval(",
+                "eval",
                 "bitsadmin",
                 "mshta",
                 "msiexec",
@@ -720,6 +729,13 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     }
     out
 }
+
+lazy_regex!(
+    /// A download piped into `tee` (`| sudo tee /usr/local/bin/em`): the
+    /// file it writes, in group 1.
+    TEE_SAVE,
+    r#"^\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?tee\s+(?:-a\s+)?["']?([^\s"'>|;&]+)"#
+);
 
 lazy_regex!(
     /// A variable set to what a download printed: `c=$(curl -fsSL URL)`.

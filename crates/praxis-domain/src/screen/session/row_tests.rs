@@ -366,3 +366,17 @@ fn devtools_cookie_rows_and_ruby_session_ids() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// A review of session 54 (probes written blind): MongoDB's logical
+/// session id.
+#[test]
+fn mongodb_logical_session_ids() {
+    assert!(fires(
+        "Transaction aborted: WriteConflict. Logical session lsid: { id: UUID(\"cfdad759-05f9-4e73-aaa5-3830cc446f7f\") }, txnNumber: 14",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "lsid: { id: UUID(\"00000000-0000-0000-0000-000000000000\") }",
+        Rule::SessionId
+    ));
+}
