@@ -250,42 +250,6 @@ fn store_log_id(v: &str) -> bool {
 }
 
 lazy_regex!(
-    /// Google's session cookies (`SID`, `HSID`, `SSID`, `APISID`,
-    /// `SAPISID`, `__Secure-1PSID`, …), read only where the text speaks of
-    /// cookies or Google: a Wi-Fi network's `SSID` is a name.
-    GOOGLE_COOKIE,
-    r#"\b(?:__Secure-[13]P)?(?:SID|HSID|SSID|APISID|SAPISID|PSID|PSIDTS|PSIDCC)\s*[:=]\s*["']?([A-Za-z0-9_.-]{20,})"#
-);
-
-lazy_regex!(
-    /// MongoDB's logical session id (`lsid: { id: UUID("…") }`).
-    MONGO_LSID,
-    r#"(?i)\blsid["']?\s*:\s*\{\s*["']?id["']?\s*:\s*(?:UUID\(\s*)?["']([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})["']"#
-);
-
-lazy_regex!(
-    /// An agent's session named by what resumes it ("the resume id it
-    /// printed was <uuid>"): a UUID or a ULID a few words on.
-    RESUME_ID,
-    r"(?i)\bresume[ _-]?id\b[^\n.;]{0,40}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
-);
-
-lazy_regex!(
-    /// A value of Django's session key shape (32 small letters and
-    /// digits) standing alone, read only where the text names Django's
-    /// `sessionid` cookie: a log column under a format that prints it.
-    DJANGO_SESSION_KEY,
-    r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
-);
-
-lazy_regex!(
-    /// A cookie's row copied from a browser's developer tools: its name
-    /// (one naming a session), its value, its domain, in columns apart.
-    COOKIE_TABLE_ROW,
-    r"(?im)^[ \t]*(?:[A-Za-z0-9_.-]*sess(?:ion)?[A-Za-z0-9_.-]*|sid|connect\.sid)(?:[ \t]{2,}|\t)([A-Za-z0-9%._~+/=-]{20,})(?:[ \t]{2,}|\t)\.?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[ \t]|$)"
-);
-
-lazy_regex!(
     /// A session manager's listing of the ids it holds (Tomcat manager's
     /// `sessions … -> <32 hex>`, on the same line or the next, or ids
     /// alone on their lines under `sessions:`), and a JSON list of
@@ -996,36 +960,8 @@ pub(super) fn session_id(text: &str) -> Spans {
     );
     out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
     out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
-    if ["cookie", "google", "devtools"]
-        .iter()
-        .any(|w| contains_ignoring_case(text, w))
-    {
-        out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
-            has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
-        }));
-        out.extend(groups(Some(&COOKIE_TABLE_ROW), text, |v| {
-            has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
-        }));
-    }
-    if contains_ignoring_case(text, "lsid") {
-        out.extend(groups(Some(&MONGO_LSID), text, |v| {
-            has_digit(v) && has_letter(v) && !counting_run(v)
-        }));
-    }
-    if contains_ignoring_case(text, "resume") {
-        out.extend(groups(Some(&RESUME_ID), text, |v| {
-            has_digit(v) && has_letter(v) && !counting_run(v)
-        }));
-    }
-    if contains_ignoring_case(text, "sessionid") {
-        // Beyond hex (a checksum's letters stop at `f`), with digits.
-        out.extend(groups(Some(&DJANGO_SESSION_KEY), text, |v| {
-            v.bytes().any(|b| b > b'f' && b.is_ascii_lowercase())
-                && v.bytes().filter(u8::is_ascii_digit).count() >= 4
-                && random_like(v, 32)
-                && few_vowels(v)
-        }));
-    }
+    out.extend(cookies::cookie_ids(text));
+    out.extend(named::named_ids(text, counting_run));
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));
@@ -1041,6 +977,8 @@ pub(super) fn session_id(text: &str) -> Spans {
     out
 }
 
+mod cookies;
+mod named;
 #[cfg(test)]
 mod row_tests;
 #[cfg(test)]

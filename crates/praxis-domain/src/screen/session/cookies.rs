@@ -1,0 +1,55 @@
+//! Session cookies read where the text speaks of cookies: Google's, a
+//! row copied from a browser's developer tools, and Django's session key
+//! where the text names its `sessionid` cookie.
+
+use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::value::{few_vowels, has_digit, mixed_case, random_like, wordy};
+
+lazy_regex!(
+    /// Google's session cookies (`SID`, `HSID`, `SSID`, `APISID`,
+    /// `SAPISID`, `__Secure-1PSID`, …), read only where the text speaks of
+    /// cookies or Google: a Wi-Fi network's `SSID` is a name.
+    GOOGLE_COOKIE,
+    r#"\b(?:__Secure-[13]P)?(?:SID|HSID|SSID|APISID|SAPISID|PSID|PSIDTS|PSIDCC)\s*[:=]\s*["']?([A-Za-z0-9_.-]{20,})"#
+);
+
+lazy_regex!(
+    /// A cookie's row copied from a browser's developer tools: its name
+    /// (one naming a session), its value, its domain, in columns apart.
+    COOKIE_TABLE_ROW,
+    r"(?im)^[ \t]*(?:[A-Za-z0-9_.-]*sess(?:ion)?[A-Za-z0-9_.-]*|sid|connect\.sid)(?:[ \t]{2,}|\t)([A-Za-z0-9%._~+/=-]{20,})(?:[ \t]{2,}|\t)\.?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[ \t]|$)"
+);
+
+lazy_regex!(
+    /// A value of Django's session key shape (32 small letters and
+    /// digits) standing alone, read only where the text names Django's
+    /// `sessionid` cookie: a log column under a format that prints it.
+    DJANGO_SESSION_KEY,
+    r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
+);
+
+/// The session cookies' values in `text`.
+pub(super) fn cookie_ids(text: &str) -> Spans {
+    let mut out = Spans::new();
+    if ["cookie", "google", "devtools"]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w))
+    {
+        out.extend(groups(Some(&GOOGLE_COOKIE), text, |v| {
+            has_digit(v) && mixed_case(v) && random_like(v, 20) && !wordy(v)
+        }));
+        out.extend(groups(Some(&COOKIE_TABLE_ROW), text, |v| {
+            has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
+        }));
+    }
+    if contains_ignoring_case(text, "sessionid") {
+        // Beyond hex (a checksum's letters stop at `f`), with digits.
+        out.extend(groups(Some(&DJANGO_SESSION_KEY), text, |v| {
+            v.bytes().any(|b| b > b'f' && b.is_ascii_lowercase())
+                && v.bytes().filter(u8::is_ascii_digit).count() >= 4
+                && random_like(v, 32)
+                && few_vowels(v)
+        }));
+    }
+    out
+}
