@@ -576,13 +576,19 @@ fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
             at = end;
             out.push(nearest_label(text, c));
         } else {
-            at = start + 1;
-            while !text.is_char_boundary(at) {
-                at += 1;
-            }
+            at = char_after(text, start);
         }
     }
     out
+}
+
+/// Where the character after the one at `at` starts.
+fn char_after(text: &str, at: usize) -> usize {
+    let mut next = at + 1;
+    while !text.is_char_boundary(next) {
+        next += 1;
+    }
+    next
 }
 
 /// The match of [`SESSION_NEARBY`] for the same value as `c` whose
@@ -591,11 +597,10 @@ fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
 fn nearest_label<'t>(text: &'t str, mut c: regex::Captures<'t>) -> regex::Captures<'t> {
     let value = c.get(2).map(|m| m.range());
     loop {
-        let mut next = c.get(0).map_or(text.len(), |m| m.start()) + 1;
-        while !text.is_char_boundary(next) {
-            next += 1;
-        }
-        match SESSION_NEARBY.captures_at(text, next) {
+        let Some(start) = c.get(0).map(|m| m.start()) else {
+            return c;
+        };
+        match SESSION_NEARBY.captures_at(text, char_after(text, start)) {
             Some(later) if later.get(2).map(|m| m.range()) == value => c = later,
             _ => return c,
         }
@@ -961,7 +966,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
     out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
     out.extend(cookies::cookie_ids(text));
-    out.extend(named::named_ids(text, counting_run));
+    out.extend(named::named_ids(text));
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));

@@ -83,8 +83,9 @@ lazy_regex!(
     /// says it skips or ignores them, set on (`tls-no-verify true`,
     /// `ignore_ssl_errors=True`, `allowInvalidCertificates: true`): the
     /// names the tools above do not spell, or one that says TLS is
-    /// insecure, set on (`proxmox_tls_insecure=true`). Turning TLS off altogether
-    /// (`disable_ssl`, `useSSL=false`) is another matter, not matched.
+    /// insecure, set on (`proxmox_tls_insecure=true`). Turning TLS off
+    /// altogether (`disable_ssl`, `useSSL=false`) is another matter, not
+    /// matched.
     GENERIC_SETTING,
     r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks)|(?:ssl|tls|https)[_.-]?insecure)["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );

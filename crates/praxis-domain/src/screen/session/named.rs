@@ -3,6 +3,7 @@
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{has_digit, has_letter};
+use super::counting_run;
 
 lazy_regex!(
     /// MongoDB's logical session id (`lsid: { id: UUID("…") }`).
@@ -17,9 +18,8 @@ lazy_regex!(
     r"(?i)\bresume[ _-]?id\b[^\n.;]{0,40}?\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
 );
 
-/// The ids in `text` named by what serves them; `counting_run` tells a
-/// sample written out.
-pub(super) fn named_ids(text: &str, counting_run: fn(&str) -> bool) -> Spans {
+/// The ids in `text` named by what serves them.
+pub(super) fn named_ids(text: &str) -> Spans {
     let mut out = Spans::new();
     let id = |v: &str| has_digit(v) && has_letter(v) && !counting_run(v);
     if contains_ignoring_case(text, "lsid") {
