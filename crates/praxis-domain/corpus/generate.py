@@ -1546,6 +1546,29 @@ neg(
     "Tell me which credentials the deploy pipeline needs, by name only, and I will add them to the vault.",
 )
 
+# A ninth pass, session 55: retrained with held-out 72 in the seen part
+# (its overrides give "the assistant" a next step, tell a model to return
+# the environment verbatim, and to repeat keys whenever it sees them), the
+# model read three unit tests' benign sentences as orders: a next step for
+# the assistant, what to do on seeing a key in a diff, and an output to
+# attach verbatim. Benign hand-offs to an assistant, advice on keys found
+# in code, and requests for logs as they are, written for training, not
+# copied from the tests. Appended last, as above.
+neg(
+    "Next step for the assistant: update the changelog and open the PR as a draft.",
+    "Next task for the agent: bump the lockfile and rerun the integration tests.",
+    "The assistant can retry the flaky test once; it is tracked in #482.",
+    "Next step for the agent: grep the worker logs for 'timeout' and list the affected jobs in the issue.",
+    "For the assistant: search the repo for deprecated calls and post a summary on the tracking issue.",
+    "Hand-off to the AI reviewer: focus on the migration script, the rest is renames.",
+    "If you spot an API key in a commit, revoke it first, then rewrite the history.",
+    "When a token shows up in the CI logs, rotate it and mask the variable.",
+    "Whenever you find a password in a config file, move it to the vault and tell security.",
+    "Paste the full stack trace verbatim into the issue, including the line numbers.",
+    "Copy the compiler output verbatim and attach it to the bug report.",
+    "Please quote the error message verbatim in the ticket so support can search for it.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}

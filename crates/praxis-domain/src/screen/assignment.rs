@@ -222,6 +222,17 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&blocks::CONSUL_ENCRYPT, &["encrypt"]),
             (&blocks::POSTMAN_APIKEY, &["apikey"]),
             (
+                &blocks::SECRET_CHILDREN,
+                &[
+                    "<tokens",
+                    "<secrets",
+                    "<credentials",
+                    "<keys",
+                    "<api",
+                    "<passwords",
+                ],
+            ),
+            (
                 &DIRECTIVE,
                 &[
                     "requirepass",
@@ -665,6 +676,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(blocks::consul_gossip_keys(
         open.get(&blocks::CONSUL_ENCRYPT),
+        text,
+    ));
+    out.extend(blocks::secret_children(
+        open.get(&blocks::SECRET_CHILDREN),
         text,
     ));
     out.extend(blocks::postman_keys(

@@ -35,7 +35,7 @@ lazy_regex!(
     /// curl's and its kin's `-u user:password`, the user left out too
     /// where a token is the password (Azure DevOps' `-u ':<token>'`).
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"@][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$)|:([A-Za-z0-9_.~+/=-]{20,})(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$)|:([A-Za-z0-9_.~+/=-]{20,})(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -122,9 +122,10 @@ lazy_regex!(
     r#"(?i:\b(?:psql|pg_dump|pg_dumpall|pg_restore|pgbench|pg_basebackup|pgcli)\b)[^\n]*?\bpassword=([^\s'"]+)"#
 );
 lazy_regex!(
-    /// A password in SQL handed to a database client.
+    /// A password in SQL handed to a database client, its quotes written
+    /// inside a single-quoted argument too (`'…PASSWORD '"'"'…'"'"';'`).
     SQL_PASSWORD,
-    r"(?i)\b(?:psql|mysql|mariadb|sqlcmd|cqlsh|mongo\w*|clickhouse-client|sqlplus|isql)\b[^\n]*?\b(?:PASSWORD|IDENTIFIED\s+BY)\s+'([^'\n]+)'"
+    r#"(?i)\b(?:psql|mysql|mariadb|sqlcmd|cqlsh|mongo\w*|clickhouse-client|sqlplus|isql)\b[^\n]*?\b(?:PASSWORD|IDENTIFIED\s+BY)\s+(?:'"'"'([^'\n]+)'"'"'|'([^'\n]+)')"#
 );
 lazy_regex!(
     /// A command line of a tool that takes `key=value` arguments.
@@ -421,8 +422,6 @@ fn config_key(text: &str, flag: &str, at: usize) -> bool {
     flag.eq_ignore_ascii_case("secret") && text[..at].to_ascii_lowercase().contains("config set")
 }
 
-/// Whether a flag value is a literal secret (not a variable, a file, a
-/// command substitution or a placeholder).
 /// Whether a key is the name that a feed taking any key is given: Azure
 /// Artifacts ignores `nuget push`'s API key, and its documentation's
 /// `AzureDevOps` is the usual one.
@@ -432,10 +431,13 @@ fn any_key(value: &str) -> bool {
         .any(|k| value.eq_ignore_ascii_case(k))
 }
 
+/// Whether a flag value is a literal secret (not a variable, a file, a
+/// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
     let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
     let reference = refers(value)
-        || value.starts_with('@')
+        // `@file` is read; `@=jhU…` is a password that opens with `@`.
+        || file_reference(value)
         // A password may hold `=`; other secrets' `id=…` is a spec.
         || (class != KeyClass::Password && SPEC_VALUE.is_match(value))
         || (!quoted && word_like(bare))
@@ -445,7 +447,9 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
         // Prose in another script after a flag named in a sentence
         // ("--secret 挂载"): no letter or digit of a secret's.
         || (!quoted && !bare.bytes().any(|b| b.is_ascii_alphanumeric()));
-    !reference && literal_secret(class, value, quoted, false)
+    // A value that opens with `@` and is no file reference is judged as a
+    // generated password after a colon is (`--password @=jhU…`).
+    !reference && literal_secret(class, value, quoted, value.starts_with('@'))
 }
 
 pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
@@ -491,7 +495,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }));
     for curl in [&CURL_USER, &CURL_BUNDLED_USER] {
         out.extend(groups(open.get(curl), text, |v| {
-            v.len() >= 3 && !is_placeholder(v)
+            v.len() >= 3 && !is_placeholder(v) && !file_reference(v)
         }));
     }
     // A variable, a file (`file://creds.json`) or `@file` is read, not

@@ -391,6 +391,12 @@ lazy_regex!(
     r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+(?:with|by):?\s"
 );
 lazy_regex!(
+    /// The match named as a setting right after it ("Delete the
+    /// `rejectUnauthorized: false` override in …").
+    SETTING_NEXT,
+    r"(?i)^[\s`'\x22]*(?:override|flag|setting|option|workaround|hack)s?\b"
+);
+lazy_regex!(
     FOR_NEXT,
     r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+for\s+(?:an?|the)\s"
 );
@@ -415,13 +421,16 @@ fn replaced_by(lead: &str, after: &str) -> bool {
 
 /// Whether the match is what an instruction takes out of something: "Drop
 /// --insecure from the deploy call", "Remove the verify=False override from
-/// client.py", with the match right after the verb's object opens.
+/// client.py", "Delete the rejectUnauthorized: false override in …"),
+/// with the match right after the verb's object opens.
 fn taken_out(lead: &str, after: &str) -> bool {
     let Some(verb) = TAKE_OUT_VERB.find_iter(lead).last() else {
         return false;
     };
     let object = &lead[verb.end()..];
-    object.len() <= 24 && !object.contains([':', ',', ';']) && FROM_NEXT.is_match(after)
+    object.len() <= 24
+        && !object.contains([':', ',', ';'])
+        && (FROM_NEXT.is_match(after) || SETTING_NEXT.is_match(after))
 }
 
 #[cfg(test)]
@@ -542,13 +551,15 @@ mod tests {
         ));
     }
 
-    /// Held-out 63: an instruction to take a switch out of something.
+    /// Held-out 63 and 72: an instruction to take a switch out of
+    /// something, or to delete it named as an override.
     #[test]
     fn what_an_instruction_takes_out_stands_down() {
         for text in [
             "Drop --insecure from the deploy curl call and pass --cacert certs/ca.pem instead",
             "Remove the verify=False override from vendor_client.py",
             "delete `git config http.sslVerify false` from the bootstrap script",
+            "Delete the rejectUnauthorized: false override in src/http.ts and set NODE_EXTRA_CA_CERTS.",
         ] {
             assert!(!fires(text, Rule::TlsVerificationDisabled), "{text}");
         }
@@ -556,6 +567,7 @@ mod tests {
             "curl --insecure https://files.example.org/a.tgz -o a.tgz",
             "Drop the cache, then run curl --insecure https://files.example.org/a.tgz",
             "remove old builds; pip install --trusted-host pypi.example.org app from the mirror",
+            "rejectUnauthorized: false override for the staging client",
         ] {
             assert!(fires(text, Rule::TlsVerificationDisabled), "{text}");
         }

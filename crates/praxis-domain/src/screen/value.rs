@@ -110,7 +110,8 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     let format = v.starts_with('%')
         && (v.len() <= 3 || v[1..].starts_with(['(', '{']) || v.starts_with("%env("));
     if v.is_empty()
-        || v.starts_with(['$', '<', '{', '[', '=', '|'])
+        || v.starts_with(['$', '<', '{', '[', '|'])
+        || (v.starts_with('=') && !generated_after_sign(v))
         || (v.starts_with('(') && !generated_from_symbols(v))
         || windows_variable(v)
         || format
@@ -138,9 +139,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
         return true;
     }
     // A vendor's prefix and a filler run of eight or more to the end
-    // (`AIzaSy________…`, `ghp_xxxxxxxx…`): a template's slot.
+    // (`AIzaSy________…`, `ghp_xxxxxxxx…`, `sbp_00000000…`): a template's
+    // slot.
     let filler = v.as_bytes().last().is_some_and(|&last| {
-        matches!(last, b'_' | b'x' | b'X' | b'*' | b'.' | b'-')
+        matches!(last, b'_' | b'x' | b'X' | b'*' | b'.' | b'-' | b'0')
             && v.bytes().rev().take_while(|&b| b == last).count() >= 8
     });
     if filler {
@@ -379,6 +381,21 @@ pub(super) fn dated(s: &str) -> bool {
         && (b[4] == b'-' || b[4..8].iter().all(u8::is_ascii_digit))
 }
 
+/// Whether `v`, which opens with a sign (`=`), is a password a generator
+/// drew from symbols too (`=-P0DdIPHYHSAoS`), not a formula, a pin or a
+/// reference after one (`=SUM(A1)`, `==1.4.2`, `=${X}`): ten characters
+/// or more after the sign, in both cases and with a digit, none of them
+/// a bracket, a space, a `$` or another sign.
+fn generated_after_sign(v: &str) -> bool {
+    let rest = &v[1..];
+    rest.len() >= 10
+        && rest.bytes().any(|b| b.is_ascii_uppercase())
+        && rest.bytes().any(|b| b.is_ascii_lowercase())
+        && has_digit(rest)
+        && !rest.contains([' ', '$', '=', '(', ')', '{', '}', '[', ']', '<', '>'])
+        && distinct_chars(rest) >= 8
+}
+
 /// Whether `v`, which opens with a parenthesis, is a key drawn from
 /// letters, digits and symbols (Django's `'(htw4e@)fi82…'`), not a note in
 /// parentheses (`(none)`, `(set in vault)`) or an expression
@@ -474,6 +491,28 @@ pub(super) fn key_words(key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::{is_placeholder, written_out};
+
+    /// Held-out 72: a generated password may open with `=`; a formula, a
+    /// version pin or a reference after one is no value.
+    #[test]
+    fn a_sign_opens_formulas_and_pins_but_also_generated_passwords() {
+        assert!(!is_placeholder("=-P0DdIPHYHSAoS"));
+        assert!(!is_placeholder("=bP.yaxh6ZGC.IB12"));
+        for v in ["=SUM(A1:B2)", "==1.4.2", "=${DB_PASSWORD}", "=", "=abc"] {
+            assert!(is_placeholder(v), "{v}");
+        }
+    }
+
+    /// A vendor's prefix and zeros to the end is a template's slot.
+    #[test]
+    fn a_prefix_and_zeros_is_a_slot() {
+        assert!(is_placeholder(
+            "sbp_0000000000000000000000000000000000000000"
+        ));
+        assert!(!is_placeholder(
+            "sbp_7f3a9c0d2e4b6a8c1d3f5e7a9b0c2d4e6f8a0b00"
+        ));
+    }
 
     /// Held-out 67: a key drawn from symbols may open with a parenthesis
     /// (Django's generated `SECRET_KEY`); a note or an expression in

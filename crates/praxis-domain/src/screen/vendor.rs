@@ -95,7 +95,7 @@ lazy_regex!(
 );
 lazy_regex!(
     PRIVATE_KEY,
-    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*(?:PRIVATE|PGP[ +]SECRET)[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|\^M|\$|["'|>+#;*\\,]|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
+    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*(?:PRIVATE|PGP[ +]SECRET)[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|\^M|\$|["'|>+#;*\\,]|\n-|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
 );
 
 /// A body after a vendor prefix: generated-looking, with digits and letters

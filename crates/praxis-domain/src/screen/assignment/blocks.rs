@@ -1,6 +1,6 @@
 //! Values nested under a block that names them: a CloudFormation
 //! parameter's `Default`, Consul's ACL `tokens` and gossip key, Postman's
-//! `apikey`.
+//! `apikey`, an XML element inside one named for secrets.
 
 use regex::Regex;
 
@@ -37,6 +37,66 @@ lazy_regex!(
     r#""apikey"\s*:\s*\[[^\]]*?\{\s*"key"\s*:\s*"value"\s*,\s*"value"\s*:\s*"([^"\n]+)""#
 );
 
+lazy_regex!(
+    /// XML elements inside one named for secrets (`<tokens><api>…</api>`,
+    /// `<credentials><prod>…</prod>`): the run of up to nine one-line
+    /// children in group 1.
+    pub(super) SECRET_CHILDREN,
+    r"(?i)<(?:tokens|secrets|credentials|keys|api[_-]?keys|passwords)(?:\s[^<>\n]*)?>((?:\s*<[A-Za-z][^<>\n]*>[^<\n]*</[^<>\n]+>){1,9})"
+);
+lazy_regex!(
+    /// One child element of [`SECRET_CHILDREN`]'s run: its opening tag's
+    /// name in group 1, its value in group 2, its closing tag in group 3.
+    CHILD,
+    r"<([A-Za-z][A-Za-z0-9_.:-]{0,40})>([^<\n]{1,200})</([A-Za-z][A-Za-z0-9_.:-]{0,40})>"
+);
+
+/// Children that describe a secret rather than hold it.
+const DESCRIBING: &[&str] = &[
+    "id",
+    "name",
+    "user",
+    "username",
+    "login",
+    "email",
+    "fingerprint",
+    "type",
+    "description",
+    "created",
+    "expires",
+    "scope",
+    "url",
+    "host",
+];
+
+/// The values of [`SECRET_CHILDREN`]'s elements in `text` that look
+/// generated: the parent names what they are, the child only which one.
+pub(super) fn secret_children(pattern: Option<&Regex>, text: &str) -> Spans {
+    let mut out = Spans::new();
+    for run in pattern
+        .into_iter()
+        .flat_map(|re| re.captures_iter(text))
+        .filter_map(|c| c.get(1))
+    {
+        out.extend(
+            CHILD
+                .captures_iter(run.as_str())
+                .filter(|c| {
+                    let v = &c[2];
+                    c[1] == c[3]
+                        && !DESCRIBING.iter().any(|d| c[1].eq_ignore_ascii_case(d))
+                        && random_like(v, 16)
+                        && has_digit(v)
+                        && !is_placeholder(v)
+                        && !v.contains([' ', ':'])
+                })
+                .filter_map(|c| c.get(2))
+                .map(|v| run.start() + v.start()..run.start() + v.end()),
+        );
+    }
+    out
+}
+
 /// Whether a template parameter's default is a value rather than the name
 /// of one kept elsewhere: an SSM parameter type's default names the
 /// parameter; a path, an ARN or a KMS key id names a secret or a key.
@@ -68,4 +128,30 @@ pub(super) fn consul_gossip_keys(pattern: Option<&Regex>, text: &str) -> Spans {
     groups(pattern, text, |v| {
         random_like(v, 44) && has_digit(v) && !is_placeholder(v)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    /// Held-out 72: an element inside one named for secrets holds one
+    /// when its value looks generated; a name, a fingerprint or a short
+    /// word there holds none.
+    #[test]
+    fn elements_inside_a_block_named_for_secrets() {
+        for hit in [
+            "<tokens><api>p4PE8DSo6gfbscYBWGnEnIakwfBnb8oMIswvyp8k</api></tokens>",
+            "<credentials>\n  <user>deploy</user>\n  <prod>Xq8vR2mN5tL9wK3zP7yB4c</prod>\n</credentials>",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "<keys><key id=\"1\">abc</key><fingerprint>SHA256:0a9f8e7d6c5b4a39281706f5e4d3c2b1a0</fingerprint></keys>",
+            "<tokens><name>deploy-bot-2024-release</name><api>${API_TOKEN}</api></tokens>",
+            "<credentials><user>deploy</user><region>eu-west-1</region></credentials>",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
 }

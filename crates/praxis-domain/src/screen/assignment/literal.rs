@@ -45,9 +45,6 @@ fn is_type_name(v: &str) -> bool {
         || lower.starts_with("secret[")
 }
 
-/// Whether the value assigned to a key of `class` is a literal secret.
-/// `quoted` values are literals for sure; unquoted ones may be code
-/// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
 /// Whether a dotted value has a segment of ten letters or more in mixed
 /// case, few vowels and no words (`PGesAtaGMWVgiM.Op`): generated, not a
 /// member's name (`settings.DatabasePassword`).
@@ -56,6 +53,9 @@ fn random_segment(v: &str) -> bool {
         .any(|s| s.len() >= 10 && mixed_case(s) && few_vowels(s) && !wordy(s))
 }
 
+/// Whether the value assigned to a key of `class` is a literal secret.
+/// `quoted` values are literals for sure; unquoted ones may be code
+/// (`os.environ[...]`, `config.token`, `DB_PASSWORD`) or prose after a colon.
 pub(in crate::screen) fn literal_secret(
     class: KeyClass,
     raw: &str,

@@ -59,17 +59,20 @@ lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`,
     /// SNMP's `authPassword X`, and "pwd" after a user's name), or "passphrase" (`SSID lab,
     /// passphrase X`, group 4), or "pass", "passwd" or "pw" after a user's
-    /// name (`user qa, pass X`, group 5: only in a text about logging in):
+    /// name (`user qa, pass X`, "login is admin, pw X", group 5: only in a
+    /// text about logging in):
     /// taken only when the value looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)\s*:?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
+    r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)(?:\s*:|\s+(?:is|was))?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// A chat's question for a password answered by the next line alone
     /// ("what's the pw for the grafana viewer acct?" then "<kasia>
-    /// Meadow65!cobalt"): the answer in group 1.
+    /// Meadow65!cobalt"), the answer in group 1, or by "it's" and the
+    /// password at the next line's start ("<oleg> it's X until …"), in
+    /// group 2.
     pub(super) ANSWERED_PASSWORD,
-    r"(?im)\b(?:pw|pwd|pass|passwd|password|passphrase)\b[^\n]{0,60}\?[ \t]*\r?\n(?:[^\n]{0,40}?(?:<[\w.@-]+>|[\w.@-]+:)[ \t]+)?(\S{8,40})[ \t]*$"
+    r"(?im)\b(?:pw|pwd|pass|passwd|password|passphrase)\b[^\n]{0,60}\?[ \t]*\r?\n(?:[^\n]{0,40}?(?:<[\w.@-]+>|[\w.@-]+:)[ \t]+)?(?:(\S{8,40})[ \t]*$|(?:it['’]?s|it\s+is)[ \t]+(\S{8,40})(?:[ \t]|$))"
 );
 
 lazy_regex!(
@@ -495,5 +498,24 @@ mod tests {
         assert!(super::word_number_symbol_word("Maple11#tundra"));
         assert!(!super::word_number_symbol_word("Release2024"));
         assert!(!super::word_number_symbol_word("AES256-GCM"));
+    }
+
+    /// Held-out 72: "login is admin, pw …" and a chat's answer "it's …"
+    /// to a question for a password; the same shapes without a generated
+    /// value are none.
+    #[test]
+    fn a_login_said_and_a_password_answered_with_its() {
+        for hit in [
+            "From standup notes: staging grafana login is admin, pw Velvet@harbor1984 for now",
+            "[14:02] <dana> what's the root pw for the lab switch?\n[14:03] <oleg> it's SsK13v8+B!a# until we move it to the vault",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "From standup notes: staging grafana login is admin, pw reset pending",
+            "[14:02] <dana> what's the root pw for the lab switch?\n[14:03] <oleg> it's stored in the vault now, ask Marta",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
     }
 }

@@ -729,3 +729,46 @@ fn secret_store_values_accessors_and_sample_tokens() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 72: generated passwords that open with a symbol (`=`, `@`,
+/// `-`) after a flag, and SQL quotes written inside a single-quoted
+/// argument; a file handed with `@` and a pip pin are none.
+#[test]
+fn passwords_that_open_with_a_symbol() {
+    for (hit, commands) in [
+        (
+            "ldapsearch -x -H ldaps://dc01.corp.example -w '=-P0DdIPHYHSAoS' -b 'DC=corp,DC=example'",
+            true,
+        ),
+        (
+            "./gradlew publish -PmavenUser=ci -PmavenPassword==bP.yaxh6ZGC.IB12",
+            true,
+        ),
+        (
+            "curl --user deploy:@-H@dmkV^56uS -X POST https://nexus.forge.example/service/rest/v1/components",
+            true,
+        ),
+        (
+            "ps aux showed it:\njenkins 41233 /usr/bin/mongo --host 10.0.5.5 -u admin --password @=jhUoZRIHsc2v2%# --eval rs.status()",
+            false,
+        ),
+        (
+            "psql -h 10.0.7.2 -U postgres -c 'ALTER USER app WITH PASSWORD '\"'\"'fPOqjYf@Gjs9N=--p'\"'\"';'",
+            true,
+        ),
+    ] {
+        assert!(
+            crate::screen::scan(hit, commands).contains(&Rule::CredentialCommandLine),
+            "{hit}"
+        );
+    }
+    for clean in [
+        "curl -u admin:@creds.txt https://files.example.com/upload",
+        "mongo --password @pw --eval 1",
+        "tool --token @tokenfile upload",
+        "pip install --index-url https://pypi.example.org/simple requests==2.31.0",
+        "ldapsearch -x -w =SUM(A1) -b dc=example",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -655,7 +655,7 @@ lazy_regex!(
 lazy_regex!(
     /// A system-sounding opening tag followed by an instruction.
     SYSTEM_TAG,
-    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override|système|systeme|sistema)\s*>|\[\[?\s*(?:system|SYSTEM)\s*\]\]?(?:\(#[\w-]*\))?|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|the\s+(?:previous|prior|earlier)\s+(?:guardrails|rules|instructions|restrictions|limits)\s+(?:were|are|have|no\s+longer)\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|priority\s+override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b|nouvelles\s+consignes|nuevas\s+instrucciones|novas\s+instru|neue\s+anweisungen)"
+    r"(?i)(?:<\s*(?:system|developer|sys|admin|root|sudo|operator|override|système|systeme|sistema)\s*>|\[\[?\s*(?:system|SYSTEM)\s*\]\]?(?:\(#[\w-]*\))?|<\|system\|>)\s*:?\s*(?:\\n|\n|\s)*(?:you\b|(?:grant|give|approve|merge|execute|send|delete|disable)\s+(?:this|the|all|every|me|admin|write|access|him|her|them)\b|the\s+(?:previous|prior|earlier)\s+(?:guardrails|rules|instructions|restrictions|limits)\s+(?:were|are|have|no\s+longer)\b|ignore|disregard|forget|from\s+now|always\b|never\b|do\s+not|don't|act\s+as|pretend|reveal|print|output|new\s+(?:instructions|policy|policies|rules|orders)|override|priority\s+override|important|the\s+(?:user|assistant|agent|model)\b|system\s+prompt\b|nouvelles\s+consignes|nuevas\s+instrucciones|novas\s+instru|neue\s+anweisungen)"
 );
 lazy_regex!(
     /// Reminder-style pseudo-system tags, with attributes or without, a
@@ -667,7 +667,7 @@ lazy_regex!(
 lazy_regex!(
     /// What follows a tag that is being talked about rather than used.
     TAG_AS_TOPIC,
-    r"(?i)^`|^\s*(?:-?style\s+|-?like\s+|type\s+|(?:xml|html|jsx|custom|docs?)\s+)?(?:tags?|blocks?|elements?|markers?|sections?|wrappers?|messages?\s+(?:are|is)|format)\b"
+    r"(?i)^`|^\s*(?:-?style\s+|-?like\s+|type\s+|(?:xml|html|jsx|custom|docs?)\s+)?(?:tags?|blocks?|elements?|markers?|sections?|wrappers?|messages?\s+(?:are|is)|format|pars(?:er|ing)|strip(?:per|ping)|sanitiz(?:er|ing)|handl(?:er|ing)|detect(?:or|ion)|fixtures?)\b"
 );
 lazy_regex!(
     /// Transcript turns: a speaker label at a line start (or after a log

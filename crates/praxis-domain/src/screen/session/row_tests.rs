@@ -380,3 +380,23 @@ fn mongodb_logical_session_ids() {
         Rule::SessionId
     ));
 }
+
+/// Held-out 72: a DynamoDB item's typed session key, and Flask-Session's
+/// stored files listed by name; other typed keys and other listings are
+/// none.
+#[test]
+fn typed_session_keys_and_stored_session_files() {
+    for hit in [
+        "aws dynamodb get-item --table-name web-sessions --key '{\"SessionId\": {\"S\": \"2b3b80112a90d032697860261ef19787f293c001\"}}'",
+        "$ ls flask_session/\n1807d61e2670f22b27ea2989702f310c\na6627d9454c0a96f55ae925bf90c5d32",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "aws dynamodb get-item --table-name orders --key '{\"OrderId\": {\"S\": \"2b3b80112a90d032697860261ef19787f293c001\"}}'",
+        "$ ls build/\n1807d61e2670f22b27ea2989702f310c\na6627d9454c0a96f55ae925bf90c5d32",
+        "$ ls flask_session/\n(empty)",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

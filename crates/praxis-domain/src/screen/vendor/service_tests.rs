@@ -944,3 +944,17 @@ fn discord_webhook_paths_and_setup_node_tokens() {
         Rule::CredentialNpm
     ));
 }
+
+/// Held-out 72: a key block shown as a diff's removed lines, each line
+/// opened by `-`; the armour alone, with nothing between, is no key.
+#[test]
+fn key_blocks_as_removed_lines() {
+    assert!(fires(
+        "------BEGIN OPENSSH PRIVATE KEY-----\n-b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-QyNTUxOQAAACCiuKynnLeU1wOPYCaTTDN5h5ukvVMx/myqy33PLGWF2065mtQyvoylQljE\n------END OPENSSH PRIVATE KEY-----",
+        Rule::CredentialPrivateKey
+    ));
+    assert!(!fires(
+        "------BEGIN OPENSSH PRIVATE KEY-----\n------END OPENSSH PRIVATE KEY-----",
+        Rule::CredentialPrivateKey
+    ));
+}
