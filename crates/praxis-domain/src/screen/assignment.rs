@@ -22,9 +22,10 @@ use literal::{
 };
 use prose::{
     ADMIN_PAIR, ANSWERED_PASSWORD, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT,
-    PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER, USE_PAIR,
-    WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD, diceware, drawn_capitals, generated_password,
-    prose_password, prose_secret, prose_secret_abroad, word_and_number, word_number_symbol_word,
+    PASSWORD_CHANGED_TO, PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER,
+    TOKEN_THEN_VALUE, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD, diceware,
+    drawn_capitals, generated_password, prose_password, prose_secret, prose_secret_abroad,
+    word_and_number, word_number_symbol_word,
 };
 
 lazy_regex!(
@@ -125,9 +126,10 @@ lazy_regex!(
 
 lazy_regex!(
     /// A `.pgpass` line, `host:port:database:user:password`, on PostgreSQL's
-    /// usual ports or any (`*`).
+    /// usual ports or any (`*`), at a line's start or after a label that
+    /// names the file ("pgpass line: …").
     PGPASS,
-    r"(?m)^[ \t]*[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
+    r"(?m)(?:^[ \t]*|(?i:pgpass)\b[^:\n]{0,12}:[ \t]*)[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
 );
 
 lazy_regex!(
@@ -156,6 +158,8 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &["pass", "pwd", "pw", "senha", "kennwort", "wachtwoord"],
             ),
             (&ANSWERED_PASSWORD, &["pw", "pass"]),
+            (&PASSWORD_CHANGED_TO, &["pw", "pass"]),
+            (&TOKEN_THEN_VALUE, &["token"]),
             (&TYPED_DECLARATION, KEY_WORDS),
             (
                 &WORDS_THEN_PASSWORD,
@@ -766,6 +770,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     // `v1.45.0-Beta2`, for Playwright's "pw") has no password's symbol.
     out.extend(groups(open.get(&ANSWERED_PASSWORD), text, |v| {
         (generated_password(v) && mixed_case(v) && password_symbol(v)) || word_number_symbol_word(v)
+    }));
+    out.extend(groups(open.get(&PASSWORD_CHANGED_TO), text, |v| {
+        generated_password(v) && (mixed_case(v) || word_number_symbol_word(v))
+    }));
+    out.extend(groups(open.get(&TOKEN_THEN_VALUE), text, |v| {
+        mixed_case(v) && has_digit(v) && random_like(v, 32) && !wordy(v)
     }));
     out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {

@@ -35,7 +35,7 @@ lazy_regex!(
     /// curl's and its kin's `-u user:password`, the user left out too
     /// where a token is the password (Azure DevOps' `-u ':<token>'`).
     CURL_USER,
-    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"][^\s'"]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$)|:([A-Za-z0-9_.~+/=-]{20,})(?:\s|$))"#
+    r#"(?i)\b(?:curl|wget|http|https)\b[^\n|;]*?\s(?:-u|--user|--proxy-user|-U)(?:\s+|=)?(?:"[^\s:"]*:([^"\n]+)"|'[^\s:']*:([^'\n]+)'|[^\s:'"]+:(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"`][^\s'"`]*))|["']?([A-Za-z0-9_-]{24,}):["']?(?:\s|$)|:([A-Za-z0-9_.~+/=-]{20,})(?:\s|$))"#
 );
 lazy_regex!(
     MYSQL_PASSWORD,
@@ -588,7 +588,20 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // A value that counts up is a manual's sample (kubeadm's documented
     // `abcdef.0123456789abcdef`).
     out.retain(|span| !written_out(&text[span.clone()]));
+    // A password that repeats its user (`admin:admin`, `guest:guest`) is
+    // a product's default, written in docs and samples.
+    out.retain(|span| !repeats_user(text, span));
     out
+}
+
+/// Whether the value at `span` is the user name right before it and its
+/// colon, repeated.
+fn repeats_user(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let value = &text[span.clone()];
+    text[..span.start]
+        .strip_suffix(':')
+        .and_then(|before| before.strip_suffix(value))
+        .is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Whether the argument that `before` leads to is a `-accessor` flag's

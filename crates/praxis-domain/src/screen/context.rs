@@ -388,7 +388,7 @@ lazy_regex!(
 );
 lazy_regex!(
     WITH_NEXT,
-    r"(?i)^\s*[`'\x22]?(?:\s+[^\s;:,!?|&]+){0,5}?\s+(?:with|by):?\s"
+    r"(?i)^\s*[`'\x22]?\s*(?:[^\s;:,!?|&]+\s+){0,5}?(?:with|by):?\s"
 );
 lazy_regex!(
     /// The match named as a setting right after it ("Delete the
@@ -560,6 +560,7 @@ mod tests {
             "Remove the verify=False override from vendor_client.py",
             "delete `git config http.sslVerify false` from the bootstrap script",
             "Delete the rejectUnauthorized: false override in src/http.ts and set NODE_EXTRA_CA_CERTS.",
+            "Replace the curl -k calls with --cacert pointing at the internal CA bundle.",
         ] {
             assert!(!fires(text, Rule::TlsVerificationDisabled), "{text}");
         }

@@ -69,17 +69,30 @@ fn windows_profile_of_a_person(name: &str) -> bool {
 }
 
 /// Whether the path at `at` is a web route requested by an HTTP method
-/// (`GET /home/dashboard 302`), not a directory.
+/// (`GET /home/dashboard 302`) or handed to a web app's router
+/// (`router.push('/home/feed')`, `<Link to="/home/feed">`), not a
+/// directory.
 fn http_route(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end();
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '"')
         .next()
         .unwrap_or("");
-    matches!(
-        word,
-        "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
-    )
+    let client_route = [
+        "push(",
+        "navigate(",
+        "redirect(",
+        "replace(",
+        "href=",
+        "to=",
+    ]
+    .iter()
+    .any(|call| before.trim_end_matches(['\'', '"', '`']).ends_with(call));
+    client_route
+        || matches!(
+            word,
+            "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
+        )
 }
 
 pub(super) fn home_path(text: &str) -> Spans {
@@ -143,6 +156,23 @@ pub(super) fn home_path(text: &str) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    /// Held-out 73: a route handed to a web app's router is no directory;
+    /// a path handed to a file call is.
+    #[test]
+    fn client_routes_are_no_homes() {
+        for clean in [
+            "router.push('/home/feed') ran before auth resolved, so the guard redirected to /login.",
+            "<Link to=\"/home/settings\">Settings</Link>",
+            "navigate(\"/home/inbox\", { replace: true })",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
+        assert!(fires(
+            "fs.readFileSync('/home/feed/notes.txt')",
+            Rule::HomePath
+        ));
+    }
 
     #[test]
     fn home_paths_and_their_placeholders() {

@@ -26,6 +26,12 @@ lazy_regex!(
     r#"[?&#;](?:\\?\r?\n[ \t]*)?([A-Za-z0-9_.-]+)=([!-~&&[^&#"'<>;,?`]]*)"#
 );
 lazy_regex!(
+    /// A query parameter curl adds to the URL it fetches (`--url-query
+    /// 'private_token=…'`).
+    CURL_URL_QUERY,
+    r#"--url-query[= ]["']?([A-Za-z0-9_.-]+)=([^\s"'&]+)"#
+);
+lazy_regex!(
     SECRET_PATH_URL,
     r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/ical/[^\s/]+/private-([0-9a-f]{32})(?:/|\.ics\b)|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
 );
@@ -920,6 +926,15 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 }
             }),
     );
+    if text.contains("--url-query") {
+        out.extend(
+            CURL_URL_QUERY
+                .captures_iter(text)
+                .filter(|c| param_kind(&c[1]).is_some_and(|kind| secret_param(kind, &c[2], None)))
+                .filter_map(|c| c.get(2))
+                .map(|m| m.range()),
+        );
+    }
     // InfluxDB's and others' `?u=<user>&p=<password>`.
     let user_param = (text.contains("?u=") || text.contains("&u=")).then_some(&*URL_PARAM);
     out.extend(

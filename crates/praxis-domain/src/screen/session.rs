@@ -29,9 +29,9 @@ static UUID_ONLY: LazyLock<Regex> = LazyLock::new(|| regex(&format!("^{UUID}$"))
 lazy_regex!(
     /// A session id assigned to a name for one, quoted or in braces as
     /// Windows writes a GUID (`session_guid={60B8…}`), or to a session's
-    /// `id` entry (Ruby's `session[:id] => "…"`).
+    /// `id` entry (Ruby's `session[:id] => "…"`); Roundcube's `_sid` too.
     SESSION_ASSIGNMENT,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|sid|frontend|mysapsso2)(?:\\?["'])?\]?(?:\(\))?(?:\[\s*:?["']?(?:id|sid|session_id)["']?\s*\])?\s*(?::=|=>|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]*(?:sess(?:ion)?(?:[_.$-]?(?:id|token|key))?|sessid|connect\.sid)[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[A-Za-z0-9][_-]sid|sails\.sid|_?sid|frontend|mysapsso2)(?:\\?["'])?\]?(?:\(\))?(?:\[\s*:?["']?(?:id|sid|session_id)["']?\s*\])?\s*(?::=|=>|=|:|<-)\s*(?:\\?["']|\{)?([A-Za-z0-9%._+/=:!*-]+)"#
 );
 static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(

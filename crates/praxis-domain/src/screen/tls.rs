@@ -53,9 +53,10 @@ lazy_regex!(
     r#"(?i)\bsecurityMode=insecure\b|\bdownload\.file\.extra\s*=\s*["'](?:[^"'\n]*\s)?(?:-k|--insecure)(?:\s|["'])|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
-    /// curl's (and websocat's) `-k`, alone or in a group of short flags.
+    /// curl's (and websocat's, fly's and govc's) `-k`, alone or in a group
+    /// of short flags.
     CURL_K,
-    r"(?i:\b(?:curl|websocat|fly)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
+    r"(?i:\b(?:curl|websocat|fly|govc)(?:\.exe)?\b)[^\n|;&]*?\s-[a-zA-Z]*k[a-zA-Z]*(?:\s|$)"
 );
 
 lazy_regex!(
@@ -168,6 +169,20 @@ fn offline_insecure(text: &str, span: &std::ops::Range<usize>) -> bool {
 mod tests {
     use crate::screen::rule::Rule;
     use crate::screen::{fires, scan};
+
+    /// Held-out 73: govc's `-k` skips the certificate check as curl's
+    /// does; its `-u` is no such switch.
+    #[test]
+    fn govc_insecure_flag() {
+        assert!(fires(
+            "govc ls -k -u https://vcenter.lab.example/sdk",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "govc ls -u https://vcenter.lab.example/sdk",
+            Rule::TlsVerificationDisabled
+        ));
+    }
 
     #[test]
     fn more_tools_switches() {

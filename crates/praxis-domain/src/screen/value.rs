@@ -161,12 +161,13 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     if CONSTANT_NAME.is_match(v) && v.split('_').any(|w| SECRET_SEGMENTS.contains(&w)) {
         return true;
     }
-    // Documentation's `myPassword`, `mySecretKey`: "my" and a capitalised
-    // name, letters only.
+    // Documentation's `myPassword`, `mySecretKey`, `mypassword`: "my" and
+    // a capitalised name, letters only, or "my" and a secret's name.
     let my_name = v.len() > 3
         && v.starts_with("my")
-        && v.as_bytes()[2].is_ascii_uppercase()
-        && v.bytes().all(|b| b.is_ascii_alphabetic());
+        && v.bytes().all(|b| b.is_ascii_alphabetic())
+        && (v.as_bytes()[2].is_ascii_uppercase()
+            || ["password", "pass", "secret", "token", "key", "apikey"].contains(&&lower[2..]));
     my_name
         || written_out(v)
         || PLACEHOLDER_WORDS.contains(&lower.as_str())

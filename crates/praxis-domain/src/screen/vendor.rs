@@ -76,9 +76,10 @@ lazy_regex!(
     /// break when the signer pretty-prints, maybe padded as AWS's load
     /// balancers pad), an encrypted one with a direct key (five segments,
     /// the second empty), or an unsigned one (`"alg":"none"`, the
-    /// signature empty), which a server that accepts it honours as any.
+    /// signature empty), which a server that accepts it honours as any;
+    /// also glued to a `Bearer` that lost its space.
     JWT,
-    r"\b(?:eyJ|eyAi|ewog|ew0K)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|\beyJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\.|\beyJ0eXAiOiJKV1QiLCJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\."
+    r"(?:\b|(?-i:Bearer))(?:eyJ|eyAi|ewog|ew0K)[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{16,}|\beyJ[A-Za-z0-9_-]{10,}\.\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|\beyJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\.|\beyJ0eXAiOiJKV1QiLCJhbGciOiJub25l[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]{10,}\."
 );
 lazy_regex!(
     /// A token whose segments run on across line breaks: what a terminal

@@ -57,13 +57,14 @@ pub(super) static PROSE_PASSWORD: LazyLock<ScriptPattern> =
 
 lazy_regex!(
     /// "password" followed directly by a value (`user qa, password X`,
-    /// SNMP's `authPassword X`, and "pwd" after a user's name), or "passphrase" (`SSID lab,
-    /// passphrase X`, group 4), or "pass", "passwd" or "pw" after a user's
-    /// name (`user qa, pass X`, "login is admin, pw X", group 5: only in a
-    /// text about logging in):
-    /// taken only when the value looks generated.
+    /// "mot de passe = X" too, group 6, where code has no such key; SNMP's
+    /// `authPassword X`, and "pwd" after a user's name), or "passphrase"
+    /// (`SSID lab, passphrase X`, group 4), or "pass", "passwd" or "pw"
+    /// after a user's name (`user qa, pass X`, "login is admin, pw X",
+    /// group 5: only in a text about logging in): taken only when the value
+    /// looks generated.
     pub(super) BARE_PASSWORD,
-    r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)(?:\s*:|\s+(?:is|was))?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})"#
+    r#"(?i)(?:\b(?:password|senha|passwort|kennwort|wachtwoord|mot\s+de\s+passe)|(?-i:[a-z]Password))\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:pass|pwd)\s+["'`“‘]([^\s"'`”’,;]{8,})["'`”’]|\buser(?:name)?\s*:?\s+[\w.@-]+,?\s+pwd\s+([^\s"'`”’,;]{8,})|\bpass\s?phrase\s+["'`“‘]?([^\s"'`”’,;]{8,})|\b(?:user(?:name)?|usr|login)(?:\s*:|\s+(?:is|was))?\s+[\w.@-]+(?:,|;|\s+/|\s+and)?\s+(?:pass|passwd|pw)\s+([^\s"'`”’,;]{8,})|\bmot\s+de\s+passe\s*=\s*["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// A chat's question for a password answered by the next line alone
@@ -88,6 +89,20 @@ lazy_regex!(
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
     r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+);
+lazy_regex!(
+    /// A password said to have been changed to a value ("the password had
+    /// been rotated to X", "pw reset to X"): taken only when the value
+    /// looks generated.
+    pub(super) PASSWORD_CHANGED_TO,
+    r#"(?i)\b(?:password|passwd|pw|pwd|passphrase)\b[^.\n]{0,40}?\b(?:rotated|changed|reset|set|updated)\s+to\s+["'`“‘]?([^\s"'`”’,;]{8,40})"#
+);
+lazy_regex!(
+    /// A token named in a sentence with its value right after the word,
+    /// no colon or "is" between ("retried with the new token X that …"):
+    /// taken only when the value is long, mixed-case and holds a digit.
+    pub(super) TOKEN_THEN_VALUE,
+    r"(?i)\b(?:new|old|fresh|same|api|access|bearer|auth|deploy|personal)\s+token\s+([A-Za-z0-9_-]{32,})\b"
 );
 lazy_regex!(
     /// An order to log in with a user and a password written `use deploy /
@@ -514,6 +529,30 @@ mod tests {
         for clean in [
             "From standup notes: staging grafana login is admin, pw reset pending",
             "[14:02] <dana> what's the root pw for the lab switch?\n[14:03] <oleg> it's stored in the vault now, ask Marta",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 73: a password said to have been changed to a value, a
+    /// token named with its value right after the word, "mot de passe =
+    /// …" in prose and a `.pgpass` line after a label; the same shapes
+    /// with no generated value are none.
+    #[test]
+    fn passwords_changed_tokens_named_and_labelled_pgpass_lines() {
+        for hit in [
+            "Turned out the service account's password had been rotated to .Ce5vk_nN..Jzmm3 but the old one was cached.",
+            "Retried the deploy with the new token ZYkjpcbFZHklmTKS1mheU5QKePqfXTop6rW8qLDw that Priya sent in chat.",
+            "Dans le fichier de conf : mot de passe = Mango71!quartz",
+            "pgpass line: pg-replica:5432:*:replicator:MVq7AyAOe#VViG",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "The password had been rotated to the vault's new path, so the job failed.",
+            "Retried the deploy with the new token from the secret store and it authenticated.",
+            "Dans le fichier de conf : mot de passe = ${DB_PASSWORD}",
+            "password = secrets.token_urlsafe(24)",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

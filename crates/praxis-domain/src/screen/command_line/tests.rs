@@ -772,3 +772,21 @@ fn passwords_that_open_with_a_symbol() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 73: a password that repeats its user is a product's default,
+/// and "my" and a secret's name is a manual's example; a real password
+/// after the same user stays.
+#[test]
+fn defaults_and_manual_examples_on_command_lines() {
+    for clean in [
+        "Replaced `curl -u admin:admin` in the healthcheck with a read-only token mounted from the secret store.",
+        "The docs example `docker login -u myuser -p mypassword` was copied verbatim into the ticket.",
+        "curl -u guest:guest http://localhost:15672/api/overview",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+    assert!(fires(
+        "curl -u admin:Qv7rT2mLx9 http://localhost:15672/api/overview",
+        Rule::CredentialCommandLine
+    ));
+}

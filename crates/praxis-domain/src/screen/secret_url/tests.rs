@@ -725,3 +725,17 @@ fn bot_api_paths() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 73: a secret parameter curl adds with `--url-query`; a
+/// harmless one it adds is none.
+#[test]
+fn parameters_curl_adds_to_the_url() {
+    assert!(fires(
+        "curl 'https://git.example.com/rest/api/1.0/projects/OPS/repos?limit=100' --url-query 'private_token=Q7qUB33H51ncR9WBYKaG'",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "curl 'https://git.example.com/rest/api/1.0/projects' --url-query 'limit=100'",
+        Rule::SecretUrl
+    ));
+}

@@ -400,3 +400,16 @@ fn typed_session_keys_and_stored_session_files() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 73: Roundcube's `_sid` in a webmail link.
+#[test]
+fn roundcube_session_ids_in_links() {
+    assert!(fires(
+        "https://webmail.example.no/?_task=mail&_mbox=INBOX&_sid=7vayn0wqnfey4c4zlyoummapg5iachbx",
+        Rule::SessionId
+    ));
+    assert!(!fires(
+        "https://webmail.example.no/?_task=mail&_mbox=INBOX&_sid=",
+        Rule::SessionId
+    ));
+}

@@ -958,3 +958,13 @@ fn key_blocks_as_removed_lines() {
         Rule::CredentialPrivateKey
     ));
 }
+
+/// Held-out 73: a token glued to a `Bearer` that lost its space.
+#[test]
+fn tokens_glued_to_bearer() {
+    assert!(fires(
+        "BearereyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJub3NwYWNlIiwiaWF0IjoxNzMzNTMwMTk1fQ.YclYRakh3eW8umw24s78vS3dwJExwoLQyiqC4IKHl-A",
+        Rule::CredentialJwt
+    ));
+    assert!(!fires("Bearereyes on the dashboard", Rule::CredentialJwt));
+}
