@@ -84,11 +84,12 @@ lazy_regex!(
     /// says it skips or ignores them, set on (`tls-no-verify true`,
     /// `ignore_ssl_errors=True`, `allowInvalidCertificates: true`): the
     /// names the tools above do not spell, or one that says TLS is
-    /// insecure, set on (`proxmox_tls_insecure=true`). Turning TLS off
+    /// insecure, set on (`proxmox_tls_insecure=true`), or an HTTP client's
+    /// verify switch set off (`REQUESTS_VERIFY = False`). Turning TLS off
     /// altogether (`disable_ssl`, `useSSL=false`) is another matter, not
     /// matched.
     GENERIC_SETTING,
-    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks)|(?:ssl|tls|https)[_.-]?insecure)["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
+    r#"(?i)(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:requests|httpx?|client)[_.-]verify|(?:ssl|tls|cert|certs|certificates?|https|peer|hostname)[_.-]?(?:verify|verification|verifies|check|checks|checking|validation|validate)|(?:verify|validate|check)[_.-]?(?:ssl|tls|certs?|certificates?|https|peer|hostname))[A-Za-z0-9_]*["']?\s*(?:=>|[=:]|\s)\s*["']?(?:false|no|0|off|none|disabled?|ignore)(?:$|[^A-Za-z0-9_.-])|(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*?(?:(?:skip|insecure|ignore|unsafe|allow[_-]?invalid|allow[_-]?unverified|accept[_-]?invalid|trust[_-]?all|dangerous)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)(?:[_.-]?(?:verify|verification|validation|check|errors?|checks))?|(?:disable|no)[_.-]?(?:[a-z]+[_.-]?)??(?:ssl|tls|certs?|certificates?|https)[_.-]?(?:verify|verification|validation|check|checks)|(?:ssl|tls|https)[_.-]?insecure)["']?\s*(?:=>|[=:]|\s)\s*["']?(?:true|yes|1|on|enabled?)(?:$|[^A-Za-z0-9_.-])"#
 );
 
 /// Whether a command-line flag that skips verification is itself switched
@@ -169,6 +170,19 @@ fn offline_insecure(text: &str, span: &std::ops::Range<usize>) -> bool {
 mod tests {
     use crate::screen::rule::Rule;
     use crate::screen::{fires, scan};
+
+    /// Held-out 74: an HTTP client's verify switch set off in settings.
+    #[test]
+    fn client_verify_settings() {
+        assert!(fires(
+            "In settings.py set REQUESTS_VERIFY = False and rerun manage.py sync_vendors",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "In settings.py set REQUESTS_VERIFY = True and point REQUESTS_CA_BUNDLE at the CA",
+            Rule::TlsVerificationDisabled
+        ));
+    }
 
     /// Held-out 73: govc's `-k` skips the certificate check as curl's
     /// does; its `-u` is no such switch.
