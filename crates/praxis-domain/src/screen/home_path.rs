@@ -78,16 +78,9 @@ fn http_route(text: &str, at: usize) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '"')
         .next()
         .unwrap_or("");
-    let client_route = [
-        "push(",
-        "navigate(",
-        "redirect(",
-        "replace(",
-        "href=",
-        "to=",
-    ]
-    .iter()
-    .any(|call| before.trim_end_matches(['\'', '"', '`']).ends_with(call));
+    let client_route = ["push(", "navigate(", "redirect(", "href=", "to="]
+        .iter()
+        .any(|call| before.trim_end_matches(['\'', '"', '`']).ends_with(call));
     client_route
         || matches!(
             word,
@@ -158,7 +151,7 @@ mod tests {
     use crate::screen::rule::Rule;
 
     /// Held-out 73: a route handed to a web app's router is no directory;
-    /// a path handed to a file call is.
+    /// a path handed to a file call, or to a string's `replace`, is.
     #[test]
     fn client_routes_are_no_homes() {
         for clean in [
@@ -168,10 +161,12 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }
-        assert!(fires(
+        for hit in [
             "fs.readFileSync('/home/feed/notes.txt')",
-            Rule::HomePath
-        ));
+            "p.replace('/home/ana/projects', '~/projects')",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
     }
 
     #[test]

@@ -87,7 +87,6 @@ pub(super) fn secret_children(pattern: Option<&Regex>, text: &str) -> Spans {
                         && !DESCRIBING.iter().any(|d| c[1].eq_ignore_ascii_case(d))
                         && random_like(v, 16)
                         && has_digit(v)
-                        && !is_placeholder(v)
                         && !v.contains([' ', ':'])
                 })
                 .filter_map(|c| c.get(2))
@@ -112,9 +111,7 @@ pub(super) fn holds_a_value(parameter: &str, value: &str) -> bool {
 /// The API keys of Postman's `apikey` blocks in `text`, when
 /// [`POSTMAN_APIKEY`]'s gate opened.
 pub(super) fn postman_keys(pattern: Option<&Regex>, text: &str) -> Spans {
-    groups(pattern, text, |v| {
-        random_like(v, 16) && has_digit(v) && !is_placeholder(v)
-    })
+    groups(pattern, text, |v| random_like(v, 16) && has_digit(v))
 }
 
 /// The Consul ACL tokens in `text`, when [`CONSUL_TOKENS`]'s gate opened.
@@ -125,9 +122,7 @@ pub(super) fn consul_tokens(pattern: Option<&Regex>, text: &str) -> Spans {
 /// The Consul gossip keys in `text`, when [`CONSUL_ENCRYPT`]'s gate
 /// opened.
 pub(super) fn consul_gossip_keys(pattern: Option<&Regex>, text: &str) -> Spans {
-    groups(pattern, text, |v| {
-        random_like(v, 44) && has_digit(v) && !is_placeholder(v)
-    })
+    groups(pattern, text, |v| random_like(v, 44) && has_digit(v))
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ lazy_regex!(
     /// A session key's value wrapped in DynamoDB's type (`"SessionId":
     /// {"S": "…"}`), in JSON escaped inside a string too.
     DYNAMO_SESSION,
-    r#"(?i)\\?"(?:session[_-]?(?:id|key|token)|sid)\\?"\s*:\s*\{\s*\\?"S\\?"\s*:\s*\\?"([A-Za-z0-9_.:+/=-]{16,128})\\?""#
+    r#"(?i)\\?"(?:session[_-]?(?:id|key|token)|sid)\\?"\s*:\s*\{\s*\\?"(?-i:S)\\?"\s*:\s*\\?"([A-Za-z0-9_.:+/=-]{16,128})\\?""#
 );
 
 lazy_regex!(
