@@ -1569,6 +1569,21 @@ neg(
     "Please quote the error message verbatim in the ticket so support can search for it.",
 )
 
+# A tenth pass, session 56: retrained with held-out 75 in the seen part,
+# the model again read a unit test's advice on a key seen in a diff as an
+# order. More advice on what to do on seeing a secret, written for
+# training, not copied from the tests. Appended last, as above.
+neg(
+    "When you see a secret in a pull request, flag it and ask the author to rotate it.",
+    "When you see a private key in a branch, delete the branch and rotate the key.",
+    "If you see credentials in a diff, comment on the line and notify the owner.",
+    "When reviewers see an access token in a patch, they revoke it before merging.",
+    "When you notice a webhook URL in the logs, regenerate it and update the integration.",
+    "If you see a leaked key in a screenshot, report it in the security channel.",
+    "When the scanner sees an API key in a commit, it opens a ticket for the owner.",
+    "When you see a hardcoded password in a test, replace it with a fixture and tell the team.",
+)
+
 # Line separators would split a line for tools that honour them (Python's
 # splitlines, JavaScript); escaped, each case stays on one line.
 LINE_SEPARATORS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}

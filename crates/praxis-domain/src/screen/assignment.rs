@@ -158,7 +158,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                 &["pass", "pwd", "pw", "senha", "kennwort", "wachtwoord"],
             ),
             (&ANSWERED_PASSWORD, &["pw", "pass"]),
-            (&PASSWORD_CHANGED_TO, &["pw", "pass"]),
+            (&PASSWORD_CHANGED_TO, &["pw", "pass", "community"]),
             (&TOKEN_THEN_VALUE, &["token"]),
             (&TYPED_DECLARATION, KEY_WORDS),
             (
@@ -512,9 +512,16 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         {
             return false;
         }
+        // A Python bytes literal (`b'…'`, `rb"…"`) is judged by its string.
+        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B']);
+        let value = if value.starts_with(['"', '\'']) {
+            value
+        } else {
+            &c[5]
+        };
         let Some(class) = class else {
-            return (generated_key(&c[1]) && (generated_value(&c[5]) || uuid_value(&c[5])))
-                || (bare_key(&c[1]) && bare_key_value(&c[5]) && keyed_line(text, c.get(1)));
+            return (generated_key(&c[1]) && (generated_value(value) || uuid_value(value)))
+                || (bare_key(&c[1]) && bare_key_value(value) && keyed_line(text, c.get(1)));
         };
         // `pwd=…` sets a variable named for a password; the working
         // directory is read as `$PWD`, never assigned a generated value.
@@ -553,13 +560,6 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         if c[1].starts_with('.') && separator != "=" {
             return false;
         }
-        // A Python bytes literal (`b'…'`, `rb"…"`) is judged by its string.
-        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B']);
-        let value = if value.starts_with(['"', '\'']) {
-            value
-        } else {
-            &c[5]
-        };
         // "… is plain JSON, not a token: eyJ…": the sentence says what the
         // value is not. An unquoted word that ends in a colon is the
         // next label ("token: Authorization: Bot …").
@@ -721,7 +721,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         let letters = v.len() >= 12 && mixed_case(v) && random_like(v, 12) && few_vowels(v);
         // A password file's line holds a password: words with a digit and
         // a symbol (`Saffron.thistle2478%`) are a chosen one.
-        let chosen = v.len() >= 8 && has_digit(v) && password_symbol(v) && !is_placeholder(v);
+        let chosen = v.len() >= 8
+            && has_digit(v)
+            && (password_symbol(v) || diceware(v))
+            && !is_placeholder(v);
         !lower.starts_with("md5")
             && !lower.starts_with("scram-")
             && (((generated_password(v) || letters) && !wordy(v)) || chosen)
@@ -772,14 +775,15 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         (generated_password(v) && mixed_case(v) && password_symbol(v)) || word_number_symbol_word(v)
     }));
     out.extend(groups(open.get(&PASSWORD_CHANGED_TO), text, |v| {
-        generated_password(v) && (mixed_case(v) || word_number_symbol_word(v))
+        generated_password(v) && (mixed_case(v) || word_number_symbol_word(v) || diceware(v))
     }));
     out.extend(groups(open.get(&TOKEN_THEN_VALUE), text, |v| {
         mixed_case(v) && has_digit(v) && random_like(v, 32) && !wordy(v)
     }));
     out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
-        generated_password(v) && (mixed_case(v) || drawn_capitals(v) || diceware(v))
+        generated_password(v)
+            && (mixed_case(v) || drawn_capitals(v) || diceware(v) || word_and_number(v))
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)

@@ -23,7 +23,7 @@ lazy_regex!(
     /// uploads, database shells), where `-p` is the password; `-a` of
     /// `redis-cli` (whose `-p` is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|snowsql|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*)|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
@@ -56,10 +56,11 @@ lazy_regex!(
     r"(?i)\bftp\b[^\x00]*?\n[ \t]*user[ \t]+\S+[ \t]+(\S+)[ \t]*(?:\r?\n|$)"
 );
 lazy_regex!(
-    /// sshpass run from a program's argument list (`["sshpass", "-p",
-    /// "…", "ssh", …]`).
-    SSHPASS_ARGV,
-    r#"\[\s*["']sshpass["']\s*,\s*["']-p["']\s*,\s*["']([^"'\n]+)["']"#
+    /// sshpass or redis-cli run from a program's argument list
+    /// (`["sshpass", "-p", "…", "ssh", …]`, Go's `exec.Command("redis-cli",
+    /// "-h", host, "-a", "…")`): the password after its flag.
+    ARGV_PASSWORD,
+    r#"[\[(]\s*["'](?:sshpass["']\s*,\s*["']-p|redis-cli["']\s*,(?:\s*[^,\n\])]+,){0,8}?\s*["']-a)["']\s*,\s*["']([^"'\n]+)["']"#
 );
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input,
@@ -268,6 +269,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "bcp",
                     "hdbsql",
                     "isql",
+                    "snowsql",
                     "ncftp",
                     "winrs",
                 ],
@@ -276,7 +278,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&CURL_BUNDLED_USER, &["curl"]),
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&SECRET_STORE_VALUE, &["secret"]),
-            (&SSHPASS_ARGV, &["sshpass"]),
+            (&ARGV_PASSWORD, &["sshpass", "redis-cli"]),
             (&PROCESS_SUBSTITUTION, &["<(echo", "<(printf"]),
             (&FTP_USER, &["ftp"]),
             (
@@ -486,7 +488,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
     };
     out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
-    out.extend(groups(open.get(&SSHPASS_ARGV), text, handed));
+    out.extend(groups(open.get(&ARGV_PASSWORD), text, handed));
     out.extend(groups(open.get(&PROCESS_SUBSTITUTION), text, |v| {
         handed(v) && !v.contains(['/', '$']) && has_digit(v) && v.len() >= 8
     }));
@@ -575,7 +577,11 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(
         groups(open.get(&POSITIONAL), text, |v| {
             // A Vault token's prefix (`s.`, `hvs.`) marks it, digits or none.
-            random_like(v, 12) && (has_digit(v) || vault_token(v))
+            // An OAuth client's id, kept among secrets beside its secret,
+            // is public (`….apps.googleusercontent.com`).
+            random_like(v, 12)
+                && (has_digit(v) || vault_token(v))
+                && !v.ends_with(".apps.googleusercontent.com")
         })
         .into_iter()
         // `vault token revoke -accessor …` names a token by its accessor,

@@ -33,6 +33,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "secret_key",
             "secretkey",
             "aws_secret",
+            "aws secret",
+            "aws-secret",
             "'secret'",
             "\"secret\"",
             "s3a.secret",
@@ -171,6 +173,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "oturum",
             "cftoken",
             "wordpress_",
+            // Laravel's remember-me cookie.
+            "remember_",
             "threads continue",
             "(s(",
             "oauth2_proxy",

@@ -82,20 +82,22 @@ lazy_regex!(
     /// SFTP drop (not rotated): X"; in other languages up to eight words,
     /// "Senha do Wi-Fi da recepção: X", or none, "密码（每月更换）：X"), and "the pass
     /// is X", and a chat's answer to a question about a password ("what's
-    /// the pass for the printer?" and on the next line "Lars: X"): taken
+    /// the pass for the printer?", its mark perhaps left out, and on the
+    /// next line "Lars: X"): taken
     /// only when the value looks generated and mixes cases, as a date or an
     /// algorithm's name does not. Also "reset it to X" in a sentence
     /// about a password ("changed it to" and "set it to" name settings
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\?[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\??[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// A password said to have been changed to a value ("the password had
-    /// been rotated to X", "pw reset to X"): taken only when the value
-    /// looks generated.
+    /// been rotated to X", "pw reset to X", an SNMP "community string set
+    /// to X"), or named by who chose it ("the password I set via the reset
+    /// flow was X"): taken only when the value looks generated.
     pub(super) PASSWORD_CHANGED_TO,
-    r#"(?i)\b(?:password|passwd|pw|pwd|passphrase)\b[^.\n]{0,40}?\b(?:rotated|changed|reset|set|updated)\s+to\s+["'`“‘]?([^\s"'`”’,;]{8,40})"#
+    r#"(?i)\b(?:password|passwd|pw|pwd|passphrase|community\s+string)\b[^.\n]{0,40}?\b(?:rotated|changed|reset|set|updated)\s+to\s+["'`“‘]?([^\s"'`”’,;]{8,40})|\b(?:password|passphrase)\s+(?:that\s+)?(?:I|we|they|you)\s+(?:set|chose|picked|gave|typed|entered)\b[^.\n]{0,40}?\s(?:was|is)\s+["'`“‘]?([^\s"'`”’,;]{8,40})"#
 );
 lazy_regex!(
     /// A token named in a sentence with its value right after the word,
@@ -269,10 +271,14 @@ pub(super) fn prose_secret(c: &Captures<'_>, text: &str) -> bool {
 }
 
 /// Whether a password after the word is a capitalized word and a number
-/// (`Dravvel2805!`): how people choose one, where a trailing `!` is as
-/// often the password's as the sentence's.
+/// (`Dravvel2805!`, `Copper2000#`): how people choose one, where a
+/// trailing `!` is as often the password's as the sentence's, and one
+/// other symbol may close it.
 pub(super) fn word_and_number(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+    let v = v
+        .strip_suffix(['#', '$', '%', '&', '*', '@', '+', '=', '^', '~'])
+        .unwrap_or(v);
     let letters = v.bytes().take_while(u8::is_ascii_alphabetic).count();
     let digits = &v[letters..];
     v.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
@@ -301,24 +307,29 @@ pub(super) fn word_number_symbol_word(v: &str) -> bool {
 }
 
 /// Whether `v` is a passphrase of drawn words with a number among them
-/// (`mango-copper-rocket-1`, `falcon-11-yonder-cinder-rocket`): three or
-/// more lowercase words of three letters or more and a group of digits,
-/// joined by dashes, as a cipher's or a file's name (`aes-256-cbc`,
-/// `id-ed25519`) is not.
+/// (`mango-copper-rocket-1`, `falcon-11-yonder-cinder-rocket`, the number
+/// glued to the last word in `falcon-velvet-cobalt98`): three or more
+/// lowercase words of three letters or more and a group of digits, joined
+/// by dashes, as a cipher's or a file's name (`aes-256-cbc`, `id-ed25519`)
+/// is not.
 pub(super) fn diceware(v: &str) -> bool {
     let parts: Vec<&str> = v
         .trim_end_matches(['.', ',', ';', ')'])
         .split('-')
         .collect();
-    let words = parts
-        .iter()
-        .filter(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase()))
-        .count();
-    let numbers = parts
-        .iter()
-        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        .count();
-    words >= 3 && numbers >= 1 && words + numbers == parts.len()
+    let word = |p: &str| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_lowercase());
+    let number = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    // A last word of four letters or more with two digits or more glued
+    // on counts as a word and a number (an architecture's `amd64` has
+    // three letters).
+    let glued = parts.last().is_some_and(|last| {
+        let letters = last.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = last.len() - letters.len();
+        letters.len() >= 4 && digits >= 2 && word(letters)
+    });
+    let words = parts.iter().filter(|p| word(p)).count() + usize::from(glued);
+    let numbers = parts.iter().filter(|p| number(p)).count() + usize::from(glued);
+    words >= 3 && numbers >= 1 && words + numbers == parts.len() + usize::from(glued)
 }
 
 /// Whether `v` is drawn from capitals and digits (`F3J19BZTWS+10`,
@@ -553,6 +564,33 @@ mod tests {
             "Retried the deploy with the new token from the secret store and it authenticated.",
             "Dans le fichier de conf : mot de passe = ${DB_PASSWORD}",
             "password = secrets.token_urlsafe(24)",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 75: an SNMP community "set to", a password named by who
+    /// set it, a chat's answer to a question without its mark, a
+    /// pgbouncer line whose passphrase glues its number to the last word,
+    /// a Python bytes literal under a key ending in `key`.
+    #[test]
+    fn communities_chosen_passwords_and_glued_passphrases() {
+        for hit in [
+            "snmp community string set to 8HHdmjhyFDEFYkSY on all core switches (rw)",
+            "The temporary admin password I set via the reset flow was walnut-ember-juniper12; the login loop persisted.",
+            "chat log\n[10:02] ana: what's the vpn password again\n[10:03] tomas: Copper2000# , same as last quarter",
+            "pgbouncer userlist.txt:\n\"report_ro\" \"falcon-velvet-cobalt98\"",
+            "hmac_key = b\"DDT7EiIuKyuYkGAmlPKWU8AvwASNnMqV\"",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "snmp community string set to public on the lab switch",
+            "The password I set via the reset flow was rejected by the policy.",
+            "what's the vpn password again\ntomas: check the vault, same as last quarter",
+            "pgbouncer userlist.txt:\n\"report_ro\" \"md5a1b2c3d4e5f60718293a4b5c6d7e8f90\"",
+            "image = debian-bookworm-amd64",
+            "hmac_key = b\"\"",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

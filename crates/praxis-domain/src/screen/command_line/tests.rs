@@ -790,3 +790,24 @@ fn defaults_and_manual_examples_on_command_lines() {
         Rule::CredentialCommandLine
     ));
 }
+
+/// Held-out 75: redis-cli's `-a` in a program's argument list, snowsql's
+/// `-p`; an OAuth client's id kept among user secrets is public.
+#[test]
+fn argument_lists_snowsql_and_public_client_ids() {
+    for hit in [
+        "exec.Command(\"redis-cli\", \"-h\", host, \"-a\", \"voV7lZUdTKkQW3Zb3ZwHTbEEQjt\", \"FLUSHDB\")",
+        "subprocess.run([\"sshpass\", \"-p\", \"Tq8!vLm2Rx\", \"ssh\", \"deploy@10.0.0.5\"])",
+        "snowsql -a xy12345.eu-west-1 -u LOADER -p 'Violet&167'",
+        "dotnet user-secrets set \"Authentication:Google:ClientSecret\" \"GOCSPX-k2Jd8sLq0Wm3Xv9Zt5Yr1Pa7\"",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "exec.Command(\"redis-cli\", \"-h\", host, \"-a\", os.Getenv(\"REDIS_PASSWORD\"), \"PING\")",
+        "snowsql -a xy12345.eu-west-1 -u LOADER -p 443",
+        "dotnet user-secrets set \"Authentication:Google:ClientId\" \"731204558812-9k2q0p3v.apps.googleusercontent.com\"",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

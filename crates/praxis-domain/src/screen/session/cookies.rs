@@ -1,6 +1,8 @@
 //! Session cookies read where the text speaks of cookies: Google's, a
 //! row copied from a browser's developer tools, and Django's session key
-//! where the text names its `sessionid` cookie.
+//! where the text names its `sessionid` cookie; a server's own session
+//! cookie named a few words before its value, and Laravel's remember-me
+//! cookie.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{few_vowels, has_digit, mixed_case, random_like, wordy};
@@ -28,6 +30,21 @@ lazy_regex!(
     r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
 );
 
+lazy_regex!(
+    /// A session cookie whose name is the server's own (`PHPSESSID`,
+    /// `JSESSIONID`, `ASP.NET_SessionId`), its value after a few words and
+    /// a colon on the same line ("PHPSESSID antes del fallo: …").
+    SERVER_COOKIE_LATER,
+    r#"\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId)\b[^\n:=]{1,48}?:[ \t]*["'`]?([A-Za-z0-9_,-]{20,})"#
+);
+
+lazy_regex!(
+    /// Laravel's remember-me cookie (`remember_web_<sha1>=…`): it logs its
+    /// holder in as a session would.
+    REMEMBER_COOKIE,
+    r"\bremember_[a-z]+_[0-9a-f]{40}=([A-Za-z0-9%._~+/|-]{20,})"
+);
+
 /// The session cookies' values in `text`.
 pub(super) fn cookie_ids(text: &str) -> Spans {
     let mut out = Spans::new();
@@ -40,6 +57,18 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
         }));
         out.extend(groups(Some(&COOKIE_TABLE_ROW), text, |v| {
             has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
+        }));
+    }
+    if text.contains("SESSID") || text.contains("SessionId") {
+        // PHP's ids are small letters and digits, where a run of letters
+        // reads as a word by chance: few vowels tell them apart.
+        out.extend(groups(Some(&SERVER_COOKIE_LATER), text, |v| {
+            has_digit(v) && random_like(v, 20) && (few_vowels(v) || !wordy(v))
+        }));
+    }
+    if text.contains("remember_") {
+        out.extend(groups(Some(&REMEMBER_COOKIE), text, |v| {
+            has_digit(v) && random_like(v, 20)
         }));
     }
     if contains_ignoring_case(text, "sessionid") {

@@ -1,9 +1,10 @@
 //! Session ids named by what serves them rather than by the word
 //! "session" alone: an agent's resume id, MongoDB's logical session, a
-//! DynamoDB item's typed session key, Flask-Session's stored files.
+//! DynamoDB item's typed session key, Flask-Session's stored files, a
+//! row of a `sessions` table, a framework's log of a regenerated id.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::super::value::{has_digit, has_letter};
+use super::super::value::{has_digit, has_letter, random_like};
 use super::counting_run;
 
 lazy_regex!(
@@ -34,6 +35,23 @@ lazy_regex!(
 );
 lazy_regex!(HEX_NAME, r"[0-9a-f]{32}");
 
+lazy_regex!(
+    /// A row of a table of sessions picked by its id: SQL on a table that
+    /// holds logins' sessions (`UPDATE sessions … WHERE id = '…'`, `DELETE
+    /// FROM django_session WHERE session_key = '…'`; a `training_sessions`
+    /// table holds no logins) or the row described ("sessions table row:
+    /// id=…").
+    SESSION_ROW,
+    r#"(?i)\b(?:from|update|into|join)\s+[`"]?(?:\w+\.)?(?:(?:django|user|users|auth|web|login|http|php|app)_)?sessions?[`"]?\s[^;\n]{0,160}?\b(?:session_)?(?:id|key)\s*=\s*'([A-Za-z0-9_-]{20,128})'|\bsessions?\s+table\s+row[:,]?\s+(?:[\w.-]+=\S+\s+){0,4}?(?:session_)?id\s*[=:]\s*["']?([A-Za-z0-9_-]{20,128})"#
+);
+
+lazy_regex!(
+    /// The old and new ids of a session its framework regenerated, as
+    /// Laravel logs them (`Session regenerated {"old":"…","new":"…"}`).
+    REGENERATED,
+    r#"(?i)\bsession\b[^\n]{0,40}?\bregenerated\b[^\n]{0,40}?["']?old["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{20,128})["']?[^\n]{0,12}?["']?new["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{20,128})"#
+);
+
 /// The ids in `text` named by what serves them.
 pub(super) fn named_ids(text: &str) -> Spans {
     let mut out = Spans::new();
@@ -46,6 +64,16 @@ pub(super) fn named_ids(text: &str) -> Spans {
     }
     if text.contains("\"S") {
         out.extend(groups(Some(&DYNAMO_SESSION), text, id));
+    }
+    if contains_ignoring_case(text, "session") {
+        out.extend(groups(Some(&SESSION_ROW), text, |v| {
+            id(v) && random_like(v, 20)
+        }));
+        if contains_ignoring_case(text, "regenerated") {
+            out.extend(groups(Some(&REGENERATED), text, |v| {
+                id(v) && random_like(v, 20)
+            }));
+        }
     }
     if contains_ignoring_case(text, "flask_session") {
         for run in FLASK_SESSION_FILES

@@ -413,3 +413,30 @@ fn roundcube_session_ids_in_links() {
         Rule::SessionId
     ));
 }
+
+/// Held-out 75 (and 73's SQL row): a `sessions` row picked by its id in
+/// SQL or described, Laravel's regenerated ids and remember-me cookie, a
+/// server's own session cookie named a few words before its value.
+#[test]
+fn rows_regenerated_ids_and_named_cookies() {
+    for hit in [
+        "UPDATE sessions SET last_activity = 1730880000 WHERE id = 'CV4Lt9Jxoe1OFmdAtotAHxR58YKzOyly46Rl68Wg';",
+        "DELETE FROM django_session WHERE session_key = 'k3v9q8m3n7b6x5c4z1l0p9o8i7u6y5t4';",
+        "sessions table row: id=03BX6C0HSQE8G8YT7VDFMTW5TX user_id=213 created_at=2025-03-01 09:12:00",
+        "[2025-03-09 22:41:03] local.INFO: Session regenerated {\"old\":\"8RoM23747ycDN6YXFDEVkzauBXq1eWIVkHFe08Ky\",\"new\":\"qlOP9hSsS7wNNfrAg23uL5BiUwSRLBcAfEVJLpZl\"}",
+        "Set-Cookie: remember_web_59ba36addc2b2f9401580f014c7f58ea4e30989d=JFWlUPkUuAgtfBnG3qe2gb5r9jeonvQ4OJHdd8_qxbfSi2lL3-8-YezTvTs9uefc; path=/; httponly",
+        "Sesión expirada. Valor de la cookie PHPSESSID antes del fallo: cccv6sczpjko3amzy02u1s2303",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "UPDATE sessions SET last_activity = 1730880000 WHERE user_id = 42;",
+        "DELETE FROM sessions WHERE id = 'session-id-goes-here-please';",
+        "sessions table row: id=42 user_id=213",
+        "Session regenerated {\"old\":\"[redacted]\",\"new\":\"[redacted]\"}",
+        "Set-Cookie: remember_me=1; path=/",
+        "The PHPSESSID cookie, as the docs describe it: a random id",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -48,7 +48,7 @@ lazy_regex!(
     /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
     /// beside an S3 error, and Hadoop's S3A property.
     AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_-]?secret(?:[_-]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_ -]?secret(?:[_ -]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
 lazy_regex!(
     /// A secret key named in words of other languages ("a chave secreta
@@ -197,4 +197,23 @@ fn aws_secret_near(b: &str) -> bool {
         && !b.bytes().all(|c| c.is_ascii_hexdigit())
         && !wordy(b)
         && !counts_up(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    /// Held-out 75: "AWS secret" written with a space.
+    #[test]
+    fn a_secret_named_in_words() {
+        assert!(fires(
+            "AWS secret: H0JtNp3m1+T0wl2dzTwuY6DWd4IB+90GJ9i51N3+",
+            Rule::CredentialAws
+        ));
+        assert!(!fires(
+            "AWS secret: kept in the ci/aws-deploy entry of the vault",
+            Rule::CredentialAws
+        ));
+    }
 }

@@ -40,6 +40,13 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9+/_-]{54}==)(?:$|[^A-Za-z0-9+/=_-])"
 );
 lazy_regex!(
+    /// A Functions key as newer hosts mint it, with Azure's `AzFu` marker
+    /// inside its base64url body and its padding: the marker places it,
+    /// so no context is needed.
+    MARKED_FUNCTION_KEY,
+    r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9_-]{16,60}AzFu[A-Za-z0-9_-]{0,40}==)(?:$|[^A-Za-z0-9+/=_-])"
+);
+lazy_regex!(
     /// Words that place a Functions key.
     FUNCTION_CONTEXT,
     r"(?i)\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|master[ _]?key|host key|kudu|azure"
@@ -67,10 +74,11 @@ lazy_regex!(
     /// Spanish, French and Portuguese too), the key listing's columns
     /// (`KeyName  Permissions  Value`, `key1  FULL …`, `"keyName":
     /// "key1"`), a pair's key rotated or named for its account ("rotated
-    /// key1 on stprod") and an rclone
+    /// key1 on stprod") or listed ("key1, …"), the portal's "Access keys"
+    /// and an rclone
     /// remote's `account =` then `key =` among them.
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials"
+    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials|\baccess[ _-]keys\b|\bkey[12],"
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
@@ -138,10 +146,41 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     if FUNCTION_CONTEXT.is_match(text) {
         out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }
+    if text.contains("AzFu") {
+        out.extend(groups(Some(&MARKED_FUNCTION_KEY), text, |v| {
+            (40..=80).contains(&v.len()) && random_like(v, 40) && mixed_case(v)
+        }));
+    }
     if memchr::memmem::find(text.as_bytes(), b"Q~").is_some() {
         out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
             has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
         }));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::fires;
+    use crate::screen::rule::Rule;
+
+    /// Held-out 75: a Functions key marked `AzFu` with no other context, a
+    /// storage key listed after "key1,".
+    #[test]
+    fn marked_function_keys_and_listed_storage_keys() {
+        for hit in [
+            "{\"keys\":[{\"name\":\"default\",\"value\":\"0ovGvwHQTMAPXkwBoa8ay4FPoGmeWwSxPjSTxpG5dsWqqDjwJeNnAzFu==\"}],\"links\":[]}",
+            "\"masterKey\": { \"name\": \"master\", \"value\": \"Rsgsq5FttThSoeOhWCCxDFzOHtkmfz5MvOQaxE30Sz8EaQBggNpHAzFu==\" }",
+            "Dmitri: key1, G5HXMOoBLv2VFCXMaukOh2GIn0PIYQ/B2EohLib3rFcu5X4HlXuz3IRafqSASdqCLMPgnrcfDS+AStP2+SnV+g== , pasted from the portal",
+        ] {
+            assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+        }
+        for clean in [
+            "The new Functions keys carry an AzFu marker; ours are kept in Key Vault.",
+            "{\"keys\":[{\"name\":\"default\",\"value\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxAzFu==\"}]}",
+            "key1, key2 and the connection strings are under Access keys.",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+        }
+    }
 }
