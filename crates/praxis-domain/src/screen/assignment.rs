@@ -318,10 +318,11 @@ lazy_regex!(
 lazy_regex!(
     /// A declaration with its type between the name and the literal
     /// (Rust's `let hmac_secret: &str = "…"`, TypeScript's `const apiKey:
-    /// string = "…"`, Kotlin's `val token: String = "…"`): the name in
-    /// group 1, the quoted literal in group 2.
+    /// string = "…"`, Kotlin's `val token: String = "…"`, Python's
+    /// annotated `api_token: str = "…"`): the name in group 1 (3), the
+    /// quoted literal in group 2 (4).
     TYPED_DECLARATION,
-    r#"\b(?:let|const|static|var|val|private|public)\s+(?:mut\s+|readonly\s+|const\s+|val\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*&?(?:'static\s+)?[A-Za-z_][A-Za-z0-9_<>\[\]?]{0,30}\s*=\s*("[^"\n]*"|'[^'\n]*')"#
+    r#"\b(?:let|const|static|var|val|private|public)\s+(?:mut\s+|readonly\s+|const\s+|val\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*&?(?:'static\s+)?[A-Za-z_][A-Za-z0-9_<>\[\]?]{0,30}\s*=\s*("[^"\n]*"|'[^'\n]*')|(?m:^)[ \t]*(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*:[ \t]*(?:str|bytes|SecretStr|Final|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*')"#
 );
 
 lazy_regex!(
@@ -448,17 +449,20 @@ fn first_pair<'t>(c: &Captures<'t>) -> Option<(regex::Match<'t>, regex::Match<'t
     Some((groups.next()?, groups.next()?))
 }
 
-/// The values (group 2) of the `pairs` whose key (group 1) names a secret
-/// and whose value is a literal one. The pattern's own quotes surround the
-/// value, unless `own_quotes`: then the group holds any quotes, and a bare
-/// value is judged as YAML's.
+/// The values of the `pairs` whose key names a secret and whose value is
+/// a literal one: the first two groups that took part, key then value. The
+/// pattern's own quotes surround the value, unless `own_quotes`: then the
+/// group holds any quotes, and a bare value is judged as YAML's.
 fn literal_pairs<'t>(pairs: impl Iterator<Item = Captures<'t>>, own_quotes: bool) -> Spans {
     pairs
-        .filter(|c| {
-            let quoted = !own_quotes || c[2].starts_with(['"', '\'', '\\']);
-            key_class(&c[1]).is_some_and(|class| literal_secret(class, &c[2], quoted, own_quotes))
+        .filter_map(|c| first_pair(&c))
+        .filter(|(key, value)| {
+            let value = value.as_str();
+            let quoted = !own_quotes || value.starts_with(['"', '\'', '\\']);
+            key_class(key.as_str())
+                .is_some_and(|class| literal_secret(class, value, quoted, own_quotes))
         })
-        .filter_map(|c| c.get(2).map(|m| m.range()))
+        .map(|(_, value)| value.range())
         .collect()
 }
 

@@ -9,7 +9,8 @@ use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
-    has_digit, is_placeholder, random_like, refers, vault_token, word_like, written_out,
+    drawn_words, has_digit, is_placeholder, random_like, refers, vault_token, word_like,
+    written_out,
 };
 
 lazy_regex!(
@@ -442,7 +443,7 @@ fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
         || file_reference(value)
         // A password may hold `=`; other secrets' `id=…` is a spec.
         || (class != KeyClass::Password && SPEC_VALUE.is_match(value))
-        || (!quoted && word_like(bare))
+        || (!quoted && word_like(bare) && !(class == KeyClass::Password && drawn_words(bare)))
         // A URL after a flag that takes its password from elsewhere
         // (`lftp -u user --env-password sftp://…`).
         || value.contains("://")
@@ -481,11 +482,13 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
             && !is_placeholder(v)
     }));
+    // Each of these patterns reads a password, where drawn words count.
     let handed = |v: &str| {
+        let bare = v.trim_end_matches(['.', ',', ';', ':', ')']);
         v.len() >= 3
             && !is_placeholder(v)
             && !v.contains("$(")
-            && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
+            && (!word_like(bare) || drawn_words(bare))
     };
     out.extend(groups(open.get(&CLI_PASSWORD), text, handed));
     out.extend(groups(open.get(&ARGV_PASSWORD), text, handed));
@@ -558,7 +561,11 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         );
     }
     out.extend(groups(open.get(&TOOL_PASSWORD), text, |v| {
-        v.len() >= 4 && !is_placeholder(v) && !refers(v) && !names_the_flag(v) && !word_like(v)
+        v.len() >= 4
+            && !is_placeholder(v)
+            && !refers(v)
+            && !names_the_flag(v)
+            && (!word_like(v) || drawn_words(v))
     }));
     out.extend(groups(open.get(&MYSQLADMIN_PASSWORD), text, |v| {
         // Manuals write the new password as a name for it

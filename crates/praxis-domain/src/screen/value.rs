@@ -458,6 +458,20 @@ pub(super) fn word_like(v: &str) -> bool {
         })
 }
 
+/// Whether `v` is a passphrase of four or more drawn words joined by
+/// dashes and nothing else (`glacier-meadow-saffron-ember`): each word of
+/// four to nine small letters, as a slug's "the", "of" or "to" is not.
+/// Read only where a key or a flag names a password, since
+/// [`word_like`] takes it for words.
+pub(super) fn drawn_words(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('-').collect();
+    parts.len() >= 4
+        && parts
+            .iter()
+            .all(|p| (4..=9).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_lowercase()))
+        && !is_placeholder(v)
+}
+
 /// Capitals after the first character and lowercase letters too: how a
 /// generated value looks, unlike a word or a constant's name.
 pub(super) fn mixed_case(v: &str) -> bool {

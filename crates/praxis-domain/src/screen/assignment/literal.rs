@@ -5,8 +5,8 @@
 
 use super::super::pattern::lazy_regex;
 use super::super::value::{
-    distinct_chars, few_vowels, has_digit, is_placeholder, longest_alnum_run, mixed_case,
-    random_like, twilio_sid, vault_token, word_like, wordy,
+    distinct_chars, drawn_words, few_vowels, has_digit, is_placeholder, longest_alnum_run,
+    mixed_case, random_like, twilio_sid, vault_token, word_like, wordy,
 };
 use super::config::app_password;
 use super::{ABSOLUTE_PATH, CMDLET, CONSTANT_IDENTIFIER, DOTTED_IDENTIFIER, KeyClass, key_class};
@@ -247,7 +247,9 @@ pub(in crate::screen) fn literal_secret(
         return false;
     }
     match class {
-        KeyClass::Password => v.chars().count() >= 4 && (quoted || !colon || !word_like(v)),
+        KeyClass::Password => {
+            v.chars().count() >= 4 && (quoted || !colon || !word_like(v) || drawn_words(v))
+        }
         KeyClass::Secret => {
             // Lower-case words joined without a digit (`xoxb-api_test`)
             // name a value; they are none.

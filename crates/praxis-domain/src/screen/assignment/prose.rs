@@ -595,4 +595,26 @@ mod tests {
             assert!(!flagged(clean), "{clean}");
         }
     }
+
+    /// Held-out 76: a passphrase of four drawn words under a key named
+    /// for a password, a Python annotated literal; a slug under another
+    /// key, or with a short word, stays a name.
+    #[test]
+    fn drawn_passphrases_and_annotated_literals() {
+        for hit in [
+            "jobs:\n  e2e:\n    env:\n      E2E_USER: qa-bot\n      E2E_PASSWORD: meadow-violin-tundra-quartz",
+            "my_token: str = \"xp6GDg1E1yDwintLef0vxKwuPmPboHoid8\"",
+            "    self.api_key: Final = 'Qm7vX2pL9kT4wZ8rN3bY6cJ1'",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "env:\n  E2E_PASSWORD: from-the-vault",
+            "env:\n  DEPLOY_STRATEGY: blue-green-canary-rollout",
+            "service_name: str = \"billing-webhook-consumer\"",
+            "api_token: str = \"\"",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
 }

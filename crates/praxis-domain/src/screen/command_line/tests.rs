@@ -811,3 +811,26 @@ fn argument_lists_snowsql_and_public_client_ids() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 76: passphrases of four drawn words after a flag that names a
+/// password or a tool's own password flag; a slug after another secret's
+/// flag, or with a short word, stays a name.
+#[test]
+fn drawn_passphrases_after_password_flags() {
+    for hit in [
+        "ldapsearch -x -H ldaps://dc02.corp.example -D 'CN=svc-ldap,DC=corp' -w 'glacier-meadow-saffron-ember' -b 'DC=corp'",
+        "7z a -pwillow-thistle-cobalt-basalt -mhe=on archive.7z ./contracts",
+        "/usr/local/bin/pg-backup --host db1 --user backup --password tundra-walnut-pepper-glacier --out /var/backups/pg",
+        "/usr/bin/mysqldump --user=backup --password=ember-tundra-orchid-canyon --all-databases",
+        "dotnet nuget add source https://pkgs.corp.example/v3/index.json -n corp -u build --password pepper-ember-violin-harbor",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "az keyvault secret show --vault-name prod --secret-name billing-stripe-webhook-signing",
+        "backup-tool --password from-the-vault --out /var/backups",
+        "backup-tool --password change-me-later --out /var/backups",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -25,9 +25,11 @@ lazy_regex!(
 lazy_regex!(
     /// A value of Django's session key shape (32 small letters and
     /// digits) standing alone, read only where the text names Django's
-    /// `sessionid` cookie: a log column under a format that prints it.
+    /// `sessionid` cookie or its `django_session` table: a log column under
+    /// a format that prints it, a query's rows (`sqlite3`'s columns apart
+    /// by `|`).
     DJANGO_SESSION_KEY,
-    r#"(?:^|[\s"'=:,;(\[])([a-z0-9]{32})(?:$|[\s"',;)\]])"#
+    r#"(?:^|[\s"'=:,;(\[|])([a-z0-9]{32})(?:$|[\s"',;)\]|])"#
 );
 
 lazy_regex!(
@@ -71,7 +73,7 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
             has_digit(v) && random_like(v, 20)
         }));
     }
-    if contains_ignoring_case(text, "sessionid") {
+    if contains_ignoring_case(text, "sessionid") || contains_ignoring_case(text, "django_session") {
         // Beyond hex (a checksum's letters stop at `f`), with digits.
         out.extend(groups(Some(&DJANGO_SESSION_KEY), text, |v| {
             v.bytes().any(|b| b > b'f' && b.is_ascii_lowercase())

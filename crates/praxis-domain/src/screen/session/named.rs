@@ -1,7 +1,8 @@
 //! Session ids named by what serves them rather than by the word
 //! "session" alone: an agent's resume id, MongoDB's logical session, a
 //! DynamoDB item's typed session key, Flask-Session's stored files, a
-//! row of a `sessions` table, a framework's log of a regenerated id.
+//! row of a `sessions` table, a manager's listing, a framework's log of
+//! a regenerated id.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{has_digit, has_letter, random_like};
@@ -46,6 +47,13 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// A session's id in a manager's listing (Tomcat's "Sessions: ID
+    /// <32 hex digits>"), a node's route perhaps after it.
+    LISTED_ID,
+    r"\b(?i:sessions?)\s*:\s*(?i:ID)\s*[:=]?\s*([0-9A-F]{32})(?:\.[\w-]+)?\b"
+);
+
+lazy_regex!(
     /// The old and new ids of a session its framework regenerated, as
     /// Laravel logs them (`Session regenerated {"old":"…","new":"…"}`).
     REGENERATED,
@@ -69,6 +77,7 @@ pub(super) fn named_ids(text: &str) -> Spans {
         out.extend(groups(Some(&SESSION_ROW), text, |v| {
             id(v) && random_like(v, 20)
         }));
+        out.extend(groups(Some(&LISTED_ID), text, id));
         if contains_ignoring_case(text, "regenerated") {
             out.extend(groups(Some(&REGENERATED), text, |v| {
                 id(v) && random_like(v, 20)

@@ -440,3 +440,24 @@ fn rows_regenerated_ids_and_named_cookies() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 76: Django session keys in `sqlite3`'s rows under a query of
+/// `django_session`, Bilibili's `SESSDATA` cookie, Tomcat manager's
+/// listing of a session's id.
+#[test]
+fn query_rows_sessdata_and_manager_listings() {
+    for hit in [
+        "sqlite> select session_key, expire_date from django_session limit 2;\n5qrtqsszvpewwybzclsihn3v5r8wlly0|2025-05-21 09:14:02\npzy0py756g4cm3xsy81srqmtd18ccbt9|2025-05-21 08:51:40",
+        "SESSDATA=ea23d217%2C1755000000%2C57de0%2A31; bili_jct=8809f7846d692666a8781475f3b67b9a",
+        "Tomcat manager > Sessions: ID 9E56A9A6BE9DB9AEF752D1B17A9F2464 | last accessed 10:41",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "sqlite> select count(*) from django_session;\n1422",
+        "SESSDATA=; bili_jct=",
+        "Tomcat manager > Sessions: ID column sorted by last access",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
