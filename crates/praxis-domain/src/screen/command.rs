@@ -219,7 +219,12 @@ fn dangerous_target(arg: &str) -> bool {
             .filter(|s| !s.is_empty())
             .collect();
         return match rest.as_slice() {
-            [] | ["users", _] => true,
+            // A drive, a profile, the drivers, the registry's hives and the
+            // hosts file's folder.
+            []
+            | ["users", _]
+            | ["windows", "system32", "drivers" | "config"]
+            | ["windows", "system32", "drivers", "etc"] => true,
             [dir] => matches!(*dir, "users" | "windows" | "program files" | "programdata"),
             ["windows", sub] => matches!(*sub, "system32" | "syswow64" | "winsxs"),
             _ => false,

@@ -13,7 +13,7 @@ lazy_regex!(
 lazy_regex!(
     /// Options of HTTP and TLS libraries, in code and configuration.
     LIBRARY,
-    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_?peer|_?host)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0L?|off)\b["']?|\bTrustServerCertificate\s*=\s*(?:true|yes)\b|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_skip_verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b|\bServicePointManager\]?::CertificatePolicy\s*=\s*(?:New-Object\s+|new\s+|\[)?[\w.]*(?:TrustAll|AcceptAll|TrustEvery|Insecure|NoCheck|IgnoreCert)\w*|\bCheckValidationResult\s*\([^)]*\)\s*(?:\{\s*return\s+true|=>\s*true)\b"#
+    r#"(?i)\b(?:verify(?:_ssl|_certs?|ssl)?|ssl_verify(?:_?peer|_?host)?|sslverify|tls_verify|check_hostname|validate_certs|strict_?ssl|ssl)\s*(?:=|:|=>)\s*["']?(?:false|no|0L?|off)\b["']?|\bTrustServerCertificate\s*=\s*(?:true|yes)\b|\brejectUnauthorized\s*[:=]\s*false\b|\bInsecureSkipVerify["']?\s*:?\s*=?\s*true\b|\binsecure_skip_verify\s*[:=]\s*true\b|\b(?:tls_?skip_?verify|skip_tls_verify|tls_insecure|insecure_tls|ssl_insecure|skipTlsVerify|insecureSkipTLSVerify)\s*[:=]\s*true\b|\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\s*,\s*(?:0|false)\b|\bverify_mode\s*[=:]\s*(?:OpenSSL::SSL::)?VERIFY_NONE\b|\bssl\.CERT_NONE\b|\bServerCertificate(?:Custom)?ValidationCallback\b[^\n]*(?:=>\s*true|\{\s*\$?true\s*\}|DangerousAcceptAnyServerCertificateValidator)|\bDangerousAcceptAnyServerCertificateValidator\b|\b(?:NoopHostnameVerifier|ALLOW_ALL_HOSTNAME_VERIFIER|TrustAllStrategy|TrustSelfSignedStrategy|InsecureTrustManagerFactory)\b|\bhttp\.proxyStrictSSL"?\s*:\s*false\b|\bServicePointManager\]?::CertificatePolicy\s*=\s*(?:New-Object\s+|new\s+|\[)?[\w.]*(?:TrustAll|AcceptAll|TrustEvery|Insecure|NoCheck|IgnoreCert)\w*|\bCheckValidationResult\s*\([^)]*\)\s*(?:\{\s*return\s+true|=>\s*true)\b"#
 );
 lazy_regex!(
     /// Python's swap of the default context for the unverified one.
@@ -573,6 +573,19 @@ mod tests {
         ));
         assert!(!fires(
             "terraform apply -var 'proxmox_tls_insecure=false'",
+            Rule::TlsVerificationDisabled
+        ));
+    }
+
+    /// Held-out 77: Grafana's `tlsSkipVerify` set through `helm --set`.
+    #[test]
+    fn grafana_skip_verify_through_helm() {
+        assert!(fires(
+            "helm upgrade --install grafana grafana/grafana --set 'datasources.datasources\\.yaml.datasources[0].jsonData.tlsSkipVerify=true'",
+            Rule::TlsVerificationDisabled
+        ));
+        assert!(!fires(
+            "helm upgrade --install grafana grafana/grafana --set 'datasources.datasources\\.yaml.datasources[0].jsonData.tlsSkipVerify=false'",
             Rule::TlsVerificationDisabled
         ));
     }

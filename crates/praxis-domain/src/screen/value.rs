@@ -118,6 +118,11 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     {
         return true;
     }
+    // Asterisks percent-encoded in a URL (`amqps://worker:%2A%2A%2A%2A@…`,
+    // as a logger masks a password) are asterisks.
+    if v.len() >= 6 && v.to_ascii_uppercase().split("%2A").all(str::is_empty) {
+        return true;
+    }
     // A token-replacement slot (`__ApiKey__`, as release pipelines fill).
     if v.len() > 4 && v.starts_with("__") && v.ends_with("__") {
         return true;
@@ -505,7 +510,7 @@ pub(super) fn key_words(key: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_placeholder, written_out};
+    use super::{drawn_words, is_placeholder, written_out};
 
     /// Held-out 72: a generated password may open with `=`; a formula, a
     /// version pin or a reference after one is no value.
@@ -589,5 +594,24 @@ mod tests {
         assert!(!is_placeholder(
             "t8nOK-gsBQg-GqY7QBlkAMtlAfDD9ec2U4r0FRY8nnFVZenJNkiRYrxhUDDpoUf6_Af2cHhlriT3BlbkFJer3BOXywo2p7VQpcm_N-BxxxXdq8eOrZb7"
         ));
+    }
+
+    /// Held-out 77: asterisks percent-encoded, as a logger masks a URL's
+    /// password, are a mask; a password that holds one is not.
+    #[test]
+    fn percent_encoded_asterisks_are_a_mask() {
+        assert!(is_placeholder("%2A%2A%2A%2A"));
+        assert!(is_placeholder("%2a%2a%2a%2a%2a%2a"));
+        assert!(!is_placeholder("Kx7%2AmQ2pLw"));
+    }
+
+    /// Held-out 76: four drawn words are a passphrase; a slug with a short
+    /// word, or three words, is a name.
+    #[test]
+    fn drawn_words_make_a_passphrase() {
+        assert!(drawn_words("glacier-meadow-saffron-ember"));
+        assert!(!drawn_words("read-from-the-vault"));
+        assert!(!drawn_words("blue-green-deploy"));
+        assert!(!drawn_words("Glacier-Meadow-Saffron-Ember"));
     }
 }

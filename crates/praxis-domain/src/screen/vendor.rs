@@ -618,10 +618,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A webhook's token given apart from its id (Ansible's
-    /// `community.general.discord`, Apprise, discord.py's
-    /// `Webhook.partial`), in a text about Discord.
+    /// `community.general.discord`, Apprise, discord.py's `Webhook.partial`,
+    /// discord.js's `WebhookClient`), in a text about Discord.
     DISCORD_WEBHOOK_TOKEN,
-    r#"(?i)webhook[._-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
+    r#"(?i)webhook[._-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']|WebhookClient\(\s*["']\d{17,20}["']\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
 );
 lazy_regex!(
     /// A webhook written out as its id and its token ("webhook id

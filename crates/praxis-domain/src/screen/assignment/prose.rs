@@ -80,16 +80,16 @@ lazy_regex!(
     /// "password" or "pw" followed by a few words, perhaps an aside in
     /// parentheses, and a colon ("wifi password this week: X", "pw for the
     /// SFTP drop (not rotated): X"; in other languages up to eight words,
-    /// "Senha do Wi-Fi da recepção: X", or none, "密码（每月更换）：X"), and "the pass
-    /// is X", and a chat's answer to a question about a password ("what's
-    /// the pass for the printer?", its mark perhaps left out, and on the
-    /// next line "Lars: X"): taken
-    /// only when the value looks generated and mixes cases, as a date or an
+    /// "Senha do Wi-Fi da recepção: X", or none, "密码（每月更换）：X"), "the pass
+    /// is X" ("db pass for staging is X"), and a chat's answer to a question
+    /// about a password ("what's the pass for the printer?", its mark
+    /// perhaps left out, and on the next line "Lars: X"): taken only when
+    /// the value looks generated and mixes cases, as a date or an
     /// algorithm's name does not. Also "reset it to X" in a sentence
     /// about a password ("changed it to" and "set it to" name settings
     /// and classes as often).
     pub(super) WORDS_THEN_PASSWORD,
-    r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\??[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
+    r#"(?i)(?:\bpass(?:word|phrase)(?:[ \t]+[^\s:(]+){1,8}?|\b(?:contrase(?:ñ|n)a|senha|wachtwoord|passwort|kennwort|mot\s+de\s+passe)(?:[ \t]+[^\s:(]+){1,10}?|密码|パスワード)(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\bpass(?:\s+(?:for|on|of|to)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?)?\s+(?:is|was)\s*:?\s+["'`“‘]?([^\s"'`”’,;]{8,})|\bpw(?:[ \t]+[^\s:(]+){0,6}?(?:[ \t]*\([^)\n]{1,80}\))?[ \t]*:[ \t]*["'`“‘]?([^\s"'`”’,;$]{8,})|\b(?:what(?:'s|’s|\s+is|\s+was|\s+are)|where(?:'s|’s|\s+is)|know|got|have|share|send)\s+(?:(?:the|a|our|your|my|an)\s+)?(?:[\w-]+\s+){0,2}?(?:password|passwd|pass|pwd|pw)(?:\s+(?:for|to|on|of|at)\b[^\n?]{0,50})?(?:\s+(?:again|now|today|please))?\??[ \t]*(?:\r?\n[ \t]*){1,2}(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?[\w.@ -]{1,24}:[ \t]+(?:it['’]?s[ \t]+)?["'`“‘]?([^\s"'`”’,;$]{8,})|\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})[^\n]{0,100}?\bpass(?:word|wd)?\b|\bpass(?:word|wd)?\b[^\n]{0,100}?\breset\s+it\s+to\s+["'`“‘]?([^\s"'`”’,;$]{8,})"#
 );
 lazy_regex!(
     /// A password said to have been changed to a value ("the password had
@@ -616,5 +616,14 @@ mod tests {
         ] {
             assert!(!flagged(clean), "{clean}");
         }
+    }
+
+    /// Held-out 77: "db pass for staging is …" in a chat.
+    #[test]
+    fn a_pass_named_for_its_place() {
+        assert!(flagged("<mara> db pass for staging is LPO2jv!h!Tz_PxR btw"));
+        assert!(!flagged(
+            "<mara> the boarding pass for the trip is in my inbox"
+        ));
     }
 }

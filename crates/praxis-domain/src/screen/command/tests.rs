@@ -625,3 +625,20 @@ fn netcat_to_a_shell_eval_get_and_tee_then_run() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 77: a recursive delete of the drivers' folder under
+/// `System32` (the hosts file's `etc` too); a file there, or a folder of
+/// one's own, stays.
+#[test]
+fn windows_system_folders_deleted() {
+    assert!(fires(
+        "Remove-Item -Recurse -Force C:\\Windows\\System32\\drivers\\etc",
+        Rule::UnsafeCommand
+    ));
+    for clean in [
+        "Remove-Item -Force C:\\Windows\\System32\\drivers\\etc\\hosts.bak",
+        "Remove-Item -Recurse -Force C:\\build\\drivers\\etc",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

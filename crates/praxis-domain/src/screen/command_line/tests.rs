@@ -834,3 +834,21 @@ fn drawn_passphrases_after_password_flags() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 77: `couchbase-cli -p`, MinIO's `mc admin user add` with the
+/// password last.
+#[test]
+fn couchbase_and_minio_admin_passwords() {
+    for hit in [
+        "couchbase-cli bucket-list -c cb01:8091 -u Administrator -p YaY15zIm9s9nVP",
+        "mc admin user add local reporting Kestrel!saffron79*",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "couchbase-cli bucket-list -c cb01:8091 -u Administrator -p \"$CB_PASSWORD\"",
+        "mc admin user add local reporting \"$(cat /run/secrets/minio)\"",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

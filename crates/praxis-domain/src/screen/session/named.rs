@@ -2,7 +2,7 @@
 //! "session" alone: an agent's resume id, MongoDB's logical session, a
 //! DynamoDB item's typed session key, Flask-Session's stored files, a
 //! row of a `sessions` table, a manager's listing, a framework's log of
-//! a regenerated id.
+//! a regenerated id or its handler's call, an AWS Systems Manager session.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{has_digit, has_letter, random_like};
@@ -54,6 +54,22 @@ lazy_regex!(
 );
 
 lazy_regex!(
+    /// An AWS Systems Manager session's id after the word: its user's
+    /// name and 17 hex digits (`ssm-user session ops-a4decfa90adbd4ced`,
+    /// `--session-id ops-…`), as an instance's `i-…` is not.
+    SSM_SESSION,
+    r"(?i:\bsession(?:[ _-]?id)?)[\s:=]+((?:[A-Za-z0-9_.@+=]+-)*[A-Za-z0-9_.@+=]{2,}-[0-9a-f]{17})\b"
+);
+
+lazy_regex!(
+    /// A session read, destroyed or resumed by its id through a
+    /// framework's handler (Laravel's `session()->getHandler()->read('…')`,
+    /// `Session::setId('…')`).
+    HANDLER_CALL,
+    r#"\bsession\(\)->getHandler\(\)->(?:read|destroy)\(\s*['"]([A-Za-z0-9]{32,64})['"]|\b(?:Session::|session\(\)->)setId\(\s*['"]([A-Za-z0-9]{32,64})['"]"#
+);
+
+lazy_regex!(
     /// The old and new ids of a session its framework regenerated, as
     /// Laravel logs them (`Session regenerated {"old":"…","new":"…"}`).
     REGENERATED,
@@ -78,6 +94,15 @@ pub(super) fn named_ids(text: &str) -> Spans {
             id(v) && random_like(v, 20)
         }));
         out.extend(groups(Some(&LISTED_ID), text, id));
+        out.extend(groups(Some(&HANDLER_CALL), text, |v| {
+            id(v) && random_like(v, 32)
+        }));
+        if contains_ignoring_case(text, "ssm") {
+            out.extend(groups(Some(&SSM_SESSION), text, |v| {
+                let hex = &v[v.len() - 17..];
+                has_digit(hex) && has_letter(hex) && !counting_run(hex)
+            }));
+        }
         if contains_ignoring_case(text, "regenerated") {
             out.extend(groups(Some(&REGENERATED), text, |v| {
                 id(v) && random_like(v, 20)

@@ -461,3 +461,24 @@ fn query_rows_sessdata_and_manager_listings() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 77: an AWS Systems Manager session's id after the word, a
+/// Laravel session read by its id through the handler; an instance's id
+/// after `--target` is no session.
+#[test]
+fn ssm_sessions_and_handler_reads() {
+    for hit in [
+        "ssm-user session ops-a4decfa90adbd4ced timed out after 20 min idle",
+        "aws ssm terminate-session --session-id deploy-bot-0b1c2d3e4f5a6b7c8",
+        "php artisan tinker --execute \"dump(session()->getHandler()->read('GMIL4qu53ungp2uaGnXJ5RfnZCLfJ5rTrXPsJZhn'));\"",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "aws ssm start-session --target i-0f1e2d3c4b5a69788",
+        "aws ssm start-session --target mi-0123456789abcdef0",
+        "php artisan tinker --execute \"dump(session()->getHandler()->read(\\$id));\"",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

