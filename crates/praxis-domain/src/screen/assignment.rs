@@ -34,9 +34,10 @@ lazy_regex!(
     /// after it is literal, and so is webpack's `JSON.stringify(` around a
     /// literal that `DefinePlugin` inlines. Unquoted, a value that opens
     /// with a parenthesis runs to the next space when it is long (a
-    /// generated key of symbols, `(hcp%89)maeh…`).
+    /// generated key of symbols, `(hcp%89)maeh…`). A key may end in a
+    /// version or a number (`_OLD`, `_V2`, `VAULT_UNSEAL_KEY_1`).
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]|[0-9]{1,2}))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -401,7 +402,14 @@ const HARMLESS_KEY_WORDS: &[&str] = &[
 /// word qualifies. Its value counts only when it is generated.
 fn generated_key(key: &str) -> bool {
     let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    let words = key_words(bare);
+    let mut words = key_words(bare);
+    // A numbered key (`VAULT_UNSEAL_KEY_1`) is named by its words.
+    if words
+        .last()
+        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        words.pop();
+    }
     // Vault AppRole's `secret_id` is its password; elsewhere a secret's
     // id is its name (`--secret-id prod/db`), which is not generated.
     matches!(words.as_slice(), [.., qualifier, last]

@@ -75,8 +75,10 @@ lazy_regex!(
     r"(?:-v|--volume)[ =]/:(/[\w.-]+)(?::[a-z,]+)?(?:\s|$)|\b(?:kubectl|oc)\s+(?:debug\s+(?:-\S+\s+)*node/|exec\s+(?:-\S+\s+(?:[\w.-]+\s+)?)*\S*node-?debug)[^\n]*?\s(/host)/"
 );
 lazy_regex!(
+    /// A listing piped to a delete: PowerShell's `gci … | Remove-Item`, or
+    /// `ls / | xargs sudo rm -rf`.
     DELETE_PIPELINE,
-    r"(?i)\b(?:get-childitem|gci|ls|dir)\s+(?:-path\s+|-literalpath\s+)?(\S+)[^|\n]*\|\s*(?:remove-item|ri|rm|del)\b([^|\n]*)"
+    r"(?i)\b(?:get-childitem|gci|ls|dir)\s+(?:-path\s+|-literalpath\s+)?(\S+)[^|\n]*\|\s*(?:xargs\s+(?:-\S+\s+)*)?(?:sudo\s+(?:-\S+\s+)*)?(?:remove-item|ri|rm|del)\b([^|\n]*)"
 );
 lazy_regex!(
     /// A permission or ownership change and its arguments, split into words
@@ -707,10 +709,18 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     out.extend(
         open.captures(&DELETE_PIPELINE, text)
             .filter(|c| {
-                deleted_target(&c[1])
-                    && c[2]
-                        .split_whitespace()
-                        .any(|a| a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
+                // PowerShell's `-Recurse` (or a prefix of it), rm's `-r`
+                // among short flags, or `--recursive`.
+                let recursive = |a: &str| {
+                    (a.len() >= 2 && "-recurse".starts_with(&a.to_ascii_lowercase()))
+                        || a == "--recursive"
+                        || (a.len() <= 5
+                            && a.strip_prefix('-').is_some_and(|flags| {
+                                flags.contains(['r', 'R'])
+                                    && flags.chars().all(|f| "rRfvId".contains(f))
+                            }))
+                };
+                deleted_target(&c[1]) && c[2].split_whitespace().any(recursive)
             })
             .filter_map(|c| c.get(0).map(|m| m.range())),
     );

@@ -715,6 +715,10 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 .is_some_and(|s| s.eq_ignore_ascii_case("sqlserver"))
                 && c[1].contains(';'))
         })
+        // A userinfo built of subexpressions (PowerShell's
+        // `$($env:USER):$($env:PASS)`, a shell's `$(cat …)`) reads the
+        // credential from elsewhere.
+        .filter(|c| !c[1].starts_with("$("))
         .filter(|c| match c[1].split_once(':') {
             // `token:@host` (packagecloud's, a registry's): the user is
             // the token.

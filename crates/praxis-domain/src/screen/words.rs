@@ -48,8 +48,10 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "iqojb3jpz2lux2vj",
             "fwogzxivyxdze",
             "fqogzxivyxdze",
-            // S3's answer to a wrong secret, "the secret …" beside it.
+            // S3's answer to a wrong secret, "the secret …" beside it or
+            // beside AWS's names.
             "signaturedoesnotmatch",
+            "the secret",
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "1//0", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],

@@ -22,7 +22,7 @@ use super::{HARMLESS_TOKEN_WORDS, sealed};
 /// up to twelve words between the word and its verb (Portuguese "ficou"
 /// too), Chinese "密码已改为", a French guillemet with its space. Compiled
 /// from its normalized form, as are its words.
-pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,12}?\s+(?:ist|lautet|war|est|était|é|era|es|is|ficou|fica)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+(?:«\s?|["'`“‘„])?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:|(?:已经?)?(?:改为|改成|设为|设置为|重置为|更新为)\s*[：:]?)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,10}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})"#;
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase|wd)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,12}?\s+(?:ist|lautet|war|est|était|é|era|es|is|ficou|fica)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+(?:«\s?|["'`“‘„])?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:|(?:已经?)?(?:改为|改成|设为|设置为|重置为|更新为)\s*[：:]?)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,10}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -625,5 +625,24 @@ mod tests {
         assert!(!flagged(
             "<mara> the boarding pass for the trip is in my inbox"
         ));
+    }
+
+    /// Held-out 78: "passwd for the jump host is …", a numbered key
+    /// (`VAULT_UNSEAL_KEY_1`).
+    #[test]
+    fn passwd_in_prose_and_numbered_keys() {
+        for hit in [
+            "passwd for the jump host is Maple1794!, user ops, port 2222",
+            "export VAULT_UNSEAL_KEY_1=CVSFxTNBWTu5ZJBDOUJvkIEHw3qj8XEeOU0JrxTtSWQ=",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "passwd for the jump host is managed by the ops team",
+            "export VAULT_UNSEAL_KEY_1=\"$(cat /run/secrets/unseal1)\"",
+            "export CACHE_KEY_1=linux-node-20",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
     }
 }

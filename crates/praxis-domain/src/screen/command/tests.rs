@@ -642,3 +642,17 @@ fn windows_system_folders_deleted() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 78: a listing of `/` piped to `xargs rm -rf`; a listing of a
+/// build folder, or a delete that is not recursive, stays.
+#[test]
+fn listings_piped_to_recursive_deletes() {
+    assert!(fires("ls / | xargs sudo rm -rf", Rule::UnsafeCommand));
+    for clean in [
+        "ls ./build | xargs rm -rf",
+        "ls / | xargs rm -f",
+        "ls / | xargs -n1 echo",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

@@ -739,3 +739,17 @@ fn parameters_curl_adds_to_the_url() {
         Rule::SecretUrl
     ));
 }
+
+/// Held-out 78: a userinfo built of PowerShell subexpressions reads the
+/// credential from the environment; a literal password stays.
+#[test]
+fn userinfo_of_subexpressions() {
+    assert!(!fires(
+        "$env:NEXUS_URL = \"https://$($env:NEXUS_USER):$($env:NEXUS_PASS)@nexus.corp.example/repository/npm/\"",
+        Rule::SecretUrl
+    ));
+    assert!(fires(
+        "$env:NEXUS_URL = \"https://deploy:Qv7rT2mLx9Zk@nexus.corp.example/repository/npm/\"",
+        Rule::SecretUrl
+    ));
+}

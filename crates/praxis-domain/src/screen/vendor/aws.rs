@@ -46,9 +46,10 @@ lazy_regex!(
     /// boto, Terraform's `TF_VAR_aws_secret_key`), also given as an argument
     /// (`pulumi config set aws:secretKey …`) or on a here-string
     /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
-    /// beside an S3 error, and Hadoop's S3A property.
+    /// ("the secret for the uploader user is …") beside an S3 error or
+    /// AWS's names, and Hadoop's S3A property.
     AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_ -]?secret(?:[_ -]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_ -]?secret(?:[_ -]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?(?:\s+(?:for|of)\s+[^\n:]{1,40}?\s+(?:is|was)\s*:?)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
 );
 lazy_regex!(
     /// A secret key named in words of other languages ("a chave secreta
@@ -229,6 +230,19 @@ mod tests {
         ));
         assert!(!fires(
             "the secret key for that user is in the CSV; the access key id ends in 7QXA",
+            Rule::CredentialAws
+        ));
+    }
+
+    /// Held-out 78: "the secret for the uploader IAM user is …".
+    #[test]
+    fn the_secret_for_a_user() {
+        assert!(fires(
+            "<kofi> the secret for the uploader IAM user is jOfPQ56iPGsgL15sek43coRZ+KbV32Telp7h/28u, key id as usual",
+            Rule::CredentialAws
+        ));
+        assert!(!fires(
+            "<kofi> the secret for the uploader IAM user is in the team vault",
             Rule::CredentialAws
         ));
     }
