@@ -61,7 +61,11 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
             has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
         }));
     }
-    if text.contains("SESSID") || text.contains("SessionId") {
+    // `PHPSESSID`, `JSESSIONID`, `ASP.NET_SessionId`: the pattern's own names.
+    if ["SESSID", "SESSIONID", "SessionId"]
+        .iter()
+        .any(|name| text.contains(name))
+    {
         // PHP's ids are small letters and digits, where a run of letters
         // reads as a word by chance: few vowels tell them apart.
         out.extend(groups(Some(&SERVER_COOKIE_LATER), text, |v| {

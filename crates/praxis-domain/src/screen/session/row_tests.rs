@@ -426,6 +426,7 @@ fn rows_regenerated_ids_and_named_cookies() {
         "[2025-03-09 22:41:03] local.INFO: Session regenerated {\"old\":\"8RoM23747ycDN6YXFDEVkzauBXq1eWIVkHFe08Ky\",\"new\":\"qlOP9hSsS7wNNfrAg23uL5BiUwSRLBcAfEVJLpZl\"}",
         "Set-Cookie: remember_web_59ba36addc2b2f9401580f014c7f58ea4e30989d=JFWlUPkUuAgtfBnG3qe2gb5r9jeonvQ4OJHdd8_qxbfSi2lL3-8-YezTvTs9uefc; path=/; httponly",
         "Sesión expirada. Valor de la cookie PHPSESSID antes del fallo: cccv6sczpjko3amzy02u1s2303",
+        "The JSESSIONID seen just before the failover: 9E56A9A6BE9DB9AEF752D1B17A9F2464",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
