@@ -21,11 +21,11 @@ use literal::{
     bare_key_value, generated_value, local_tag, namespaced, next_parameter, tag_reads, uuid_value,
 };
 use prose::{
-    ADMIN_PAIR, ANSWERED_PASSWORD, BARE_PASSWORD, BARE_PASSWORD_ABROAD, LOGIN_CONTEXT,
-    PASSWORD_CHANGED_TO, PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD, PROSE_TOKEN_LATER,
-    TOKEN_THEN_VALUE, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD, diceware,
-    drawn_capitals, generated_password, prose_password, prose_secret, prose_secret_abroad,
-    word_and_number, word_number_symbol_word,
+    ACCOUNT_PAIR, ADMIN_PAIR, ANSWERED_PASSWORD, BARE_PASSWORD, BARE_PASSWORD_ABROAD,
+    LOGIN_CONTEXT, PASSWORD_CHANGED_TO, PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD,
+    PROSE_TOKEN_LATER, TOKEN_THEN_VALUE, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
+    diceware, drawn_capitals, generated_password, prose_password, prose_secret,
+    prose_secret_abroad, word_and_number, word_number_symbol_word,
 };
 
 lazy_regex!(
@@ -177,6 +177,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ),
             (&ADMIN_PAIR, &["admin", "root"]),
             (&USE_PAIR, &["use"]),
+            (&ACCOUNT_PAIR, &["account", "login", "cred", "user"]),
             (&WINDOWS_ACCOUNT_PAIR, &["\\"]),
             (&PROSE_SECRET, &["key", "token", "secret"]),
             (&PROSE_TOKEN_LATER, &["token"]),
@@ -273,6 +274,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&NAMED_SETTER, &["("]),
             (&ADMIN_PAIR, &[" /", "\t/", "\n/", "\r/"]),
             (&USE_PAIR, &[" /", "\t/", "\n/", "\r/"]),
+            (&ACCOUNT_PAIR, &[" /", "\t/", "\n/", "\r/"]),
             (&WINDOWS_ACCOUNT_PAIR, &[" /", "\t/"]),
         ],
     )
@@ -830,9 +832,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                 && random_like(v, 8)
                 && !wordy(v))
     }));
-    out.extend(groups(open.get(&USE_PAIR), text, |v| {
-        generated_password(v) && !v.contains("://")
-    }));
+    for pair in [&USE_PAIR, &ACCOUNT_PAIR] {
+        out.extend(groups(open.get(pair), text, |v| {
+            generated_password(v) && !v.contains("://")
+        }));
+    }
     out.extend(groups(
         open.get(&WINDOWS_ACCOUNT_PAIR),
         text,

@@ -285,13 +285,26 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     if operands.iter().all(|o| temporary(o)) {
         return false;
     }
-    // Recursion matters where it reaches beyond a project's own directory:
-    // an absolute path, a home or the whole working tree.
+    // Recursion matters where it reaches beyond a project's own scratch
+    // directories: an absolute path, a home, the whole working tree, or a
+    // directory the application serves or writes at run time
+    // (`storage`, `public/uploads`).
     let wide = |o: &&str| {
         let o = o.trim_matches(['"', '\'']);
-        o.starts_with(['/', '~', '$']) || matches!(o, "." | "./" | "*" | "./*")
+        o.starts_with(['/', '~', '$']) || matches!(o, "." | "./" | "*" | "./*") || !scratch(o)
     };
     sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
+}
+
+/// Whether a relative path names a project's own scratch output: some
+/// segment of it is a temporary, test, fixture, artifact or build
+/// directory.
+fn scratch(path: &str) -> bool {
+    const WORDS: &[&str] = &["tmp", "temp", "test", "fixture", "artifact", "build"];
+    path.split('/').any(|segment| {
+        let segment = segment.to_ascii_lowercase();
+        WORDS.iter().any(|w| segment.contains(w))
+    })
 }
 
 /// `setfacl` and mode-first calls read as the `chmod` they amount to.
@@ -492,6 +505,8 @@ mod tests {
             "config.vm.provision \"shell\", inline: \"chmod -R 777 /var/www\"",
             "chmod 666 /dev/kvm",
             "chmod -R 777 /var/www",
+            "chmod -R 777 storage bootstrap/cache",
+            "chmod -R a+rwx public/uploads",
             "sudo chmod a+rwx /opt/app",
             "chmod o+w /etc/hosts",
             "chmod 0777 /usr/local/bin",
@@ -512,6 +527,9 @@ mod tests {
             "chmod -R 777 /tmp/shared",
             "chmod -R 777 ./tmp/test-output",
             "chmod -R 777 /tmp/build/../cache",
+            "chmod -R 777 build/tmp-artifacts",
+            "chmod -R 777 ./.tmp/e2e-artifacts",
+            "chmod -R 777 ./var/cache/test",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

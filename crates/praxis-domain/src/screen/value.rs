@@ -26,6 +26,7 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "password",
     "passwd",
     "pass",
+    "passphrase",
     "token",
     "apikey",
     "api_key",
@@ -613,5 +614,15 @@ mod tests {
         assert!(!drawn_words("read-from-the-vault"));
         assert!(!drawn_words("blue-green-deploy"));
         assert!(!drawn_words("Glacier-Meadow-Saffron-Ember"));
+    }
+
+    /// Held-out 81: the word for the secret as a whole value names it
+    /// (`password=passphrase`, a call's argument); a value that holds it
+    /// is not one.
+    #[test]
+    fn the_secret_s_own_word_is_a_placeholder() {
+        assert!(is_placeholder("passphrase"));
+        assert!(is_placeholder("Passphrase"));
+        assert!(!is_placeholder("passphrase-Kx7mQ2pLw"));
     }
 }

@@ -910,16 +910,21 @@ pub(super) fn discord(text: &str) -> Spans {
         .then(|| DISCORD_TOKEN.captures_iter(text))
         .into_iter()
         .flatten()
-        .filter(|c| {
-            let id = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                .decode(c[1].trim_end_matches('='))
+        .filter_map(|c| {
+            // The id's base64 opens with a digit's letter, never a dash: a
+            // dash before it belongs to the text (a shell default's
+            // `${DISCORD_TOKEN:-…}`).
+            let first = c.get(1)?;
+            let id = first.as_str().trim_start_matches('-');
+            let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(id)
                 .unwrap_or_default();
-            (17..=20).contains(&id.len())
-                && id.iter().all(u8::is_ascii_digit)
+            ((17..=20).contains(&decoded.len())
+                && decoded.iter().all(u8::is_ascii_digit)
                 && random_like(&c[3], 20)
-                && !counts_up(&c[3])
+                && !counts_up(&c[3]))
+            .then(|| first.end() - id.len()..c.get(3).map_or(first.end(), |m| m.end()))
         })
-        .filter_map(|c| Some(c.get(1)?.start()..c.get(3)?.end()))
         .collect();
     if contains_ignoring_case(text, "webhook") || contains_ignoring_case(text, "discord") {
         // A webhook token is base64url, so of mixed case: a digest is not.

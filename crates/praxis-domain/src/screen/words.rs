@@ -52,6 +52,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             // beside AWS's names.
             "signaturedoesnotmatch",
             "the secret",
+            // A CloudFormation parameter's default.
+            "default:",
         ],
         Rule::CredentialGoogle => &["aiza", "gocspx-", "ya29.", "1//0", "client_secret"],
         Rule::CredentialStripe => &["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],

@@ -120,6 +120,13 @@ lazy_regex!(
     r#"(?i)\b(?:admin|administrator|root)\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
+    /// An account or a login named and written `user / X` ("the shared
+    /// test account is qa.lead / X", "login: ops@example.net / X"): taken
+    /// only when the value looks generated.
+    pub(super) ACCOUNT_PAIR,
+    r#"(?i)\b(?:account|login|creds?|credentials|user(?:name)?)\s*(?:\s(?:is|are|was|were)\s|:)\s*["'`]?[A-Za-z][\w.@+-]{0,63}["'`]?\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+);
+lazy_regex!(
     /// A Windows account (`.\buildadmin`, `CORP\svc-sql`) and its
     /// password written `account / X`: taken only when the value looks
     /// generated.
@@ -641,6 +648,26 @@ mod tests {
             "passwd for the jump host is managed by the ops team",
             "export VAULT_UNSEAL_KEY_1=\"$(cat /run/secrets/unseal1)\"",
             "export CACHE_KEY_1=linux-node-20",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 81: an account or a login written `user / password`; a
+    /// path or a choice between names written with a slash is none.
+    #[test]
+    fn accounts_written_as_user_and_password() {
+        for hit in [
+            "As agreed in the call, the shared test account is qa.lead / Meadow#Monsoon9915.",
+            "login: ops@example.net / Vq4#Lm9!Tz2p",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "the shared test account is qa.lead / qa.backup (whichever is free)",
+            "login: ops / https://sso.example.net/start",
+            "The user is admin / operator, depending on the tier.",
+            "account is prod / 2024-05-01",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

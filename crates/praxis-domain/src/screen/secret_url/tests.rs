@@ -772,3 +772,25 @@ fn artifactory_and_bearer_parameters_and_default_logins() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 81: a Sentry DSN whose key repeats as its secret, a private
+/// calendar feed on any host, a short parameter the text spells out ("a
+/// viewer key" for `vk=`); and their neighbours that hold no secret.
+#[test]
+fn repeated_keys_private_feeds_and_spelled_out_parameters() {
+    for hit in [
+        "sentry_dsn = \"https://fe29f00acfc46da6047b0a5516b0301a:fe29f00acfc46da6047b0a5516b0301a@o863015.ingest.sentry.io/2313424\"",
+        "Upload via the private calendar feed works again: https://cal.brightpath.app/feeds/private-605d6e5fc5646c59e884a987594fc7a3/basic.ics",
+        "The shared recording link includes a viewer key: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=ae99b35599f813c49780f268bc0d70dc",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "admin:admin@localhost is the image's default login",
+        "https://cal.brightpath.app/feeds/private-calendars/basic.ics",
+        "The shared recording link: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=ae99b35599f813c49780f268bc0d70dc",
+        "The link includes a viewer key: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=2",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

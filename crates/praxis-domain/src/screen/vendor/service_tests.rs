@@ -444,6 +444,20 @@ fn discord_tokens_before_an_ellipsis() {
     }
 }
 
+/// A bot token given as a shell default is caught after the default's
+/// dash.
+#[test]
+fn discord_tokens_as_a_shell_default() {
+    assert!(fires(
+        "DISCORD_TOKEN: ${DISCORD_TOKEN:-NzcyMzE2MjI2MTAzMTE5MTQ5.Sk7l2H.2e0x2yBnyrySIPrbyWdaS3ffRW1}",
+        Rule::CredentialDiscord
+    ));
+    assert!(!fires(
+        "DISCORD_TOKEN: ${DISCORD_TOKEN:-Nzcy-MzE2MjI2MTAzMTE5MTQ5.Sk7l2H.2e0x2yBnyrySIPrbyWdaS3ffRW1}",
+        Rule::CredentialDiscord
+    ));
+}
+
 /// Two dots end a token as three do; an HMAC that counts up is a sample.
 #[test]
 fn discord_tokens_before_two_dots_and_counting_samples() {
