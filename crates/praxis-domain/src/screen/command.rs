@@ -522,6 +522,10 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
             continue;
         }
         let rest = &text[download.end()..];
+        // Saved, then unpacked by a later command (`wget …/x.tar.gz && tar
+        // xzf x.tar.gz`): a program run from under the working directory
+        // may be what it unpacked.
+        let unpacked = unpacked || unpacks_saved(&names, rest);
         let mut at = 0;
         while let Some(run) = EXECUTE.captures_at(rest, at) {
             at = run.get(0).map_or(rest.len(), |m| m.start() + 1);
@@ -547,6 +551,21 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
         }
     }
     out
+}
+
+lazy_regex!(
+    /// An archive unpacked by a command of its own, with its arguments.
+    UNPACK_COMMAND,
+    r"(?i)(?:^|[\s;&|(])(?:sudo\s+)?(?:tar|bsdtar|unzip|7z\s+x)\b([^\n;&|]*)"
+);
+
+/// Whether a later command in `rest` unpacks one of the files a download
+/// was saved as.
+fn unpacks_saved(names: &[String], rest: &str) -> bool {
+    UNPACK_COMMAND.captures_iter(rest).any(|c| {
+        c[1].split_whitespace()
+            .any(|arg| names.iter().any(|n| base_name(arg) == base_name(n)))
+    })
 }
 
 /// Commands that fetch a file.

@@ -551,93 +551,6 @@ fn cookie_header(text: &str, at: usize) -> bool {
     contains_ignoring_case(&text[start..at], "cookie:")
 }
 
-lazy_regex!(
-    /// A UUID or 32 hex digits in the same sentence as a word naming a
-    /// session ("the session id shown in the footer (…)", "lookup(:sessions,
-    /// \"…\")", "FROM user_sessions WHERE sid = %s\", (\"…\",)"), within 80
-    /// characters of it (as [`nearby`] holds it): the words between are
-    /// captured for [`nothing_else_named`].
-    SESSION_NEARBY,
-    r"(?i)(?:\b|_)(?:sessions?(?:[ _-]?(?:id|token))?|sid)\b([^\n]*?)\b([0-9a-f]{64}|[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\b"
-);
-
-/// The matches of [`SESSION_NEARBY`] whose words between run to 80
-/// characters or fewer. The pattern leaves that distance open, so that its
-/// automaton stays small (a counted gap multiplies its states); a match
-/// whose value stands farther away is searched again from the character
-/// after its start, as a pattern that counted would go on.
-fn nearby(text: &str) -> Vec<regex::Captures<'_>> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    while let Some(c) = SESSION_NEARBY.captures_at(text, at) {
-        let (start, end) = c.get(0).map_or((at, text.len()), |m| (m.start(), m.end()));
-        if c.get(1)
-            .is_some_and(|between| between.as_str().chars().count() <= 80)
-        {
-            at = end;
-            out.push(nearest_label(text, c));
-        } else {
-            at = char_after(text, start);
-        }
-    }
-    out
-}
-
-/// Where the character after the one at `at` starts.
-fn char_after(text: &str, at: usize) -> usize {
-    let mut next = at + 1;
-    while !text.is_char_boundary(next) {
-        next += 1;
-    }
-    next
-}
-
-/// The match of [`SESSION_NEARBY`] for the same value as `c` whose
-/// session word stands nearest to it: a later word relabels the value
-/// ("sessionToken for the kiosk user (session id) = <hex>").
-fn nearest_label<'t>(text: &'t str, mut c: regex::Captures<'t>) -> regex::Captures<'t> {
-    let value = c.get(2).map(|m| m.range());
-    loop {
-        let Some(start) = c.get(0).map(|m| m.start()) else {
-            return c;
-        };
-        match SESSION_NEARBY.captures_at(text, char_after(text, start)) {
-            Some(later) if later.get(2).map(|m| m.range()) == value => c = later,
-            _ => return c,
-        }
-    }
-}
-
-/// Whether the words between a session's name and an id-shaped value, or
-/// after the value to its sentence's end, leave the value to the session:
-/// no sentence ends between them, and they name no other thing such a
-/// value identifies or sums up (a request, a commit, a user, a file's
-/// checksum), in the singular or the plural.
-fn nothing_else_named(between: &str, after: &str) -> bool {
-    let sentence_ends = [". ", "; ", "! ", "? "]
-        .iter()
-        .any(|end| between.contains(end));
-    // The session's own object, whose first key is its id (Jupyter's
-    // `session: {"id": "<uuid>", …}`).
-    if OWN_ID.is_match(between) {
-        return true;
-    }
-    !sentence_ends
-        && !words_of(&format!("{between} {}", sentence_rest(after)))
-            .iter()
-            .any(|w| {
-                let one = w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w);
-                sum_word(w) || OTHER_THINGS.contains(&one) || !names_no_other_id(one)
-            })
-}
-
-lazy_regex!(
-    /// The words between a session's name and the id of its own object:
-    /// `: {"id": "`.
-    OWN_ID,
-    r#"^["']?\s*[:=]\s*[\[{]\s*["']?id["']?\s*:\s*["']?$"#
-);
-
 /// What of `rest` stays in its sentence: up to a full stop, a semicolon,
 /// the line's end, a dash that opens an aside, or the end of a quoted
 /// value in a list of fields (`",`: the next key names another field, not
@@ -940,30 +853,7 @@ pub(super) fn session_id(text: &str) -> Spans {
             .filter(|c| names_no_other_id(&c[1]) && has_digit(&c[2]) && !counts_up(&c[2]))
             .filter_map(|c| c.get(2).map(|m| m.range())),
     );
-    out.extend(
-        nearby(text)
-            .into_iter()
-            .filter(|c| {
-                let v = &c[2];
-                let (start, end) = c.get(2).map_or((0, text.len()), |m| (m.start(), m.end()));
-                let after = &text[end..];
-                // An id inside a link (`https://notion.so/Page-<hex>`) is
-                // the linked page's.
-                let token_start = text[..start]
-                    .char_indices()
-                    .rfind(|(_, c)| c.is_whitespace())
-                    .map_or(0, |(i, c)| i + c.len_utf8());
-                let token = &text[token_start..start];
-                !token.contains("://")
-                    && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
-                    && has_digit(v)
-                    && has_letter(v)
-                    && !counting_run(v)
-                    && !v.eq_ignore_ascii_case(EMPTY_MD5)
-                    && !v.ends_with("000000000000")
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
+    out.extend(nearby::nearby_ids(text));
     out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
     out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
     out.extend(cookies::cookie_ids(text));
@@ -985,6 +875,7 @@ pub(super) fn session_id(text: &str) -> Spans {
 
 mod cookies;
 mod named;
+mod nearby;
 #[cfg(test)]
 mod row_tests;
 #[cfg(test)]

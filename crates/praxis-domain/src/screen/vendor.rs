@@ -94,10 +94,6 @@ lazy_regex!(
     JWT_LABELLED,
     r"(?i)\bheader[ \t]*[:=][ \t]*[\x22']?eyJ[A-Za-z0-9_-]{10,}[\x22']?,?[ \t]*\r?\n[ \t]*(?:[\x22']?payload|[\x22']?claims|[\x22']?body)[\x22']?[ \t]*[:=][ \t]*[\x22']?eyJ[A-Za-z0-9_-]{10,}[\x22']?,?[ \t]*\r?\n[ \t]*[\x22']?signature[\x22']?[ \t]*[:=][ \t]*[\x22']?[A-Za-z0-9_-]{16,}"
 );
-lazy_regex!(
-    PRIVATE_KEY,
-    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*(?:PRIVATE|PGP[ +]SECRET)[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|\^M|\$|["'|>+#;*\\,]|\n-|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
-);
 
 /// A body after a vendor prefix: generated-looking, with digits and letters
 /// and a long unbroken run (which kebab-case identifiers lack).
@@ -495,88 +491,6 @@ pub(super) fn jwt(text: &str) -> Spans {
 }
 
 lazy_regex!(
-    /// A PEM block encoded once more in base64, as Kubernetes Secrets and
-    /// CI variables hold them: `-----BEGIN ` encodes to `LS0tLS1CRUdJTi`.
-    PEM_BASE64,
-    r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
-);
-
-lazy_regex!(
-    /// A private key's DER body in base64 without its armor, as SAML and
-    /// JWT libraries take it in a JSON or YAML string: PKCS#1 RSA
-    /// (`MIIEowIBAAK…`), PKCS#8 RSA (`MIIEvQIBADANBgkqhkiG9w0BAQEFAAS…`),
-    /// SEC1 EC (`MHcCAQEEI…`), PKCS#8 P-256 and Ed25519.
-    DER_KEY,
-    r"\b(?:MII[A-Za-z0-9+/]{3}IBAAK|MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAAS|MHcCAQEEI|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/]{40,}={0,2}"
-);
-
-/// A private key block or PuTTY key file, also base64-encoded, or a key's
-/// bare DER body.
-pub(super) fn private_key(text: &str) -> Spans {
-    let mut out: Spans = PRIVATE_KEY
-        .find_iter(text)
-        .filter(|m| !cut_short(text, m.end()) && !putty::putty_redacted(text, m))
-        .map(|m| m.range())
-        .collect();
-    out.extend(
-        PEM_BASE64
-            .find_iter(text)
-            .filter(|m| encoded_private_key(m.as_str()))
-            .map(|m| m.range()),
-    );
-    out.extend(DER_KEY.find_iter(text).map(|m| m.range()));
-    out
-}
-
-/// Whether the key body that ends a match at `end` is cut short by a
-/// redaction marker: a run of under 64 base64 characters (a key's fixed
-/// opening at most) right before `<redacted>`, `[REDACTED]` or a snip
-/// mark, or OpenSSH's fixed opening alone before an ellipsis. (Otherwise
-/// three dots after a body still count: a key's opening with an ellipsis
-/// is how a pasted key is shortened, not redacted.)
-fn cut_short(text: &str, end: usize) -> bool {
-    let before = super::value::base64_tail(&text[..end]);
-    let after = text[end..].trim_start_matches(['+', '/', '=']);
-    let after = after.get(..24).unwrap_or(after).to_ascii_lowercase();
-    // An ellipsis counts when a note says the rest was cut, there or
-    // further on ("the body shown here is truncated").
-    let ellipsis = after.starts_with('…') || after.starts_with("...");
-    let mut stop = (end + 300).min(text.len());
-    while !text.is_char_boundary(stop) {
-        stop -= 1;
-    }
-    let noted = ellipsis
-        && (["(truncated", "(rest removed", "(cut", "[truncated"]
-            .iter()
-            .any(|n| after.trim_start_matches(['…', '.', ' ']).starts_with(n))
-            || super::pattern::contains_ignoring_case(&text[end..stop], "truncated"));
-    // OpenSSH's fixed opening alone (`b3BlbnNzaC1rZXktdjEAAAAA…`) holds
-    // no key material.
-    let opening_only = before <= 32
-        && text[end - before..end].starts_with("b3BlbnNzaC1rZXktdjE")
-        && (after.starts_with('…') || after.starts_with("..."));
-    opening_only
-        || before < 64
-            && (noted
-                || ["<redacted", "[redacted", "<snip", "[snip"]
-                    .iter()
-                    .any(|m| after.starts_with(m)))
-}
-
-/// Whether a base64 PEM's first line names a private key.
-fn encoded_private_key(encoded: &str) -> bool {
-    use base64::Engine as _;
-    // The header fits in the first 64 characters; decode whole quanta.
-    let head = &encoded[..encoded.len().min(64) / 4 * 4];
-    base64::engine::general_purpose::STANDARD
-        .decode(head)
-        .is_ok_and(|pem| {
-            let line = pem.split(|&b| b == b'\n').next().unwrap_or_default();
-            line.windows(11).any(|w| w == b"PRIVATE KEY")
-        })
-}
-
-lazy_regex!(
     /// 32 hexadecimal characters standing alone: a Twilio auth token or API
     /// key secret when the text is about Twilio.
     TWILIO_TOKEN,
@@ -950,6 +864,8 @@ mod aws;
 mod azure;
 pub(super) use aws::aws;
 pub(super) use azure::azure;
+mod private_key;
+pub(super) use private_key::private_key;
 mod putty;
 #[cfg(test)]
 mod tests;

@@ -656,3 +656,21 @@ fn listings_piped_to_recursive_deletes() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 82: a tarball saved, unpacked by a command of its own, then
+/// its installer run; checked first, or another archive unpacked, it
+/// stays.
+#[test]
+fn archives_saved_unpacked_then_run() {
+    assert!(fires(
+        "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf runner-2.4.1.tar.gz && ./runner/install.sh",
+        Rule::UnsafeCommand
+    ));
+    for clean in [
+        "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && sha256sum -c runner.sha256 && tar xzf runner-2.4.1.tar.gz && ./runner/install.sh",
+        "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf vendor.tar.gz && ./runner/install.sh",
+        "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf runner-2.4.1.tar.gz && ls runner",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

@@ -504,3 +504,23 @@ fn printed_ids_and_quoted_cookie_pairs() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 82: a bare "id" before the value names the session's own id
+/// (`$_SESSION dump for id …`, `CREATE_SESSION ok id=…`), PHP's 26
+/// characters of base 32 among the shapes; a request's id stays.
+#[test]
+fn bare_ids_after_a_session_word() {
+    for hit in [
+        "$_SESSION dump for id i0lg00nrzbionwcrly5mr6ws4q: array(3) { [\"uid\"]=> int(7) ... }",
+        "CREATE_SESSION ok id=1XWVQCCT6NFZ9QEPGRRHZ2172J ttl=900",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "CREATE_SESSION failed for request id=1XWVQCCT6NFZ9QEPGRRHZ2172J",
+        "$_SESSION dump for id 42: array(3)",
+        "session handling for id abcdefghijklmnopqrstuvwxyz",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
