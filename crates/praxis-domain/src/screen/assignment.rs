@@ -832,11 +832,17 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                 && random_like(v, 8)
                 && !wordy(v))
     }));
-    for pair in [&USE_PAIR, &ACCOUNT_PAIR] {
-        out.extend(groups(open.get(pair), text, |v| {
-            generated_password(v) && !v.contains("://")
-        }));
-    }
+    out.extend(groups(open.get(&USE_PAIR), text, |v| {
+        generated_password(v) && !v.contains("://")
+    }));
+    // After an account's name, a slash also lists alternatives
+    // (`build-agent / Linux-x86_64`): a name's separators alone make no
+    // password.
+    out.extend(groups(open.get(&ACCOUNT_PAIR), text, |v| {
+        generated_password(v)
+            && !v.contains("://")
+            && (password_symbol(v) || !v.contains(['-', '_', '.']))
+    }));
     out.extend(groups(
         open.get(&WINDOWS_ACCOUNT_PAIR),
         text,

@@ -297,10 +297,12 @@ fn dangerous(sudo: bool, args: &str) -> bool {
 }
 
 /// Whether a relative path names a project's own scratch output: some
-/// segment of it is a temporary, test, fixture, artifact or build
-/// directory.
+/// segment of it is a temporary, test, fixture, artifact, build, cache,
+/// coverage or distribution directory.
 fn scratch(path: &str) -> bool {
-    const WORDS: &[&str] = &["tmp", "temp", "test", "fixture", "artifact", "build"];
+    const WORDS: &[&str] = &[
+        "tmp", "temp", "test", "fixture", "artifact", "build", "cache", "coverage", "dist",
+    ];
     path.split('/').any(|segment| {
         let segment = segment.to_ascii_lowercase();
         WORDS.iter().any(|w| segment.contains(w))
@@ -530,6 +532,7 @@ mod tests {
             "chmod -R 777 build/tmp-artifacts",
             "chmod -R 777 ./.tmp/e2e-artifacts",
             "chmod -R 777 ./var/cache/test",
+            "chmod -R 777 .cache dist coverage",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

@@ -697,6 +697,10 @@ fn spelled_out(text: &str, name: &str) -> bool {
                 .iter()
                 .zip(name.bytes())
                 .all(|(word, b)| word.as_bytes()[0].eq_ignore_ascii_case(&b))
+            // A public key (`pk=`) or a cache key names no credential.
+            && !phrase[..phrase.len() - 1]
+                .iter()
+                .any(|w| keys::names_a_thing(&w.to_ascii_lowercase()))
     })
 }
 

@@ -668,6 +668,7 @@ mod tests {
             "login: ops / https://sso.example.net/start",
             "The user is admin / operator, depending on the tier.",
             "account is prod / 2024-05-01",
+            "login: build-agent-01 / Linux-x86_64",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

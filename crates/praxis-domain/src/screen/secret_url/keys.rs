@@ -121,6 +121,12 @@ fn vendor_key(name: &str) -> bool {
     })
 }
 
+/// Whether `word` (in lower case) names a thing a key sorts or finds, or
+/// a key public by design (`public`, `site`), not a credential.
+pub(super) fn names_a_thing(word: &str) -> bool {
+    THING_KEYS.contains(&word)
+}
+
 /// Whether a parameter named `name` (in lower case) is a key that
 /// authenticates its sender, judged then by its random value.
 pub(super) fn sender_key(name: &str) -> bool {

@@ -790,6 +790,7 @@ fn repeated_keys_private_feeds_and_spelled_out_parameters() {
         "https://cal.brightpath.app/feeds/private-calendars/basic.ics",
         "The shared recording link: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=ae99b35599f813c49780f268bc0d70dc",
         "The link includes a viewer key: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=2",
+        "Pass the public key too: https://pay.example.net/checkout?pk=ae99b35599f813c49780f268bc0d70dc",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
