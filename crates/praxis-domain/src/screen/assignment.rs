@@ -130,7 +130,7 @@ lazy_regex!(
     /// usual ports or any (`*`), at a line's start or after a label that
     /// names the file ("pgpass line: …").
     PGPASS,
-    r"(?m)(?:^[ \t]*|(?i:pgpass)\b[^:\n]{0,12}:[ \t]*)[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
+    r"(?m)(?:^[ \t]*|(?i:pgpass)\b[^:\n]{0,24}:[ \t]*)[A-Za-z0-9.*-]+:(?:543[0-9]|6432|\*):[\w.*-]+:[\w.*-]+:([^\s:]{6,})[ \t]*$"
 );
 
 lazy_regex!(
@@ -266,6 +266,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&calls::BROWSER_FILL, calls::FILL_WORDS),
             (&calls::SYMBOL_SET, KEY_WORDS),
             (&calls::FALLBACK_LITERAL, calls::FALLBACK_WORDS),
+            (&calls::COMPARED_LITERAL, calls::COMPARED_WORDS),
         ],
         // Each of these also needs its closing tag or its call's parenthesis.
         vec![
@@ -650,6 +651,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         open.captures(&calls::FALLBACK_LITERAL, text),
         true,
     ));
+    out.extend(literal_pairs(
+        open.captures(&calls::COMPARED_LITERAL, text),
+        true,
+    ));
     out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
     out.extend(groups(open.get(&calls::HASHED_LITERAL), text, |v| {
         literal_secret(KeyClass::Password, v, true, false)
@@ -835,13 +840,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&USE_PAIR), text, |v| {
         generated_password(v) && !v.contains("://")
     }));
-    // After an account's name, a slash also lists alternatives
-    // (`build-agent / Linux-x86_64`): a name's separators alone make no
-    // password.
+    // After an account's name, a slash also lists alternatives and
+    // names (`build-agent / Linux-x86_64`, `qa.lead / QaLeadTeam01`): a
+    // password's symbol tells it apart.
     out.extend(groups(open.get(&ACCOUNT_PAIR), text, |v| {
-        generated_password(v)
-            && !v.contains("://")
-            && (password_symbol(v) || !v.contains(['-', '_', '.']))
+        generated_password(v) && !v.contains("://") && password_symbol(v)
     }));
     out.extend(groups(
         open.get(&WINDOWS_ACCOUNT_PAIR),

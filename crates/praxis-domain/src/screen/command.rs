@@ -495,6 +495,18 @@ fn runs_download(names: &[String], target: &str) -> bool {
     })
 }
 
+/// Whether `dir` is the directory an archive named `stem` unpacks into:
+/// the stem itself or longer (`pkg-3.2`, `pkg-3.2-linux`), or the stem's
+/// name without its version (`runner` for `runner-2.4.1`).
+fn stem_dir(stem: &str, dir: &str) -> bool {
+    let dir = dir.trim_start_matches("./").trim_end_matches('/');
+    !dir.is_empty()
+        && (dir.starts_with(stem)
+            || stem
+                .strip_prefix(dir)
+                .is_some_and(|rest| rest.starts_with(['-', '_', '.'])))
+}
+
 /// A download saved to a file, then the file run, with no checksum or
 /// signature check between.
 fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
@@ -523,9 +535,10 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
         }
         let rest = &text[download.end()..];
         // Saved, then unpacked by a later command (`wget …/x.tar.gz && tar
-        // xzf x.tar.gz`): a program run from under the working directory
-        // may be what it unpacked.
-        let unpacked = unpacked || unpacks_saved(&names, rest);
+        // xzf x.tar.gz`): where the shell then enters the directory it
+        // unpacked into (`cd x`), a program run from there is what it
+        // unpacked.
+        let unpacked_at = unpacked_at(&names, rest);
         let mut at = 0;
         while let Some(run) = EXECUTE.captures_at(rest, at) {
             at = run.get(0).map_or(rest.len(), |m| m.start() + 1);
@@ -539,11 +552,34 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
             if VERIFIED.is_match(between) {
                 break;
             }
-            let relative = unpacked
+            let run_start = run.get(0).map_or(0, |m| m.start());
+            let entered = unpacked_at.is_some_and(|end| {
+                end <= run_start
+                    && CD.captures_iter(&rest[end..run_start]).any(|c| {
+                        names.iter().any(|n| {
+                            archive_stem(base_name(n)).is_some_and(|stem| stem_dir(stem, &c[1]))
+                        })
+                    })
+            });
+            let relative = target
+                .as_str()
+                .trim_start_matches(['"', '\''])
+                .starts_with("./");
+            // Run from the directory it unpacked into, named without its
+            // version (`./runner/install.sh` from `runner-2.4.1.tar.gz`).
+            let from_unpacked = unpacked_at.is_some_and(|end| end <= run_start)
+                && relative
                 && target
                     .as_str()
                     .trim_start_matches(['"', '\''])
-                    .starts_with("./");
+                    .trim_start_matches("./")
+                    .split_once('/')
+                    .is_some_and(|(dir, _)| {
+                        names.iter().any(|n| {
+                            archive_stem(base_name(n)).is_some_and(|stem| stem_dir(stem, dir))
+                        })
+                    });
+            let relative = ((unpacked || entered) && relative) || from_unpacked;
             if relative || runs_download(&names, target.as_str()) {
                 out.push(download.start()..download.end() + target.end());
                 break;
@@ -558,14 +594,33 @@ lazy_regex!(
     UNPACK_COMMAND,
     r"(?i)(?:^|[\s;&|(])(?:sudo\s+)?(?:tar|bsdtar|unzip|7z\s+x)\b([^\n;&|]*)"
 );
+lazy_regex!(
+    /// The shell entering a directory.
+    CD,
+    r#"(?:^|[\s;&|(])(?:cd|pushd)\s+["']?([^\s"';&|)]+)"#
+);
 
-/// Whether a later command in `rest` unpacks one of the files a download
-/// was saved as.
-fn unpacks_saved(names: &[String], rest: &str) -> bool {
-    UNPACK_COMMAND.captures_iter(rest).any(|c| {
-        c[1].split_whitespace()
-            .any(|arg| names.iter().any(|n| base_name(arg) == base_name(n)))
-    })
+/// Where the first later command in `rest` that unpacks one of the files
+/// a download was saved as ends; a listing (`tar -t`, `unzip -l`) unpacks
+/// nothing.
+fn unpacked_at(names: &[String], rest: &str) -> Option<usize> {
+    UNPACK_COMMAND
+        .captures_iter(rest)
+        .find(|c| {
+            let args: Vec<&str> = c[1].split_whitespace().collect();
+            let listing = args.iter().any(|a| {
+                *a == "--list"
+                    || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && (a.contains('t') || *a == "-l"))
+            });
+            !listing
+                && args
+                    .iter()
+                    .any(|arg| names.iter().any(|n| base_name(arg) == base_name(n)))
+        })
+        .and_then(|c| c.get(0))
+        .map(|m| m.end())
 }
 
 /// Commands that fetch a file.

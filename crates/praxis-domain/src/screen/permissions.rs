@@ -291,21 +291,40 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     // (`storage`, `public/uploads`).
     let wide = |o: &&str| {
         let o = o.trim_matches(['"', '\'']);
-        o.starts_with(['/', '~', '$']) || matches!(o, "." | "./" | "*" | "./*") || !scratch(o)
+        o.starts_with(['/', '~', '$'])
+            || matches!(o, "." | "./" | "*" | "./*")
+            // `find`'s `{}` stands for what it found, judged there.
+            || (!o.is_empty() && o != "{}" && !scratch(o))
     };
     sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
 }
 
-/// Whether a relative path names a project's own scratch output: some
-/// segment of it is a temporary, test, fixture, artifact, build, cache,
-/// coverage or distribution directory.
+/// Whether a relative path names a project's own scratch or build
+/// output: some segment of it holds a temporary, test, fixture, artifact,
+/// build, cache, coverage or distribution directory's word, or is a
+/// compiler's or a tool's output directory (`target`, `out`, `bin`,
+/// `obj`, `logs`, `node_modules`, a virtual environment).
 fn scratch(path: &str) -> bool {
     const WORDS: &[&str] = &[
         "tmp", "temp", "test", "fixture", "artifact", "build", "cache", "coverage", "dist",
     ];
+    const OUTPUTS: &[&str] = &[
+        "target",
+        "out",
+        "output",
+        "bin",
+        "obj",
+        "log",
+        "logs",
+        "node_modules",
+        ".venv",
+        "venv",
+        "reports",
+        "screenshots",
+    ];
     path.split('/').any(|segment| {
         let segment = segment.to_ascii_lowercase();
-        WORDS.iter().any(|w| segment.contains(w))
+        WORDS.iter().any(|w| segment.contains(w)) || OUTPUTS.contains(&segment.as_str())
     })
 }
 
@@ -533,6 +552,8 @@ mod tests {
             "chmod -R 777 ./.tmp/e2e-artifacts",
             "chmod -R 777 ./var/cache/test",
             "chmod -R 777 .cache dist coverage",
+            "chmod -R 777 target out bin obj logs node_modules",
+            "chmod -R 777 ''",
         ] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }

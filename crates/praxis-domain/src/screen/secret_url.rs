@@ -33,7 +33,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/private-([0-9a-f]{32})(?:/|\.ics\b)|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/private-([0-9a-f]{32})(?:/[\w.-]*)?\.ics\b|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -673,35 +673,13 @@ fn link_param(text: &str, start: usize, name: &str, value: &str) -> bool {
         && !name.ends_with("id")
         && !name.starts_with("utm_")
         && !["v", "ver", "version", "rev", "cb", "etag", "ref", "hash"].contains(&name.as_str());
+    // The words that spell a parameter out stand before its URL on the
+    // URL's line, not in the URL itself or in another sentence.
+    let line_start = text[..from].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..from];
+    let sentence = before.rfind(". ").map_or(before, |i| &before[i + 2..]);
     (sign_in && (ticket || link_token(value, 20)))
-        || ((signed || spelled_out(text, &name)) && link_token(value, 16))
-}
-
-/// Whether `text` spells out a short parameter's name as the initials of
-/// a phrase that names a credential ("a viewer key" for `vk=`, "the
-/// access token" for `at=`).
-fn spelled_out(text: &str, name: &str) -> bool {
-    if !(2..=4).contains(&name.len()) || !name.bytes().all(|b| b.is_ascii_lowercase()) {
-        return false;
-    }
-    let words: Vec<&str> = text
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.windows(name.len()).any(|phrase| {
-        let last = phrase[phrase.len() - 1];
-        ["key", "token", "secret", "password"]
-            .iter()
-            .any(|w| last.eq_ignore_ascii_case(w))
-            && phrase
-                .iter()
-                .zip(name.bytes())
-                .all(|(word, b)| word.as_bytes()[0].eq_ignore_ascii_case(&b))
-            // A public key (`pk=`) or a cache key names no credential.
-            && !phrase[..phrase.len() - 1]
-                .iter()
-                .any(|w| keys::names_a_thing(&w.to_ascii_lowercase()))
-    })
+        || ((signed || keys::spelled_out(sentence, &name)) && link_token(value, 16))
 }
 
 /// Whether a link's parameter value is generated: letters and digits in

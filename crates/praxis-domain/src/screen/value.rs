@@ -124,6 +124,18 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     if v.len() >= 6 && v.to_ascii_uppercase().split("%2A").all(str::is_empty) {
         return true;
     }
+    // A vendor's prefix before a slot to fill (`dop_v1_<64 hex
+    // characters>`): words and digits after the `<`, not more symbols.
+    let slot = ["_<", "-<", ":<", "=<"].iter().any(|slot| {
+        v.split_once(slot).is_some_and(|(_, rest)| {
+            rest.trim_end_matches('>')
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'_' | b'-'))
+        })
+    });
+    if slot {
+        return true;
+    }
     // A token-replacement slot (`__ApiKey__`, as release pipelines fill).
     if v.len() > 4 && v.starts_with("__") && v.ends_with("__") {
         return true;
@@ -283,7 +295,12 @@ pub(super) fn refers(v: &str) -> bool {
 fn windows_variable(v: &str) -> bool {
     v.strip_prefix('%').is_some_and(|rest| {
         rest.split_once('%').is_some_and(|(name, _)| {
+            // A short name in mixed case is written in CamelCase
+            // (`%OsId%`); `%_zG%…` opens a generated password.
+            let mixed = name.bytes().any(|b| b.is_ascii_lowercase())
+                && name.bytes().any(|b| b.is_ascii_uppercase());
             name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && (!mixed || name.len() > 4 || name.starts_with(|c: char| c.is_ascii_uppercase()))
                 && name
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
@@ -624,5 +641,13 @@ mod tests {
         assert!(is_placeholder("passphrase"));
         assert!(is_placeholder("Passphrase"));
         assert!(!is_placeholder("passphrase-Kx7mQ2pLw"));
+        assert!(is_placeholder("dop_v1_<64"));
+        assert!(is_placeholder("sk_live_<your-key>"));
+        assert!(!is_placeholder(
+            "Mv&0Bp4xmnBSJ*^xOE6F_<YQI2|j6EjIg#N<fgPk6s"
+        ));
+        assert!(is_placeholder("%SystemRoot%\\secrets.txt"));
+        assert!(is_placeholder("%DB_PASSWORD%"));
+        assert!(!is_placeholder("%_zG%JW2S4!nbU"));
     }
 }

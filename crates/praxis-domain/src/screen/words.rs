@@ -179,6 +179,9 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "wordpress_",
             // Laravel's remember-me cookie.
             "remember_",
+            // A cookie header's or string's session cookies (`unifises=`).
+            "cookie:",
+            "ses=",
             "threads continue",
             "(s(",
             "oauth2_proxy",

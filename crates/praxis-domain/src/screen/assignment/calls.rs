@@ -52,6 +52,17 @@ lazy_regex!(
     r#"(?:^|[^A-Za-z0-9_.-])["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=|:)[ \t]*[A-Za-z_$][A-Za-z0-9_.$]*(?:\[[^\]\n]{1,60}\]|\([^)\n]{0,60}\))*[ \t]*(?:\|\||\?\?|\bor\b|\?:)[ \t]*("[^"\n]+"|'[^'\n]+')"#
 );
 
+lazy_regex!(
+    /// A variable compared with a literal (`if (password == "…")`,
+    /// `token.equals("…")`): a check hard-coded with the secret itself;
+    /// the variable in group 1, the quoted literal in group 2.
+    pub(super) COMPARED_LITERAL,
+    r#"(?:^|[\s(!&|])([A-Za-z_][A-Za-z0-9_]*)(?:[ \t]*(?:===?|!==?)[ \t]*|\.equals\(\s*)("[^"\s][^"\n]*"|'[^'\s][^'\n]*')"#
+);
+
+/// The operators that give [`COMPARED_LITERAL`]'s literal.
+pub(super) const COMPARED_WORDS: &[&str] = &["==", "!=", ".equals("];
+
 /// The operators that give [`FALLBACK_LITERAL`]'s literal.
 pub(super) const FALLBACK_WORDS: &[&str] = &["||", "??", " or ", "?:"];
 
@@ -132,6 +143,7 @@ pub(super) fn credentials_in_calls(
 
 #[cfg(test)]
 mod tests {
+    use super::super::flagged;
     use crate::screen::fires;
     use crate::screen::rule::Rule;
 
@@ -269,6 +281,30 @@ mod tests {
             "encrypt = \"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 83: a password compared with a literal in code, a
+    /// `.pgpass` line after a longer note, a compose list's password that
+    /// opens with `%`; a comparison with a word or a variable, a type's
+    /// name, and a Windows variable stay.
+    #[test]
+    fn compared_literals_and_listed_passwords() {
+        for hit in [
+            "if (password == \"^JbCIUdE5xMp\") { grantAdmin(); }  // found during review",
+            "if token.equals(\"Kx7mQ2pLw9Rt4\") {",
+            "pgpass line I added: pg-warehouse:5432:dw:etl_loader:L67lG+_D5gar4r",
+            "environment:\n  - KEYCLOAK_ADMIN=admin\n  - KEYCLOAK_ADMIN_PASSWORD=%_zG%JW2S4!nbU",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "if (type == \"password\") { showMask(); }",
+            "if (password == confirmPassword) {",
+            "if (password == \"\") return;",
+            "  - KEYCLOAK_ADMIN_PASSWORD=%KC_PASSWORD%",
+        ] {
+            assert!(!flagged(clean), "{clean}");
         }
     }
 }

@@ -662,14 +662,19 @@ fn listings_piped_to_recursive_deletes() {
 /// stays.
 #[test]
 fn archives_saved_unpacked_then_run() {
-    assert!(fires(
+    for hit in [
         "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf runner-2.4.1.tar.gz && ./runner/install.sh",
-        Rule::UnsafeCommand
-    ));
+        "cd /tmp && wget https://releases.example.dev/pkg-3.2.tar.gz && tar xzf pkg-3.2.tar.gz && cd pkg-3.2 && ./install.sh",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
     for clean in [
         "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && sha256sum -c runner.sha256 && tar xzf runner-2.4.1.tar.gz && ./runner/install.sh",
         "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf vendor.tar.gz && ./runner/install.sh",
         "wget -q https://artifacts.pellucid.dev/runner-2.4.1.tar.gz && tar xzf runner-2.4.1.tar.gz && ls runner",
+        "wget -O fixtures.tgz https://example.net/fixtures.tgz; tar -tzf fixtures.tgz | head; ./run_tests.sh",
+        "curl -LO https://example.net/dataset.tar.gz && ./scripts/cleanup.sh && tar xzf dataset.tar.gz",
+        "curl -LO https://example.net/dataset.tar.gz && tar xzf dataset.tar.gz && ./scripts/import.sh dataset/",
     ] {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }

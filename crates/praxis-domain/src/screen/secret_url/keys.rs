@@ -1,6 +1,7 @@
 //! Which query parameters named for a key carry a sender's credential:
-//! the known names of intake and routing keys, and `<word>_key` for a word
-//! that names no thing.
+//! the known names of intake and routing keys, `<word>_key` for a word
+//! that names no thing, and a short name the text spells out ("a viewer
+//! key" for `vk=`).
 
 /// Query parameters named for a key that authenticates its sender, which
 /// the names of secrets do not cover.
@@ -123,7 +124,7 @@ fn vendor_key(name: &str) -> bool {
 
 /// Whether `word` (in lower case) names a thing a key sorts or finds, or
 /// a key public by design (`public`, `site`), not a credential.
-pub(super) fn names_a_thing(word: &str) -> bool {
+fn names_a_thing(word: &str) -> bool {
     THING_KEYS.contains(&word)
 }
 
@@ -131,4 +132,36 @@ pub(super) fn names_a_thing(word: &str) -> bool {
 /// authenticates its sender, judged then by its random value.
 pub(super) fn sender_key(name: &str) -> bool {
     SENDER_KEYS.contains(&name) || vendor_key(name)
+}
+
+/// Whether `text` spells out a short parameter's name as the initials of
+/// a phrase that names a credential ("a viewer key" for `vk=`, "the
+/// access token" for `at=`).
+pub(super) fn spelled_out(text: &str, name: &str) -> bool {
+    if !(2..=4).contains(&name.len()) || !name.bytes().all(|b| b.is_ascii_lowercase()) {
+        return false;
+    }
+    // Articles spell nothing ("a key" is no `ak=`).
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty() && !["a", "an", "the"].contains(&w.to_ascii_lowercase().as_str()))
+        .collect();
+    words.windows(name.len()).any(|phrase| {
+        let last = phrase[phrase.len() - 1];
+        ["key", "token", "secret", "password"]
+            .iter()
+            .any(|w| last.eq_ignore_ascii_case(w))
+            && phrase
+                .iter()
+                .zip(name.bytes())
+                .all(|(word, b)| word.as_bytes()[0].eq_ignore_ascii_case(&b))
+            // A public key (`pk=`) or a cache key names no credential, nor
+            // does a paging token (`nt=` for a "next token").
+            && !phrase[..phrase.len() - 1].iter().any(|w| {
+                let w = w.to_ascii_lowercase();
+                names_a_thing(&w)
+                    || ["next", "continuation", "sync", "delta", "skip", "paging", "pagination"]
+                        .contains(&w.as_str())
+            })
+    })
 }

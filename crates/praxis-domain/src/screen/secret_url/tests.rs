@@ -788,9 +788,14 @@ fn repeated_keys_private_feeds_and_spelled_out_parameters() {
     for clean in [
         "admin:admin@localhost is the image's default login",
         "https://cal.brightpath.app/feeds/private-calendars/basic.ics",
+        "https://www.notion.so/acme/private-605d6e5fc5646c59e884a987594fc7a3/",
+        "s3://assets/private-605d6e5fc5646c59e884a987594fc7a3/avatar.png",
         "The shared recording link: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=ae99b35599f813c49780f268bc0d70dc",
         "The link includes a viewer key: https://rec.glassbeam.io/share/du9KA9t5OQHFeDWGuHtq?vk=2",
         "Pass the public key too: https://pay.example.net/checkout?pk=ae99b35599f813c49780f268bc0d70dc",
+        "Fetch the next page with the next token: https://api.example.net/items?nt=ae99b35599f813c49780f268bc0d70dc",
+        "Rotate the signing key weekly. Unrelated: https://cdn.example.net/a.png?sk=ae99b35599f813c49780f268bc0d70dc",
+        "Art: https://cdn.example.net/themes/key-art.jpg?tk=ae99b35599f813c49780f268bc0d70dc",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

@@ -1,11 +1,12 @@
 //! Session cookies read where the text speaks of cookies: Google's, a
 //! row copied from a browser's developer tools, and Django's session key
 //! where the text names its `sessionid` cookie; a server's own session
-//! cookie named a few words before its value, and Laravel's remember-me
-//! cookie.
+//! cookie named a few words before its value, Laravel's remember-me
+//! cookie, and cookies named for a session in a header or a cookie
+//! string.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::super::value::{few_vowels, has_digit, mixed_case, random_like, wordy};
+use super::super::value::{few_vowels, has_digit, mixed_case, random_like, twilio_sid, wordy};
 
 lazy_regex!(
     /// Google's session cookies (`SID`, `HSID`, `SSID`, `APISID`,
@@ -47,6 +48,64 @@ lazy_regex!(
     r"\bremember_[a-z]+_[0-9a-f]{40}=([A-Za-z0-9%._~+/|-]{20,})"
 );
 
+lazy_regex!(
+    /// A cookie's name and value, as a cookie string or header lists them.
+    COOKIE_ITEM,
+    r"(?:^|[\s;:,(])([A-Za-z_][\w.-]{0,63})=([A-Za-z0-9%._~+/=-]{20,})"
+);
+
+/// Whether a cookie's name says it holds a session: it ends in `sid`,
+/// `ses`, `sess`, `session` or `sessid` (`TWIKISID`, `unifises`), or is a
+/// shop's own cookie named by a hash (`PrestaShop-<32 hex>`).
+fn session_cookie_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["sid", "ses", "sess", "session", "sessid"]
+        .iter()
+        .any(|end| lower.len() > end.len() && lower.ends_with(end))
+        || name.rsplit_once('-').is_some_and(|(head, hash)| {
+            !head.is_empty() && hash.len() == 32 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        })
+}
+
+/// Whether a cookie's value is generated: digits and letters, random, in
+/// mixed case or with few vowels (hex, PHP's small letters).
+fn generated_cookie(v: &str) -> bool {
+    has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v)) && !wordy(v)
+}
+
+/// The values of cookies named for a session in a cookie header or a
+/// cookie string (`a=…; b=…`), and of any cookie on a line that a
+/// sentence calls a session cookie ("Session cookie from the admin page:
+/// `VW_ADMIN=…`").
+fn listed_session_cookies(text: &str) -> Spans {
+    let mut out = Spans::new();
+    for line in text.split_inclusive('\n') {
+        let offset = line.as_ptr() as usize - text.as_ptr() as usize;
+        let header = contains_ignoring_case(line, "cookie:");
+        // Only a pair after the words is the one they call a session
+        // cookie ("`_ga=…` is not a session cookie" is not).
+        let said = line.to_ascii_lowercase().find("session cookie");
+        let listed = line.contains("; ");
+        if !(header || said.is_some() || listed) {
+            continue;
+        }
+        for c in COOKIE_ITEM.captures_iter(line) {
+            let (Some(name), Some(value)) = (c.get(1), c.get(2)) else {
+                continue;
+            };
+            let named = (header || listed) && session_cookie_name(name.as_str());
+            let after_words = said.is_some_and(|at| at < name.start());
+            // A sentence's full stop is not the value's.
+            let v = value.as_str().trim_end_matches('.');
+            // A Twilio resource's SID (`MessageSid=SM…`) names no session.
+            if (named || after_words) && generated_cookie(v) && !twilio_sid(v) {
+                out.push(offset + value.start()..offset + value.start() + v.len());
+            }
+        }
+    }
+    out
+}
+
 /// The session cookies' values in `text`.
 pub(super) fn cookie_ids(text: &str) -> Spans {
     let mut out = Spans::new();
@@ -71,6 +130,9 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
         out.extend(groups(Some(&SERVER_COOKIE_LATER), text, |v| {
             has_digit(v) && random_like(v, 20) && (few_vowels(v) || !wordy(v))
         }));
+    }
+    if text.contains('=') {
+        out.extend(listed_session_cookies(text));
     }
     if text.contains("remember_") {
         out.extend(groups(Some(&REMEMBER_COOKIE), text, |v| {

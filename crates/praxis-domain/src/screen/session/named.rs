@@ -81,7 +81,7 @@ lazy_regex!(
     /// A session's id printed by code that reads it, the output in a
     /// comment after the call (`console.log(req.sessionID) // prints …`).
     PRINTED_ID,
-    r#"(?i)\bsession[_-]?id\b[^\n]{0,40}?(?://|#)\s*(?:prints|printed|logs|logged|shows|showed|outputs|gives|gave|returns|returned|->|=>)\s*:?\s*["'`]?([A-Za-z0-9_-]{20,128})"#
+    r#"(?i)\bsession[_-]?id\b[^\n]{0,40}?\s(?://|#)\s*(?:prints|printed|logs|logged|shows|showed|outputs|gives|gave|returns|returned|->|=>)\s*:?\s*["'`]?([A-Za-z0-9_-]{20,128})"#
 );
 
 /// The ids in `text` named by what serves them.

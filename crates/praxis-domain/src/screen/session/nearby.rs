@@ -28,7 +28,9 @@ pub(super) fn nearby_ids(text: &str) -> Spans {
                 .rfind(|(_, c)| c.is_whitespace())
                 .map_or(0, |(i, c)| i + c.len_utf8());
             let token = &text[token_start..start];
+            // A path's segment (`…/sid/<slug>`) is a name, not an id.
             !token.contains("://")
+                && !token.ends_with('/')
                 && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
                 && has_digit(v)
                 && has_letter(v)

@@ -524,3 +524,26 @@ fn bare_ids_after_a_session_word() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 83: cookies named for a session in a header or a cookie
+/// string (`TWIKISID`, `unifises`, a shop's `PrestaShop-<hash>`), any
+/// cookie a sentence calls a session cookie before it; a Twilio SID, a
+/// cookie after words that say it is no session cookie, a plain word.
+#[test]
+fn cookies_named_for_sessions_in_headers_and_strings() {
+    for hit in [
+        "Cookie: TWIKISID=1f69488e5bfa90208252f015b41cfdc2",
+        "Unifi controller: unifises=53weLixh0xhRiLcysKdaOoY7sJVD6Vss; csrf_token=FzOsDNqlovDKGoR5v6eegUOQXBfmnU98",
+        "Cookie: PrestaShop-c51b8711c03531b106896856e641247d=def50200bfe9daedeaa9192b2ce02501fcf31ad9a1fe4517",
+        "Session cookie from the Vaultwarden admin page: VW_ADMIN=XIj_yixCn03Y-3jvjDmsAHZODaYRmPjkS5XREtdafbf",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "the body had SmsStatus=delivered; MessageSid=SM4bd9816fdc18674bbbccb18a9ae89011.",
+        "Google Analytics cookie _ga=GA1.2.1029384756.1712345678 is not a session cookie.",
+        "Cookie: responses=all_good_nothing_to_see_here; theme=dark",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

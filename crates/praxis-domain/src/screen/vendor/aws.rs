@@ -146,8 +146,12 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
     out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
         random_like(b, 40) && distinct_chars(b) >= 12
     }));
+    // Forty hex digits are a SHA-1 (a commit), never a key.
     out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12 && has_digit(b)
+        random_like(b, 40)
+            && distinct_chars(b) >= 12
+            && has_digit(b)
+            && !b.bytes().all(|c| c.is_ascii_hexdigit())
     }));
     // The console's credentials file, or a table, with a column for the
     // secret key.
@@ -256,6 +260,7 @@ mod tests {
         }
         for clean in [
             "La clé secrète AWS (celle du compte de sauvegarde) était codée en dur dans le script.",
+            "La clé secrète a été retirée (commit 9fceb02d0ae598e95dc970b74767f19372d61af8).",
             "Parameters:\n  UploaderSecret:\n    Type: String\n    NoEcho: true\n    Default: ''",
             "Parameters:\n  UploaderSecretArn:\n    Type: String\n    Default: arn:aws:secretsmanager:eu-west-1:123456789012:secret:uploader",
         ] {

@@ -103,10 +103,12 @@ lazy_regex!(
 );
 
 lazy_regex!(
-    /// A 32-byte key in base64, quoted or assigned, beside a shared access
-    /// policy's name.
+    /// A 32-byte key in base64, quoted, beside a shared access policy's
+    /// name; or assigned to a variable named for a key, the policy named
+    /// on the same line (`AZURE_SERVICEBUS_KEY=…  # SharedAccessKey for
+    /// …`).
     POLICY_KEY_LITERAL,
-    r#"["'`]([A-Za-z0-9+/]{43}=)["'`]|[=:][ \t]*([A-Za-z0-9+/]{43}=)(?:\s|$)"#
+    r#"["'`]([A-Za-z0-9+/]{43}=)["'`]|\b[A-Z][A-Z0-9_]*KEY[ \t]*[=:][ \t]*([A-Za-z0-9+/]{43}=)[ \t][^\n]*SharedAccessKey"#
 );
 
 /// An Azure Functions key, storage account or shared access key, or SAS
@@ -172,10 +174,13 @@ mod tests {
             "AZURE_SERVICEBUS_KEY=atv13r1cFyJ/kZUgcEP79Nm3b8zGClo5oOlNDhaIKww=  # SharedAccessKey for RootManageSharedAccessKey on sb-checkout-prod",
             Rule::CredentialAzure
         ));
-        assert!(!fires(
+        for clean in [
             "AZURE_SERVICEBUS_KEY=${SB_KEY}  # SharedAccessKey for RootManageSharedAccessKey on sb-checkout-prod",
-            Rule::CredentialAzure
-        ));
+            "x-ms-content-sha256: X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=\nSharedAccessKeyName=RootManageSharedAccessKey",
+            "PublicKey = atv13r1cFyJ/kZUgcEP79Nm3b8zGClo5oOlNDhaIKww=  # not the SharedAccessKey",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+        }
     }
 
     /// Held-out 75: a Functions key marked `AzFu` with no other context, a

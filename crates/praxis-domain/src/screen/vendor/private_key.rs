@@ -49,7 +49,13 @@ pub(in crate::screen) fn private_key(text: &str) -> Spans {
     );
     out.extend(DER_KEY.find_iter(text).map(|m| m.range()));
     if text.contains("-----END") {
-        out.extend(KEY_TAIL.find_iter(text).map(|m| m.range()));
+        // A body of one letter repeated is a template's filler.
+        out.extend(
+            KEY_TAIL
+                .find_iter(text)
+                .filter(|m| super::super::value::distinct_chars(m.as_str()) >= 20)
+                .map(|m| m.range()),
+        );
     }
     out
 }
@@ -119,6 +125,8 @@ mod tests {
             "The file ends with -----END RSA PRIVATE KEY----- and a newline.",
             "[REDACTED]\n-----END OPENSSH PRIVATE KEY-----",
             "MIIBCgKCAQEA…\n-----END RSA PUBLIC KEY-----",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\nAAAA==\n-----END OPENSSH PRIVATE KEY-----",
+            "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: aes256-cbc\nComment: <your comment>\n...",
         ] {
             assert!(!fires(clean, Rule::CredentialPrivateKey), "{clean}");
         }

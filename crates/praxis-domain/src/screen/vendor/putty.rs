@@ -4,7 +4,9 @@
 /// marker (`<redacted>`, `[…]`) stands for the count after
 /// `Private-Lines:` or opens the line after it, or there is no
 /// `Private-Lines:` and a marker line or a bracketed or parenthesized note ("Comment:
-/// [contents removed]") stands in for the body.
+/// [contents removed]") stands in for the body, or an ellipsis or a slot
+/// (`Comment: <your comment>`) follows the header and no line of key
+/// material does.
 pub(super) fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
     let rest = &text[found.end()..];
     let marker = |line: &str| line.trim_start().starts_with(['<', '[']);
@@ -15,7 +17,17 @@ pub(super) fn putty_redacted(text: &str, found: &regex::Match<'_>) -> bool {
                 .take(2)
                 .any(marker),
             // A note in brackets that the contents were removed.
-            None => rest.lines().any(|line| marker(line) || removed_note(line)),
+            None => {
+                rest.lines().any(|line| marker(line) || removed_note(line))
+                    || (["...", "…", ": <"].iter().any(|cut| rest.contains(cut))
+                        && !rest.lines().any(|line| {
+                            let line = line.trim();
+                            line.len() >= 40
+                                && line.bytes().all(|b| {
+                                    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+                                })
+                        }))
+            }
         }
 }
 
