@@ -495,6 +495,14 @@ fn runs_download(names: &[String], target: &str) -> bool {
     })
 }
 
+/// Whether `dir` is the directory one of the archives saved as `names`
+/// unpacks into.
+fn unpacks_into(names: &[String], dir: &str) -> bool {
+    names
+        .iter()
+        .any(|n| archive_stem(base_name(n)).is_some_and(|stem| stem_dir(stem, dir)))
+}
+
 /// Whether `dir` is the directory an archive named `stem` unpacks into:
 /// the stem itself or longer (`pkg-3.2`, `pkg-3.2-linux`), or the stem's
 /// name without its version (`runner` for `runner-2.4.1`).
@@ -553,33 +561,20 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
                 break;
             }
             let run_start = run.get(0).map_or(0, |m| m.start());
-            let entered = unpacked_at.is_some_and(|end| {
-                end <= run_start
-                    && CD.captures_iter(&rest[end..run_start]).any(|c| {
-                        names.iter().any(|n| {
-                            archive_stem(base_name(n)).is_some_and(|stem| stem_dir(stem, &c[1]))
-                        })
-                    })
+            let unpacked_before = unpacked_at.filter(|end| *end <= run_start);
+            let entered = unpacked_before.is_some_and(|end| {
+                CD.captures_iter(&rest[end..run_start])
+                    .any(|c| unpacks_into(&names, &c[1]))
             });
-            let relative = target
-                .as_str()
-                .trim_start_matches(['"', '\''])
-                .starts_with("./");
+            let path = target.as_str().trim_start_matches(['"', '\'']);
             // Run from the directory it unpacked into, named without its
             // version (`./runner/install.sh` from `runner-2.4.1.tar.gz`).
-            let from_unpacked = unpacked_at.is_some_and(|end| end <= run_start)
-                && relative
-                && target
-                    .as_str()
-                    .trim_start_matches(['"', '\''])
-                    .trim_start_matches("./")
-                    .split_once('/')
-                    .is_some_and(|(dir, _)| {
-                        names.iter().any(|n| {
-                            archive_stem(base_name(n)).is_some_and(|stem| stem_dir(stem, dir))
-                        })
-                    });
-            let relative = ((unpacked || entered) && relative) || from_unpacked;
+            let from_unpacked = unpacked_before.is_some()
+                && path
+                    .strip_prefix("./")
+                    .and_then(|p| p.split_once('/'))
+                    .is_some_and(|(dir, _)| unpacks_into(&names, dir));
+            let relative = ((unpacked || entered) && path.starts_with("./")) || from_unpacked;
             if relative || runs_download(&names, target.as_str()) {
                 out.push(download.start()..download.end() + target.end());
                 break;

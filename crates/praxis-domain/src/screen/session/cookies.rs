@@ -5,7 +5,9 @@
 //! cookie, and cookies named for a session in a header or a cookie
 //! string.
 
-use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::pattern::{
+    Spans, contains_ignoring_case, find_ignoring_case, groups, lazy_regex,
+};
 use super::super::value::{few_vowels, has_digit, mixed_case, random_like, twilio_sid, wordy};
 
 lazy_regex!(
@@ -79,12 +81,14 @@ fn generated_cookie(v: &str) -> bool {
 /// `VW_ADMIN=…`").
 fn listed_session_cookies(text: &str) -> Spans {
     let mut out = Spans::new();
+    let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let offset = line.as_ptr() as usize - text.as_ptr() as usize;
+        let start = offset;
+        offset += line.len();
         let header = contains_ignoring_case(line, "cookie:");
         // Only a pair after the words is the one they call a session
         // cookie ("`_ga=…` is not a session cookie" is not).
-        let said = line.to_ascii_lowercase().find("session cookie");
+        let said = find_ignoring_case(line, "session cookie").next();
         let listed = line.contains("; ");
         if !(header || said.is_some() || listed) {
             continue;
@@ -99,7 +103,7 @@ fn listed_session_cookies(text: &str) -> Spans {
             let v = value.as_str().trim_end_matches('.');
             // A Twilio resource's SID (`MessageSid=SM…`) names no session.
             if (named || after_words) && generated_cookie(v) && !twilio_sid(v) {
-                out.push(offset + value.start()..offset + value.start() + v.len());
+                out.push(start + value.start()..start + value.start() + v.len());
             }
         }
     }

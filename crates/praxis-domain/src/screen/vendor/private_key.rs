@@ -3,6 +3,7 @@
 //! armour, and a body whose opening was cut off above its `END` line.
 
 use super::super::pattern::{Spans, lazy_regex};
+use super::super::value::distinct_chars;
 
 lazy_regex!(
     PRIVATE_KEY,
@@ -53,7 +54,7 @@ pub(in crate::screen) fn private_key(text: &str) -> Spans {
         out.extend(
             KEY_TAIL
                 .find_iter(text)
-                .filter(|m| super::super::value::distinct_chars(m.as_str()) >= 20)
+                .filter(|m| distinct_chars(m.as_str()) >= 20)
                 .map(|m| m.range()),
         );
     }
