@@ -227,6 +227,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&blocks::CONSUL_TOKENS, &["tokens"]),
             (&blocks::CONSUL_ENCRYPT, &["encrypt"]),
             (&blocks::POSTMAN_APIKEY, &["apikey"]),
+            (&blocks::OPENVPN_AUTH_FILE, &["openvpn", "auth-user-pass"]),
             (
                 &blocks::SECRET_CHILDREN,
                 &[
@@ -707,6 +708,10 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     ));
     out.extend(blocks::postman_keys(
         open.get(&blocks::POSTMAN_APIKEY),
+        text,
+    ));
+    out.extend(blocks::openvpn_passwords(
+        open.get(&blocks::OPENVPN_AUTH_FILE),
         text,
     ));
     out.extend(

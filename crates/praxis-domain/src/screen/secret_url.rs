@@ -214,7 +214,8 @@ enum Param {
     Digest,
     /// `sid`, a session id (Salesforce's `frontdoor.jsp?sid=`) but
     /// elsewhere a number, a timestamp, a Windows SID or a Twilio message's
-    /// id: only a long, generated, mixed-case value.
+    /// id, and a drop service's `upload_key`, elsewhere the object's path:
+    /// only a long, generated, mixed-case value.
     Session,
 }
 
@@ -297,7 +298,7 @@ fn param_kind(key: &str) -> Option<Param> {
         // `auth` is often a flag (`auth=false`), `stok` a word's end
         // (`?stok=in_stock`).
         "auth" | "stok" => Param::Auth,
-        "sid" => Param::Session,
+        "sid" | "upload_key" | "uploadkey" => Param::Session,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
         "code" => Param::Code,

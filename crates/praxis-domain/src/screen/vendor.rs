@@ -13,7 +13,12 @@ use super::value::{
 };
 
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
-lazy_regex!(OPENAI, r"\bsk-([A-Za-z0-9_-]{20,})");
+lazy_regex!(
+    /// A key by its opening, or a project, service or admin key glued to
+    /// a short option (`gh secret set … -bsk-proj-…`).
+    OPENAI,
+    r"\bsk-([A-Za-z0-9_-]{20,})|\B-[A-Za-z]sk-((?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,})"
+);
 lazy_regex!(ANTHROPIC, r"\bsk-ant-([A-Za-z0-9_-]{20,})");
 lazy_regex!(
     /// A token by its opening (a rotating refresh token's `xoxe-1-…` may
@@ -500,7 +505,12 @@ lazy_regex!(
 // validator or an account or API key SID. Three patterns, each with a
 // literal the regex engine can skip to; as one alternation they had none
 // and cost a full scan of every text.
-lazy_regex!(TWILIO_NAME, r"(?i)twilio|트윌리오|トゥイリオ|特维利奥");
+lazy_regex!(
+    /// Twilio by name, or by its client's first argument (`Client(account_sid,
+    /// …)`, `accountSid`).
+    TWILIO_NAME,
+    r"(?i)twilio|트윌리오|トゥイリオ|特维利奥|\baccount_?sid\b"
+);
 lazy_regex!(TWILIO_VALIDATOR, r"\bRequestValidator\b");
 lazy_regex!(TWILIO_SID, r"(?:AC|SK)[0-9a-f]{32}");
 lazy_regex!(
@@ -674,9 +684,17 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
         .map_or(0, |i| i + 1);
     let end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
     let line = text[start..end].to_ascii_lowercase();
-    ["md5", "sha1", "hexdigest", "checksum", "etag", "digest"]
-        .iter()
-        .any(|w| line.contains(w))
+    [
+        "md5",
+        "sha1",
+        "hexdigest",
+        "checksum",
+        "etag",
+        "digest",
+        "hash",
+    ]
+    .iter()
+    .any(|w| line.contains(w))
 }
 
 /// Whether the value starting at `at` is labelled a token or passed to a
@@ -872,3 +890,6 @@ mod tests;
 
 #[cfg(test)]
 mod service_tests;
+
+#[cfg(test)]
+mod placement_tests;

@@ -182,6 +182,8 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             // A cookie header's or string's session cookies (`unifises=`).
             "cookie:",
             "ses=",
+            // PrestaShop's cookie, named by a hash.
+            "prestashop-",
             "threads continue",
             "(s(",
             "oauth2_proxy",

@@ -1,12 +1,14 @@
 //! Values nested under a block that names them: a CloudFormation
 //! parameter's `Default`, Consul's ACL `tokens` and gossip key, Postman's
-//! `apikey`, an XML element inside one named for secrets.
+//! `apikey`, an XML element inside one named for secrets, the password
+//! line of OpenVPN's credentials file.
 
 use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
 use super::super::value::{has_digit, is_placeholder, random_like};
 use super::literal::uuid_value;
+use super::prose::generated_password;
 
 lazy_regex!(
     /// A CloudFormation parameter's (or any YAML template's) default under
@@ -35,6 +37,14 @@ lazy_regex!(
     /// (`"apikey": [{"key": "value", "value": "…"}, {"key": "key", …}]`).
     pub(super) POSTMAN_APIKEY,
     r#""apikey"\s*:\s*\[[^\]]*?\{\s*"key"\s*:\s*"value"\s*,\s*"value"\s*:\s*"([^"\n]+)""#
+);
+
+lazy_regex!(
+    /// OpenVPN's `auth-user-pass` file shown under a line that names it
+    /// (`openvpn auth.txt:`, `cat > /etc/openvpn/auth.txt <<EOF`): a user
+    /// name alone on its line, then the password in group 1.
+    pub(super) OPENVPN_AUTH_FILE,
+    r"(?i)(?:\bopenvpn\b|\bauth-user-pass\b)[^\n]{0,80}\r?\n[ \t]*[^\s:=]{1,64}[ \t]*\r?\n[ \t]*(\S{8,128})[ \t]*(?:\r?\n|$)"
 );
 
 lazy_regex!(
@@ -125,6 +135,13 @@ pub(super) fn consul_gossip_keys(pattern: Option<&Regex>, text: &str) -> Spans {
     groups(pattern, text, |v| random_like(v, 44) && has_digit(v))
 }
 
+/// The passwords of OpenVPN credentials files shown in `text`, when
+/// [`OPENVPN_AUTH_FILE`]'s gate opened: a chosen password's mix, not a
+/// directive (`EOF`, `nobind`) or a path.
+pub(super) fn openvpn_passwords(pattern: Option<&Regex>, text: &str) -> Spans {
+    groups(pattern, text, generated_password)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::screen::fires;
@@ -145,6 +162,26 @@ mod tests {
             "<keys><key id=\"1\">abc</key><fingerprint>SHA256:0a9f8e7d6c5b4a39281706f5e4d3c2b1a0</fingerprint></keys>",
             "<tokens><name>deploy-bot-2024-release</name><api>${API_TOKEN}</api></tokens>",
             "<credentials><user>deploy</user><region>eu-west-1</region></credentials>",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 84: OpenVPN's credentials file shown as its two lines;
+    /// a client config, a log and a file whose second line is a path.
+    #[test]
+    fn openvpn_credentials_files() {
+        for hit in [
+            "Contents of the openvpn creds file:\nsvc-backup\nTundra#4471pine\n",
+            "cat > /etc/openvpn/client/auth.txt <<EOF\nalice.ops\nWq9!vRm2Lx\nEOF",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "openvpn client.conf:\nclient\nnobind\nremote vpn.example.net 1194",
+            "openvpn[812]: Initialization Sequence Completed\nTue May 2 10:01:55 2024\n",
+            "auth-user-pass /etc/openvpn/auth.txt\nclient\n/etc/openvpn/ca.crt\n",
+            "cat > /etc/openvpn/auth.txt <<EOF\n${VPN_USER}\n${VPN_PASSWORD}\nEOF",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -852,3 +852,22 @@ fn couchbase_and_minio_admin_passwords() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 84: MinIO's client as Debian names it (`mcli`), and a
+/// password that opens with `-`; a flag after `-P` and a name are none.
+#[test]
+fn mcli_aliases_and_passwords_that_open_with_a_dash() {
+    for hit in [
+        "mcli alias set backup https://s3.backup.lan:9000 backup-svc Zr8QwLx2KvN5mTp7",
+        "bcp dbo.Sales in sales.csv -S db01 -U loader -P -Tq9vXw_Lm2z%k -c",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "mcli alias set backup https://s3.backup.lan:9000 --api S3v4",
+        "bcp dbo.Sales in sales.csv -S db01 -T -P -c",
+        "sqlcmd -S db01 -U sa -P -Werror -i init.sql",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

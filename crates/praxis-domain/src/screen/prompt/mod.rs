@@ -678,9 +678,10 @@ lazy_regex!(
     r"(?im)(?:^|\\n|\n|\][ \t]+|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?[\x22']?\**\[?(Human|User|Assistant|H|A|Utilisateur|Usuario|Usuário|Benutzer|Nutzer|Asistente|Assistente|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
 );
 lazy_regex!(
-    /// A negated order to order it: "must never tell agents to …".
+    /// A negated order or leave to order it: "must never tell agents to
+    /// …", "we never let the agent …".
     NEVER_TELL,
-    r"(?:never|not|n't)\s+(?:tell|ask|instruct|encourage)\s+(?:\w+\s+){1,2}to$"
+    r"(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+\w+){1,2})$"
 );
 lazy_regex!(
     /// An address to disregard the repository's own guidance.

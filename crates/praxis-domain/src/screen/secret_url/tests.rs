@@ -800,3 +800,20 @@ fn repeated_keys_private_feeds_and_spelled_out_parameters() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 84: a drop service's generated `upload_key`; and the same
+/// parameter naming the object's path or an id in one case.
+#[test]
+fn an_upload_key_that_is_generated() {
+    assert!(fires(
+        "tar cz logs | curl -T - 'https://drop.example.net/in/logs.tgz?upload_key=Qm7Tz2LwX9vKc4RbN8pYd3HsJ6gF'",
+        Rule::SecretUrl
+    ));
+    for clean in [
+        "https://media.example.net/api/finish?upload_key=uploads/2024/05/avatar-7f3a.png",
+        "https://media.example.net/api/finish?upload_key=5d41402abc4b2a76b9719d911017c592",
+        "https://media.example.net/api/finish?upload_key=avatar_upload_20240502",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -64,9 +64,35 @@ fn session_cookie_name(name: &str) -> bool {
     ["sid", "ses", "sess", "session", "sessid"]
         .iter()
         .any(|end| lower.len() > end.len() && lower.ends_with(end))
-        || name.rsplit_once('-').is_some_and(|(head, hash)| {
-            !head.is_empty() && hash.len() == 32 && hash.bytes().all(|b| b.is_ascii_hexdigit())
-        })
+        || hashed_name(name)
+}
+
+/// Whether a cookie's name is a shop's own, a name and a hash
+/// (`PrestaShop-<32 hex>`).
+fn hashed_name(name: &str) -> bool {
+    name.rsplit_once('-').is_some_and(|(head, hash)| {
+        head.starts_with(|c: char| c.is_ascii_alphabetic())
+            && head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && hash.len() == 32
+            && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
+/// Whether a cookie is PrestaShop's, named by a hash: a shape so
+/// particular that it needs no header around it.
+fn prestashop_cookie(name: &str) -> bool {
+    name.get(..11)
+        .is_some_and(|head| head.eq_ignore_ascii_case("prestashop-"))
+        && hashed_name(name)
+}
+
+/// Whether `line` may hold a pair named like [`hashed_name`]: a `-` and 32
+/// hex digits before an `=` (a byte scan, cheaper than the pattern's).
+fn may_hold_hashed_pair(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b'=', bytes).any(|at| {
+        at > 33 && bytes[at - 33] == b'-' && bytes[at - 32..at].iter().all(u8::is_ascii_hexdigit)
+    })
 }
 
 /// Whether a cookie's value is generated: digits and letters, random, in
@@ -76,7 +102,8 @@ fn generated_cookie(v: &str) -> bool {
 }
 
 /// The values of cookies named for a session in a cookie header or a
-/// cookie string (`a=…; b=…`), and of any cookie on a line that a
+/// cookie string (`a=…; b=…`), of PrestaShop's cookie named by a hash
+/// anywhere, and of any cookie on a line that a
 /// sentence calls a session cookie ("Session cookie from the admin page:
 /// `VW_ADMIN=…`").
 fn listed_session_cookies(text: &str) -> Spans {
@@ -90,14 +117,16 @@ fn listed_session_cookies(text: &str) -> Spans {
         // cookie ("`_ga=…` is not a session cookie" is not).
         let said = find_ignoring_case(line, "session cookie").next();
         let listed = line.contains("; ");
-        if !(header || said.is_some() || listed) {
+        let hashed = may_hold_hashed_pair(line);
+        if !(header || said.is_some() || listed || hashed) {
             continue;
         }
         for c in COOKIE_ITEM.captures_iter(line) {
             let (Some(name), Some(value)) = (c.get(1), c.get(2)) else {
                 continue;
             };
-            let named = (header || listed) && session_cookie_name(name.as_str());
+            let named = ((header || listed) && session_cookie_name(name.as_str()))
+                || prestashop_cookie(name.as_str());
             let after_words = said.is_some_and(|at| at < name.start());
             // A sentence's full stop is not the value's.
             let v = value.as_str().trim_end_matches('.');

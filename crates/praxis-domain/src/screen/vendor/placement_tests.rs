@@ -1,0 +1,39 @@
+//! Unit tests of vendor tokens in unusual places: glued to an option,
+//! positional in a call.
+
+use crate::screen::fires;
+use crate::screen::rule::Rule;
+
+/// Held-out 84: a project key glued to `gh secret set`'s `-b`; a word
+/// after a short option and a hyphenated name are no keys.
+#[test]
+fn an_openai_key_glued_to_a_short_option() {
+    assert!(fires(
+        "gh secret set OPENAI_KEY -bsk-proj-Xq7Lm2Rt9Vb4Nc8Kp3Wd6Hs1Jf5Gz0Ty2Ue4Io6Pa8Sd1Fg3Hj5Kl7Zx9Cv2Bn4Mq6T3BlbkFJWe8Rt1Yu3Io5Pa7Sd9Fg2Hj4Kl6Zx8Cv0Bn3Mq5We7Rt9Yu1",
+        Rule::CredentialOpenai
+    ));
+    for clean in [
+        "git commit -m 'x' -bsk-proj-rename-the-staging-branch-for-the-release",
+        "kubectl logs -lsk-proj-embedder-7c9d5b8f6d-q2lzx",
+        "make -task-runner-for-the-nightly-build-and-the-weekly-report",
+    ] {
+        assert!(!fires(clean, Rule::CredentialOpenai), "{clean}");
+    }
+}
+
+/// Held-out 83: an auth token passed to Twilio's client after its
+/// account SID, with no name of Twilio; and two hashes compared in a note
+/// that names it.
+#[test]
+fn a_twilio_token_after_the_account_sid_and_hashes_beside_its_name() {
+    assert!(fires(
+        "It worked once we passed it in: Client(account_sid, '5be0c3a1d9e84f7b2a6c0d1e3f4a5b6c')",
+        Rule::CredentialTwilio
+    ));
+    for clean in [
+        "Build hashes: 5be0c3a1d9e84f7b2a6c0d1e3f4a5b6c vs 0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f, the twilio bump changed the lockfile.",
+        "accountSid lookups return 404 for ids like 5be0c3a1d9e84f7b2a6c0d1e3f4a5b6c in the hash index",
+    ] {
+        assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
+    }
+}
