@@ -10,7 +10,7 @@ use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
     drawn_words, has_digit, is_placeholder, mixed_case, random_like, refers, vault_token,
-    word_like, written_out,
+    word_like, wordy, written_out,
 };
 
 lazy_regex!(
@@ -21,10 +21,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
-    /// uploads, database shells), where `-p` is the password (which may
-    /// open with `-`); `-a` of `redis-cli` (whose `-p` is the port).
+    /// uploads, database shells, Apple's `altool`), where `-p` is the
+    /// password (which may open with `-`); `-a` of `redis-cli` (whose `-p`
+    /// is the port).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|snowsql|couchbase-cli|ncftp(?:put|get|ls)?|winrs)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*|-[^\s"'-][^\s"']{7,})|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|snowsql|couchbase-cli|ncftp(?:put|get|ls)?|winrs|altool)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*|-[^\s"'-][^\s"']{7,})|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
@@ -150,6 +151,22 @@ lazy_regex!(
     POSITIONAL,
     r#"(?i)\b(?:configure|config)\s+set\s+(?:--\S+\s+)*\S*(?:secret|token|password|_auth)\S*\s+["']?([^\s"']+)|\bvault\s+(?:login|token\s+(?:lookup|revoke|renew|capabilities))\s+(?:-\S+\s+)*["']?([A-Za-z0-9._-]{16,})|\becho\s+(?:-n\s+)?["']?((?:hvs|hvb|s|b)\.[A-Za-z0-9_-]{24,})["']?\s*\|\s*vault\s+login\b|\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*([A-Za-z0-9+/]{40,}={0,2})|\buser-secrets\s+set\s+(?:--?\S+\s+\S+\s+)*["']?[^\s"']+["']?\s+["']?([^\s"']+)|\b[\w.-]+\s+(?:auth\s+)?login\s+(?:--?\S+\s+)*([A-Za-z0-9_]{32,})(?:\s|$)"#
 );
+
+/// Whether `v` is letters then digits (`ProdAse01`): a host's or a
+/// server's name, not a password drawn at random.
+fn name_with_number(v: &str) -> bool {
+    let letters = v.trim_end_matches(|c: char| c.is_ascii_digit());
+    !letters.is_empty() && letters.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// Whether `v` has the shape of an Apple app-specific password
+/// (`abcd-efgh-ijkl-mnop`).
+fn app_specific_password(v: &str) -> bool {
+    v.len() == 19
+        && v.split('-').count() == 4
+        && v.split('-')
+            .all(|group| group.len() == 4 && group.bytes().all(|b| b.is_ascii_lowercase()))
+}
 
 /// The commands [`PAIR_COMMAND`] names.
 const PAIR_TOOLS: &[&str] = &[
@@ -477,20 +494,32 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         // sentence may name the flag itself ("sqlcmd's -P flag").
         let port = v.len() <= 5 && v.bytes().all(|b| b.is_ascii_digit());
         // A generated password may open with `-`; a flag (`-c`,
-        // `-Wall`) has no mix of cases with digits or symbols.
+        // `-Wall`) has no mix of cases with digits or symbols, and one
+        // glued to its value names a host, a file or a setting
+        // (`-hMongoDb01:27017`, `-SProdAse01`).
         let flag = v.strip_prefix('-').is_some_and(|rest| {
             !(mixed_case(rest)
                 && rest
                     .bytes()
                     .any(|b| b.is_ascii_digit() || (b.is_ascii_punctuation() && b != b'-')))
+                || rest.contains([':', '.', '/', '='])
+                || wordy(&rest[1..])
+                || name_with_number(&rest[1..])
         });
+        // Apple's tools read `@keychain:NAME` and `@env:NAME`; their
+        // app-specific passwords are four groups of four small letters,
+        // which read as words.
+        let apple = contains_ignoring_case(text, "altool");
+        let kept_elsewhere = apple && (v.starts_with("@keychain:") || v.starts_with("@env:"));
+        let app_specific = apple && app_specific_password(v);
         !port
             && !flag
+            && !kept_elsewhere
             && !names_the_flag(v)
             && v.len() >= 4
             && !refers(v)
             && !file_reference(v)
-            && !word_like(v.trim_end_matches(['.', ',', ';', ':', ')']))
+            && (app_specific || !word_like(v.trim_end_matches(['.', ',', ';', ':', ')'])))
             && !is_placeholder(v)
     }));
     // Each of these patterns reads a password, where drawn words count.

@@ -41,10 +41,14 @@ lazy_regex!(
 /// User names that are documentation placeholders, not people.
 fn placeholder_user(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    // An ellipsis stands for a name left out (`C:\Users\...\AppData`).
+    // An ellipsis stands for a name left out (`C:\Users\...\AppData`),
+    // also before a bracket or a comma that closes the aside (`(C:\Users\...)`).
     lower.starts_with("your")
         || matches!(lower.as_str(), "username" | "user_name" | "user-name")
-        || lower.chars().all(|c| c == '.' || c == '…')
+        || lower
+            .trim_end_matches([')', ']', ',', ';'])
+            .chars()
+            .all(|c| c == '.' || c == '…')
 }
 
 /// Whether a "user name" is a web page's file (`/home/index.html`): a
@@ -375,6 +379,7 @@ mod tests {
         for clean in [
             "The /home/index.html route 404s after the router change.",
             "Paths like C:\\Users\\...\\AppData must be quoted in the .bat file.",
+            "The profile folder (C:\\Users\\...) is skipped; $HOME is synced instead.",
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }

@@ -120,12 +120,6 @@ lazy_regex!(
     r#"(?i)\bhttps?://[^\s#"'<>`]+#!?([A-Za-z0-9_!/-]{20,})"#
 );
 lazy_regex!(
-    /// A mount of an SMB share whose password is in its address
-    /// (`mount_smbfs '//DOMAIN;user:…@host/share'`, no scheme).
-    SMB_MOUNT,
-    r#"(?i)\b(?:mount_smbfs|mount\.cifs|mount\s+-t\s+(?:smbfs|cifs))\s+(?:-\S+\s+)*["']?//(?:[^\s/@:;'"]+;)?[^\s/@:;'"]+:([^\s@'"/]+)@"#
-);
-lazy_regex!(
     /// An expiry among a URL's parameters: the URL is signed, and its
     /// other generated value is the signature or token
     /// (`?st=<token>&e=1767225600`).
@@ -214,9 +208,11 @@ enum Param {
     Digest,
     /// `sid`, a session id (Salesforce's `frontdoor.jsp?sid=`) but
     /// elsewhere a number, a timestamp, a Windows SID or a Twilio message's
-    /// id, and a drop service's `upload_key`, elsewhere the object's path:
-    /// only a long, generated, mixed-case value.
+    /// id: only a long, generated, mixed-case value.
     Session,
+    /// A drop service's `upload_key`, elsewhere the object's path or file
+    /// name: only a generated, mixed-case value with no `/` or `.`.
+    Upload,
 }
 
 fn param_kind(key: &str) -> Option<Param> {
@@ -239,8 +235,10 @@ fn param_kind(key: &str) -> Option<Param> {
         // A package feed's shared access signature too.
         // A payment callback's signing key (`sign_key`), unlike its
         // `sign`, is the secret itself.
+        // Cloudflare's signed URL carries its expiry and signature in
+        // `verify` (elsewhere a flag, `verify=true`).
         "hmac" | "session_key" | "sessionkey" | "sas" | "sign_key" | "signkey" | "signing_key"
-        | "signingkey" => Param::Digest,
+        | "signingkey" | "verify" => Param::Digest,
         "token"
         | "access_token"
         | "accesstoken"
@@ -298,7 +296,8 @@ fn param_kind(key: &str) -> Option<Param> {
         // `auth` is often a flag (`auth=false`), `stok` a word's end
         // (`?stok=in_stock`).
         "auth" | "stok" => Param::Auth,
-        "sid" | "upload_key" | "uploadkey" => Param::Session,
+        "sid" => Param::Session,
+        "upload_key" | "uploadkey" => Param::Upload,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
         "code" => Param::Code,
@@ -348,6 +347,13 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
                 && has_digit(value)
                 && random_like(value, 20)
                 && !twilio_sid(value)
+        }
+        Param::Upload => {
+            value.len() >= 16
+                && !value.contains(['/', '.'])
+                && mixed_case(value)
+                && has_digit(value)
+                && random_like(value, 16)
         }
         Param::Code => {
             host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".azurewebsites.net"))
@@ -792,9 +798,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
             }
         }
     }
-    if contains_ignoring_case(text, "mount") {
-        out.extend(groups(Some(&SMB_MOUNT), text, |p| !is_placeholder(p)));
-    }
+    out.extend(schemeless::schemeless(text));
     if contains_ignoring_case(text, "/private/") {
         out.extend(groups(Some(&PRIVATE_PATH), text, generated_segment));
     }
@@ -978,6 +982,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
 }
 
 mod keys;
+mod schemeless;
 
 #[cfg(test)]
 mod tests;

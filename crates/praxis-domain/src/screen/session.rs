@@ -733,7 +733,11 @@ pub(super) fn session_id(text: &str) -> Spans {
         // suffix): a time, a date or a flag's words
         // (`session_started_at=2024-…`, `session_flag=dark_mode_v2`) are
         // none.
-        let header = c.get(1).is_some_and(|key| cookie_header(text, key.start()));
+        // Keycloak's legacy cookies are named for it alone.
+        let keycloak = ["AUTH_SESSION_ID_LEGACY", "KEYCLOAK_SESSION_LEGACY"]
+            .iter()
+            .any(|name| c[1].eq_ignore_ascii_case(name));
+        let header = keycloak || c.get(1).is_some_and(|key| cookie_header(text, key.start()));
         let v = &c[2];
         let uuid = v.get(..36).is_some_and(|head| UUID_ONLY.is_match(head));
         // An encoded space or comma is text's (`Wed%2C%2001%20May…`).

@@ -408,14 +408,17 @@ pub(super) fn dated(s: &str) -> bool {
 /// Whether `v`, which opens with a sign (`=`), is a password a generator
 /// drew from symbols too (`=-P0DdIPHYHSAoS`), not a formula, a pin or a
 /// reference after one (`=SUM(A1)`, `==1.4.2`, `=${X}`): ten characters
-/// or more after the sign, in both cases and with a digit, none of them
-/// a bracket, a space, a `$` or another sign.
+/// or more after the sign, in both cases and with a digit (or two
+/// symbols no name takes), none of them a bracket, a space, a `$` or
+/// another sign.
 fn generated_after_sign(v: &str) -> bool {
     let rest = &v[1..];
+    // Symbols no name takes stand in for digits (`=uzS#-+uSg&a@`).
+    let symbols = rest.bytes().filter(|b| b"!#%&*+?@^~".contains(b)).count();
     rest.len() >= 10
         && rest.bytes().any(|b| b.is_ascii_uppercase())
         && rest.bytes().any(|b| b.is_ascii_lowercase())
-        && has_digit(rest)
+        && (has_digit(rest) || symbols >= 2)
         && !rest.contains([' ', '$', '=', '(', ')', '{', '}', '[', ']', '<', '>'])
         && distinct_chars(rest) >= 8
 }

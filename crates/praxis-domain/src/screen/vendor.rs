@@ -13,11 +13,12 @@ use super::value::{
 };
 
 lazy_regex!(GITHUB, r"\b(?:gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})");
+lazy_regex!(OPENAI, r"\bsk-([A-Za-z0-9_-]{20,})");
 lazy_regex!(
-    /// A key by its opening, or a project, service or admin key glued to
-    /// a short option (`gh secret set … -bsk-proj-…`).
-    OPENAI,
-    r"\bsk-([A-Za-z0-9_-]{20,})|\B-[A-Za-z]sk-((?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,})"
+    /// A project, service or admin key glued to a short option (`gh
+    /// secret set … -bsk-proj-…`): the key from its `sk-` on.
+    OPENAI_GLUED,
+    r"\B-[A-Za-z](sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,})"
 );
 lazy_regex!(ANTHROPIC, r"\bsk-ant-([A-Za-z0-9_-]{20,})");
 lazy_regex!(
@@ -74,7 +75,7 @@ lazy_regex!(
     /// one written by `printf '…:_authToken=%s' VALUE`, npm's variable for
     /// it, and Yarn's `npmAuthToken` or `npmAuthIdent`.
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?=["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?["']?[ \t]*[=:][ \t]*["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line
@@ -362,18 +363,26 @@ pub(super) fn github(text: &str) -> Spans {
 }
 
 pub(super) fn openai(text: &str) -> Spans {
-    tokens(Some(&OPENAI), text, |b| {
+    let mut out = tokens(Some(&OPENAI), text, |b| {
         // A Kubernetes pod's name (`sk-embedder-7c9d5b8f6d-q2lzx`) is
         // lower case and hyphenated; keys mix cases.
         let pod = b
             .bytes()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
             && b.bytes().filter(|&c| c == b'-').count() >= 2;
-        // A project key carries `T3BlbkFJ` (the base64 of "OpenAI") in its
-        // random body; a chance run such as `xxx` beside it is still one.
-        let marked = b.len() >= 60 && b.contains("T3BlbkFJ") && distinct_chars(b) >= 20;
-        !b.starts_with("ant-") && !pod && (key_body(b) || marked)
-    })
+        !b.starts_with("ant-") && !pod && (key_body(b) || marked_key(b))
+    });
+    // Glued to an option, only a key with its marker: a branch or a label
+    // may be named `sk-proj-…` too.
+    out.extend(groups(Some(&OPENAI_GLUED), text, |k| marked_key(&k[3..])));
+    out
+}
+
+/// Whether a key's body carries `T3BlbkFJ` (the base64 of "OpenAI"), as a
+/// project key's random body does; a chance run such as `xxx` beside it
+/// still makes one.
+fn marked_key(b: &str) -> bool {
+    b.len() >= 60 && b.contains("T3BlbkFJ") && distinct_chars(b) >= 20
 }
 
 pub(super) fn anthropic(text: &str) -> Spans {
@@ -506,10 +515,10 @@ lazy_regex!(
 // literal the regex engine can skip to; as one alternation they had none
 // and cost a full scan of every text.
 lazy_regex!(
-    /// Twilio by name, or by its client's first argument (`Client(account_sid,
-    /// …)`, `accountSid`).
+    /// Twilio by name, or by its client called with the account SID first
+    /// (`Client(account_sid, …)`).
     TWILIO_NAME,
-    r"(?i)twilio|트윌리오|トゥイリオ|特维利奥|\baccount_?sid\b"
+    r"(?i)twilio|트윌리오|トゥイリオ|特维利奥|\bClient\(\s*account_?sid\s*,"
 );
 lazy_regex!(TWILIO_VALIDATOR, r"\bRequestValidator\b");
 lazy_regex!(TWILIO_SID, r"(?:AC|SK)[0-9a-f]{32}");
@@ -684,17 +693,13 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
         .map_or(0, |i| i + 1);
     let end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);
     let line = text[start..end].to_ascii_lowercase();
-    [
-        "md5",
-        "sha1",
-        "hexdigest",
-        "checksum",
-        "etag",
-        "digest",
-        "hash",
-    ]
-    .iter()
-    .any(|w| line.contains(w))
+    ["md5", "sha1", "hexdigest", "checksum", "etag", "digest"]
+        .iter()
+        .any(|w| line.contains(w))
+        // "hashes", not `#hashtag` or HashiCorp.
+        || line
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| matches!(w, "hash" | "hashes" | "hashed"))
 }
 
 /// Whether the value starting at `at` is labelled a token or passed to a

@@ -140,9 +140,12 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "hdnea",
             "tkn",
             "stok",
-            // An SMB share's address, which has no scheme.
+            // An SMB share's address and MySQL Shell's connection URI,
+            // which have no scheme.
             "smbfs",
             "cifs",
+            "mysqlsh",
+            "\\c",
             // Password parameters (an SMS gateway's, a router's, a SOAP
             // login's) and a feed's shared access signature.
             "psw=",

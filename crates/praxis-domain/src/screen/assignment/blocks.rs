@@ -6,7 +6,7 @@
 use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
-use super::super::value::{has_digit, is_placeholder, random_like};
+use super::super::value::{has_digit, is_placeholder, mixed_case, random_like};
 use super::literal::uuid_value;
 use super::prose::generated_password;
 
@@ -136,10 +136,21 @@ pub(super) fn consul_gossip_keys(pattern: Option<&Regex>, text: &str) -> Spans {
 }
 
 /// The passwords of OpenVPN credentials files shown in `text`, when
-/// [`OPENVPN_AUTH_FILE`]'s gate opened: a chosen password's mix, not a
-/// directive (`EOF`, `nobind`) or a path.
+/// [`OPENVPN_AUTH_FILE`]'s gate opened: a chosen password's mix of cases
+/// or symbols, not a directive (`EOF`, `cipher=AES-256-GCM`), a file
+/// (`dh2048.pem`) or a name (`tun1-office`) of a listing.
 pub(super) fn openvpn_passwords(pattern: Option<&Regex>, text: &str) -> Spans {
-    groups(pattern, text, generated_password)
+    groups(pattern, text, |v| {
+        let file = v.rsplit_once('.').is_some_and(|(_, ext)| {
+            (2..=4).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        generated_password(v)
+            && !v.contains('=')
+            && !file
+            && (mixed_case(v)
+                || v.bytes()
+                    .any(|b| b.is_ascii_punctuation() && !b"-_.".contains(&b)))
+    })
 }
 
 #[cfg(test)]
@@ -182,6 +193,9 @@ mod tests {
             "openvpn[812]: Initialization Sequence Completed\nTue May 2 10:01:55 2024\n",
             "auth-user-pass /etc/openvpn/auth.txt\nclient\n/etc/openvpn/ca.crt\n",
             "cat > /etc/openvpn/auth.txt <<EOF\n${VPN_USER}\n${VPN_PASSWORD}\nEOF",
+            "$ ls /etc/openvpn/server\nca.crt\ndh2048.pem\nserver.key",
+            "openvpn interfaces:\ntun0\ntun1-office",
+            "auth-user-pass\nauth-nocache\ncipher=AES-256-GCM",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -126,11 +126,14 @@ pub(in crate::screen) fn literal_secret(
         || v.starts_with("./")
         || v.starts_with("../")
         || v.starts_with("~/")
-        // `@file` hands a file's contents over; after a YAML key's colon, a
-        // generated password may open with `@` too (`: @5yBPs2Z@03_`).
+        // `@file` hands a file's contents over; after a YAML key's colon, or
+        // with a symbol no file's name takes (`=@2=gAHoH9^O2`), a generated
+        // password may open with `@` too (`: @5yBPs2Z@03_`).
         || (v.starts_with('@')
             && (v[1..].starts_with(['/', '.', '~'])
-                || !(quoted || colon && super::prose::generated_password(v))))
+                || !(quoted
+                    || (colon || v[1..].contains(['=', '^', '#', '!', '*', '&', '%', '+']))
+                        && super::prose::generated_password(v))))
         // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
         || (!quoted
             && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
@@ -467,5 +470,15 @@ mod tests {
         assert!(!flagged(
             "ALTER LOGIN [svc_report] WITH PASSWORD = N'<password>', CHECK_POLICY = ON;"
         ));
+    }
+
+    /// Held-out 85: after `=`, a password that opens with `@` and takes
+    /// symbols no file's name takes; `@file` and `@./file` read a file.
+    #[test]
+    fn passwords_with_symbols_that_open_with_an_at_sign() {
+        assert!(flagged("jdbc.password=@7=kLmQ2x^Zr4"));
+        for clean in ["password=@secrets2.txt", "token=@./ci/token-2024.txt"] {
+            assert!(!flagged(clean), "{clean}");
+        }
     }
 }

@@ -871,3 +871,23 @@ fn mcli_aliases_and_passwords_that_open_with_a_dash() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 85: Apple's `altool -p` with an app-specific password, `net
+/// user` with one that opens with `=`; a keychain reference, glued flags
+/// naming a host or a server.
+#[test]
+fn app_specific_passwords_and_glued_flags() {
+    for hit in [
+        "xcrun altool --upload-app -f App.ipa -u dev@example.com -p qwer-tyui-opas-dfgh",
+        "net user svc_sync =Kp#-+mQz&w@ /add",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "xcrun altool --upload-app -f App.ipa -u dev@example.com -p @keychain:AC_PASSWORD",
+        "mongo --host db01 -u admin -p -hMongoDb01:27017",
+        "isql -Usa -P -SProdAse01",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -678,10 +678,9 @@ lazy_regex!(
     r"(?im)(?:^|\\n|\n|\][ \t]+|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?[\x22']?\**\[?(Human|User|Assistant|H|A|Utilisateur|Usuario|Usuário|Benutzer|Nutzer|Asistente|Assistente|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
 );
 lazy_regex!(
-    /// A negated order or leave to order it: "must never tell agents to
-    /// …", "we never let the agent …".
+    /// A negated order or leave: "never tell agents to …", "never let the agent …".
     NEVER_TELL,
-    r"(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+\w+){1,2})$"
+    r"(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+[\w-]+){1,3})$"
 );
 lazy_regex!(
     /// An address to disregard the repository's own guidance.
@@ -970,9 +969,11 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
         open.find(&REPOSITORY_GUIDANCE, text)
             .chain(open.find(rule_files, text))
             .filter(|m| {
-                // Long enough for "never tell the agents to".
-                let lead = lead_lower(text, m.start(), 80);
-                let lead = lead.trim_end();
+                // Long enough for "never tell the agents to"; a leave on
+                // the line before is another's.
+                let raw = lead_lower(text, m.start(), 80);
+                let lead = raw.trim_end();
+                let line = raw.rsplit('\n').next().unwrap_or("").trim_end();
                 // A question whether it may be done asks; it orders nothing
                 // ("should agents be allowed to override CONTRIBUTING.md?").
                 let asked = ["allowed to", "able to", "permitted to", "whether to"]
@@ -985,7 +986,7 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                     || lead.ends_with("never")
                     || asked
                     || described_attempt(lead)
-                    || NEVER_TELL.is_match(lead))
+                    || NEVER_TELL.is_match(line))
             })
             .map(|m| m.range()),
     );

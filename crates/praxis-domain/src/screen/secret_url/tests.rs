@@ -813,6 +813,27 @@ fn an_upload_key_that_is_generated() {
         "https://media.example.net/api/finish?upload_key=uploads/2024/05/avatar-7f3a.png",
         "https://media.example.net/api/finish?upload_key=5d41402abc4b2a76b9719d911017c592",
         "https://media.example.net/api/finish?upload_key=avatar_upload_20240502",
+        "PUT https://media.example.net/api/finish?upload_key=uploads/2024/05/IMG_4032.JPG 204",
+        "https://media.example.net/api/finish?upload_key=Invoices/Q2-2024/INV-00482.pdf",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
+
+/// Held-out 85: MySQL Shell's URI without a scheme, Cloudflare's signed
+/// URL's `verify`; a login without a password, a reference, a flag.
+#[test]
+fn shell_uris_and_signed_verify_parameters() {
+    for hit in [
+        "mysqlsh --uri 'ops:Tq8#vLw2Rz@db-7.internal:33060' --sql",
+        "https://cdn.example.net/v.mp4?verify=1741090000-Xk2Lm9QpR4sTz7Wv1Yb3Nc5Hd8Jf0Gg",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "mysqlsh root@localhost:3306 --sql",
+        "mysqlsh --uri 'admin:$MYSQL_PW@db:3306'",
+        "https://api.example.net/check?verify=true",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

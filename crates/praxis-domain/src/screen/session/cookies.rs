@@ -2,8 +2,8 @@
 //! row copied from a browser's developer tools, and Django's session key
 //! where the text names its `sessionid` cookie; a server's own session
 //! cookie named a few words before its value, Laravel's remember-me
-//! cookie, and cookies named for a session in a header or a cookie
-//! string.
+//! cookie, cookies named for a session in a header or a cookie string,
+//! and in a browser driver's saved cookie list.
 
 use super::super::pattern::{
     Spans, contains_ignoring_case, find_ignoring_case, groups, lazy_regex,
@@ -54,6 +54,14 @@ lazy_regex!(
     /// A cookie's name and value, as a cookie string or header lists them.
     COOKIE_ITEM,
     r"(?:^|[\s;:,(])([A-Za-z_][\w.-]{0,63})=([A-Za-z0-9%._~+/=-]{20,})"
+);
+
+lazy_regex!(
+    /// A cookie as a browser driver saves it (Playwright's
+    /// `storageState.json`, Puppeteer's and Selenium's cookie lists): its
+    /// name in group 1, its value in group 2.
+    COOKIE_OBJECT,
+    r#""name"\s*:\s*"([^"\n]{1,64})"\s*,\s*"value"\s*:\s*"([A-Za-z0-9%._~+/=-]{20,})""#
 );
 
 /// Whether a cookie's name says it holds a session: it ends in `sid`,
@@ -166,6 +174,16 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
     }
     if text.contains('=') {
         out.extend(listed_session_cookies(text));
+    }
+    if text.contains("\"value\"") {
+        out.extend(COOKIE_OBJECT.captures_iter(text).filter_map(|c| {
+            let name = c[1].to_ascii_lowercase();
+            let named = session_cookie_name(&name)
+                || ["sid", "session", "sessionid", "sess"].contains(&name.as_str());
+            let value = c.get(2)?;
+            (named && generated_cookie(value.as_str()) && !twilio_sid(value.as_str()))
+                .then(|| value.range())
+        }));
     }
     if text.contains("remember_") {
         out.extend(groups(Some(&REMEMBER_COOKIE), text, |v| {

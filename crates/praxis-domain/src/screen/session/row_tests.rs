@@ -566,3 +566,21 @@ fn a_cookie_named_by_a_hash_stands_alone() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 85: Keycloak's legacy session cookie alone, a browser
+/// driver's saved cookie named `sid`; a theme cookie and a deleted one.
+#[test]
+fn keycloak_legacy_cookies_and_saved_cookie_lists() {
+    for hit in [
+        "KEYCLOAK_SESSION_LEGACY=3f1c9a7e-8b2d-4e6f-9a1c-2b3d4e5f6a7b.kc-node-2",
+        "{\"cookies\": [{\"name\": \"connect.sid\", \"value\": \"s%3AqW8eR2tY6uI0oP4aS7dF1gH5jK9lZ3x\", \"domain\": \"app.test\"}]}",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "[{\"name\": \"theme\", \"value\": \"qW8eR2tY6uI0oP4aS7dF1gH5jK9lZ3x\"}]",
+        "[{\"name\": \"sid\", \"value\": \"deleted-because-the-user-logged-out\"}]",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -16,6 +16,7 @@ fn an_openai_key_glued_to_a_short_option() {
         "git commit -m 'x' -bsk-proj-rename-the-staging-branch-for-the-release",
         "kubectl logs -lsk-proj-embedder-7c9d5b8f6d-q2lzx",
         "make -task-runner-for-the-nightly-build-and-the-weekly-report",
+        "git checkout -bsk-proj-PLAT4521-RotateServiceAccountKeys",
     ] {
         assert!(!fires(clean, Rule::CredentialOpenai), "{clean}");
     }
@@ -36,4 +37,32 @@ fn a_twilio_token_after_the_account_sid_and_hashes_beside_its_name() {
     ] {
         assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
     }
+}
+
+/// A review of session 58: "hash" counts as a word, not inside a hashtag
+/// or HashiCorp; `account_sid` alone names no Twilio.
+#[test]
+fn hash_is_a_word_and_account_sid_alone_names_nothing() {
+    assert!(fires(
+        "Twilio sandbox: 5be0c3a1d9e84f7b2a6c0d1e3f4a5b6c  #hashtag-alerts",
+        Rule::CredentialTwilio
+    ));
+    assert!(!fires(
+        "Migration 0042 adds account_sid to calls (run 4bf92f3577b34da6a3ce929d0e0e4736).",
+        Rule::CredentialTwilio
+    ));
+}
+
+/// Held-out 85: npm's `_auth` set through its variable in a compose
+/// file's YAML; a reference there is none.
+#[test]
+fn npm_auth_variables_in_yaml() {
+    assert!(fires(
+        "environment:\n  NPM_CONFIG__AUTH: cmVsZWFzZTpRdzhMbTJ4Wno0",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "environment:\n  NPM_CONFIG__AUTH: ${NPM_AUTH}",
+        Rule::CredentialNpm
+    ));
 }

@@ -1,0 +1,32 @@
+//! Addresses that carry a password without a URL's scheme: an SMB
+//! share mounted by its address, MySQL Shell's connection URI.
+
+use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::value::is_placeholder;
+
+lazy_regex!(
+    /// A mount of an SMB share whose password is in its address
+    /// (`mount_smbfs '//DOMAIN;user:…@host/share'`, no scheme).
+    SMB_MOUNT,
+    r#"(?i)\b(?:mount_smbfs|mount\.cifs|mount\s+-t\s+(?:smbfs|cifs))\s+(?:-\S+\s+)*["']?//(?:[^\s/@:;'"]+;)?[^\s/@:;'"]+:([^\s@'"/]+)@"#
+);
+lazy_regex!(
+    /// MySQL Shell's connection URI, whose scheme is optional
+    /// (`mysqlsh --uri 'admin:…@db:33060'`, `\connect admin:…@db`).
+    SHELL_URI,
+    r#"(?i)(?:\bmysqlsh\b[^\n|;]*?\s(?:--uri[= ])?|\\c(?:onnect)?\s+)["']?[A-Za-z0-9_.-]+:([^\s@'"/]+)@[A-Za-z0-9.-]+"#
+);
+
+/// The passwords in `text` of addresses written without a scheme.
+pub(super) fn schemeless(text: &str) -> Spans {
+    let mut out = Spans::new();
+    if contains_ignoring_case(text, "mount") {
+        out.extend(groups(Some(&SMB_MOUNT), text, |p| !is_placeholder(p)));
+    }
+    if contains_ignoring_case(text, "mysqlsh") || text.contains("\\c") {
+        out.extend(groups(Some(&SHELL_URI), text, |p| {
+            p.len() >= 3 && !is_placeholder(p) && !p.starts_with("//")
+        }));
+    }
+    out
+}
