@@ -198,6 +198,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&config::MAIL_ACCOUNT, &["pass"]),
             (&config::STATS_AUTH, &["stats"]),
             (&config::REDIS_CONFIG_GET, &["requirepass", "masterauth"]),
+            (&config::DEVICE_SECRET, config::DEVICE_WORDS),
             (&debugger::PRINTED, debugger::DEBUGGER_WORDS),
             (
                 &DECLARATION,
@@ -227,7 +228,10 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&blocks::CONSUL_TOKENS, &["tokens"]),
             (&blocks::CONSUL_ENCRYPT, &["encrypt"]),
             (&blocks::POSTMAN_APIKEY, &["apikey"]),
-            (&blocks::OPENVPN_AUTH_FILE, &["openvpn", "auth-user-pass"]),
+            (
+                &blocks::OPENVPN_AUTH_FILE,
+                &["openvpn", "auth-user-pass", "vsftpd"],
+            ),
             (
                 &blocks::SECRET_CHILDREN,
                 &[
@@ -848,8 +852,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     // After an account's name, a slash also lists alternatives and
     // names (`build-agent / Linux-x86_64`, `qa.lead / QaLeadTeam01`): a
     // password's symbol tells it apart.
+    // A symbol, or a generated mix of cases with few vowels joined by `_`,
+    // tells a password from a second name ("user: alice / QaLeadTeam01").
     out.extend(groups(open.get(&ACCOUNT_PAIR), text, |v| {
-        generated_password(v) && !v.contains("://") && password_symbol(v)
+        generated_password(v)
+            && !v.contains("://")
+            && (password_symbol(v)
+                || (v.contains('_') && mixed_case(v) && random_like(v, 12) && few_vowels(v)))
     }));
     out.extend(groups(
         open.get(&WINDOWS_ACCOUNT_PAIR),

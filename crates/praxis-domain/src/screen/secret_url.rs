@@ -213,6 +213,9 @@ enum Param {
     /// A drop service's `upload_key`, elsewhere the object's path or file
     /// name: only a generated, mixed-case value with no `/` or `.`.
     Upload,
+    /// `login`, a user's name elsewhere: only SonarQube's token (40 hex
+    /// digits, or `sqa_`, `sqp_`, `squ_` and 40 hex).
+    Login,
 }
 
 fn param_kind(key: &str) -> Option<Param> {
@@ -298,6 +301,7 @@ fn param_kind(key: &str) -> Option<Param> {
         "auth" | "stok" => Param::Auth,
         "sid" => Param::Session,
         "upload_key" | "uploadkey" => Param::Upload,
+        "login" => Param::Login,
         // OpenWeather's and others' application key is a key too.
         "key" | "appid" | "app_id" => Param::Key,
         "code" => Param::Code,
@@ -354,6 +358,16 @@ fn secret_param(kind: Param, value: &str, host: Option<&str>) -> bool {
                 && mixed_case(value)
                 && has_digit(value)
                 && random_like(value, 16)
+        }
+        Param::Login => {
+            let hex = ["sqa_", "sqp_", "squ_"]
+                .iter()
+                .find_map(|p| value.strip_prefix(p))
+                .unwrap_or(value);
+            hex.len() == 40
+                && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                && has_digit(hex)
+                && has_letter(hex)
         }
         Param::Code => {
             host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".azurewebsites.net"))
@@ -702,18 +716,6 @@ fn link_token(value: &str, min: usize) -> bool {
         && !counts_up(value)
 }
 
-/// Whether a piece of a URL's fragment is a key: 20 or more characters,
-/// letters and digits in mixed case, random.
-fn fragment_key(piece: &str) -> bool {
-    piece.len() >= 20
-        && has_digit(piece)
-        && mixed_case(piece)
-        && longest_alnum_run(piece) >= 10
-        && random_like(piece, 20)
-        && !wordy(piece)
-        && !counts_up(piece)
-}
-
 pub(super) fn secret_url(text: &str) -> Spans {
     // Each pattern runs only where a text holds what every match of it
     // holds: a scan for a few words costs far less than a regex search.
@@ -791,7 +793,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
         for key in FRAGMENT_KEY.captures_iter(text).filter_map(|c| c.get(1)) {
             let mut at = key.start();
             for piece in key.as_str().split(['/', '!']) {
-                if fragment_key(piece) {
+                if keys::fragment_key(piece) {
                     out.push(at..at + piece.len());
                 }
                 at += piece.len() + 1;

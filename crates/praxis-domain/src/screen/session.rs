@@ -862,6 +862,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
     out.extend(cookies::cookie_ids(text));
     out.extend(named::named_ids(text));
+    out.extend(tools::tool_ids(text));
     out.extend(groups(Some(&SESSION_SHORT), text, |v| {
         distinct_chars(v) >= 4
     }));
@@ -884,3 +885,4 @@ mod nearby;
 mod row_tests;
 #[cfg(test)]
 mod tests;
+mod tools;

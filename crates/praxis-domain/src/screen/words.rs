@@ -187,6 +187,10 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "ses=",
             // PrestaShop's cookie, named by a hash.
             "prestashop-",
+            // Jupyter's kernel file, Mosh's key, a resumed conversation.
+            "kernel-",
+            "mosh_key",
+            "conversation",
             "threads continue",
             "(s(",
             "oauth2_proxy",

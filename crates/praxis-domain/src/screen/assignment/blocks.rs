@@ -40,11 +40,12 @@ lazy_regex!(
 );
 
 lazy_regex!(
-    /// OpenVPN's `auth-user-pass` file shown under a line that names it
-    /// (`openvpn auth.txt:`, `cat > /etc/openvpn/auth.txt <<EOF`): a user
-    /// name alone on its line, then the password in group 1.
+    /// OpenVPN's `auth-user-pass` file (or vsftpd's virtual users file,
+    /// the same lines) shown under a line that names it (`openvpn
+    /// auth.txt:`, `cat > /etc/openvpn/auth.txt <<EOF`): a user name alone
+    /// on its line, then the password in group 1.
     pub(super) OPENVPN_AUTH_FILE,
-    r"(?i)(?:\bopenvpn\b|\bauth-user-pass\b)[^\n]{0,80}\r?\n[ \t]*[^\s:=]{1,64}[ \t]*\r?\n[ \t]*(\S{8,128})[ \t]*(?:\r?\n|$)"
+    r"(?i)(?:\bopenvpn\b|\bauth-user-pass\b|\bvsftpd\b[^\n]{0,30}\bvirtual\s+users?\b)[^\n]{0,80}\r?\n[ \t]*[^\s:=]{1,64}[ \t]*\r?\n[ \t]*(\S{8,128})[ \t]*(?:\r?\n|$)"
 );
 
 lazy_regex!(
@@ -199,5 +200,18 @@ mod tests {
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
+    }
+
+    /// Held-out 86: vsftpd's virtual users file has OpenVPN's two lines.
+    #[test]
+    fn vsftpd_virtual_users_files() {
+        assert!(fires(
+            "vsftpd virtual users list:\nbackup-drop\nQm4_vXz8LrT2",
+            Rule::CredentialAssignment
+        ));
+        assert!(!fires(
+            "vsftpd virtual users list:\nbackup-drop\n/srv/ftp/backup-drop",
+            Rule::CredentialAssignment
+        ));
     }
 }

@@ -59,6 +59,17 @@ lazy_regex!(
     r#"(?i)\bCONFIG\s+GET\s+(?:requirepass|masterauth)\s*\r?\n\s*1\)\s*"(?:requirepass|masterauth)"\s*\r?\n\s*2\)\s*"([^"\n]+)""#
 );
 
+lazy_regex!(
+    /// A network device's secrets in its configuration: a key chain's
+    /// `key-string` (OSPF, EIGRP, BGP authentication) and an SNMP
+    /// community (`snmp-server community … RO`).
+    pub(super) DEVICE_SECRET,
+    r"(?im)^[ \t]*(?:key-string(?:[ \t]+[07])?|snmp-server[ \t]+community)[ \t]+(\S{6,})"
+);
+
+/// The words [`DEVICE_SECRET`] needs.
+pub(super) const DEVICE_WORDS: &[&str] = &["key-string", "snmp-server"];
+
 /// The credentials of configuration files in `text`, from the patterns
 /// whose gates `open` holds open.
 pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
@@ -78,6 +89,8 @@ pub(super) fn config_credentials(open: &Open<'_>, text: &str) -> Spans {
     out.extend(groups(open.get(&RELAY_LOGIN), text, |v| {
         listed_password(v) || account_password(v)
     }));
+    // `public` and `private`, SNMP's defaults, are words; a secret is drawn.
+    out.extend(groups(open.get(&DEVICE_SECRET), text, listed_password));
     out
 }
 
@@ -277,5 +290,24 @@ mod tests {
         assert!(!flagged(
             "127.0.0.1:6379> CONFIG GET requirepass\n1) \"requirepass\"\n2) \"\""
         ));
+    }
+
+    /// Held-out 86: a key chain's `key-string` and an SNMP community in a
+    /// device's configuration; SNMP's default words and a slot are none.
+    #[test]
+    fn network_device_secrets() {
+        for hit in [
+            "key chain EIGRP-KEYS\n key 1\n  key-string Rq7-vLm2Zx9K",
+            "snmp-server community t8Wq-Lz3Vx7Kp RW",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+        for clean in [
+            "snmp-server community public RO",
+            "snmp-server community <community-string> RO",
+            "  key-string ${OSPF_KEY}",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
     }
 }

@@ -124,7 +124,7 @@ lazy_regex!(
     /// test account is qa.lead / X", "login: ops@example.net / X"): taken
     /// only when the value looks generated.
     pub(super) ACCOUNT_PAIR,
-    r#"(?i)\b(?:account|login|creds?|credentials|user(?:name)?)\s*(?:\s(?:is|are|was|were)\s|:)\s*["'`]?[A-Za-z][\w.@+-]{0,63}["'`]?\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
+    r#"(?i)\b(?:account|login|creds?|credentials|user(?:name)?)(?:\s+(?:for|to|on|of)\s+[^\n/:]{1,40}?)?\s*(?:\s(?:is|are|was|were)\s|:)\s*["'`]?[A-Za-z][\w.@+-]{0,63}["'`]?\s+/\s+["'`“‘]?([^\s"'`”’,;]{8,})"#
 );
 lazy_regex!(
     /// A Windows account (`.\buildadmin`, `CORP\svc-sql`) and its
@@ -688,6 +688,21 @@ mod tests {
             "the password from the vault is rotated nightly",
             "The password in the connection string is URL-encoded.",
             "The password in v2.3.1 was SHA256-hashed, not salted.",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 86: a login "for" a system, then the account and its
+    /// password; a second name after the slash is none.
+    #[test]
+    fn logins_for_a_system_in_prose() {
+        assert!(flagged(
+            "fyi the login for the staging wiki is wiki-ops / Kq8v_Zr2LmX5t"
+        ));
+        for clean in [
+            "the login for staging is alice / alice.smith",
+            "login to the box is ops / Summer2024Dashboard",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

@@ -13,7 +13,7 @@ lazy_regex!(
     /// Words that introduce a quoted phrase as a thing talked about
     /// ("string", not a flag's `--set-string`).
     MENTION_CUE,
-    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|satz|zeile|enthielt|enth.lt|called|assert(?:ion)?|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
+    r"(?i)(?:^|[^\w-])strings?\b|\b(?:such\s+as|like|e\.g\.|for\s+example|phrases?|text|payloads?|patterns?|containing|contains|flag(?:s|ged)?|detects?|detected|matches|matching|the\s+words?|the\s+lines?|sentences?|s(?:a|ä|ae)tze?|wie|zeile|enthielt|enth.lt|called|assert(?:ion)?|known\s+as|classic|says|said|saying|contained|quot(?:e|es|ed|ing)|observed|attack(?:s|ers?)?|jailbreaks?|injections?|exploits?|samples?|findings?|reads|wrote|writes|write|writing|written|typed?|post(?:s|ed)?|insert(?:s|ed)?|embed(?:s|ded)?|plant(?:s|ed)?|hid(?:e|es|den)?|smuggle[sd]?|feeds|feeding|fed|including|includes|include|classif(?:y|ies|ied))\b"
 );
 
 /// Whether an instruction is quoted as a phrase under discussion: inside

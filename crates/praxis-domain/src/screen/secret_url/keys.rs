@@ -1,7 +1,11 @@
 //! Which query parameters named for a key carry a sender's credential:
 //! the known names of intake and routing keys, `<word>_key` for a word
 //! that names no thing, and a short name the text spells out ("a viewer
-//! key" for `vk=`).
+//! key" for `vk=`); and which pieces of a URL's fragment are keys.
+
+use super::super::value::{
+    counts_up, has_digit, longest_alnum_run, mixed_case, random_like, wordy,
+};
 
 /// Query parameters named for a key that authenticates its sender, which
 /// the names of secrets do not cover.
@@ -164,4 +168,16 @@ pub(super) fn spelled_out(text: &str, name: &str) -> bool {
                         .contains(&w.as_str())
             })
     })
+}
+
+/// Whether a piece of a URL's fragment is a key: 20 or more characters,
+/// letters and digits in mixed case, random.
+pub(super) fn fragment_key(piece: &str) -> bool {
+    piece.len() >= 20
+        && has_digit(piece)
+        && mixed_case(piece)
+        && longest_alnum_run(piece) >= 10
+        && random_like(piece, 20)
+        && !wordy(piece)
+        && !counts_up(piece)
 }

@@ -838,3 +838,17 @@ fn shell_uris_and_signed_verify_parameters() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 86: SonarQube's token as the `login` parameter; a user's
+/// name there is none.
+#[test]
+fn sonarqube_tokens_as_the_login_parameter() {
+    assert!(fires(
+        "sonar.host.url=https://sonar.example.net?login=sqp_4f9a2c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a3f",
+        Rule::SecretUrl
+    ));
+    assert!(!fires(
+        "https://app.example.net/auth?login=alice",
+        Rule::SecretUrl
+    ));
+}

@@ -584,3 +584,32 @@ fn keycloak_legacy_cookies_and_saved_cookie_lists() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 86: session ids where particular tools put them; and the
+/// same places holding no id.
+#[test]
+fn session_ids_where_tools_put_them() {
+    for hit in [
+        "jupyter console --existing kernel-9b3e2f1a-4c5d-4e6f-8a7b-1c2d3e4f5a6b.json",
+        "MOSH_KEY=Qx7vLm2RtY9pWc4ZsN8kJb mosh-client 10.0.0.7 60002",
+        "less /var/log/session-recorder/01HZX3K9QW4V7B2N8M5T6R1Y0D.cast",
+        "Resuming conversation 2c7e9f4a-1b3d-4e5f-a6b7-c8d9e0f1a2b3 from yesterday.",
+        "~/.gemini/tmp/3f9a0c1d2e4b5a6978c0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6/chats/session-2025-06-01T09-30-12ab34cd56.json",
+        "support wanted the session id: cs_test_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2",
+        "log.debug(\"session_id=%s\", \"k3J9xQ2mV7pL4wR8tY6nB1cZ\")",
+        "GET /cart?ssid=Vb7Kq2Lm9XzR4tW8pN3sJ6yH1cF5dG0a&cart=2",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "jupyter kernelspec list; kernel-python3.json is the spec",
+        "a stale kernel-9b3e2f1a-4c5d-4e6f-8a7b-1c2d3e4f5a6b.json was left in the runtime dir",
+        "MOSH_KEY= mosh-client 10.0.0.7 60002",
+        "ls /var/log/session-recorder/latest.cast",
+        "Resuming conversation with the vendor next week.",
+        "log.debug(\"session_id=%s\", session.id)",
+        "wpa_supplicant: ssid=HomeNetwork5G",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

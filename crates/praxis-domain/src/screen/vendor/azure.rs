@@ -82,10 +82,11 @@ lazy_regex!(
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
-    /// key for stprod is …", "Key1 for stprod (rotated …): …"): no other
-    /// context needed.
+    /// key for stprod is …", "Key1 for stprod (rotated …): …"), or as
+    /// the `value` of Terraform's output of one (`"primary_access_key":
+    /// {"sensitive": true, …, "value": "…"}`): no other context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)"#
+    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)|"(?:primary|secondary)_access_key"\s*:\s*\{[^{}]{0,160}?"value"\s*:\s*"([A-Za-z0-9+/]{86}==)""#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI
@@ -214,6 +215,23 @@ mod tests {
         ));
         assert!(!fires(
             "Azurite's account: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFEr7BGe1c2Ll9aXw==",
+            Rule::CredentialAzure
+        ));
+    }
+
+    /// Held-out 86: a storage key as the value of Terraform's output of
+    /// it; a sensitive value Terraform hides is none.
+    #[test]
+    fn storage_keys_in_terraform_output() {
+        let key = "Kx8vQ2mZr7Lp4Wt9Bn3Yc6Hd1Jf5Gs0Ae8Ui2Oq7Rw4Ty9Pl3Mk6Nj1Bh5Vg0Cf2Xd8Sz4Ea7Qw3Er9Ty1Ui5O==";
+        assert!(fires(
+            &format!(
+                "\"primary_access_key\": {{\n  \"sensitive\": true,\n  \"value\": \"{key}\"\n}}"
+            ),
+            Rule::CredentialAzure
+        ));
+        assert!(!fires(
+            "\"primary_access_key\": {\n  \"sensitive\": true,\n  \"value\": \"(sensitive value)\"\n}",
             Rule::CredentialAzure
         ));
     }
