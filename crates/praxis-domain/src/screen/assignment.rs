@@ -14,6 +14,7 @@ use super::value::{
     distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, password_symbol,
     random_like, word_like, wordy,
 };
+pub(super) use config::app_password;
 use keys::HARMLESS_TOKEN_WORDS;
 pub(super) use keys::{KEY_WORDS, KeyClass, key_class};
 pub(super) use literal::literal_secret;

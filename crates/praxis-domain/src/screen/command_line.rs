@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::assignment::{KEY_WORDS, KeyClass, key_class, literal_secret};
+use super::assignment::{KEY_WORDS, KeyClass, app_password, key_class, literal_secret};
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
@@ -157,15 +157,6 @@ lazy_regex!(
 fn name_with_number(v: &str) -> bool {
     let letters = v.trim_end_matches(|c: char| c.is_ascii_digit());
     !letters.is_empty() && letters.bytes().all(|b| b.is_ascii_alphabetic())
-}
-
-/// Whether `v` has the shape of an Apple app-specific password
-/// (`abcd-efgh-ijkl-mnop`).
-fn app_specific_password(v: &str) -> bool {
-    v.len() == 19
-        && v.split('-').count() == 4
-        && v.split('-')
-            .all(|group| group.len() == 4 && group.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 /// The commands [`PAIR_COMMAND`] names.
@@ -511,7 +502,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         // which read as words.
         let apple = contains_ignoring_case(text, "altool");
         let kept_elsewhere = apple && (v.starts_with("@keychain:") || v.starts_with("@env:"));
-        let app_specific = apple && app_specific_password(v);
+        let app_specific = apple && app_password(v);
         !port
             && !flag
             && !kept_elsewhere

@@ -127,13 +127,16 @@ fn account_password(v: &str) -> bool {
 }
 
 /// Whether `v` is four groups of four lowercase letters drawn at random,
-/// as Google's app passwords are: under 45% vowels (chance gives a fifth,
+/// as Google's app passwords are (apart by spaces or not) and Apple's
+/// app-specific ones (apart by `-`): under 45% vowels (chance gives a fifth,
 /// and sometimes more), many letters, and some group no English word
 /// could be ("sent this week from" is words).
-pub(super) fn app_password(v: &str) -> bool {
-    let joined = v.replace(' ', "");
+pub(in crate::screen) fn app_password(v: &str) -> bool {
+    let joined = v.replace([' ', '-'], "");
     let groups: Vec<&str> = if v.contains(' ') {
         v.split(' ').collect()
+    } else if v.contains('-') {
+        v.split('-').collect()
     } else {
         (0..v.len())
             .step_by(4)

@@ -878,7 +878,7 @@ fn mcli_aliases_and_passwords_that_open_with_a_dash() {
 #[test]
 fn app_specific_passwords_and_glued_flags() {
     for hit in [
-        "xcrun altool --upload-app -f App.ipa -u dev@example.com -p qwer-tyui-opas-dfgh",
+        "xcrun altool --upload-app -f App.ipa -u dev@example.com -p mvkt-rzqa-hpwe-lyxs",
         "net user svc_sync =Kp#-+mQz&w@ /add",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");

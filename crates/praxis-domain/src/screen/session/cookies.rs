@@ -94,15 +94,6 @@ fn prestashop_cookie(name: &str) -> bool {
         && hashed_name(name)
 }
 
-/// Whether `line` may hold a pair named like [`hashed_name`]: a `-` and 32
-/// hex digits before an `=` (a byte scan, cheaper than the pattern's).
-fn may_hold_hashed_pair(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    memchr::memchr_iter(b'=', bytes).any(|at| {
-        at > 33 && bytes[at - 33] == b'-' && bytes[at - 32..at].iter().all(u8::is_ascii_hexdigit)
-    })
-}
-
 /// Whether a cookie's value is generated: digits and letters, random, in
 /// mixed case or with few vowels (hex, PHP's small letters).
 fn generated_cookie(v: &str) -> bool {
@@ -125,8 +116,8 @@ fn listed_session_cookies(text: &str) -> Spans {
         // cookie ("`_ga=…` is not a session cookie" is not).
         let said = find_ignoring_case(line, "session cookie").next();
         let listed = line.contains("; ");
-        let hashed = may_hold_hashed_pair(line);
-        if !(header || said.is_some() || listed || hashed) {
+        let shop = contains_ignoring_case(line, "prestashop-");
+        if !(header || said.is_some() || listed || shop) {
             continue;
         }
         for c in COOKIE_ITEM.captures_iter(line) {
