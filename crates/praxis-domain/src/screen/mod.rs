@@ -32,6 +32,7 @@ mod context;
 pub mod corpus;
 mod decode;
 mod expand;
+mod forms;
 mod gate;
 mod git;
 mod home_path;
@@ -55,6 +56,7 @@ use std::sync::LazyLock;
 use serde_json::Value;
 
 use crate::finding::Finding;
+use forms::Forms;
 use gate::{Doors, Gates, Keywords};
 use words::words;
 
@@ -92,33 +94,26 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
     let normalized = normalize(text);
     let matched = normalized.as_str();
     let doors = DOORS.open(matched);
-    let variants = Variant::of(matched, commands);
+    let forms = Forms::of(matched, commands);
     let mut out = Vec::new();
     for rule in Rule::ALL {
-        let readers = || {
-            variants
-                .iter()
-                .filter(move |v| (v.rules)(rule) && v.doors.has(rule.index()))
-        };
-        let shut = !doors.has(rule.index());
-        let model = (rule == Rule::PromptOverride).then_some(prompt::model::flagged);
-        if (shut && model.is_none() && readers().next().is_none())
-            || (rule.commands_only() && !commands)
-        {
+        if rule.commands_only() && !commands {
             continue;
         }
-        let mut found = if shut {
-            Vec::new()
-        } else {
+        let mut found = if doors.has(rule.index()) {
             detect(rule, matched, doors)
+        } else {
+            Vec::new()
         };
         // A learned reader has no gate: it weighs every word of the text.
-        found.extend(model.into_iter().flat_map(|flagged| flagged(matched)));
-        for variant in readers() {
+        if rule == Rule::PromptOverride {
+            found.extend(prompt::model::flagged(matched));
+        }
+        for form in forms.read_by(rule) {
             found.extend(
-                detect(rule, &variant.text, variant.doors)
+                detect(rule, &form.text, form.doors)
                     .into_iter()
-                    .filter_map(|span| variant.back(span, matched.len())),
+                    .filter_map(|span| form.back(span, matched.len())),
             );
         }
         let mut spans: Vec<_> = found
@@ -183,182 +178,42 @@ fn carried_on_command_line(out: &mut Vec<(Hit, Option<Suppressor>)>) {
     out.extend(carried.into_iter().map(|hit| (hit, None)));
 }
 
-/// Another form of a text that some rules read too, with its doors and
-/// the way back to the bytes of the text as matched.
-struct Variant {
-    text: String,
-    doors: Doors,
-    /// For each byte of `text`, the byte it came from; `None` when the
-    /// offsets agree.
-    origin: Option<Vec<usize>>,
-    /// The rules that read this form.
-    rules: fn(Rule) -> bool,
-}
-
-impl Variant {
-    /// The forms of `matched` worth reading: leetspeak spelled out, in
-    /// prose, letters rotated back where the text names ROT13 and lines
-    /// read backwards where it says to, Markdown emphasis left out, for
-    /// prompt overrides (an order to the reader is prose; a
-    /// command's digits are its own), words written apart put back together
-    /// for them too, a command as the shell reads it (`c''url … | b\ash`,
-    /// continuations joined) and as it expands it (`$(echo … | base64 -d)`,
-    /// `$VAR` set before) for the command-field rules, argument lists (an
-    /// audit log's `EXECVE` record, an argv array) as their command lines
-    /// for credentials on a command line (in prose too), and for vendor
-    /// tokens: adjacent string literals joined (`"ghp_" + "…"`, split to
-    /// dodge a scanner), percent-encoding decoded (a webhook URL inside a
-    /// query parameter; session cookies and home paths read it too),
-    /// wrapped lines put back together and base64 runs decoded (which
-    /// prompt overrides read too).
-    fn of(matched: &str, commands: bool) -> Vec<Variant> {
-        static ORDERS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::order_readers));
-        static VENDORS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::token_readers));
-        static DECODED: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::decoded_readers));
-        static COMMANDS: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::shell_readers));
-        static BASE64: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::base64_readers));
-        static ARGV: LazyLock<Keywords> = LazyLock::new(|| doors_of(Variant::argv_readers));
-        let mut variants = Vec::new();
-        let mut push = |form: Option<(String, Option<Vec<usize>>)>,
-                        keywords: &Keywords,
-                        rules: fn(Rule) -> bool| {
-            if let Some((text, origin)) = form {
-                variants.push(Variant {
-                    doors: keywords.open(&text),
-                    text,
-                    origin,
-                    rules,
-                });
-            }
-        };
-        // A form that keeps the offsets, and one that maps them back.
-        let same = |form: Option<String>| form.map(|text| (text, None));
-        let mapped = |form: Option<(String, Vec<usize>)>| form.map(|(t, o)| (t, Some(o)));
-        let orders: fn(Rule) -> bool = Variant::order_readers;
-        let shell: fn(Rule) -> bool = Variant::shell_readers;
-        let tokens: fn(Rule) -> bool = Variant::token_readers;
-        let prose = !commands;
-        push(
-            same(prose.then(|| normalize::unleet(matched)).flatten()),
-            &ORDERS,
-            orders,
-        );
-        push(same(normalize::rot13(matched)), &ORDERS, orders);
-        push(
-            mapped(prose.then(|| decode::unemphasized(matched)).flatten()),
-            &ORDERS,
-            orders,
-        );
-        push(mapped(decode::reversed(matched)), &ORDERS, orders);
-        push(mapped(normalize::rejoined(matched)), &ORDERS, orders);
-        push(
-            mapped(commands.then(|| normalize::dequoted(matched)).flatten()),
-            &COMMANDS,
-            shell,
-        );
-        push(
-            mapped(commands.then(|| expand::expanded(matched)).flatten()),
-            &COMMANDS,
-            shell,
-        );
-        push(
-            mapped(decode::argv_joined(matched)),
-            &ARGV,
-            Variant::argv_readers,
-        );
-        push(
-            mapped(normalize::joined_literals(matched)),
-            &VENDORS,
-            tokens,
-        );
-        push(
-            mapped(decode::percent_decoded(matched)),
-            &DECODED,
-            Variant::decoded_readers,
-        );
-        push(mapped(wrap::unwrapped(matched)), &VENDORS, tokens);
-        push(
-            mapped(decode::base64_decoded(matched)),
-            &BASE64,
-            Variant::base64_readers,
-        );
-        variants
-    }
-
-    /// The rules that read the forms made for tokens: vendor tokens, and
-    /// private keys (a key block percent-encoded in a form body).
-    fn token_readers(rule: Rule) -> bool {
-        rule.is_vendor_token() || rule == Rule::CredentialPrivateKey
-    }
-
-    /// The rules that read base64 runs decoded: those of tokens, and prompt
-    /// overrides (an order encoded, with the order to decode and obey it).
-    fn base64_readers(rule: Rule) -> bool {
-        Variant::token_readers(rule) || rule == Rule::PromptOverride
-    }
-
-    /// The rules that read argument lists as command lines: credentials on
-    /// a command line only, as a list in data (a deny list's `["rm",
-    /// "-rf", "/"]`) is not run.
-    fn argv_readers(rule: Rule) -> bool {
-        rule == Rule::CredentialCommandLine
-    }
-
-    /// The rules that read a command as the shell reads it: those of
-    /// command fields, credentials on a command line and secret URLs.
-    fn shell_readers(rule: Rule) -> bool {
-        rule.commands_only() || matches!(rule, Rule::CredentialCommandLine | Rule::SecretUrl)
-    }
-
-    /// The rules that read a text percent-decoded (JSON's `\u00XX` escapes
-    /// too): those of tokens, and session cookies, home paths, secret URLs,
-    /// orders logged inside an encoded URL or header, and assignments whose
-    /// key was escaped to slip past a filter (`"pass\u0077ord"`).
-    fn decoded_readers(rule: Rule) -> bool {
-        Variant::token_readers(rule)
-            || matches!(
-                rule,
-                Rule::SessionId
-                    | Rule::HomePath
-                    | Rule::SecretUrl
-                    | Rule::PromptOverride
-                    | Rule::CredentialAssignment
-            )
-    }
-
-    /// The rules that read leetspeak spelled out, ROT13 rotated back and
-    /// words put back together.
-    fn order_readers(rule: Rule) -> bool {
-        rule == Rule::PromptOverride
-    }
-
-    /// `span` of this form as a span of the matched text, `len` bytes
-    /// long. The span ends where the next byte came from, so that a byte
-    /// that stands for several (an entity's `&lt;`) is taken whole.
-    fn back(&self, span: std::ops::Range<usize>, len: usize) -> Option<std::ops::Range<usize>> {
-        match &self.origin {
-            None => Some(span),
-            Some(origin) => {
-                let start = *origin.get(span.start)?;
-                let last = *origin.get(span.end.checked_sub(1)?)?;
-                if last < start {
-                    // A line read backwards: its bytes came in reverse.
-                    let from = origin.get(span)?;
-                    let first = *from.iter().min()?;
-                    return Some(first..*from.iter().max()? + 1);
-                }
-                let end = origin.get(span.end).copied().unwrap_or(len).max(last + 1);
-                Some(start..end)
-            }
-        }
-    }
-}
-
-/// The rules that fire on one text, in [`Rule::ALL`] order.
+/// The rules that fire on one text, in [`Rule::ALL`] order: the rules of
+/// [`screen`]'s hits, found without placing them. A rule stops at its
+/// first match that stands, so the learned reader and the other forms of
+/// the text are read only for a rule that has not fired yet.
 pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
-    let mut rules: Vec<Rule> = screen(text, commands).into_iter().map(|h| h.rule).collect();
+    let normalized = normalize(text);
+    let matched = normalized.as_str();
+    let doors = DOORS.open(matched);
+    let forms = Forms::of(matched, commands);
+    let mut rules: Vec<Rule> = Rule::ALL
+        .into_iter()
+        .filter(|&rule| !rule.commands_only() || commands)
+        .filter(|&rule| {
+            let stands =
+                |span: &std::ops::Range<usize>| context::suppressor(rule, matched, span).is_none();
+            (doors.has(rule.index()) && detect(rule, matched, doors).iter().any(stands))
+                || (rule == Rule::PromptOverride
+                    && prompt::model::flagged(matched).iter().any(stands))
+                || forms.read_by(rule).any(|form| {
+                    detect(rule, &form.text, form.doors)
+                        .into_iter()
+                        .filter_map(|span| form.back(span, matched.len()))
+                        .any(|span| stands(&span))
+                })
+        })
+        .collect();
+    // As in `screen`: a credential assigned or carried by a URL inside a
+    // command is passed on its command line too.
+    let carried = [Rule::CredentialAssignment, Rule::SecretUrl];
+    if commands
+        && !rules.contains(&Rule::CredentialCommandLine)
+        && rules.iter().any(|rule| carried.contains(rule))
+    {
+        rules.push(Rule::CredentialCommandLine);
+    }
     rules.sort();
-    rules.dedup();
     rules
 }
 
@@ -560,7 +415,7 @@ mod tests {
     /// labelled case, screening with the gates gives exactly what
     /// screening without them gives.
     #[test]
-    fn gates_never_change_a_verdict() {
+    fn gates_never_change_a_verdict_and_scan_names_the_hits_rules() {
         let extra = [
             "echo 'hunter22' | sudo -S apt-get update",
             "claude -r 0198a6c2-7e1b-7c3d-9f00-2b4d8e6a1c55",
@@ -577,11 +432,21 @@ mod tests {
             .chain(extra.map(String::from));
         for text in texts {
             for commands in [false, true] {
+                let screened = screen_with_suppressed(&text, commands);
                 assert_eq!(
-                    screen_with_suppressed(&text, commands),
+                    screened,
                     gate::tests::without_gates(|| screen_with_suppressed(&text, commands)),
                     "{text:?}"
                 );
+                // `scan` stops early; it must name the rules of the hits.
+                let mut rules: Vec<Rule> = screened
+                    .iter()
+                    .filter(|(_, suppressor)| suppressor.is_none())
+                    .map(|(hit, _)| hit.rule)
+                    .collect();
+                rules.sort();
+                rules.dedup();
+                assert_eq!(scan(&text, commands), rules, "{text:?}");
             }
         }
     }
