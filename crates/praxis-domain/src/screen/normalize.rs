@@ -268,7 +268,7 @@ fn closes_token(b: u8) -> bool {
 }
 
 /// The text with adjacent string literals joined (`"ghp_" + "…"`,
-/// `'AKIA' + '…'`: a quote, a `+` (Lua's `..`, PHP's `.`) and the same
+/// `'AKIA' + '…'`, `` `eyJ…` + `…` ``: a quote, a `+` (Lua's `..`, PHP's `.`) and the same
 /// quote again, with spaces, line breaks or a `\` continuation between;
 /// or a closing
 /// quote and the same quote again after blanks alone, `("5aad9d53"
@@ -290,6 +290,24 @@ pub(super) fn joined_literals(text: &str) -> Option<(String, Vec<usize>)> {
     let mut i = 0;
     while i < bytes.len() {
         let quote = bytes[i];
+        // JavaScript's template literals join with `+` alone.
+        if quote == b'`' {
+            let mut k = i + 1;
+            while bytes.get(k).is_some_and(|b| *b == b' ' || *b == b'\t') {
+                k += 1;
+            }
+            if i > 0 && closes_token(bytes[i - 1]) && bytes.get(k) == Some(&b'+') {
+                k += 1;
+                while bytes.get(k).is_some_and(u8::is_ascii_whitespace) {
+                    k += 1;
+                }
+                if bytes.get(k) == Some(&b'`') {
+                    i = k + 1;
+                    joined = true;
+                    continue;
+                }
+            }
+        }
         if quote == b'"' || quote == b'\'' {
             let mut j = i + 1;
             while bytes.get(j).is_some_and(|b| *b == b' ' || *b == b'\t') {
@@ -791,6 +809,11 @@ mod tests {
         );
         assert_eq!(&text[origin[13]..=origin[13]], "A");
         assert_eq!(super::joined_literals("a + b"), None);
+        // Held-out 88: template literals joined across a line.
+        let (joined, _) =
+            super::joined_literals("x = `Bearer eyJhbGci` +\n  `OiJSUzI1NiJ9`").unwrap();
+        assert_eq!(joined, "x = `Bearer eyJhbGciOiJSUzI1NiJ9`");
+        assert!(super::joined_literals("`${a}` + 1").is_none_or(|(j, _)| j.contains('+')));
         assert!(fires(text, Rule::CredentialGithub));
         assert!(fires(
             "key_id = 'AKIA' + 'GFQ6Q3U3BFWKAGXQ'",

@@ -282,8 +282,11 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     if unsticky_temporary_root(mode, operands) {
         return true;
     }
+    // A scratch directory in a shared temporary one may be open to all;
+    // a file of root's there (`sudo chmod 777 /dev/shm/app.lock`) is then
+    // one that every user can rewrite under a root process.
     if operands.iter().all(|o| temporary(o)) {
-        return false;
+        return sudo && operands.iter().any(|o| root_file(o));
     }
     // Recursion matters where it reaches beyond a project's own scratch
     // directories: an absolute path, a home, the whole working tree, or a
@@ -297,6 +300,20 @@ fn dangerous(sudo: bool, args: &str) -> bool {
             || (!o.is_empty() && o != "{}" && !scratch(o))
     };
     sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
+}
+
+/// Whether a path below a shared temporary directory names a file (its
+/// last segment has a dot: `app.lock`, `.sem-lock`), as a directory
+/// there seldom does.
+fn root_file(path: &str) -> bool {
+    let path = path.trim_matches(['"', '\'']);
+    SHARED_TEMPORARY.iter().any(|t| {
+        path.strip_prefix(t)
+            .is_some_and(|rest| rest.starts_with('/'))
+    }) && path
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.contains('.') && !matches!(name, "." | ".."))
 }
 
 /// Whether a relative path names a project's own scratch or build
@@ -741,6 +758,20 @@ mod tests {
         // A glob over all of a shared directory's entries reaches other
         // users' files.
         assert!(fires("sudo chmod 777 /dev/shm/*", Rule::WorldWritable));
+        // Root's file in a shared directory, made writable by all.
+        assert!(fires(
+            "sudo chmod 777 /dev/shm/app.lock",
+            Rule::WorldWritable
+        ));
+        assert!(fires("sudo chmod 666 /tmp/.X0-lock", Rule::WorldWritable));
+        for clean in [
+            "chmod 777 /dev/shm/app.lock",
+            "sudo chmod 777 /tmp/shared",
+            "sudo chmod 600 /dev/shm/app.lock",
+            "sudo chmod 1777 /tmp",
+        ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
         assert!(fires("chmod 777 /tmp/* || true", Rule::WorldWritable));
         for clean in [
             "chmod 777 /host/var/tmp/scratch",

@@ -73,9 +73,10 @@ lazy_regex!(
 lazy_regex!(
     /// An `.npmrc` credential (`_authToken`, `_auth`, `_password`), also
     /// one written by `printf '…:_authToken=%s' VALUE`, npm's variable for
-    /// it, and Yarn's `npmAuthToken` or `npmAuthIdent`.
+    /// it (a Kubernetes `env` entry's `name:` and `value:` lines too), and
+    /// Yarn's `npmAuthToken` or `npmAuthIdent`.
     NPM_RC,
-    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?["']?[ \t]*[=:][ \t]*["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
+    r#"(?i)(?:^|[\s:/`"'(#-])_(?:auth(?:Token)?|password)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)|\bprintf\s+["'][^"'\n]*_(?:authToken|auth|password)=%s[^"'\n]*["']\s+["']?([^\s"'$]+)|\bNPM_CONFIG__AUTH(?:TOKEN)?["']?[ \t]*[=:][ \t]*["']?([^\s"']+)|\bname:[ \t]*["']?NPM_CONFIG__AUTH(?:TOKEN)?["']?[ \t]*\r?\n[ \t]*value:[ \t]*["']?([^\s"']+)|\bnpmAuth(?:Token|Ident)\\?["']?(?:\s*[=:]\s*|\s+)\\?["']?([^\s"'\\,}`]+)"#
 );
 lazy_regex!(
     /// A signed token (its header opening `{"`, `{ "`, or `{` and a line

@@ -1,5 +1,6 @@
 //! Credentials handed to a library call in code: reqwest's
-//! `.bearer_auth("…")`, a Go `[]byte("…")` secret, an Android build's
+//! `.bearer_auth("…")`, .NET's `AuthenticationHeaderValue("Bearer",
+//! "…")`, a Go `[]byte("…")` secret, an Android build's
 //! `buildConfigField`, MQTTnet's
 //! `WithCredentials(user, password)`, Perl DBI's `connect(dsn, user,
 //! password)`, a JDBC URL's user and password (`Jdbi.create(url, user,
@@ -18,12 +19,13 @@ use super::{KeyClass, generated_password, key_class, literal_secret};
 
 lazy_regex!(
     /// A call that takes a token or a password as its only or last
-    /// literal argument after a user, curl's `CURLOPT_USERPWD` option
+    /// literal argument after a user or a scheme (.NET's
+    /// `AuthenticationHeaderValue("Bearer", "…")`), curl's `CURLOPT_USERPWD` option
     /// set to `user:password` (PHP, pycurl), and any call that opens a
     /// JDBC URL with a user and a password (`DriverManager.getConnection`,
     /// `Jdbi.create`, `new Sql2o`).
     pub(super) CALL_CREDENTIAL,
-    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')|\(\s*["']jdbc:[^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*(?:"([^"\n]+)"|'([^'\n]+)')\s*[,)]"#
+    r#"\.bearer_auth\(\s*"([^"\n]{16,})"\s*\)|\bAuthenticationHeaderValue\(\s*"(?:Bearer|Token|Bot)"\s*,\s*"([^"\n]{16,})"\s*\)|\bWithCredentials\(\s*"[^"\n]+"\s*,\s*"([^"\n]+)"\s*\)|\bDBI->connect\(\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'[^'\n]*'|"[^"\n]*")\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")|"[\w.-]+:([^@"\s/]{6,})@(?:tcp|unix)\(|(?:\b|_|PROXY)USERPWD\s*(?:,|=>)\s*(?:"[^":\n]*:([^"\n]+)"|'[^':\n]*:([^'\n]+)')|\(\s*["']jdbc:[^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*(?:"([^"\n]+)"|'([^'\n]+)')\s*[,)]"#
 );
 lazy_regex!(
     /// A Go secret converted to bytes where it is declared
@@ -87,6 +89,7 @@ pub(super) const HASH_WORDS: &[&str] = &["crypt", "hash", "make_password"];
 /// Words one of which a text holds when [`CALL_CREDENTIAL`] matches.
 pub(super) const CALL_WORDS: &[&str] = &[
     "bearer_auth(",
+    "authenticationheadervalue(",
     "withcredentials(",
     "dbi->connect(",
     "@tcp(",
@@ -151,6 +154,7 @@ mod tests {
     fn credentials_handed_to_calls() {
         for hit in [
             "let resp = client\n    .get(\"https://metrics.example.dev/api\")\n    .bearer_auth(\"qW7Lm2Xz9Rt4Kw8Vb3Nc6Hd1Fs5Gj0Ya\")\n    .send()?;",
+            "http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(\"Bearer\", \"541ahEoNwPtr6AtOwx_PI1GTGv3U4H42\");",
             "var jwtSecret = []byte(\"Kq@Lp7-Zx2mWt9+Rv4Ns_8bYc3Hd\")",
             "buildConfigField \"String\", \"API_KEY\", \"\\\"Ak9!Lq2Zm7Xr4Vt8\\\"\"",
             "var opts = new MqttClientOptionsBuilder().WithCredentials(\"sensor-gw\", \"Tz8%qLm2Wx7Rk4\").Build();",
@@ -171,6 +175,8 @@ mod tests {
         }
         for clean in [
             ".bearer_auth(&token)",
+            "new AuthenticationHeaderValue(\"Bearer\", token)",
+            "new AuthenticationHeaderValue(\"Bearer\", \"<your-access-token-here>\")",
             ".bearer_auth(\"<your token here>\")",
             "var body = []byte(\"hello, world\")",
             "buildConfigField \"String\", \"API_KEY\", \"\\\"${apiKey}\\\"\"",

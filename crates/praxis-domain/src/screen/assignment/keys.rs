@@ -112,6 +112,18 @@ pub(in crate::screen) fn key_class(key: &str) -> Option<KeyClass> {
     {
         return None;
     }
+    // A password named for what it opens (`password_for_wifi`,
+    // `passwd_for_nas`) is a password.
+    if let Some(at) = words.iter().position(|w| w == "for")
+        && at >= 1
+        && words.len() - at <= 3
+        && matches!(
+            words[at - 1].as_str(),
+            "password" | "passwd" | "passphrase" | "pwd"
+        )
+    {
+        words.truncate(at);
+    }
     // A secret kept beside its successor or stand-in
     // (`VAULT_TOKEN_FALLBACK`, `STRIPE_KEY_LEGACY`, `DB_PASSWORD_V2`) is a
     // secret still.
@@ -265,6 +277,27 @@ mod tests {
             "<Property name=\"username\">svc-reporting</Property>",
             "<entry key=\"token.ttl\">3600</entry>",
             "<entry key=\"api.token\">%env.API_TOKEN%</entry>",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 88: a password named for what it opens.
+    #[test]
+    fn passwords_named_for_what_they_open() {
+        assert!(matches!(
+            key_class("password_for_wifi"),
+            Some(KeyClass::Password)
+        ));
+        assert!(key_class("reset_password_for_user_url_template").is_none());
+        assert!(key_class("retries_for_password_reset_page").is_none());
+        assert!(fires(
+            "password_for_wifi = \"Granite#6596falcon!\"  # guest SSID \"Lobby-5G\"",
+            Rule::CredentialAssignment
+        ));
+        for clean in [
+            "password_for_wifi = os.environ[\"WIFI_PASSWORD\"]",
+            "password_for_wifi = \"<ask the front desk>\"",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

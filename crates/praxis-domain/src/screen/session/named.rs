@@ -49,9 +49,11 @@ lazy_regex!(
 
 lazy_regex!(
     /// A session's id in a manager's listing (Tomcat's "Sessions: ID
-    /// <32 hex digits>"), a node's route perhaps after it.
+    /// <32 hex digits>"), a node's route perhaps after it; or the first
+    /// row of a table of sessions under a title line, whose header opens
+    /// with `ID` ("Active sessions:", "ID  USER  STARTED", then the rows).
     LISTED_ID,
-    r"\b(?i:sessions?)\s*:\s*(?i:ID)\s*[:=]?\s*([0-9A-F]{32})(?:\.[\w-]+)?\b"
+    r"\b(?i:sessions?)\s*:\s*(?i:ID)\s*[:=]?\s*([0-9A-F]{32})(?:\.[\w-]+)?\b|\b(?i:sessions?)[ \t]*:?[ \t]*\r?\n[ \t]*(?i:(?:session[ _-]?)?id)[ \t][^\n]*\r?\n[ \t]*([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})[ \t]"
 );
 
 lazy_regex!(

@@ -8,39 +8,55 @@ use super::{
 };
 
 /// The ids near a word naming a session, the words between naming no
-/// other thing.
+/// other thing; and an id said to be a session ("<ULID> is the session
+/// that hung").
 pub(super) fn nearby_ids(text: &str) -> Spans {
-    nearby(text)
-        .into_iter()
-        .filter(|c| {
-            let v = &c[2];
-            let (start, end) = c.get(2).map_or((0, text.len()), |m| (m.start(), m.end()));
-            // A colon right after the value opens what it labels (a
-            // dump's contents): no words there qualify the value.
-            let after = match &text[end..] {
-                rest if rest.starts_with(": ") || rest.starts_with(":\n") => "",
-                rest => rest,
-            };
-            // An id inside a link (`https://notion.so/Page-<hex>`) is
-            // the linked page's.
-            let token_start = text[..start]
-                .char_indices()
-                .rfind(|(_, c)| c.is_whitespace())
-                .map_or(0, |(i, c)| i + c.len_utf8());
-            let token = &text[token_start..start];
-            // A path's segment (`…/sid/<slug>`) is a name, not an id.
-            !token.contains("://")
-                && !token.ends_with('/')
-                && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
-                && has_digit(v)
-                && has_letter(v)
-                && !counting_run(v)
-                && !v.eq_ignore_ascii_case(EMPTY_MD5)
-                && !v.ends_with("000000000000")
-        })
-        .filter_map(|c| c.get(2).map(|m| m.range()))
-        .collect()
+    let mut out: Spans = ID_IS_SESSION
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .filter(|v| has_digit(v.as_str()) && has_letter(v.as_str()) && !counting_run(v.as_str()))
+        .map(|v| v.range())
+        .collect();
+    out.extend(
+        nearby(text)
+            .into_iter()
+            .filter(|c| {
+                let v = &c[2];
+                let (start, end) = c.get(2).map_or((0, text.len()), |m| (m.start(), m.end()));
+                // A colon right after the value opens what it labels (a
+                // dump's contents): no words there qualify the value.
+                let after = match &text[end..] {
+                    rest if rest.starts_with(": ") || rest.starts_with(":\n") => "",
+                    rest => rest,
+                };
+                // An id inside a link (`https://notion.so/Page-<hex>`) is
+                // the linked page's.
+                let token_start = text[..start]
+                    .char_indices()
+                    .rfind(|(_, c)| c.is_whitespace())
+                    .map_or(0, |(i, c)| i + c.len_utf8());
+                let token = &text[token_start..start];
+                // A path's segment (`…/sid/<slug>`) is a name, not an id.
+                !token.contains("://")
+                    && !token.ends_with('/')
+                    && nothing_else_named(&c[1], after.get(..60).unwrap_or(after))
+                    && has_digit(v)
+                    && has_letter(v)
+                    && !counting_run(v)
+                    && !v.eq_ignore_ascii_case(EMPTY_MD5)
+                    && !v.ends_with("000000000000")
+            })
+            .filter_map(|c| c.get(2).map(|m| m.range())),
+    );
+    out
 }
+
+lazy_regex!(
+    /// An id-shaped value (a UUID, 32 hex digits, a ULID) said to be a
+    /// session: "… is the session that hung", "… was your session".
+    ID_IS_SESSION,
+    r"(?i)\b([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\s+(?:is|was)\s+(?:the|a|my|our|your|their)\s+(?:[a-z-]+\s+)?session\b"
+);
 
 lazy_regex!(
     /// A UUID, 32 hex digits, a ULID or PHP's 26 letters and digits in

@@ -613,3 +613,45 @@ fn session_ids_where_tools_put_them() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 87: a session id a REPL answered, a session cookie's value
+/// given in prose, a checkout session named in prose; and the same
+/// places holding none.
+#[test]
+fn session_ids_answered_or_named_in_prose() {
+    for hit in [
+        "php artisan tinker >>> Session::getId()\n=> \"k0Na263Efo5554dkojAxvJJ5JsTDWXToUcLK3aar\"",
+        "Flask debug: session cookie = lwMQCW1pHGOxvZs4jx3B6dyUqko4aPRxJiZiCivn.ZRV2lh.5tzP_1ztymzNrjW5CoxqwSXXHKo",
+        "Stripe checkout session cs_live_p3MfpQKtxA2YCqNMfxQdI19MGYiKp9HeXwTcLXg4xIVr2O0sxNDfxD62Ow stuck in 'open'",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "php artisan tinker >>> Session::getId()\n=> null",
+        "Flask debug: session cookie = <redacted>",
+        "the session cookie is HttpOnly and SameSite=Lax",
+        "Stripe checkout session cs_live_... stuck in 'open'",
+        "Checkout session cs_test_a1y5oPVGQKz7UJZSNjw1pfNCcoRW9BplqZqlnfoLhq39qjIgow expired before the customer paid.",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// Held-out 88: an id said to be a session, and the first row of a table
+/// of sessions; and the same shapes naming other things.
+#[test]
+fn ids_said_to_be_sessions_and_tables_of_them() {
+    for hit in [
+        "01JDMPJ2HTNZX9Z8W6NH2YRBCQ is the session that hung; its last heartbeat was 11:04:52.",
+        "Active sessions:\n  ID                                 USER      STARTED\n  99ade0126c8f9cc8e41592905f878187   mfernandes 2025-02-21 08:10",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "01JDMPJ2HTNZX9Z8W6NH2YRBCQ is the request that hung.",
+        "Active sessions:\n  ID   USER      STARTED\n  3    mfernandes 2025-02-21 08:10",
+        "Active jobs:\n  ID                                 USER\n  99ade0126c8f9cc8e41592905f878187   mfernandes",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

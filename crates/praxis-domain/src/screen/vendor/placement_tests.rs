@@ -65,4 +65,30 @@ fn npm_auth_variables_in_yaml() {
         "environment:\n  NPM_CONFIG__AUTH: ${NPM_AUTH}",
         Rule::CredentialNpm
     ));
+    // Held-out 88: a Kubernetes `env` entry.
+    assert!(fires(
+        "  env:\n    - name: NPM_CONFIG__AUTH\n      value: \"c3ZjLW5wbTpJY0JiNmJvNGJwdUNmUQ==\"",
+        Rule::CredentialNpm
+    ));
+    assert!(!fires(
+        "  env:\n    - name: NPM_CONFIG__AUTH\n      valueFrom:\n        secretKeyRef: {name: npm, key: auth}",
+        Rule::CredentialNpm
+    ));
+}
+
+/// Held-out 87 and 88: a storage key beside Azure Storage's signature
+/// error, and a device provisioning enrollment's key; the same keys with
+/// no word of Azure are not placed.
+#[test]
+fn azure_keys_placed_by_an_error_or_an_enrollment() {
+    for hit in [
+        "Authorization header built by hand failed with \"The MAC signature found in the HTTP request is not the same as any computed signature\". Key used for the HMAC: vb93G54eYNi6s4pIUQbw9m4Lj9xYsa6l39n3ay8DTv7ps4tMRpUZQiIZGXpS9GybjeSrFvJT40U0xVPNvOzTow==",
+        "Device provisioning: symmetric key enrollment\n  idScope: 0ne00A5ED40\n  registrationId: gw-hall-b\n  primaryKey: xDgqU6/jheeEb9JGXkbKbSR8O5QLQ/RixVCFlwJlKeQ/YYrGRpZUaTW+sHJo5Q2zgk3ncBgXGth7S1q3TMreTg==",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    assert!(!fires(
+        "Key used for the HMAC: vb93G54eYNi6s4pIUQbw9m4Lj9xYsa6l39n3ay8DTv7ps4tMRpUZQiIZGXpS9GybjeSrFvJT40U0xVPNvOzTow==",
+        Rule::CredentialAzure
+    ));
 }
