@@ -286,7 +286,7 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     // a file of root's there (`sudo chmod 777 /dev/shm/app.lock`) is then
     // one that every user can rewrite under a root process.
     if operands.iter().all(|o| temporary(o)) {
-        return sudo && operands.iter().any(|o| root_file(o));
+        return sudo && !sticky(mode) && operands.iter().any(|o| root_file(o));
     }
     // Recursion matters where it reaches beyond a project's own scratch
     // directories: an absolute path, a home, the whole working tree, or a
@@ -302,18 +302,34 @@ fn dangerous(sudo: bool, args: &str) -> bool {
     sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
 }
 
-/// Whether a path below a shared temporary directory names a file (its
-/// last segment has a dot: `app.lock`, `.sem-lock`), as a directory
-/// there seldom does.
+/// Whether a path below a shared temporary directory names a file of
+/// data: a name with an extension of letters (`app.lock`, `state.db`),
+/// not a hidden directory (`.X11-unix`), a version's digits
+/// (`jdk-17.0.2`) or a socket, which is writable by all by design.
 fn root_file(path: &str) -> bool {
-    let path = path.trim_matches(['"', '\'']);
-    SHARED_TEMPORARY.iter().any(|t| {
-        path.strip_prefix(t)
-            .is_some_and(|rest| rest.starts_with('/'))
-    }) && path
-        .rsplit('/')
-        .next()
-        .is_some_and(|name| name.contains('.') && !matches!(name, "." | ".."))
+    let path = on_host(&resolved(path.trim_matches(['"', '\''])));
+    let Some(name) = SHARED_TEMPORARY
+        .iter()
+        .find_map(|t| path.strip_prefix(t)?.strip_prefix('/'))
+    else {
+        return false;
+    };
+    match name.rsplit_once('.') {
+        Some((stem, extension)) => {
+            !stem.is_empty()
+                && !name.contains('/')
+                && (2..=5).contains(&extension.len())
+                && extension.bytes().all(|b| b.is_ascii_lowercase())
+                && extension != "sock"
+        }
+        None => false,
+    }
+}
+
+/// Whether a mode sets the sticky bit (`1777`, `+t`), under which each
+/// user keeps their own files.
+fn sticky(mode: &str) -> bool {
+    mode.contains('t') || (mode.len() == 4 && (mode.as_bytes()[0] - b'0') & 1 == 1)
 }
 
 /// Whether a relative path names a project's own scratch or build
@@ -763,9 +779,12 @@ mod tests {
             "sudo chmod 777 /dev/shm/app.lock",
             Rule::WorldWritable
         ));
-        assert!(fires("sudo chmod 666 /tmp/.X0-lock", Rule::WorldWritable));
+        assert!(fires("sudo chmod 666 /var/tmp/cron.pid", Rule::WorldWritable));
         for clean in [
             "chmod 777 /dev/shm/app.lock",
+            "sudo chmod 1777 /tmp/.X11-unix",
+            "sudo chmod 777 /tmp/mysql.sock",
+            "sudo chmod -R 777 /tmp/jdk-17.0.2",
             "sudo chmod 777 /tmp/shared",
             "sudo chmod 600 /dev/shm/app.lock",
             "sudo chmod 1777 /tmp",

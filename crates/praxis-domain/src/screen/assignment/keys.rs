@@ -113,14 +113,16 @@ pub(in crate::screen) fn key_class(key: &str) -> Option<KeyClass> {
         return None;
     }
     // A password named for what it opens (`password_for_wifi`,
-    // `passwd_for_nas`) is a password.
+    // `passwd_for_nas`) is a password; one named for its handling
+    // (`password_for_user_file`, `password_for_admin_hint`) is not.
     if let Some(at) = words.iter().position(|w| w == "for")
         && at >= 1
-        && words.len() - at <= 3
+        && words.len() == at + 2
         && matches!(
             words[at - 1].as_str(),
             "password" | "passwd" | "passphrase" | "pwd"
         )
+        && !PASSWORD_ABOUT.contains(&words[at + 1].as_str())
     {
         words.truncate(at);
     }
@@ -222,6 +224,31 @@ pub(in crate::screen) fn key_class(key: &str) -> Option<KeyClass> {
     None
 }
 
+/// Words that, after "password for", name something about a password
+/// rather than what it opens.
+const PASSWORD_ABOUT: &[&str] = &[
+    "file",
+    "regex",
+    "hint",
+    "prompt",
+    "label",
+    "field",
+    "policy",
+    "env",
+    "path",
+    "url",
+    "length",
+    "reset",
+    "rule",
+    "rules",
+    "check",
+    "format",
+    "validation",
+    "pattern",
+    "placeholder",
+    "text",
+];
+
 /// Whether a key's last word tells which of several secrets of one kind
 /// it holds (a generation, a role), not what it holds.
 fn key_qualifier(word: &str) -> bool {
@@ -291,13 +318,25 @@ mod tests {
         ));
         assert!(key_class("reset_password_for_user_url_template").is_none());
         assert!(key_class("retries_for_password_reset_page").is_none());
+        assert!(key_class("password_for_user_file").is_none());
+        assert!(key_class("password_for_hint").is_none());
+        assert!(matches!(
+            key_class("PASSWORD_FOR_WIFI"),
+            Some(KeyClass::Password)
+        ));
         assert!(fires(
             "password_for_wifi = \"Granite#6596falcon!\"  # guest SSID \"Lobby-5G\"",
+            Rule::CredentialAssignment
+        ));
+        assert!(fires(
+            "PASSWORD_FOR_WIFI=\"Granite#6596falcon!\"",
             Rule::CredentialAssignment
         ));
         for clean in [
             "password_for_wifi = os.environ[\"WIFI_PASSWORD\"]",
             "password_for_wifi = \"<ask the front desk>\"",
+            "password_for_user_file = \"/run/secrets/db_pw.txt\"",
+            "password_for_admin_hint = \"MaidenName1990\"",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

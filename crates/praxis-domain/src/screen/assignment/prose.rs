@@ -20,10 +20,10 @@ use super::{HARMLESS_TOKEN_WORDS, sealed};
 /// verb first too ("lautet das Passwort … jetzt …"), the English word
 /// after another language's article ("el password del usuario … es …"),
 /// up to twelve words between the word and its verb (Portuguese "ficou"
-/// too), German's word at the end of a compound ("Datenbankpasswort
-/// ist …"), Chinese "密码已改为", a French guillemet with its space. Compiled
+/// too), German's word at the end of a compound naming what it opens
+/// ("Datenbankpasswort ist …"), Chinese "密码已改为", a French guillemet with its space. Compiled
 /// from its normalized form, as are its words.
-pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase|wd)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:\w*?(?:passwort|kennwort)|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,12}?\s+(?:ist|lautet|war|est|était|é|era|es|is|ficou|fica)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+(?:«\s?|["'`“‘„])?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:|(?:已经?)?(?:改为|改成|设为|设置为|重置为|更新为)\s*[：:]?)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,10}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})|\bpass(?:word|phrase)\s+(?:in|from)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?\s+(?:is|was)\s+["'`“‘]([^\s"'`”’]{6,})["'`”’]"#;
+pub(super) const PROSE_PASSWORD_PATTERN: &str = r#"(?i)\b(?:pass(?:word|phrase|wd)|pwd|pw|pre-?shared\s+key|psk|shared\s+secret)(?:\s+(?:for|on|of)(?:\s+the)?(?:\s+`?[\w.@-]+`?){1,3}?)?(?:\s+(?:(?:was\s+|has\s+been\s+|is\s+)?(?:set|reset|changed|updated)\s+to|(?:is|was)\s+(?:now|still|currently)|is|was|of|became|to)|['’]s\s+(?:still|now))\s*:?\s+["'`“‘]?([^\s"'`”’]+)|\b(?:with|using|use|enter|entered|type|typed|try|tried)\s+(?:the\s+)?(?:new\s+|old\s+|default\s+|admin\s+|root\s+|temporary\s+)?(?:pass(?:word|phrase)|pwd|pw)\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:set|setting|changed?|changing|updated?|updating)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]*(?:pass(?:word|wd)?|pwd)[\w.-]*\s+to\s+["'`“‘]?([^\s"'`”’,;]+)|\b(?:(?:datenbank|db|admin|root|wlan|wifi|server|benutzer|konto|master|mail|ftp|vpn|system|dienst|router|app|zugangs)?(?:passwort|kennwort)|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a)(?:\s+\S+){0,12}?\s+(?:ist|lautet|war|est|était|é|era|es|is|ficou|fica)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+(?:«\s?|["'`“‘„])?([^\s"'`”’»,;]+)|\b(?:lautet|ist|war)\s+(?:das|dein|ihr|euer|unser)\s+(?:neue\s+)?(?:passwort|kennwort)(?:\s+[^\s.;:]+){0,5}?\s+(?:jetzt|nun|aktuell)\s*:?\s+["'`„“]?([^\s"'`”“,;]+)|\b(?:el|la|le|o|das|der|il)\s+password(?:\s+[^\s.;:]+){0,6}?\s+(?:ist|lautet|war|est|était|é|è|e'|era|es)(?:\s+(?:nu|jetzt|maintenant|désormais|desormais|actuellement|toujours|ahora|agora|adesso|ora|ainda|todavía|noch))?\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\b(?:passwort|kennwort|mot\s+de\s+passe|senha|wachtwoord|contrase(?:ñ|n)a|hasło|lösenord)(?:\s+[^\s:]+){0,6}?\s*:\s*["'`“‘„«]?([^\s"'`”’»,;]{6,})|\bpassword(?:\s+\S+){0,4}?\s+(?:è|e')\s*:?\s+["'`“‘„«]?([^\s"'`”’»,;]+)|\bhasło(?:\s+\S+){0,6}?\s+(?:to|jest)\s*:?\s+["'`„]?([^\s"'`”,;]+)|\blösenord\S*(?:\s+\S+){0,4}?\s+(?:är|var)\s*:?\s+["'`”]?([^\s"'`”,;]+)|şifre\S*\s+["'`]?([^\s"'`,;]+)|пароль(?:\s+[^\s:]+){0,6}?(?:\s*:|\s+[—–-]|\s+это)\s*["'«]?([^\s"'»,;]+)|パスワード(?:は|：|:)\s*["'「]?([^\s"'」、。,;]+)|密码(?:是|为|：|:|(?:已经?)?(?:改为|改成|设为|设置为|重置为|更新为)\s*[：:]?)\s*["'「“]?([^\s"'」”，。,;]+)|비밀번호(?:는|은|:|：)\s*["']?([^\s"']+)|\b(?:adgangskode(?:n)?|passord(?:et)?|salasana(?:n)?|heslo|jelsz[oó](?:t|ja)?|parol[aăe]|kata\s+sandi(?:nya)?|mật\s+khẩu)(?:\s+[^\s:]+){0,10}?(?:\s+(?:er|on|je|är|este|adalah|là|jest)(?:\s+(?:nu|nyt|nå|teď|most|acum|sekarang))?\s*:?|\s*:)\s+["'`„“«]?([^\s"'`”’»,;]+)|\buses?\s+["'`]?([^\s"'`]{6,})["'`]?\s+as\s+(?:its|his|her|their|the|my|our|your)\s+(?:\w+\s+)?password\b|\bcreds?\s*:\s*[\w.@-]+\s*/\s*["'`]?([^\s"'`,;]{6,})|\bpass(?:word|phrase)\s+(?:in|from)(?:\s+the)?(?:\s+[\w.@-]+){1,3}?\s+(?:is|was)\s+["'`“‘]([^\s"'`”’]{6,})["'`”’]"#;
 
 /// Words one of which each alternative of [`PROSE_PASSWORD_PATTERN`] holds.
 pub(super) const PROSE_PASSWORD_WORDS: &[&str] = &[
@@ -209,8 +209,23 @@ pub(super) fn prose_password(raw: &str) -> bool {
         v.to_ascii_lowercase().as_str(),
         "1password" | "bitwarden" | "keepass" | "keepassxc" | "lastpass" | "dashlane" | "keychain"
     );
+    // A German adjective of one hyphenated word ("ist 6-stellig",
+    // "ist Base64-kodiert") says what the password is like.
+    let described = v.split_once('-').is_some_and(|(_, tail)| {
+        [
+            "stellig",
+            "kodiert",
+            "codiert",
+            "verschlüsselt",
+            "spezifisch",
+            "basiert",
+            "lang",
+        ]
+        .contains(&tail.to_lowercase().as_str())
+    });
     // A URL split at its scheme's colon ("пароль https://…") is one too.
     !store
+        && !described
         && !v.contains("://")
         && !v.starts_with("//")
         && v.chars().count() >= 6
@@ -315,32 +330,35 @@ pub(super) fn word_number_symbol_word(v: &str) -> bool {
 }
 
 /// Whether `v` is a password people make up of two words, a number and
-/// a symbol in some order, capitalized (`Saffron.4660copper!`,
-/// `Juniper_4553ember%`): a word of three letters or more twice, a run
-/// of two digits or more, a symbol such as `!` or `%`, and nothing else.
+/// a symbol (`Saffron.4660copper!`, `Juniper_4553ember%`): a capitalized
+/// word and a lowercase one of four letters or more, three digits or
+/// more, a symbol such as `!` or `%`, and nothing else; a setting's
+/// `Min=12chars` or `Bitwarden+2024edition` joins with `=` or `+`.
 pub(super) fn made_up(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ')']);
     let b = v.as_bytes();
-    let (mut words, mut numbers, mut at) = (0, 0, 0);
+    let mut words: Vec<&[u8]> = Vec::new();
+    let (mut numbers, mut at) = (0, 0);
     while at < b.len() {
         let kind = |c: &u8| (c.is_ascii_alphabetic(), c.is_ascii_digit());
         let run = b[at..]
             .iter()
             .take_while(|c| kind(c) == kind(&b[at]))
             .count();
+        let piece = &b[at..at + run];
         match kind(&b[at]) {
-            (true, _) if run >= 3 => words += 1,
-            (_, true) if run >= 2 => numbers += 1,
-            (false, false)
-                if b[at..at + run]
-                    .iter()
-                    .all(|c| b"!#$%&*+=?@^~._-".contains(c)) => {}
+            (true, _) if run >= 4 => words.push(piece),
+            (_, true) if run >= 3 => numbers += 1,
+            (false, false) if piece.iter().all(|c| b"!#$%&*?@^~._-".contains(c)) => {}
             _ => return false,
         }
         at += run;
     }
-    b.first().is_some_and(u8::is_ascii_uppercase)
-        && words == 2
+    let capitalized =
+        |w: &[u8]| w[0].is_ascii_uppercase() && w[1..].iter().all(u8::is_ascii_lowercase);
+    words.len() == 2
+        && capitalized(words[0])
+        && words[1].iter().all(u8::is_ascii_lowercase)
         && numbers == 1
         && password_symbol(v)
 }

@@ -891,3 +891,22 @@ fn app_specific_passwords_and_glued_flags() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 88: SAP's `sapcontrol -user <user> <password>`; its output on
+/// the next line is no password.
+#[test]
+fn sapcontrol_user_and_password() {
+    for hit in [
+        "sapcontrol -nr 00 -user sapadm bt%0CUE-@h32 -function GetProcessList",
+        "SAPCONTROL.EXE -nr 10 -User sidadm Xk7#mq2Lp9 -function Stop",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "sapcontrol -nr 00 -function GetProcessList -user sidadm\n\n06.12.2024 10:00:00\nGetProcessList\nOK",
+        "sapcontrol -nr 00 -user sidadm\nPassword:",
+        "sapcontrol -nr 00 -user sidadm \"$SAP_PW\" -function GetProcessList",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -2,7 +2,7 @@
 //! naming a session and with nothing else named between them.
 
 use super::super::pattern::{Spans, lazy_regex};
-use super::super::value::{has_digit, has_letter};
+use super::super::value::{has_digit, has_letter, is_placeholder};
 use super::{
     EMPTY_MD5, OTHER_THINGS, counting_run, names_no_other_id, sentence_rest, sum_word, words_of,
 };
@@ -14,7 +14,14 @@ pub(super) fn nearby_ids(text: &str) -> Spans {
     let mut out: Spans = ID_IS_SESSION
         .captures_iter(text)
         .filter_map(|c| c.get(1))
-        .filter(|v| has_digit(v.as_str()) && has_letter(v.as_str()) && !counting_run(v.as_str()))
+        .filter(|v| {
+            let v = v.as_str();
+            has_digit(v)
+                && has_letter(v)
+                && !counting_run(v)
+                && !v.eq_ignore_ascii_case(EMPTY_MD5)
+                && !is_placeholder(v)
+        })
         .map(|v| v.range())
         .collect();
     out.extend(
@@ -53,9 +60,11 @@ pub(super) fn nearby_ids(text: &str) -> Spans {
 
 lazy_regex!(
     /// An id-shaped value (a UUID, 32 hex digits, a ULID) said to be a
-    /// session: "… is the session that hung", "… was your session".
+    /// session: "… is the session that hung", "… was your session." (the
+    /// session the head of its phrase: "the session's trace id" and "a
+    /// session identifier" name other things).
     ID_IS_SESSION,
-    r"(?i)\b([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\s+(?:is|was)\s+(?:the|a|my|our|your|their)\s+(?:[a-z-]+\s+)?session\b"
+    r"(?i)\b([0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?-i:[0-7][0-9A-HJKMNP-TV-Z]{25}))\s+(?:is|was)\s+(?:the|a|my|our|your|their)\s+(?:[a-z]+\s+)?session(?:\s+(?:that|which|who|where|we|you|they|i|in|on|for|from|of|with)\b|\s*[.,;:!?)]|\s*$)"
 );
 
 lazy_regex!(

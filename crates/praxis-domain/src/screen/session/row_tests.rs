@@ -621,6 +621,7 @@ fn session_ids_where_tools_put_them() {
 fn session_ids_answered_or_named_in_prose() {
     for hit in [
         "php artisan tinker >>> Session::getId()\n=> \"k0Na263Efo5554dkojAxvJJ5JsTDWXToUcLK3aar\"",
+        "> session()->getId()\n= \"k0Na263Efo5554dkojAxvJJ5JsTDWXToUcLK3aar\"",
         "Flask debug: session cookie = lwMQCW1pHGOxvZs4jx3B6dyUqko4aPRxJiZiCivn.ZRV2lh.5tzP_1ztymzNrjW5CoxqwSXXHKo",
         "Stripe checkout session cs_live_p3MfpQKtxA2YCqNMfxQdI19MGYiKp9HeXwTcLXg4xIVr2O0sxNDfxD62Ow stuck in 'open'",
     ] {
@@ -649,6 +650,9 @@ fn ids_said_to_be_sessions_and_tables_of_them() {
     }
     for clean in [
         "01JDMPJ2HTNZX9Z8W6NH2YRBCQ is the request that hung.",
+        "4bf92f3577b34da6a3ce929d0e0e4736 is the session's trace id in Jaeger.",
+        "In this example, 7c9e6679-7425-40de-944b-e07fc1f90ae7 is a session identifier.",
+        "d41d8cd98f00b204e9800998ecf8427e is the session fixture's checksum",
         "Active sessions:\n  ID   USER      STARTED\n  3    mfernandes 2025-02-21 08:10",
         "Active jobs:\n  ID                                 USER\n  99ade0126c8f9cc8e41592905f878187   mfernandes",
     ] {

@@ -33,11 +33,12 @@ lazy_regex!(
 
 lazy_regex!(
     /// A session id a REPL answered when asked for it (Laravel's tinker
-    /// `Session::getId()` then `=> "…"`, `session.get_id()` in a Python
+    /// `Session::getId()` or `session()->getId()` then `=> "…"`, or `=
+    /// "…"` as newer PsySH prints it, `session.get_id()` in a Python
     /// shell), or a session cookie's value given after "session cookie"
     /// (Flask's `<data>.<time>.<signature>`).
     ANSWERED,
-    r#"(?i:\bsession(?:::|\.|->)get_?id\(\))[^\n]*\r?\n[ \t]*(?:=>|Out\[\d+\]:|<=)?[ \t]*["']([A-Za-z0-9,_-]{20,})["']|(?i:\bsession\s+cookie\s*(?:=|:|is)\s*)["']?([A-Za-z0-9_-]{16,}(?:\.[A-Za-z0-9_-]{4,}){1,2})"#
+    r#"(?i:\bsession(?:::|\.|->|\(\)->)get_?id\(\))[^\n]*\r?\n[ \t]*(?:=>|=|Out\[\d+\]:|<=)?[ \t]*["']([A-Za-z0-9,_-]{20,})["']|(?i:\bsession\s+cookie\s*(?:=|:|is)\s*)["']?([A-Za-z0-9_-]{16,}(?:\.[A-Za-z0-9_-]{4,}){1,2})"#
 );
 
 lazy_regex!(

@@ -78,9 +78,10 @@ lazy_regex!(
     /// and an rclone
     /// remote's `account =` then `key =` among them; Azure Storage's
     /// error "The MAC signature found in the HTTP request …", and a
-    /// device provisioning enrollment's `idScope`.
+    /// device provisioning enrollment's `idScope` ("ID Scope" in the
+    /// portal).
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials|\baccess[ _-]keys\b|\bkey[12],|\bmac\s+signature\s+found\b|\bidscope\b|\bdevice\s+provisioning\b"
+    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials|\baccess[ _-]keys\b|\bkey[12],|\bmac\s+signature\s+found\b|\bid\s?scope\b"
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
