@@ -74,18 +74,26 @@ fn windows_profile_of_a_person(name: &str) -> bool {
 
 /// Whether the path at `at` is a web route requested by an HTTP method
 /// (`GET /home/dashboard 302`) or handed to a web app's router
-/// (`router.push('/home/feed')`, `<Link to="/home/feed">`), not a
-/// directory.
+/// (`router.push('/home/feed')`, `<Link to="/home/feed">`, `<Route
+/// path="/home/feed">`), not a directory.
 fn http_route(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end();
     let word = before
         .rsplit(|c: char| c.is_whitespace() || c == '"')
         .next()
         .unwrap_or("");
+    let unquoted = before.trim_end_matches(['\'', '"', '`']);
     let client_route = ["push(", "navigate(", "redirect(", "href=", "to="]
         .iter()
-        .any(|call| before.trim_end_matches(['\'', '"', '`']).ends_with(call));
+        .any(|call| unquoted.ends_with(call));
+    // React Router's `<Route path="/home/settings" …>` declares one.
+    let declared = unquoted.ends_with("path=")
+        && unquoted
+            .rsplit('<')
+            .next()
+            .is_some_and(|tag| tag.starts_with("Route ") && !tag.contains('>'));
     client_route
+        || declared
         || matches!(
             word,
             "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
@@ -162,6 +170,7 @@ mod tests {
             "router.push('/home/feed') ran before auth resolved, so the guard redirected to /login.",
             "<Link to=\"/home/settings\">Settings</Link>",
             "navigate(\"/home/inbox\", { replace: true })",
+            "<Route path=\"/home/settings\" element={<Settings />} />",
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }

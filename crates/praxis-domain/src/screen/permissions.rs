@@ -779,7 +779,10 @@ mod tests {
             "sudo chmod 777 /dev/shm/app.lock",
             Rule::WorldWritable
         ));
-        assert!(fires("sudo chmod 666 /var/tmp/cron.pid", Rule::WorldWritable));
+        assert!(fires(
+            "sudo chmod 666 /var/tmp/cron.pid",
+            Rule::WorldWritable
+        ));
         for clean in [
             "chmod 777 /dev/shm/app.lock",
             "sudo chmod 1777 /tmp/.X11-unix",

@@ -553,9 +553,16 @@ lazy_regex!(
 lazy_regex!(
     /// A webhook's token given apart from its id (Ansible's
     /// `community.general.discord`, Apprise, discord.py's `Webhook.partial`,
-    /// discord.js's `WebhookClient`), in a text about Discord.
+    /// discord.js's `WebhookClient`, disgo's `webhook.NewClient`), in a
+    /// text about Discord or beside the webhook's snowflake id.
     DISCORD_WEBHOOK_TOKEN,
-    r#"(?i)webhook[._-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']|WebhookClient\(\s*["']\d{17,20}["']\s*,\s*["']([A-Za-z0-9_-]{60,70})["']"#
+    r#"(?i)webhook[._-]?token["']?\s*[:=]\s*["']?([A-Za-z0-9_-]{60,70})(?:$|[^A-Za-z0-9_-])|WebhookClient\(\s*\{\s*id:\s*["']\d{17,20}["']\s*,\s*token:\s*["']([A-Za-z0-9_-]{60,70})["']|Webhook\.partial\(\s*\d{17,20}\s*,\s*["']([A-Za-z0-9_-]{60,70})["']|WebhookClient\(\s*["']\d{17,20}["']\s*,\s*["']([A-Za-z0-9_-]{60,70})["']|\bsnowflake\.MustParse\(\s*"\d{17,20}"\s*\)\s*,\s*"([A-Za-z0-9_-]{60,70})""#
+);
+lazy_regex!(
+    /// A snowflake, Discord's 17-to-20-digit id, set as a webhook's id
+    /// (`webhook_id = 1208…`).
+    SNOWFLAKE,
+    r#"(?i)\bwebhook_id["']?\s*[:=]\s*["']?\d{17,20}\b"#
 );
 lazy_regex!(
     /// A webhook written out as its id and its token ("webhook id
@@ -870,11 +877,14 @@ pub(super) fn discord(text: &str) -> Spans {
             random_like(b, 20) && mixed_case(b)
         }));
     }
-    // discord.js's `WebhookClient` and discord.py's `Webhook.partial` name
-    // their vendor by themselves.
+    // discord.js's `WebhookClient`, discord.py's `Webhook.partial` and
+    // disgo's `snowflake.MustParse` name their vendor by themselves, as
+    // does a webhook's id given as a snowflake beside its token.
     if contains_ignoring_case(text, "discord")
         || text.contains("WebhookClient(")
         || text.contains("Webhook.partial(")
+        || text.contains("snowflake.MustParse(")
+        || (contains_ignoring_case(text, "webhook_id") && SNOWFLAKE.is_match(text))
     {
         out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
         out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {

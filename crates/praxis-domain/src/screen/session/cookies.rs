@@ -37,10 +37,12 @@ lazy_regex!(
 
 lazy_regex!(
     /// A session cookie whose name is the server's own (`PHPSESSID`,
-    /// `JSESSIONID`, `ASP.NET_SessionId`), its value after a few words and
-    /// a colon on the same line ("PHPSESSID antes del fallo: …").
+    /// `JSESSIONID`, `ASP.NET_SessionId`, `laravel_session`), its value
+    /// after a few words and a colon on the same line ("PHPSESSID antes
+    /// del fallo: …"), or after "set to" or "value" ("JSESSIONID cookie
+    /// set to …", "rotated; old value …").
     SERVER_COOKIE_LATER,
-    r#"\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId)\b[^\n:=]{1,48}?:[ \t]*["'`]?([A-Za-z0-9_,-]{20,})"#
+    r#"\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|laravel_session)\b[^\n:=]{1,48}?(?::|[ \t](?:set\s+to|(?:old\s+|new\s+)?value))[ \t]*["'`]?([A-Za-z0-9_,-]{20,})"#
 );
 
 lazy_regex!(
@@ -152,8 +154,9 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
             has_digit(v) && random_like(v, 20) && (mixed_case(v) || few_vowels(v))
         }));
     }
-    // `PHPSESSID`, `JSESSIONID`, `ASP.NET_SessionId`: the pattern's own names.
-    if ["SESSID", "SESSIONID", "SessionId"]
+    // `PHPSESSID`, `JSESSIONID`, `ASP.NET_SessionId`, `laravel_session`:
+    // the pattern's own names.
+    if ["SESSID", "SESSIONID", "SessionId", "laravel_session"]
         .iter()
         .any(|name| text.contains(name))
     {

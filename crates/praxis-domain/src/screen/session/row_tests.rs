@@ -659,3 +659,21 @@ fn ids_said_to_be_sessions_and_tables_of_them() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 89: a server's session cookie "set to" a value, or its "old
+/// value" after a rotation; the same words with no value.
+#[test]
+fn server_cookies_set_to_a_value() {
+    for hit in [
+        "tomcat-users login loop: JSESSIONID cookie set to 5689DEB8686E879FA638BF2A7BF12919 on /manager",
+        "cookie \"laravel_session\" rotated; old value OW3Dre5EuCyKyZUWLZmlRsf4kHir6Kl50Jd2qxN7 still accepted for 120 minutes",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "JSESSIONID cookie set to HttpOnly and Secure on /manager",
+        "laravel_session cookie old value was cleared on logout",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

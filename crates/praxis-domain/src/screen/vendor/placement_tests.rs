@@ -96,3 +96,19 @@ fn azure_keys_placed_by_an_error_or_an_enrollment() {
         Rule::CredentialAzure
     ));
 }
+
+/// Held-out 89: a Discord webhook's token given apart from its snowflake
+/// id; a token with no snowflake beside it is no Discord's.
+#[test]
+fn discord_webhook_tokens_beside_their_snowflake() {
+    for hit in [
+        "webhook_id = 1208612575897902286\nwebhook_token = \"IzTYZQGvu06iDkKDitpZUGKtPOj4IyEZIJe_GFkBSKwBjI_Tl2RxuxacsheI--uQbChg\"",
+        "client := webhook.NewClient(snowflake.MustParse(\"1384369671798486609\"), \"M01lUCMtEca8_IgRsQgmTaBGjVA_CjtfALXneJnW8nAz31w08K6aYDodPdQ8bThDxE_J\")",
+    ] {
+        assert!(fires(hit, Rule::CredentialDiscord), "{hit}");
+    }
+    assert!(!fires(
+        "webhook_id = 42\nwebhook_token = \"IzTYZQGvu06iDkKDitpZUGKtPOj4IyEZIJe_GFkBSKwBjI_Tl2RxuxacsheI--uQbChg\"",
+        Rule::CredentialDiscord
+    ));
+}
