@@ -100,24 +100,7 @@ pub fn screen_with_suppressed(text: &str, commands: bool) -> Vec<(Hit, Option<Su
         if rule.commands_only() && !commands {
             continue;
         }
-        let mut found = if doors.has(rule.index()) {
-            detect(rule, matched, doors)
-        } else {
-            Vec::new()
-        };
-        // A learned reader has no gate: it weighs every word of the text.
-        if rule == Rule::PromptOverride {
-            found.extend(prompt::model::flagged(matched));
-        }
-        for form in forms.read_by(rule) {
-            found.extend(
-                detect(rule, &form.text, form.doors)
-                    .into_iter()
-                    .filter_map(|span| form.back(span, matched.len())),
-            );
-        }
-        let mut spans: Vec<_> = found
-            .into_iter()
+        let mut spans: Vec<_> = matches(rule, matched, doors, &forms)
             .map(|span| {
                 let suppressor = context::suppressor(rule, matched, &span);
                 (span, suppressor)
@@ -191,17 +174,8 @@ pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
         .into_iter()
         .filter(|&rule| !rule.commands_only() || commands)
         .filter(|&rule| {
-            let stands =
-                |span: &std::ops::Range<usize>| context::suppressor(rule, matched, span).is_none();
-            (doors.has(rule.index()) && detect(rule, matched, doors).iter().any(stands))
-                || (rule == Rule::PromptOverride
-                    && prompt::model::flagged(matched).iter().any(stands))
-                || forms.read_by(rule).any(|form| {
-                    detect(rule, &form.text, form.doors)
-                        .into_iter()
-                        .filter_map(|span| form.back(span, matched.len()))
-                        .any(|span| stands(&span))
-                })
+            matches(rule, matched, doors, &forms)
+                .any(|span| context::suppressor(rule, matched, &span).is_none())
         })
         .collect();
     // As in `screen`: a credential assigned or carried by a URL inside a
@@ -215,6 +189,35 @@ pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
     }
     rules.sort();
     rules
+}
+
+/// Where `rule` matched on `matched`, as spans of it: behind the rule's
+/// door, then by the learned reader (prompt overrides only: it has no
+/// gate and weighs every word of the text), then in each other form of
+/// the text that the rule reads. Each source runs only when the iteration
+/// reaches it, so a caller that stops at the first match that stands
+/// leaves the later ones unread.
+fn matches<'a>(
+    rule: Rule,
+    matched: &'a str,
+    doors: Doors,
+    forms: &'a Forms<'a>,
+) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
+    let gated = doors
+        .has(rule.index())
+        .then(|| detect(rule, matched, doors))
+        .into_iter()
+        .flatten();
+    let learned = (rule == Rule::PromptOverride)
+        .then_some(matched)
+        .into_iter()
+        .flat_map(prompt::model::flagged);
+    let other = forms.read_by(rule).flat_map(move |form| {
+        detect(rule, &form.text, form.doors)
+            .into_iter()
+            .filter_map(move |span| form.back(span, matched.len()))
+    });
+    gated.chain(learned).chain(other)
 }
 
 /// Screening findings over every string of `record`.

@@ -561,7 +561,7 @@ lazy_regex!(
 lazy_regex!(
     /// A snowflake, Discord's 17-to-20-digit id, set as a webhook's id
     /// (`webhook_id = 1208…`).
-    SNOWFLAKE,
+    WEBHOOK_SNOWFLAKE,
     r#"(?i)\bwebhook_id["']?\s*[:=]\s*["']?\d{17,20}\b"#
 );
 lazy_regex!(
@@ -884,7 +884,7 @@ pub(super) fn discord(text: &str) -> Spans {
         || text.contains("WebhookClient(")
         || text.contains("Webhook.partial(")
         || text.contains("snowflake.MustParse(")
-        || (contains_ignoring_case(text, "webhook_id") && SNOWFLAKE.is_match(text))
+        || (contains_ignoring_case(text, "webhook_id") && WEBHOOK_SNOWFLAKE.is_match(text))
     {
         out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
         out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {

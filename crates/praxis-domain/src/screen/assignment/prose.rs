@@ -339,8 +339,8 @@ pub(super) fn made_up(v: &str) -> bool {
     let b = v.as_bytes();
     let mut words: Vec<&[u8]> = Vec::new();
     let (mut numbers, mut at) = (0, 0);
+    let kind = |c: &u8| (c.is_ascii_alphabetic(), c.is_ascii_digit());
     while at < b.len() {
-        let kind = |c: &u8| (c.is_ascii_alphabetic(), c.is_ascii_digit());
         let run = b[at..]
             .iter()
             .take_while(|c| kind(c) == kind(&b[at]))
