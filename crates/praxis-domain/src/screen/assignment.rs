@@ -66,9 +66,10 @@ lazy_regex!(
 lazy_regex!(
     /// A setter named for what it sets, with one literal:
     /// `ds.setPassword("…")`, `builder.withApiKey("…")`, Django's
-    /// `user.set_password("…")`.
+    /// `user.set_password("…")`, or a builder's method named for a secret
+    /// alone (sqlx's `PgConnectOptions::new().password("…")`).
     NAMED_SETTER,
-    r#"\b(?:set|with)([A-Z][A-Za-z0-9]*|_[a-z][a-z0-9_]*)\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
+    r#"(?:\b(?:set|with)([A-Z][A-Za-z0-9]*|_[a-z][a-z0-9_]*)|\.((?i:password|passwd|passphrase|secret|client_?secret|api_?key|access_?token|auth_?token|token)))\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
 );
 lazy_regex!(
     /// A user name and a literal password handed to a credentials

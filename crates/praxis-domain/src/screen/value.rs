@@ -198,8 +198,10 @@ pub(super) fn is_placeholder(value: &str) -> bool {
             && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
         || lower.starts_with("your")
-        || lower.starts_with("my-")
-        || lower.starts_with("my_")
+        // `my_api_key`, `my-secret-token`; a generated body may open so
+        // by chance (a Discord token's `My_SqIq6_…`).
+        || ((lower.starts_with("my-") || lower.starts_with("my_"))
+            && !(v.len() >= 20 && has_digit(v) && mixed_case(v)))
         || ends_with_here(v)
         // A sample's body (`sk-abc123`, `token_123abc`): typed to show a
         // shape, never generated.

@@ -170,6 +170,9 @@ mod tests {
             "Connection c = DriverManager.getConnection(\"jdbc:postgresql://pg/app\", \"app\", \"w8Zq!Lm3Tv\");",
             "conn = DriverManager.getConnection('jdbc:sqlite:/srv/x.db', 'u', 'Tq7#mLz2Vw')",
             "def sql = Sql.newInstance(\"jdbc:mysql://db/shop\", \"shop\", \"Rk2$wQ9zLm\", \"com.mysql.cj.jdbc.Driver\")",
+            "PgConnectOptions::new().host(\"db\").username(\"svc\").password(\"JwmuwA-W_S%B\")",
+            "DataSourceBuilder.create().url(url).username(\"app\").password(\"Tq7#mLz2Vw\").build();",
+            "const client = new Client().clientSecret('Xk9Lm2Zt7Rw4Vb8Nc3Hd6');",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -196,6 +199,10 @@ mod tests {
             "DriverManager.getConnection(\"jdbc:h2:mem:test\", \"sa\", \"\");",
             "set :deploy_password, ENV.fetch(\"DEPLOY_PASSWORD\")",
             "set :keep_releases, \"5\"",
+            "PgConnectOptions::new().username(\"svc\").password(&env::var(\"PGPASSWORD\")?)",
+            "TextField::new().password(\"Enter your password\")",
+            "lexer.token(\"IDENT\").token(\"NUMBER\")",
+            "form.password('<password>')",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

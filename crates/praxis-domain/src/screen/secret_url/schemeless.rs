@@ -1,5 +1,6 @@
 //! Addresses that carry a password without a URL's scheme: an SMB
-//! share mounted by its address, MySQL Shell's connection URI.
+//! share mounted by its address, MySQL Shell's connection URI, an rclone
+//! remote written inline.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::is_placeholder;
@@ -17,6 +18,14 @@ lazy_regex!(
     r#"(?i)(?:\bmysqlsh\b[^\n|;]*?\s(?:--uri[= ])?|\\c(?:onnect)?\s+)["']?[A-Za-z0-9_.-]+:([^\s@'"/]+)@[A-Za-z0-9.-]+"#
 );
 
+lazy_regex!(
+    /// An rclone remote written inline, a connection string
+    /// (`":webdav,url='https://…',user=ops,pass='…':"`): a backend's name
+    /// after a colon, then its parameters, one of them a secret.
+    RCLONE_REMOTE,
+    r#"(?i)(?:^|[\s"'=]):[a-z][a-z0-9]*,(?:[a-z0-9_]+=(?:'[^'\n]*'|"[^"\n]*"|[^,:'"\s]*),)*?(?:pass|password|key|secret_access_key|account_key|client_secret|token|bearer_token)=(?:'([^'\n]+)'|"([^"\n]+)"|([^,:'"\s]+))"#
+);
+
 /// The passwords in `text` of addresses written without a scheme.
 pub(super) fn schemeless(text: &str) -> Spans {
     let mut out = Spans::new();
@@ -27,6 +36,18 @@ pub(super) fn schemeless(text: &str) -> Spans {
         out.extend(groups(Some(&SHELL_URI), text, |p| {
             p.len() >= 3 && !is_placeholder(p) && !p.starts_with("//")
         }));
+    }
+    if text.contains(',') && text.contains('=') {
+        out.extend(
+            RCLONE_REMOTE
+                .captures_iter(text)
+                .filter_map(|c| c.iter().skip(1).flatten().next())
+                .filter(|m| {
+                    let v = m.as_str();
+                    v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%', '{'])
+                })
+                .map(|m| m.range()),
+        );
     }
     out
 }

@@ -852,3 +852,25 @@ fn sonarqube_tokens_as_the_login_parameter() {
         Rule::SecretUrl
     ));
 }
+
+/// Held-out 90: an rclone remote written inline, whose `pass` parameter
+/// is the password; a reference, a remote without a secret and a slice
+/// are none.
+#[test]
+fn an_rclone_remote_written_inline() {
+    for hit in [
+        "rclone lsd \":webdav,url='https://cloud.example.org/remote.php/dav/files/ops',user=ops,pass='iPQY6DJub8':\"",
+        "rclone copy ./out :sftp,host=backup.example.net,user=etl,pass=Vq7LmZt2Rw9x:/srv/out",
+        "remote = :s3,provider=Minio,access_key_id=etl,secret_access_key=Kq9Lm2Zt7RwXv4Pn:bucket",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "rclone lsd \":webdav,url='https://cloud.example.org/dav',user=ops,pass=$RCLONE_PASS:\"",
+        "rclone copy ./out :s3,provider=AWS,env_auth=true:bucket/out",
+        "rclone lsd \":sftp,host=backup.example.net,user=etl,pass='<obscured password>':\"",
+        "values = table[:n,key=lambda r: r.score]",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

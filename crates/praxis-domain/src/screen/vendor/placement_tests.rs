@@ -112,3 +112,20 @@ fn discord_webhook_tokens_beside_their_snowflake() {
         Rule::CredentialDiscord
     ));
 }
+
+/// Held-out 90: a Discord bot token whose random body opens with `My_`,
+/// passed as a Ruby keyword argument; a named placeholder so opened is no
+/// token.
+#[test]
+fn a_discord_token_whose_body_opens_like_a_placeholder() {
+    assert!(fires(
+        "bot = Discordrb::Commands::CommandBot.new token: 'ODgwNzMyMTA1MjA2NzE2Mjg2.G6uRDe.My_SqIq6_yV_ltoJ88FwCRHlPo2VbSNR3jdMck', prefix: '!'",
+        Rule::CredentialDiscord
+    ));
+    for clean in [
+        "bot = Discordrb::Commands::CommandBot.new token: 'ODgwNzMyMTA1MjA2NzE2Mjg2.G6uRDe.my_discord_bot_token_goes_here'",
+        "DISCORD_TOKEN=my_discord_bot_token_for_the_staging_server",
+    ] {
+        assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
+    }
+}
