@@ -66,10 +66,9 @@ lazy_regex!(
 lazy_regex!(
     /// A setter named for what it sets, with one literal:
     /// `ds.setPassword("…")`, `builder.withApiKey("…")`, Django's
-    /// `user.set_password("…")`, or a builder's method named for a secret
-    /// alone (sqlx's `PgConnectOptions::new().password("…")`).
+    /// `user.set_password("…")`.
     NAMED_SETTER,
-    r#"(?:\b(?:set|with)([A-Z][A-Za-z0-9]*|_[a-z][a-z0-9_]*)|\.((?i:password|passwd|passphrase|secret|client_?secret|api_?key|access_?token|auth_?token|token)))\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
+    r#"\b(?:set|with)([A-Z][A-Za-z0-9]*|_[a-z][a-z0-9_]*)\(\s*("[^"\n]+"|'[^'\n]+')\s*\)"#
 );
 lazy_regex!(
     /// A user name and a literal password handed to a credentials
@@ -266,6 +265,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             ),
             (&SECURE_STRING, &["convertto-securestring"]),
             (&NAMED_SETTER, KEY_WORDS),
+            (&calls::BUILDER_SECRET, KEY_WORDS),
             (&CREDENTIAL_PAIR, &["credential", "auth"]),
             (&calls::HASHED_LITERAL, calls::HASH_WORDS),
             (&PLIST_PAIR, &["<key>"]),
@@ -655,6 +655,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         false,
     ));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
+    out.extend(literal_pairs(
+        open.captures(&calls::BUILDER_SECRET, text)
+            .filter(|c| calls::builder_value(&c[2])),
+        true,
+    ));
     out.extend(literal_pairs(
         open.captures(&calls::FALLBACK_LITERAL, text),
         true,

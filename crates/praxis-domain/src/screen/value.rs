@@ -198,10 +198,13 @@ pub(super) fn is_placeholder(value: &str) -> bool {
             && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
         || lower.starts_with("your")
-        // `my_api_key`, `my-secret-token`; a generated body may open so
-        // by chance (a Discord token's `My_SqIq6_…`).
+        // `my_api_key`, `my_Django_Secret_Key_123`; a generated body may
+        // open so by chance (a Discord token's `My_SqIq6_yV_ltoJ88Fw…`),
+        // and then holds a long run of letters and digits in mixed case.
         || ((lower.starts_with("my-") || lower.starts_with("my_"))
-            && !(v.len() >= 20 && has_digit(v) && mixed_case(v)))
+            && !v
+                .split(['_', '-'])
+                .any(|run| run.len() >= 12 && has_digit(run) && mixed_case(run)))
         || ends_with_here(v)
         // A sample's body (`sk-abc123`, `token_123abc`): typed to show a
         // shape, never generated.

@@ -69,6 +69,25 @@ pub(super) const COMPARED_WORDS: &[&str] = &["==", "!=", ".equals("];
 pub(super) const FALLBACK_WORDS: &[&str] = &["||", "??", " or ", "?:"];
 
 lazy_regex!(
+    /// A builder's method named for a password or key alone, given a
+    /// literal (sqlx's `PgConnectOptions::new().password("…")`, the
+    /// `mysql` crate's `.pass(Some("…"))`), maybe converted after
+    /// (`.password("…".to_string())`): the name in group 1, the literal in
+    /// group 2. `.token(…)` and `.secret(…)` are left out: design tokens,
+    /// lexers and secret stores take names there.
+    pub(super) BUILDER_SECRET,
+    r#"\.((?i:password|passwd|pass|passphrase|client_?secret|secret_?key|private_?key|api_?key|access_?token|auth_?token|bearer_?token|refresh_?token))\s*\(\s*(?:&|Some\(\s*)?("[^"\n]+"|'[^'\n]+')"#
+);
+
+/// Whether a builder's literal can be a secret: a prompt or a field's
+/// label (`questionary.password("Root password for db01:")`, "Must be 8+
+/// chars") holds a space or ends as a question or a label does.
+pub(super) fn builder_value(quoted: &str) -> bool {
+    let v = quoted.trim_matches(['"', '\'']);
+    !v.contains(char::is_whitespace) && !v.ends_with([':', '?'])
+}
+
+lazy_regex!(
     /// A Ruby DSL's setting by symbol (Capistrano's `set :deploy_password,
     /// "…"`): the key in group 1, the literal in group 2.
     pub(super) SYMBOL_SET,
@@ -173,6 +192,8 @@ mod tests {
             "PgConnectOptions::new().host(\"db\").username(\"svc\").password(\"JwmuwA-W_S%B\")",
             "DataSourceBuilder.create().url(url).username(\"app\").password(\"Tq7#mLz2Vw\").build();",
             "const client = new Client().clientSecret('Xk9Lm2Zt7Rw4Vb8Nc3Hd6');",
+            "OptsBuilder::new().user(Some(\"svc\")).pass(Some(\"Tq7#mLz2Vw\"))",
+            "tokio_postgres::Config::new().user(\"svc\").password(\"Tq7#mLz2Vw\".to_string());",
         ] {
             assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
         }
@@ -203,6 +224,12 @@ mod tests {
             "TextField::new().password(\"Enter your password\")",
             "lexer.token(\"IDENT\").token(\"NUMBER\")",
             "form.password('<password>')",
+            "pw = questionary.password(\"What's your secret?\").ask()",
+            "pw = questionary.password(\"Root password for db01:\").ask()",
+            "field.password(\"Must be 8+ chars\")",
+            "windowBorder: system.token(\"colors.gray.200\"),",
+            "lexer.token(\"STRING_LITERAL\")",
+            "client.secret(\"kv/prod/db\")",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

@@ -3,7 +3,7 @@
 //! remote written inline.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::super::value::is_placeholder;
+use super::super::value::{is_placeholder, word_like};
 
 lazy_regex!(
     /// A mount of an SMB share whose password is in its address
@@ -21,9 +21,11 @@ lazy_regex!(
 lazy_regex!(
     /// An rclone remote written inline, a connection string
     /// (`":webdav,url='https://…',user=ops,pass='…':"`): a backend's name
-    /// after a colon, then its parameters, one of them a secret.
+    /// after a colon, then its parameters (bare flags among them), one of
+    /// them a secret. After an `=`, `:name,` is an SQL statement's bound
+    /// parameter (`SET email=:email,password=crypt(…)`).
     RCLONE_REMOTE,
-    r#"(?i)(?:^|[\s"'=]):[a-z][a-z0-9]*,(?:[a-z0-9_]+=(?:'[^'\n]*'|"[^"\n]*"|[^,:'"\s]*),)*?(?:pass|password|key|secret_access_key|account_key|client_secret|token|bearer_token)=(?:'([^'\n]+)'|"([^"\n]+)"|([^,:'"\s]+))"#
+    r#"(?i)(?:^|[\s"']):[a-z][a-z0-9]*,(?:[a-z0-9_]+(?:=(?:'[^'\n]*'|"[^"\n]*"|[^,:'"\s]*))?,)*?(?:pass|password2?|key|secret_access_key|account_key|client_secret|sse_customer_key|access_grant|token|bearer_token)=(?:'([^'\n]+)'|"([^"\n]+)"|([^,:'"\s]+))"#
 );
 
 /// The passwords in `text` of addresses written without a scheme.
@@ -44,7 +46,18 @@ pub(super) fn schemeless(text: &str) -> Spans {
                 .filter_map(|c| c.iter().skip(1).flatten().next())
                 .filter(|m| {
                     let v = m.as_str();
-                    v.len() >= 4 && !is_placeholder(v) && !v.starts_with(['$', '%', '{'])
+                    // A constant's name (`RCLONE_PASS`), a call, a
+                    // reference or a word (`obscured`) stands for the value.
+                    let constant = v
+                        .bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+                    v.len() >= 4
+                        && !constant
+                        && !v.contains('(')
+                        && !v.starts_with(['$', '%', '{'])
+                        && !v.to_ascii_lowercase().starts_with("env:")
+                        && !word_like(v)
+                        && !is_placeholder(v)
                 })
                 .map(|m| m.range()),
         );

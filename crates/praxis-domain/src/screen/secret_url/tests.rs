@@ -862,6 +862,8 @@ fn an_rclone_remote_written_inline() {
         "rclone lsd \":webdav,url='https://cloud.example.org/remote.php/dav/files/ops',user=ops,pass='iPQY6DJub8':\"",
         "rclone copy ./out :sftp,host=backup.example.net,user=etl,pass=Vq7LmZt2Rw9x:/srv/out",
         "remote = :s3,provider=Minio,access_key_id=etl,secret_access_key=Kq9Lm2Zt7RwXv4Pn:bucket",
+        "rclone sync /data :sftp,host=h,key_use_agent,user=etl,pass=Vq7LmZt2Rw9x:/srv/in",
+        "rclone ls \":storj,access_grant=1cCYAHeMq7Lm2Zt9Rw4Vb8Nc3Hd6Fs1Gj5Ky0Up:bucket\"",
     ] {
         assert!(fires(hit, Rule::SecretUrl), "{hit}");
     }
@@ -870,6 +872,13 @@ fn an_rclone_remote_written_inline() {
         "rclone copy ./out :s3,provider=AWS,env_auth=true:bucket/out",
         "rclone lsd \":sftp,host=backup.example.net,user=etl,pass='<obscured password>':\"",
         "values = table[:n,key=lambda r: r.score]",
+        "UPDATE users SET email=:email,password=crypt(:password, gen_salt('bf')) WHERE id=:id",
+        "UPDATE sessions SET user_id=:uid,token=gen_random_uuid() WHERE id=:id",
+        "INSERT INTO t VALUES (:id) ON CONFLICT (id) DO UPDATE SET id=:id,key=EXCLUDED.key",
+        "rclone lsd \":sftp,host=h,user=etl,pass='RCLONE_PASS':\"",
+        "rclone lsd \":sftp,host=h,user=etl,pass='obscured':\"",
+        "rclone lsd \":sftp,host=h,user=etl,pass='env:RCLONE_PASS':\"",
+        "rclone ls \":s3,access_key_id=XXX,secret_access_key=YYYY:bucket\"",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

@@ -128,4 +128,11 @@ fn a_discord_token_whose_body_opens_like_a_placeholder() {
     ] {
         assert!(!fires(clean, Rule::CredentialDiscord), "{clean}");
     }
+    // Placeholders built of words still open so.
+    for clean in [
+        "SECRET_KEY=my_Django_Secret_Key_123",
+        "OPENAI_API_KEY=my-OpenAI-API-key-2024",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+    }
 }
