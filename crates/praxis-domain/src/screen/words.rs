@@ -145,9 +145,9 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "smbfs",
             "cifs",
             "mysqlsh",
+            "\\c",
             // An rclone remote's Storj grant, written inline.
             "access_grant",
-            "\\c",
             // Password parameters (an SMS gateway's, a router's, a SOAP
             // login's) and a feed's shared access signature.
             "psw=",

@@ -3,7 +3,7 @@
 //! remote written inline.
 
 use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
-use super::super::value::{is_placeholder, word_like};
+use super::super::value::{is_placeholder, refers, word_like};
 
 lazy_regex!(
     /// A mount of an SMB share whose password is in its address
@@ -54,7 +54,8 @@ pub(super) fn schemeless(text: &str) -> Spans {
                     v.len() >= 4
                         && !constant
                         && !v.contains('(')
-                        && !v.starts_with(['$', '%', '{'])
+                        && !refers(v)
+                        && !v.starts_with('{')
                         && !v.to_ascii_lowercase().starts_with("env:")
                         && !word_like(v)
                         && !is_placeholder(v)
