@@ -37,9 +37,10 @@ lazy_regex!(
     /// with a parenthesis runs to the next space when it is long (a
     /// generated key of symbols, `(hcp%89)maeh…`). A key may end in a
     /// version or a number (`_OLD`, `_V2`, `VAULT_UNSEAL_KEY_1`), or
-    /// name what its secret opens (`password_for_wifi`).
+    /// name what its secret opens (`password_for_wifi`). Objective-C's
+    /// string literal opens with `@`.
     ASSIGNMENT,
-    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]pw|bindpw|sonar[._-]login)(?:_(?i:for)_[A-Za-z0-9]+)?(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]|[0-9]{1,2}))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB])"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
+    r#"(?:^|[^A-Za-z0-9_.-])(?:\\?["'`])?(\.?_?(?:[A-Za-z][A-Za-z0-9_.-]*)?(?i:pass(?:word|wd|phrase)?|passwort|kennwort|contrase(?:ñ|n)a|senha|wachtwoord|pwd|secret[_-]?id|secret[_-]?(?:value|string|access|data)|secret|token|key(?:[_-]?base)?|credentials?|auth(?:tok|[_-]?code)?|pat|psk|[_-]?pw|bindpw|sonar[._-]login)(?:_(?i:for)_[A-Za-z0-9]+)?(?:[_-](?i:b64|base64))?(?:[_-](?i:old|new|legacy|fallback|backup|previous|prev|current|primary|secondary|rotated|v[0-9]|[0-9]{1,2}))?)(?:\\?["'`]\]?|\])?([ \t]*)(:=|\?=|\|\|=|=>|=|:)([ \t]*)(?:!![A-Za-z]+[ \t]+|JSON\.stringify\([ \t]*)?([rRuU]?"""[^"\n]+"""|[rRuU]?'''[^'\n]+'''|(?:[rR]?[bB]|@)"[^"\n]*"|(?:[rR]?[bB])'[^'\n]*'|\\"[^"\\\n]*\\"|"(?:[^"\n]|\\\n)*"|'[^'\n]*'|`[^`\n]*`|\([^\s"'`]{31,}|(?:[^\s"'`,;&)}\]]|&[^&\s])+)"#
 );
 lazy_regex!(
     AUTHORIZATION,
@@ -535,8 +536,9 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         {
             return false;
         }
-        // A Python bytes literal (`b'…'`, `rb"…"`) is judged by its string.
-        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B']);
+        // A Python bytes literal (`b'…'`, `rb"…"`) or an Objective-C
+        // string (`@"…"`) is judged by its string.
+        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B', '@']);
         let value = if value.starts_with(['"', '\'']) {
             value
         } else {
@@ -566,6 +568,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             && generated_password(unquoted)
         {
             return true;
+        }
+        // A bare `pw` takes a quoted literal: unquoted, it holds what a
+        // call returns (`$pw = ConvertTo-SecureString …`) or is a query's
+        // page width (`?pw=1920x1080`).
+        if c[1].eq_ignore_ascii_case("pw") && !quoted {
+            return false;
         }
         // Next to a user (a connection string's `UID=`, MongoDB's
         // `createUser`), `pwd` is the password. The text is searched once,

@@ -41,7 +41,7 @@ lazy_regex!(
 );
 lazy_regex!(
     MYSQL_PASSWORD,
-    r#"(?i)(?:^|[\s;&|(`"'/])(?:mysql|mariadb)(?:dump|admin|sh|import|slap|-dump|-admin)?\b[^\n|;]*?\s-p([^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
+    r#"(?i)(?:^|[\s;&|(`"'/])(?:mysql|mariadb)(?:dump|admin|sh|import|slap|-dump|-admin)?\b[^\n|;]*?\s-p(-?[^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
 );
 lazy_regex!(
     /// A secret handed to a secret store's CLI as an argument: GitHub's
@@ -556,6 +556,11 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     }));
     out.extend(groups(open.get(&MYSQL_PASSWORD), text, |v| {
         let v = v.trim_matches(['\'', '"']);
+        // A password may open with a dash (`-p-WR-y^Hbm…`); so may a
+        // mistyped flag (`-p-h`), which is short and plain.
+        if let Some(rest) = v.strip_prefix('-') {
+            return rest.len() >= 8 && rest.bytes().any(|b| !b.is_ascii_alphabetic());
+        }
         v.len() >= 3 && !is_placeholder(v)
     }));
     out.extend(

@@ -4,8 +4,11 @@
 use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
+    /// A home path, also after a file transfer URL's host
+    /// (`sftp://ana@files.example.org/home/ana/…`), where the path is the
+    /// server's own.
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?i:sqlite)(?:\+\w+)?:///|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?i:sftp|scp|fish)://[A-Za-z0-9._%@:\[\]-]+|(?i:sqlite)(?:\+\w+)?:///|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin, also by way of another
@@ -211,6 +214,8 @@ mod tests {
             r"\\fs01\builds\nightly",
             r"\\fs01\c$\Users\dana",
             "file:///home/mara/notes.txt",
+            "Connecting to sftp://ana@files.example.org/home/ana/uploads/ ... done",
+            "scp://deploy@10.0.4.7:2222/home/deploy/releases",
             "Cannot connect to the Docker daemon at unix:///Users/giorgos/.docker/run/docker.sock.",
             "/var/home/mara/.config",
             "gcc -I/home/ana/include -o app main.c",
@@ -235,6 +240,8 @@ mod tests {
             "the /Users directory on macOS",
             "/opt/homebrew/bin/git",
             "https://example.com/home/index.html",
+            "sftp://files.example.org/home/",
+            "sftp://ana@files.example.org/srv/uploads/",
             r"\\.\pipe\docker_engine",
             r"\\?\C:\very\long\path",
             "/Users/Shared/Build",

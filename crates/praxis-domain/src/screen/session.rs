@@ -40,7 +40,7 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\btsh\s+(?:play|join)\s+(?:--?[a-z][\w-]*(?:[ =]\S+)?\s+)*{UUID}|\bMOSH\s+CONNECT\s+\d+\s+[A-Za-z0-9/+]{{22}}\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|\bchatSessions/{UUID}\.json|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\btsh\s+(?:play|join)\s+(?:--?[a-z][\w-]*(?:[ =]\S+)?\s+)*{UUID}|\bMOSH\s+CONNECT\s+\d+\s+[A-Za-z0-9/+]{{22}}\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|\bchatSessions/{UUID}\.json|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}|\b(?:claude|codex|gemini)[\x22'],\s*[\x22'](?:exec[\x22'],\s*[\x22'])?(?:resume|--resume|-r)[\x22'],\s*(?:[\x22']--?[a-z][\w-]*[\x22'],\s*)*[\x22']{UUID}"
     ))
 });
 lazy_regex!(
@@ -67,11 +67,12 @@ lazy_regex!(
     r#"(?i)\[\s*"?(?:phpsessid|[a-z0-9_.-]*sess(?:ion)?(?:[_.-]?(?:id|key|token))?|sid)"?\s*\]\s*=>\s*(?:string\(\d+\)\s*)?"?([A-Za-z0-9,-]{16,})"#
 );
 lazy_regex!(
-    /// session-file-store's file, `sessions/<id>.json`, its id generated
+    /// session-file-store's file, `sessions/<id>.json`, or a session in an
+    /// API's route (Okta's `/api/v1/sessions/<id>`), its id generated
     /// in mixed case (a descriptive name, `sessions/login_flow_v2.json`,
     /// is made of words).
     SESSION_STORE_FILE,
-    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b"
+    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|/api/v\d+/sessions/([0-9A-Za-z_-]{20,64})(?:$|[\s/?#\x22'`)])"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
@@ -797,7 +798,11 @@ pub(super) fn session_id(text: &str) -> Spans {
             .into_iter()
             .filter(|s| !nil(s) && !filler_or_sum(text, s)),
     );
-    out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+    out.extend(
+        matches(Some(&SESSION_TRANSCRIPT), text)
+            .into_iter()
+            .filter(|s| !nil(s)),
+    );
     if contains_ignoring_case(text, "claude") {
         out.extend(groups(Some(&CLAUDE_PROJECT_PATH), text, |_| true));
     }
@@ -870,7 +875,7 @@ pub(super) fn session_id(text: &str) -> Spans {
     out.extend(groups(Some(&SESSION_FILE), text, id));
     out.extend(groups(Some(&SESSION_DUMP), text, id));
     out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {
-        random_like(b, 24) && has_digit(b) && mixed_case(b) && !wordy(b)
+        random_like(b, 20) && has_digit(b) && mixed_case(b) && !wordy(b)
     }));
     out.extend(groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
         random_like(id, 24) && mixed_case(id) && !docs_example(id)

@@ -424,7 +424,11 @@ fn generated_after_sign(v: &str) -> bool {
         && rest.bytes().any(|b| b.is_ascii_uppercase())
         && rest.bytes().any(|b| b.is_ascii_lowercase())
         && (has_digit(rest) || symbols >= 2)
-        && !rest.contains([' ', '$', '=', '(', ')', '{', '}', '[', ']', '<', '>'])
+        // Padding may close it (`==HIP3VVxRiYJ=`); an `=` inside is
+        // another assignment.
+        && !rest
+            .trim_end_matches('=')
+            .contains([' ', '$', '=', '(', ')', '{', '}', '[', ']', '<', '>'])
         && distinct_chars(rest) >= 8
 }
 

@@ -86,6 +86,12 @@ pub(in crate::screen) const KEY_WORDS: &[&str] = &[
     "-pat",
     "_pw",
     "-pw",
+    "pw ",
+    "pw=",
+    "pw:",
+    "pw\"",
+    "pw'",
+    "pw\t",
     // An LDAP bind's password (Dex's `bindPW`).
     "bindpw",
     "sonar",
@@ -186,7 +192,9 @@ pub(in crate::screen) fn key_class(key: &str) -> Option<KeyClass> {
     {
         return Some(KeyClass::Password);
     }
-    if words.len() == 1 && words[0] == "pass" {
+    // A bare `pw` is also a page's width or a print writer, so it takes
+    // a secret-like value, as a bare `pass` does.
+    if words.len() == 1 && (words[0] == "pass" || words[0] == "pw") {
         return Some(KeyClass::Secret);
     }
     // A Wi-Fi pre-shared key, Redis's `requirepass`, SSSD's bind
@@ -337,6 +345,30 @@ mod tests {
             "password_for_wifi = \"<ask the front desk>\"",
             "password_for_user_file = \"/run/secrets/db_pw.txt\"",
             "password_for_admin_hint = \"MaidenName1990\"",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 92: a bare `pw` given a literal, and an Objective-C string.
+    #[test]
+    fn bare_pw_and_objective_c_strings() {
+        assert!(matches!(key_class("pw"), Some(KeyClass::Secret)));
+        for hit in [
+            "pw := \"Coba@7862TUN\"\ndb, err := sql.Open(\"mysql\", \"app:\"+pw+\"@tcp(db:3306)/app\")",
+            "NSString *apiSecret = @\"t7vp5iounU2DUxDBPMZifdh1NZ3b01aaAJLE8hRIO0HYZ2cs\";",
+            "\"pw\": \"h7#Kq2vLx9mP\"",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "pw := os.Getenv(\"DB_PASSWORD\")",
+            "pw = PrintWriter(out)",
+            "pw = 80",
+            "https://example.com/product?pw=1920x1080&ph=1080",
+            "pw: \"<password>\"",
+            "NSString *apiSecret = @\"<YOUR_API_SECRET>\";",
+            "NSString *secretKey = [keychain stringForKey:@\"api\"];",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

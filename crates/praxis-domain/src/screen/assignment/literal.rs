@@ -128,12 +128,13 @@ pub(in crate::screen) fn literal_secret(
         || v.starts_with("~/")
         // `@file` hands a file's contents over; after a YAML key's colon, or
         // with a symbol no file's name takes (`=@2=gAHoH9^O2`), a generated
-        // password may open with `@` too (`: @5yBPs2Z@03_`).
+        // password may open with `@` too (`: @5yBPs2Z@03_`), with symbols
+        // in place of digits (`@MyuOe=nAG=C%tCwmZ^A`).
         || (v.starts_with('@')
             && (v[1..].starts_with(['/', '.', '~'])
                 || !(quoted
                     || (colon || v[1..].contains(['=', '^', '#', '!', '*', '&', '%', '+']))
-                        && super::prose::generated_password(v))))
+                        && (super::prose::generated_password(v) || drawn_with_symbols(&v[1..])))))
         // A volume's mode may follow the path (`/run/secrets/pg_pw:ro`).
         || (!quoted
             && ABSOLUTE_PATH.is_match(v.trim_end_matches(":ro").trim_end_matches(":rw")));
@@ -374,6 +375,17 @@ pub(super) fn local_tag(value: &str) -> bool {
 pub(super) fn tag_reads(rest: &str) -> bool {
     let line = rest.split('\n').next().unwrap_or("");
     line.starts_with([' ', '\t']) && !line.trim().is_empty() && !line.trim_start().starts_with('#')
+}
+
+/// Whether `v` was drawn from letters of both cases and symbols no name
+/// takes, with no digit needed: long, unspaced, two such symbols or more,
+/// and many distinct characters.
+fn drawn_with_symbols(v: &str) -> bool {
+    v.len() >= 12
+        && mixed_case(v)
+        && v.bytes().filter(|b| b"!#%&*+=?@^~".contains(b)).count() >= 2
+        && !v.contains([' ', '$', '(', ')', '{', '}', '[', ']', '<', '>', '/'])
+        && distinct_chars(v) >= 10
 }
 
 #[cfg(test)]

@@ -910,3 +910,20 @@ fn sapcontrol_user_and_password() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 93: a MySQL password that opens with a dash, read from shell
+/// history.
+#[test]
+fn mysql_passwords_that_open_with_a_dash() {
+    assert!(fires(
+        "From the shell history on build-07:\n  412  mysql -h db-replica -u analytics -p-WR-y^Hbmp@imc@N= warehouse\n  413  exit",
+        Rule::CredentialCommandLine
+    ));
+    for clean in [
+        "mysql -u root -p-h db1",
+        "mysql -u root -p --host db1 shop",
+        "mysql -u root -p shop",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -678,9 +678,9 @@ lazy_regex!(
     r"(?im)(?:^|\\n|\n|\][ \t]+|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?[\x22']?\**\[?(Human|User|Assistant|H|A|Utilisateur|Usuario|Usuário|Benutzer|Nutzer|Asistente|Assistente|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
 );
 lazy_regex!(
-    /// A negated order or leave: "never tell agents to …", "never let the agent …".
+    /// A negated order or leave, or one of the past: "never tell agents to …", "never let the agent …", "used to tell agents to …".
     NEVER_TELL,
-    r"(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+[\w-]+){1,3})$"
+    r"(?:(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+[\w-]+){1,3})|\bused\s+to\s+(?:tell|ask|instruct)\s+(?:\w+\s+){1,2}to)$"
 );
 lazy_regex!(
     /// An address to disregard the repository's own guidance.

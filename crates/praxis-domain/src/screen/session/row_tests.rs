@@ -677,3 +677,38 @@ fn server_cookies_set_to_a_value() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 92: an agent's resume command given as an argument list.
+#[test]
+fn resume_commands_as_argument_lists() {
+    for hit in [
+        "subprocess.run([\"codex\", \"resume\", \"1e5650cd-57d9-4b9c-9bf0-9eda78bae503\"], check=True)",
+        "exec.Command(\"claude\", \"--resume\", \"4f0c2e1a-9b7d-4c3e-8a21-6d5f0b9e7c12\")",
+        "[\"codex\", \"exec\", \"resume\", \"--json\", \"0c9a2b7e-1f3d-4e5a-9b6c-7d8e9f0a1b2c\"]",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "subprocess.run([\"codex\", \"resume\", \"--last\"], check=True)",
+        "subprocess.run([\"codex\", \"resume\", session_id], check=True)",
+        "[\"claude\", \"--resume\", \"00000000-0000-0000-0000-000000000000\"]",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
+
+/// Held-out 93: a session in an identity provider's API route.
+#[test]
+fn sessions_in_api_routes() {
+    assert!(fires(
+        "okta: GET /api/v1/sessions/tiEYT1nJgP2vSf6w0JJLGCxag -> 404 Not Found (session already closed)",
+        Rule::SessionId
+    ));
+    for clean in [
+        "GET /api/v1/sessions/me -> 200",
+        "DELETE /api/v1/sessions/{sessionId}",
+        "GET /api/v2/sessions/currentUserSessionReport2",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

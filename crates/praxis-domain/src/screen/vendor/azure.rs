@@ -86,10 +86,11 @@ lazy_regex!(
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
     /// key for stprod is …", "Key1 for stprod (rotated …): …"), or as
+    /// after the account's name ("Account name stqa01, key …"), or as
     /// the `value` of Terraform's output of one (`"primary_access_key":
     /// {"sensitive": true, …, "value": "…"}`): no other context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)|"(?:primary|secondary)_access_key"\s*:\s*\{[^{}]{0,160}?"value"\s*:\s*"([A-Za-z0-9+/]{86}==)""#
+    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)|\baccount[ \t]+name[ \t]*[:=]?[ \t]*["'`]?[a-z0-9]{3,24}["'`]?[ \t]*[,;/][ \t]*(?:and[ \t]+)?(?:the[ \t]+)?key[ \t]*(?:[:=]|is|was)?[ \t]*["'`]?([A-Za-z0-9+/]{86}==)|"(?:primary|secondary)_access_key"\s*:\s*\{[^{}]{0,160}?"value"\s*:\s*"([A-Za-z0-9+/]{86}==)""#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI

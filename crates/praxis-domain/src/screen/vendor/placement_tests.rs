@@ -136,3 +136,19 @@ fn a_discord_token_whose_body_opens_like_a_placeholder() {
         assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
     }
 }
+
+/// Held-out 93: a storage account key quoted right after the account's
+/// name.
+#[test]
+fn a_storage_key_after_its_account_name() {
+    assert!(fires(
+        "Devs were using the shared key in Postman: Account name stqa01, key gCAimfV7PAfkxLF9Qc3SfA76jgEIn67Mk+V7zgTDv/0YeNznaDaUb8mtNT1YLmS1S5oqFyv5C/dvECgFbviOMw==",
+        Rule::CredentialAzure
+    ));
+    for clean in [
+        "Account name stqa01, key rotated on Monday; see Key Vault.",
+        "Account name stqa01, key: [REDACTED]",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}

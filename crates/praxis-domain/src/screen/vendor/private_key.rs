@@ -6,8 +6,11 @@ use super::super::pattern::{Spans, lazy_regex};
 use super::super::value::distinct_chars;
 
 lazy_regex!(
+    /// A private key's armour and the start of its body, past what code
+    /// puts between the lines: escaped newlines, quotes and string
+    /// prefixes (Python's `b"…\n"` per line), comment marks.
     PRIVATE_KEY,
-    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*(?:PRIVATE|PGP[ +]SECRET)[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|\^M|\$|["'|>+#;*\\,]|\n-|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
+    r#"-{4,5}\s*BEGIN[ +A-Z0-9]*(?:PRIVATE|PGP[ +]SECRET)[ +]KEY(?:[ +]BLOCK)?\s*-{4,5}(?:\s|\\+[nr]|`[nr]|&#x?[aAdD0-9]{1,2};|\^M|\$|["'|>+#;*\\,]|[bBrRuUfFL]{1,2}["']|\n-|\n\s*\d{1,4}\t)*(?:(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\+n)(?:\s|\\+[nr])*)*[A-Za-z0-9+/=]{16,}|(?:Version|Comment|Proc-Type|DEK-Info|Hash):|['"]?[ \t]*(?:\r?\n|\\+n)[^\n\\]{1,48}?[ \t][A-Za-z0-9+/=]{40,})|PuTTY-User-Key-File-\d+:\s*[A-Za-z0-9@.-]+[ \t]*(?:\r|\n|\\[rn]|`[rn])"#
 );
 
 lazy_regex!(
@@ -113,6 +116,19 @@ fn encoded_private_key(encoded: &str) -> bool {
 mod tests {
     use crate::screen::fires;
     use crate::screen::rule::Rule;
+
+    /// Held-out 93: a key written as Python bytes literals, one per line.
+    #[test]
+    fn a_key_as_bytes_literals() {
+        assert!(fires(
+            "KEY_PEM = (\n    b\"-----BEGIN EC PRIVATE KEY-----\\n\"\n    b\"MHcCAQEEHujMbgAloF3+/iNmTYit77NZnJR7c2x6XCFrpHHA+h0DlSmuf3DmoRTF\\n\"\n    b\"jjAOHSchr6n2pqYPHbT2iMWTxbn/KlxuRA==\\n\"\n    b\"-----END EC PRIVATE KEY-----\\n\"\n)",
+            Rule::CredentialPrivateKey
+        ));
+        assert!(!fires(
+            "KEY_PEM = (\n    b\"-----BEGIN EC PRIVATE KEY-----\\n\"\n    b\"<redacted>\\n\"\n    b\"-----END EC PRIVATE KEY-----\\n\"\n)",
+            Rule::CredentialPrivateKey
+        ));
+    }
 
     /// Held-out 82: a key's body above its `END` line, its opening cut
     /// off; the `END` line alone, or below a redaction, is no key.
