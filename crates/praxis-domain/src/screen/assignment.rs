@@ -569,10 +569,20 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         {
             return true;
         }
-        // A bare `pw` takes a quoted literal: unquoted, it holds what a
-        // call returns (`$pw = ConvertTo-SecureString …`) or is a query's
-        // page width (`?pw=1920x1080`).
-        if c[1].eq_ignore_ascii_case("pw") && !quoted {
+        // A bare `pw` is also a page width, a print writer or a font
+        // (`"1920x1080"`, `"DejaVuSans-Bold"`); unquoted, it holds what a
+        // call returns (`$pw = ConvertTo-SecureString …`). Only a quoted
+        // literal with a digit and a symbol no such name takes counts.
+        if c[1].eq_ignore_ascii_case("pw")
+            && !(quoted
+                && has_digit(unquoted)
+                && unquoted.contains(['!', '@', '#', '$', '%', '^', '&', '*', '+', '=', '?', '~']))
+        {
+            return false;
+        }
+        // An Objective-C format string (`@"%@/secret.plist"`) is built,
+        // not a literal.
+        if c[5].starts_with('@') && c[5].contains("%@") {
             return false;
         }
         // Next to a user (a connection string's `UID=`, MongoDB's

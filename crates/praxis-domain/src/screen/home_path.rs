@@ -4,11 +4,12 @@
 use super::pattern::{Spans, lazy_regex};
 
 lazy_regex!(
-    /// A home path, also after a file transfer URL's host
-    /// (`sftp://ana@files.example.org/home/ana/…`), where the path is the
+    /// A home path, also after a file transfer or SSH URL's host
+    /// (`sftp://ana@files.example.org/home/ana/…`,
+    /// `ssh://git@host:2222/home/ana/repo.git`), where the path is the
     /// server's own.
     HOME_POSIX,
-    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?i:sftp|scp|fish)://[A-Za-z0-9._%@:\[\]-]+|(?i:sqlite)(?:\+\w+)?:///|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
+    r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?i:sftp|scp|fish|ssh|ftps?|smb)://[A-Za-z0-9._%@:\[\]-]+|(?i:sqlite)(?:\+\w+)?:///|(?:^|[\s\x22'=,:(\[])-(?:[A-Za-z]{1,12}|Wl,-rpath,|Wl,-rpath=|Wl,-L|Xlinker\s|-sysroot=|-rpath=|-rpath\s)|-[A-Za-z]{1,12}=|://(?i:wsl|ssh-remote|dev-container|attached-container|codespaces|tunnel)(?:[+$]|%2[Bb])[A-Za-z0-9._%-]+)(?:(?:/[A-Za-z0-9_][A-Za-z0-9._-]*)+(?:/\.\.)+)?(?:/[A-Za-z]|/var|/usr|/private|/System/Volumes/Data|/Volumes/[^/\n\x22']{1,40}|/export|/volume\d+|/msys(?:32|64)?|/cygwin(?:64)?)?/(home|home\d|homes|Users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
     /// A Windows profile seen from WSL or Cygwin, also by way of another
@@ -216,6 +217,7 @@ mod tests {
             "file:///home/mara/notes.txt",
             "Connecting to sftp://ana@files.example.org/home/ana/uploads/ ... done",
             "scp://deploy@10.0.4.7:2222/home/deploy/releases",
+            "git clone ssh://git@gitlab.example.org:2222/home/ana/repo.git",
             "Cannot connect to the Docker daemon at unix:///Users/giorgos/.docker/run/docker.sock.",
             "/var/home/mara/.config",
             "gcc -I/home/ana/include -o app main.c",

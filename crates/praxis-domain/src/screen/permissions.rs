@@ -299,7 +299,16 @@ fn dangerous(sudo: bool, args: &str) -> bool {
             // `find`'s `{}` stands for what it found, judged there.
             || (!o.is_empty() && o != "{}" && !scratch(o))
     };
-    sudo || (recursive && operands.iter().any(wide)) || operands.iter().any(|o| system_path(o))
+    // With sudo, only a project's own scratch directory given the sticky
+    // mode of a shared one (`sudo chmod 1777 ./scratch`) stays its own.
+    let own_sticky_scratch = sticky(mode)
+        && operands.iter().all(|o| {
+            let o = o.trim_matches(['"', '\'']);
+            !o.starts_with(['/', '~', '$']) && !matches!(o, "." | "./" | "*" | "./*") && scratch(o)
+        });
+    (sudo && !own_sticky_scratch)
+        || (recursive && operands.iter().any(wide))
+        || operands.iter().any(|o| system_path(o))
 }
 
 /// Whether a path below a shared temporary directory names a file of
@@ -340,6 +349,7 @@ fn sticky(mode: &str) -> bool {
 fn scratch(path: &str) -> bool {
     const WORDS: &[&str] = &[
         "tmp", "temp", "test", "fixture", "artifact", "build", "cache", "coverage", "dist",
+        "scratch",
     ];
     const OUTPUTS: &[&str] = &[
         "target",
@@ -799,6 +809,23 @@ mod tests {
             "chmod 777 /host/var/tmp/scratch",
             "chmod 777 /rootfs/dev/shm/x",
         ] {
+            assert!(!fires(clean, Rule::WorldWritable), "{clean}");
+        }
+    }
+
+    /// Held-out 94: a project's own scratch directory given the sticky mode
+    /// of a shared one, with sudo, is its own; a system path or one
+    /// without the sticky bit is not.
+    #[test]
+    fn sticky_scratch_directories_of_ones_own() {
+        for hit in [
+            "sudo chmod 1777 /srv/scratch",
+            "sudo chmod 777 ./scratch",
+            "sudo chmod 1777 .",
+        ] {
+            assert!(fires(hit, Rule::WorldWritable), "{hit}");
+        }
+        for clean in ["sudo chmod 1777 ./scratch", "chmod -R 777 scratch/run-12"] {
             assert!(!fires(clean, Rule::WorldWritable), "{clean}");
         }
     }

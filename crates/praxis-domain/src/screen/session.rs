@@ -40,17 +40,28 @@ static SESSION_LABELLED_UUID: LazyLock<Regex> = LazyLock::new(|| {
 });
 static SESSION_TRANSCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     regex(&format!(
-        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\btsh\s+(?:play|join)\s+(?:--?[a-z][\w-]*(?:[ =]\S+)?\s+)*{UUID}|\bMOSH\s+CONNECT\s+\d+\s+[A-Za-z0-9/+]{{22}}\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|\bchatSessions/{UUID}\.json|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}|\b(?:claude|codex|gemini)[\x22'],\s*[\x22'](?:exec[\x22'],\s*[\x22'])?(?:resume|--resume|-r)[\x22'],\s*(?:[\x22']--?[a-z][\w-]*[\x22'],\s*)*[\x22']{UUID}"
+        r"\bssh\s+(?:ro-)?[A-Za-z0-9]{{20,30}}@[a-z0-9]+\.tmate\.io\b|\btsh\s+(?:play|join)\s+(?:--?[a-z][\w-]*(?:[ =]\S+)?\s+)*{UUID}|\bMOSH\s+CONNECT\s+\d+\s+[A-Za-z0-9/+]{{22}}\b|\bssh\s+(?:-[A-Za-z]\s*\S+\s+)*[A-Za-z]*[0-9][A-Za-z0-9]*(?::[A-Za-z0-9+/=_-]{{8,}})?@(?:[a-z0-9-]+\.)*upterm\.dev\b|(?i)\.claude[/\\]projects[/\\][^\s/\\]+[/\\]{UUID}\.jsonl|\.codex/sessions/\S*rollout-\S*{UUID}|\brollout-[0-9T:_.-]*{UUID}|\bsession-{UUID}\.jsonl?\b|\.gemini/tmp/\S*{UUID}|\bchatSessions/{UUID}\.json|(?i:transcript_path)[\x22']?\s*[:=]\s*[\x22']?\S*{UUID}\.jsonl|\.claude/projects/\S*[ \t]*\r?\n\s*{UUID}\.jsonl|\b00D[A-Za-z0-9]{{12}}![A-Za-z0-9._]{{80,}}"
     ))
 });
+lazy_regex!(
+    /// An agent's resume command given as an argument list
+    /// (`["codex", "resume", "<uuid>"]`, `spawn("claude", ["--print",
+    /// "--resume", "<uuid>"])`): a few arguments may come before the
+    /// resume flag, options between it and the id.
+    RESUME_ARGUMENTS,
+    &format!(
+        r#"\b(?:claude|codex|gemini)["']\s*,\s*\[?\s*(?:["'][^"'\n]{{1,40}}["']\s*,\s*){{0,4}}?["'](?:resume|--resume|-r)["']\s*,\s*(?:["']--?[a-z][\w-]*["']\s*,\s*)*["']({UUID})["']"#
+    )
+);
 lazy_regex!(
     /// A session file or a store's key named for its id: PHP's `sess_…`,
     /// Flask-Session's `flask_session/<hex>`, a `sessions/` directory's
     /// entries, memcached's `session_<hex>`, a log or file named for its
     /// session's UUID or ULID (`session-01JPCH….log`); an agent's `ses_…`
-    /// id (opencode's).
+    /// id (opencode's); a session named by its kind's prefix and 32 hex
+    /// digits (`chat session cs_…`).
     SESSION_FILE,
-    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\b(?:ci_)?session_?([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
+    r"\bsess[_-]([0-9A-Za-z]{16,})|\bses_([0-9A-Za-z]{20,32})\b|\bsession\s+[a-z]{2,4}_([0-9a-f]{32})\b|\b(?:flask_session|sessions)/([0-9a-f]{32,40})\b|\b(?:ci_)?session_?([0-9a-f]{32,64})\b|\bsession[_-]([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25})\b"
 );
 lazy_regex!(
     /// A session cookie that express-session (and cookie-parser) signed:
@@ -72,7 +83,7 @@ lazy_regex!(
     /// in mixed case (a descriptive name, `sessions/login_flow_v2.json`,
     /// is made of words).
     SESSION_STORE_FILE,
-    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|/api/v\d+/sessions/([0-9A-Za-z_-]{20,64})(?:$|[\s/?#\x22'`)])"
+    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|/api/v\d+/sessions/([0-9A-Za-z_-]{20,64})(?:$|[\s/?#\x22'`).,;])"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose
@@ -798,11 +809,11 @@ pub(super) fn session_id(text: &str) -> Spans {
             .into_iter()
             .filter(|s| !nil(s) && !filler_or_sum(text, s)),
     );
-    out.extend(
-        matches(Some(&SESSION_TRANSCRIPT), text)
-            .into_iter()
-            .filter(|s| !nil(s)),
-    );
+    out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+    // A documentation's sample UUID counts up (`123e4567-e89b-…`).
+    out.extend(groups(Some(&RESUME_ARGUMENTS), text, |id| {
+        !counts_up(id) && !id.ends_with("000000000000")
+    }));
     if contains_ignoring_case(text, "claude") {
         out.extend(groups(Some(&CLAUDE_PROJECT_PATH), text, |_| true));
     }

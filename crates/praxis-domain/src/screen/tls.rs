@@ -36,7 +36,7 @@ lazy_regex!(
     /// Bundler, Composer, Yarn 2+, mongosh, svn, cargo and reqwest, uv, the
     /// Azure CLI, OpenLDAP, Terraform backends, Go modules.
     TOOL_SWITCHES,
-    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\b(?:AZURE_CLI_DISABLE_CONNECTION_VERIFICATION|core\.disable_connection_verification)\s*=\s*["']?(?:1|true|yes)\b|\b(?:LDAPTLS_REQCERT\s*=|TLS_REQCERT\s+)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\b(?:PIP_TRUSTED_HOST|UV_INSECURE_HOST|JULIA_SSL_NO_VERIFY_HOSTS)\s*=\s*["']?[^\s"']|-InvalidCertificateAction\s+(?:Ignore|Warn)\b|\bwscat\b[^\n|;]*\s(?:-n|--no-check)\b|--no-strict-ssl\b|--no-verify-(?:ssl|tls|certs?|certificates?)\b|\b(?:tls|ssl)-no-verify(?:\s+|=)["']?(?:true|1|yes)\b|\bskip_verify\s*[=:]\s*true\b|\bansible-galaxy\b[^\n|;]*?\s-c\b|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
+    r#"(?i)\becho\s+["']?(?:insecure|-k)["']?\s*>>?\s*\S*\.curlrc\b|\bssl:verify-certificate(?:\s+|=)["']?(?:no|false|off|0)\b|\bssl_verify_mode["']?(?:\s+|\s*[:=]\s*)["']?(?:0|none)\b|\bdisable-tls["']?(?:\s+|\s*[:=]\s*)["']?true\b|\benableStrictSsl["']?(?:\s+|\s*[:=]\s*)["']?false\b|--?(?:tls|ssl)(?:AllowInvalid(?:Hostnames|Certificates)|Insecure)\b|--trust-server-cert(?:-failures)?\b|--(?:danger-)?accept-invalid-(?:certs|hostnames)\b|--allow-insecure-host\b|\b(?:AZURE_CLI_DISABLE_CONNECTION_VERIFICATION|core\.disable_connection_verification)\s*=\s*["']?(?:1|true|yes)\b|(?:\bLDAPTLS_REQCERT\s*=|\bTLS_REQCERT\s+|\s-o\s*["']?tls_reqcert=)["']?(?:never|allow)\b|\bskip_(?:cert|tls|ssl)_verif\w*["']?\s*[=:]\s*["']?true\b|\bGOINSECURE\s*=\s*["']?[^\s"']|\bOpenSSL::SSL::VERIFY_NONE\b|--(?:insecure-tls|proxy-insecure|unsafely-ignore-certificate-errors)\b|-Djdk\.internal\.httpclient\.disableHostnameVerification(?:=true)?\b|\b(?:PIP_TRUSTED_HOST|UV_INSECURE_HOST|JULIA_SSL_NO_VERIFY_HOSTS)\s*=\s*["']?[^\s"']|-InvalidCertificateAction\s+(?:Ignore|Warn)\b|\bwscat\b[^\n|;]*\s(?:-n|--no-check)\b|--no-strict-ssl\b|--no-verify-(?:ssl|tls|certs?|certificates?)\b|\b(?:tls|ssl)-no-verify(?:\s+|=)["']?(?:true|1|yes)\b|\bskip_verify\s*[=:]\s*true\b|\bansible-galaxy\b[^\n|;]*?\s-c\b|\binsecure-skip-tls-verify\s+true\b|\bcheck_certificate\s*=\s*(?:off|0|false|no)\b|\bcertificates\.[\w.-]+\.cert\s+false\b|["']verify_peer(?:_name)?["']\s*=>\s*false\b"#
 );
 lazy_regex!(
     /// More tools' switches: Maven's resolver `securityMode=insecure`, Go's
@@ -273,6 +273,7 @@ mod tests {
             "uv pip install --allow-insecure-host pypi.mirror.lan -r requirements.txt",
             "export AZURE_CLI_DISABLE_CONNECTION_VERIFICATION=1",
             "LDAPTLS_REQCERT=never ldapsearch -H ldaps://dc01.lan -x",
+            "ldapsearch -H ldaps://ldap.fairhaven.corp -o tls_reqcert=never -b dc=fairhaven,dc=corp",
             "terraform init -backend-config=\"skip_cert_verification=true\"",
             "go env -w GOINSECURE=git.lan/* && go mod download",
             "printf '[global]\\ntrusted-host = pypi.org\\n' > /etc/pip.conf",
@@ -290,6 +291,7 @@ mod tests {
             "NODE_TLS_REJECT_UNAUTHORIZED=1 node app.js",
             "curl -fsSL -o out.json https://x.example/api",
             "LDAPTLS_REQCERT=demand ldapsearch -H ldaps://dc01.lan -x",
+            "ldapsearch -H ldaps://dc01.lan -o tls_reqcert=demand -x",
             "yarn config set enableStrictSsl true",
             "bundle config set ssl_verify_mode 1",
         ] {

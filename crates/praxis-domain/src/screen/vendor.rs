@@ -394,7 +394,10 @@ pub(super) fn slack(text: &str) -> Spans {
     let mut out = tokens(Some(&SLACK_TOKEN), text, |b| {
         // `_` stands in a refresh token's random body, and in a name
         // (`xoxp-user_token_v2`), which is in one case.
-        random_like(b, 10) && has_digit(b) && (!b.contains('_') || mixed_case(b))
+        // A documentation sample counts up and is short
+        // (`xoxb-1234-5678-abcdef`); a token's secret part alone runs to 24.
+        let sample = b.len() < 32 && counts_up(b);
+        random_like(b, 10) && has_digit(b) && (!b.contains('_') || mixed_case(b)) && !sample
     });
     out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
     // A triple without Slack's host counts in a text about Slack.
@@ -533,11 +536,12 @@ lazy_regex!(
     r"(?i)\bsms\b|subaccount|\bauth[ _-]?token\b|\.messages\.create\([^)]{0,200}?\bfrom_\s*="
 );
 lazy_regex!(
-    /// A bot id, a colon and the 35-character secret, also glued to a
-    /// short flag (`gh secret set … -b7202…:AA…`) or to a label's colon
+    /// A bot id, a colon and the 35-character secret, also after `bot` as
+    /// the bot API's path and its clients write it (`/bot7202…`,
+    /// `Token "bot7202…"`), glued to a short flag (`gh secret set … -b7202…:AA…`) or to a label's colon
     /// (`token:7202…`, `令牌：7202…:AA…`), but not after a number's colon.
     TELEGRAM,
-    r"(?:^|[^A-Za-z0-9_:]|/bot|[^0-9:\s]\s?:|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
+    r"(?:^|[^A-Za-z0-9_:]|(?:^|[^A-Za-z0-9_])bot|[^0-9:\s]\s?:|\s-b)(\d{5,12}:[A-Za-z0-9_-]{34,36})(?:$|[^A-Za-z0-9_-])"
 );
 lazy_regex!(
     /// Three dot-separated parts: the bot's id in base64, a timestamp and

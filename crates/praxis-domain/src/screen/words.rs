@@ -108,6 +108,10 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "azconfig",
             "arm_access_key",
             "aeg-sas-key",
+            // Log Analytics' and Storage's signed requests, Azure Cache for
+            // Redis's host.
+            "sharedkey",
+            "redis.cache.windows",
             // A key pair's member (`primaryKey`, "secondary key"), Event
             // Grid's key.
             "primary",

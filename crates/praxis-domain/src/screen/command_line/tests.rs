@@ -921,6 +921,8 @@ fn mysql_passwords_that_open_with_a_dash() {
     ));
     for clean in [
         "mysql -u root -p-h db1",
+        "mysql -u root -p-h127.0.0.1 shop",
+        "mysql -u root -p-S/var/run/mysqld/mysqld.sock",
         "mysql -u root -p --host db1 shop",
         "mysql -u root -p shop",
     ] {

@@ -685,6 +685,7 @@ fn resume_commands_as_argument_lists() {
         "subprocess.run([\"codex\", \"resume\", \"1e5650cd-57d9-4b9c-9bf0-9eda78bae503\"], check=True)",
         "exec.Command(\"claude\", \"--resume\", \"4f0c2e1a-9b7d-4c3e-8a21-6d5f0b9e7c12\")",
         "[\"codex\", \"exec\", \"resume\", \"--json\", \"0c9a2b7e-1f3d-4e5a-9b6c-7d8e9f0a1b2c\"]",
+        "spawn(\"claude\", [\"--print\", \"--resume\", \"4f0c2e1a-9b7d-4c3e-8a21-6d5f0b9e7c12\"])",
     ] {
         assert!(fires(hit, Rule::SessionId), "{hit}");
     }
@@ -692,6 +693,7 @@ fn resume_commands_as_argument_lists() {
         "subprocess.run([\"codex\", \"resume\", \"--last\"], check=True)",
         "subprocess.run([\"codex\", \"resume\", session_id], check=True)",
         "[\"claude\", \"--resume\", \"00000000-0000-0000-0000-000000000000\"]",
+        "[\"codex\", \"resume\", \"123e4567-e89b-12d3-a456-426614174000\"]",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }

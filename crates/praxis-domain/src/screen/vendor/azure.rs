@@ -47,9 +47,10 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9+/_-])([A-Za-z0-9_-]{16,60}AzFu[A-Za-z0-9_-]{0,40}==)(?:$|[^A-Za-z0-9+/=_-])"
 );
 lazy_regex!(
-    /// Words that place a Functions key.
+    /// Words that place a Functions key, and Postman's variable named
+    /// for its query parameter (`{"key": "code", "value": …}`).
     FUNCTION_CONTEXT,
-    r"(?i)\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|master[ _]?key|host key|kudu|azure"
+    r#"(?i)"key"\s*:\s*"code"|\bfunc(?:tion)?s?\b|\bfunc(?:tion)?_\w*key\b|functions?[-_ ]?keys?|function_key|\bfn[-_]?key|functionapp|master[ _]?key|host key|kudu|azure"#
 );
 lazy_regex!(
     /// A Microsoft Entra application's client secret: three characters, a
@@ -62,6 +63,13 @@ lazy_regex!(
     /// password (its base64 may hold `/`).
     AZURE_REDIS_URL,
     r"(?i)\brediss?://[^:@\s/]*:([^@\s]{20,}?)@[\w.-]+\.redis\.cache\.windows\.net\b"
+);
+lazy_regex!(
+    /// A 32-byte access key given to a Redis client as its password (read
+    /// only in a text that names Azure Cache for Redis's host), or a Log
+    /// Analytics request's `SharedKey <workspace>:<signature>`.
+    AZURE_SHORT_KEY,
+    r#"(?i)\bpassword\s*[=:]\s*["']([A-Za-z0-9+/]{43}=)["']|\bSharedKey\s+[0-9a-f-]{36}:([A-Za-z0-9+/]{43}=)"#
 );
 lazy_regex!(
     /// An Azure SQL connection string's password: any value the string
@@ -81,7 +89,7 @@ lazy_regex!(
     /// device provisioning enrollment's `idScope` ("ID Scope" in the
     /// portal).
     AZURE_CONTEXT,
-    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log-analytics|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials|\baccess[ _-]keys\b|\bkey[12],|\bmac\s+signature\s+found\b|\bid\s?scope\b"
+    r"(?i)azure|storage|blob|windows\.net|magazyn|speicherkonto|almacenamiento|stockage|armazenamento|\(key[12]\)|accountkey|account_key|\baccess_key\b|\baccount\s+key\b[^\n]{0,80}?\b(?:mount|share|container)|\b(?:mount|share|container)\b[^\n]{0,80}?\baccount\s+key\b|sharedkey|log[- ]analytics|opinsights|onboard_agent|(?-i:\baccount\s*=\s*[a-z0-9]{3,24}[ \t]*\r?\n[ \t]*key\s*=)|wasbs?|abfss?|cosmos|ストレージ|스토리지|存储|\bkey[12]\s+(?:full|read)\b|\b(?:rotat|regenerat|renew)\w*\s+(?:the\s+)?key[12]\b|\bkey[12]\s+(?:on|of|for)\s+[a-z0-9]{3,24}\b|\bkeyName\W{1,4}key[12]\b|\bkeyname\s+permissions\b|smbcredentials|\baccess[ _-]keys\b|\bkey[12],|\bmac\s+signature\s+found\b|\bid\s?scope\b"
 );
 lazy_regex!(
     /// A storage account key given straight after its name ("the account
@@ -140,6 +148,13 @@ pub(in crate::screen) fn azure(text: &str) -> Spans {
     out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
         random_like(v, 20) && !is_placeholder(v)
     }));
+    if contains_ignoring_case(text, ".redis.cache.windows.net")
+        || contains_ignoring_case(text, "sharedkey")
+    {
+        out.extend(groups(Some(&AZURE_SHORT_KEY), text, |v| {
+            random_like(v, 40) && has_digit(v) && mixed_case(v)
+        }));
+    }
     out.extend(groups(Some(&SQL_PASSWORD), text, |v| {
         !is_placeholder(v) && !v.starts_with(['$', '%', '<', '#']) && !v.starts_with("ENC(")
     }));

@@ -152,3 +152,55 @@ fn a_storage_key_after_its_account_name() {
         assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
     }
 }
+
+/// Held-out 91: a Functions key in a Postman environment's variable
+/// named for its `code` parameter.
+#[test]
+fn a_functions_key_in_a_postman_variable() {
+    assert!(fires(
+        "{ \"key\": \"code\", \"value\": \"4C4Nws4x4SpOFFbzf1B_FnI4koBb6FG8S3EYox3x9smXUzbJ9DrXZQ==\", \"type\": \"default\", \"enabled\": true }",
+        Rule::CredentialAzure
+    ));
+    assert!(!fires(
+        "{ \"key\": \"code\", \"value\": \"{{functionKey}}\", \"type\": \"default\", \"enabled\": true }",
+        Rule::CredentialAzure
+    ));
+}
+
+/// Held-out 94: a Telegram token after `bot` in a client's constructor;
+/// Slack's documentation sample is none.
+#[test]
+fn telegram_tokens_after_bot_and_slack_samples() {
+    assert!(fires(
+        "  let token = Token \"bot6544064667:AAGVMZs_NnFcY1pr0Fhad039iA9EuEGPWhK\"",
+        Rule::CredentialTelegram
+    ));
+    assert!(!fires(
+        "# a bot token looks like xoxb-1234-5678-abcdef in the Slack docs; ours is in the secret store",
+        Rule::CredentialSlack
+    ));
+    assert!(fires(
+        "SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-Kq8vT2mZp4LxW9rN3bHd6YsJ",
+        Rule::CredentialSlack
+    ));
+}
+
+/// Held-out 94: an Azure Cache for Redis key given to a client, a Log
+/// Analytics request's shared key, the OMS agent's workspace key.
+#[test]
+fn redis_keys_and_log_analytics_keys() {
+    for hit in [
+        "redis = StrictRedis(host=\"redis-sessions-we.redis.cache.windows.net\", port=6380, password=\"W3vwlil/Duh+reaHmx7IXTMVO6gTT7R6GxmduDYFvYc=\", ssl=True)",
+        "curl -X POST \"https://ods-weu.ods.opinsights.azure.com/api/logs?api-version=2016-04-01\" -H \"Authorization: SharedKey 0c4f2b1e-6a7d-4e3f-9b8c-2d1a0f9e8c7b:m+zE6HQGXkGUOfZYNFqbgfbfFFMiNzEytaXnZj6arm0=\"",
+        "sh onboard_agent.sh -w 6a1e2b3c-4d5f-4a6b-8c7d-9e0f1a2b3c4d -s ZLR0pUTYS98lNBejFHi6WPtG6MxwomA7pARpU9hm4hx03rLbrQEBWEU0l8dN94FyAUfOmvezkyxNMT3r6zhTaA==",
+    ] {
+        assert!(fires(hit, Rule::CredentialAzure), "{hit}");
+    }
+    for clean in [
+        "redis = StrictRedis(host=\"cache.redis.cache.windows.net\", port=6380, password=os.environ[\"REDIS_KEY\"], ssl=True)",
+        "Authorization: SharedKey <workspace-id>:<signature>",
+        "sh onboard_agent.sh -w $WORKSPACE_ID -s $WORKSPACE_KEY",
+    ] {
+        assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+    }
+}
