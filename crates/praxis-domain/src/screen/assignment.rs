@@ -574,9 +574,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         // call returns (`$pw = ConvertTo-SecureString …`). Only a quoted
         // literal with a digit and a symbol no such name takes counts.
         if c[1].eq_ignore_ascii_case("pw")
-            && !(quoted
-                && has_digit(unquoted)
-                && unquoted.contains(['!', '@', '#', '$', '%', '^', '&', '*', '+', '=', '?', '~']))
+            && !(quoted && has_digit(unquoted) && password_symbol(unquoted))
         {
             return false;
         }

@@ -9,8 +9,8 @@ use super::assignment::{KEY_WORDS, KeyClass, app_password, key_class, literal_se
 use super::gate::{Doors, Gates};
 use super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
 use super::value::{
-    drawn_words, has_digit, is_placeholder, mixed_case, random_like, refers, vault_token,
-    word_like, wordy, written_out,
+    drawn_words, has_digit, is_placeholder, mixed_case, password_symbol, random_like, refers,
+    vault_token, word_like, wordy, written_out,
 };
 
 lazy_regex!(
@@ -560,8 +560,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         // mistyped flag and its value (`-p-h10.0.4.7`, `-p-S/var/run/…`),
         // which holds no symbol that only a password takes.
         if let Some(rest) = v.strip_prefix('-') {
-            return rest.len() >= 8
-                && rest.contains(['!', '@', '#', '%', '^', '&', '*', '+', '=', '?', '~']);
+            return rest.len() >= 8 && password_symbol(rest);
         }
         v.len() >= 3 && !is_placeholder(v)
     }));
