@@ -203,6 +203,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&config::REDIS_CONFIG_GET, &["requirepass", "masterauth"]),
             (&config::DEVICE_SECRET, config::DEVICE_WORDS),
             (&debugger::PRINTED, debugger::DEBUGGER_WORDS),
+            (&robot::VARIABLE, robot::VARIABLE_WORDS),
             (
                 &DECLARATION,
                 &[
@@ -850,6 +851,7 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(config::config_credentials(&open, text));
     out.extend(tables::table_credentials(text));
     out.extend(debugger::printed_credentials(&open, text));
+    out.extend(robot::robot_credentials(&open, text));
     out.extend(
         open.captures(&REG_VALUE, text)
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
@@ -918,6 +920,7 @@ mod debugger;
 mod keys;
 mod literal;
 mod prose;
+mod robot;
 mod tables;
 
 /// Whether the assignment rule fires on `text` as prose: the helper of

@@ -48,6 +48,10 @@ const DOCUMENTATION_VALUES: &[&str] = &[
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
     // jwt.io's example claims ("John Doe"), whatever signature follows.
     "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ",
+    // The JWT and JWS specifications' (RFC 7519 section 3.1, RFC 7515
+    // appendix A.1) example claims ("iss": "joe"), whatever header or
+    // signature surrounds them.
+    "eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ",
     // Telegram's Bot API documentation.
     "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
     "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
@@ -720,7 +724,7 @@ mod tests {
         assert!(!fires("rg 'chmod 777 /etc' docs/", Rule::WorldWritable));
     }
 
-    /// Template slots, the jwt.io example claims, `__Name__` slots,
+    /// Template slots, the jwt.io and RFC 7519 example claims, `__Name__` slots,
     /// quotations in guillemets, specimens written by an attacker or fed
     /// by a test stand down; an order after a chat token does not.
     #[test]
@@ -732,6 +736,10 @@ mod tests {
             ),
             (
                 "jwt.io sample eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSf36POk6yJV_adQssw5c",
+                Rule::CredentialJwt,
+            ),
+            (
+                "RFC 7519 section 3.1 example: eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
                 Rule::CredentialJwt,
             ),
             ("\"ApiKey\": \"__ApiKey__\"", Rule::CredentialAssignment),

@@ -26,10 +26,14 @@ fn tools_with_secrets_of_their_own() {
         "bundle config set --global gems.example.org ci:Rk7!wQ2zLm9",
         "sonar-scanner -Dsonar.projectKey=app -Dsonar.login=7d3e9a1c5b2f8e4d6a0c9b7e3f1d5a2c8e6b4f0a",
         "curl --user deploy:'Zq8-wR2m!Lx' -X POST https://ci.example/job/build",
+        "knife bootstrap 10.50.1.8 -U ubuntu -P Marble*Orbit75 --sudo -N web-08",
+        "knife bootstrap 10.50.1.9 --ssh-user ubuntu --ssh-password 'Kj7!mQ2wRx' -N web-09",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
     for clean in [
+        "knife bootstrap 10.50.1.8 -p 2222 -U ubuntu --sudo -N web-08",
+        "knife bootstrap 10.50.1.8 -U ubuntu -P \"$SSH_PASSWORD\" -N web-08",
         "ipmitool -I lanplus -H 10.1.2.3 -U admin -P \"$IPMI_PASSWORD\" power status",
         "cargo login --registry crates-io",
         "bundle config set path vendor/bundle",
