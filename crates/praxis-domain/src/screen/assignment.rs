@@ -701,6 +701,12 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
     out.extend(
         open.captures(&DECLARATION, text)
+            .filter(|c| {
+                // An unquoted word after `set KEY` is prose ("set
+                // ADMIN_PASSWORD before first start"), not fish's value.
+                c.get(4)
+                    .is_none_or(|v| v.as_str().starts_with(['"', '\'']) || !word_like(v.as_str()))
+            })
             .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {
                 let quoted = value.as_str().starts_with(['"', '\'']);

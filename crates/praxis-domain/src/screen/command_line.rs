@@ -23,9 +23,10 @@ lazy_regex!(
     /// `-p value` of a login-like command (registries, clusters, package
     /// uploads, database shells, Apple's `altool`), where `-p` is the
     /// password (which may open with `-`); `-a` of `redis-cli` (whose `-p`
-    /// is the port).
+    /// is the port). Not psql's: it takes no password flag (`-p` is the
+    /// port, `-P pager=off` a print option).
     LOGIN_SHORT,
-    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psql|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|snowsql|couchbase-cli|ncftp(?:put|get|ls)?|winrs|altool)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*|-[^\s"'-][^\s"']{7,})|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
+    r#"(?i)\b(?:login|upload|publish|connect|auth|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|influx|cf|twine|rabbitmqadmin|sqlcmd|mssql-cli|bcp|hdbsql|isql|snowsql|couchbase-cli|ncftp(?:put|get|ls)?|winrs|altool)\b[^\n|;&]*?\s-(?:p|P)(?:[ \t]+|[=:])["']?([^\s"'-][^\s"']*|-[^\s"'-][^\s"']{7,})|\bredis-cli\b[^\n|;&]*?\s-a(?:[ \t]+|=)["']?([^\s"'-][^\s"']*)"#
 );
 lazy_regex!(
     /// curl's `-u` closing a run of short flags (`-su 'user:password'`),
@@ -103,12 +104,13 @@ lazy_regex!(
     /// <host> <user>:<password>`, HTTPie's bearer `--auth`, `doctl auth
     /// init -t`, an SSM `SecureString`'s `--value`).
     /// SAP's `sapcontrol -user <user> <password>`, Chef's `knife bootstrap
-    /// -P <password>`.
+    /// -P <password>` (not a `-P` inside the quoted command `knife ssh`
+    /// runs).
     /// `sqlplus user/password@db` too, and Data Pump's, SQL*Loader's, Data
     /// Guard's and RMAN's (`rman target sys/…@ORCL`); an FTP session's
     /// `user NAME PASSWORD` fed in by a here-string or here-document.
     TOOL_SECRET,
-    r#"\b(?:(?:sqlplus|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?\s+(?:-\w+\s+)*|\b(?i:rman)(?:\.exe)?\s+(?:[^\n|;]*?\s)?(?i:target|catalog|auxiliary)(?:\s*=\s*|\s+))["']?[A-Za-z0-9_$#.]+/(?:([^\s@`]\S*?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?|(@[^\s@]+)@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bknife\b[^\n|;]*?\s(?:-P|--ssh-password|--winrm-password|--connection-password)[= ]["']?([^\s"'-][^\s"']*)|(?i:\bsapcontrol\b)[^\n|;]*?[ \t]-(?i:user)[ \t]+\S+[ \t]+["']?([^\s"'-][^\s"']*)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--[\w-]+(?:[= ][\w.-]+)?\s+)*?([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)|\bftp\b[^\n|;]*?<<(?:<\s*\$?["']|-?\s*["']?\w+["']?[ \t]*\r?\n)(?:[^\n]*\n){0,3}?[ \t]*user\s+\S+\s+([^\s\\"']+)"#
+    r#"\b(?:(?:sqlplus|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?\s+(?:-\w+\s+)*|\b(?i:rman)(?:\.exe)?\s+(?:[^\n|;]*?\s)?(?i:target|catalog|auxiliary)(?:\s*=\s*|\s+))["']?[A-Za-z0-9_$#.]+/(?:([^\s@`]\S*?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?|(@[^\s@]+)@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bknife\s+(?:bootstrap|ssh|winrm)\b(?:[^\n|;'"]|'[^'\n]*'|"[^"\n]*")*?\s(?:-P[= ]?|--ssh-password[= ]|--winrm-password[= ]|--connection-password[= ])["']?([^\s"';-][^\s"';]*)|(?i:\bsapcontrol\b)[^\n|;]*?[ \t]-(?i:user)[ \t]+\S+[ \t]+["']?([^\s"'-][^\s"']*)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--[\w-]+(?:[= ][\w.-]+)?\s+)*?([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)|\bftp\b[^\n|;]*?<<(?:<\s*\$?["']|-?\s*["']?\w+["']?[ \t]*\r?\n)(?:[^\n]*\n){0,3}?[ \t]*user\s+\S+\s+([^\s\\"']+)"#
 );
 lazy_regex!(
     /// `mysqladmin … password <new password>` where a command starts (a
@@ -270,7 +272,6 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "connect",
                     "auth",
                     "mongo",
-                    "psql",
                     "influx",
                     "cf",
                     "twine",

@@ -132,9 +132,10 @@ lazy_regex!(
     /// after a label with an aside (`Session ID (support): …`), or in
     /// brackets after the word, as Laravel logs it (`Session [<40 letters
     /// and digits>] regenerated`), or before a colon that opens the
-    /// session's message, as Wt logs it (`Wt session <id>: Error …`).
+    /// session's message, as Wt logs it (`Wt session <id>: Error …`), or
+    /// what a session's getter printed (`HttpSession.getId() → …`).
     SESSION_NAMED,
-    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|\bsession[ \t]+([A-Za-z0-9_-]{16,64}):[ \t]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)(?:\s*[:=])?\s*["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})"#
+    r#"(?i)\bsession[ _-]?id\s*\([^)\n]{1,24}\)\s*:\s*["']?([A-Za-z0-9_-]{20,})|\b(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|sessionid|session_id|sessid|sess[\s.-]+id|sid|[a-z]+_SESSION|AuthSession|session_?token|session\s+cookie)(?:\s+cookie)?(?:\s+value)?(?:\s+(?:is|was)(?:\s+now)?)?(?:\s*:?\s+|\s+cookie\s*=\s*)\(?["'`]?([A-Za-z0-9_-]{20,})|\bsession\s*\[\s*([A-Za-z0-9]{32,64})\s*\]|\bsession[ \t]+([A-Za-z0-9_-]{16,64}):[ \t]|--session(?:-id)?(?:\s+|=)["']?([A-Za-z0-9_.-]{16,})|<[\w:]*session[-_]?(?:id|token|key|index)>\s*([A-Za-z0-9._+/=!^-]{16,})\s*</|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)(?:\s*[:=])?\s*["']\s*,\s*["']([A-Za-z0-9._+/=-]{16,})["']|["'](?:[\w.-]*session(?:[_-]?id)?|[\w.-]*sessid|sid)["']\s*\)\s+(?:returned|returns|gave|=>|->)\s+["']?([A-Za-z0-9_+/-]{20,})|\b\w*session\w*(?:\(\))?\.getId\(\)\s*(?:→|[=-]>|=|:|returned|returns)\s*["']?([A-Za-z0-9_-]{20,})"#
 );
 lazy_regex!(
     /// A session numbered rather than named (Oracle APEX's `session
@@ -166,9 +167,10 @@ lazy_regex!(
     /// A session cookie given as a name and a value in separate fields: a
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call, a name and
-    /// value quoted as code in prose (`` `PHPSESSID` = … ``).
+    /// value quoted as code in prose (`` `PHPSESSID` = … ``), a cookie
+    /// named after "session cookie" (`` session cookie `sid` = … ``).
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32}|session\s+cookie\s+["'`]?[A-Za-z][\w.-]{0,30})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -177,9 +179,11 @@ lazy_regex!(
     /// cookieless `(S(…))` in a URL, a document of a MongoDB session store
     /// (`db.sessions.deleteOne({_id: …})`) or an SQL one (`FROM sessions
     /// WHERE id='…'`), Django's session model looked up by its key, a
-    /// sessions space's lookup (`box.space.sessions:get{'…'}`).
+    /// sessions space's lookup (`box.space.sessions:get{'…'}`), an
+    /// express-session store's entry keyed by its id (`{"<id>": {"cookie":
+    /// …}}`).
     SESSION_KEY,
-    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\bsession\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']"#
+    r#"(?i)\bsessions?[:.](?:get|select|delete|find|fetch)\s*[({]\s*\{?\s*["']([A-Za-z0-9_-]{20,})["']|\bsess(?:ion)?[:.](?:key\.)?([A-Za-z0-9_-]{20,})|\bsession_id\(\s*["']([^"'\s]{16,})["']|\bsession_id\(\)[\s\S]{0,80}?\bstring\(\d+\)\s*"([A-Za-z0-9,-]{20,64})"|\bsession_id\(\)\)?;?[ \t]*\r?\n[ \t]*["']?([A-Za-z0-9,-]{22,64})["']?(?:\s|$)|(?:["']sid["']\s*:\s*["']|\bsession\s+sid\s*=\s*)([A-Za-z0-9_-]{16,})|\bsession\s+(?:key|id)\s*[:=]?\s*([a-z0-9]{20,40})\b|\b(?:[a-z]{2,12}_)?session\s+(?:with\s+)?(?:key|id)\s*[:=]?\s*["']?([A-Za-z0-9_-]{24,64})\b|\bsession\s+id\b[^\n.:=]{1,30}?\s(?:is|was):?\s+([a-z0-9]{20,40})\b|\(S\(([a-z0-9]{24})\)\)|\bsessions\.\w+\(\s*\{\s*["']?_id["']?\s*:\s*["']([A-Za-z0-9_-]{20,})["']|\b(?:(?:web|user|django|http|auth|php|app|login)_)?sessions\s+WHERE\s+(?:session_)?id\s*=\s*'([A-Za-z0-9_-]{20,})'|django\.contrib\.sessions\.cache([a-z0-9]{32})|\bSession\.objects\.(?:get|filter)\(\s*(?:pk|session_key)\s*=\s*["']([a-z0-9]{32})["']|"([A-Za-z0-9_-]{32})"\s*:\s*"?\{\\?"cookie\\?"\s*:"#
 );
 lazy_regex!(
     /// 32 hex digits or a UUID after a colon that ends a clause naming a

