@@ -557,6 +557,11 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
             let Some(target) = run.iter().skip(1).flatten().next() else {
                 continue;
             };
+            // A syntax check (`node --check x.js`, `bash -n x.sh`) reads the
+            // file without running it.
+            if CHECK_ONLY.is_match(&run[0]) {
+                continue;
+            }
             let between = &rest[..run.get(0).map_or(0, |m| m.start())];
             if VERIFIED.is_match(between) {
                 break;
@@ -584,6 +589,13 @@ fn download_then_execute(downloads: &Regex, text: &str) -> Spans {
     }
     out
 }
+
+lazy_regex!(
+    /// An interpreter's flag that only checks a file's syntax: node's
+    /// `--check`/`-c`, a shell's `-n`, perl's and ruby's `-c`, PHP's `-l`.
+    CHECK_ONLY,
+    r"(?i)\bnode(?:\.exe)?\s+(?:-\S+\s+)*(?:--check|-c)\s|\b(?:ba|z|k|da)?sh\s+(?:-\S+\s+)*-n\s|\b(?:perl|ruby)\s+(?:-\S+\s+)*-c\s|\bphp\s+(?:-\S+\s+)*-l\s"
+);
 
 lazy_regex!(
     /// An archive unpacked by a command of its own, with its arguments.
