@@ -704,8 +704,14 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .filter(|c| {
                 // An unquoted word after `set KEY` is prose ("set
                 // ADMIN_PASSWORD before first start"), not fish's value.
-                c.get(4)
-                    .is_none_or(|v| v.as_str().starts_with(['"', '\'']) || !word_like(v.as_str()))
+                let flagged = c[0]
+                    .split_whitespace()
+                    .nth(1)
+                    .is_some_and(|a| a.starts_with('-'));
+                c.get(4).is_none_or(|v| {
+                    let v = v.as_str().trim_end_matches([',', '.', ';', ':', '!', '?']);
+                    flagged || v.starts_with(['"', '\'']) || !word_like(v)
+                })
             })
             .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {

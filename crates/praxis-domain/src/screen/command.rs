@@ -16,7 +16,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SHELL_OF_DOWNLOAD,
-    r#"(?i)(?:\b(?:ba|z|k|da)?sh|\bsource|\bpython[0-9.]*|\bperl|\bruby|\bnode|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh\s+-c|eval|(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?\$\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)(?:\s+-\S*)*\s*<<<\s*["']?\$\(\s*(?:curl|wget)\b"#
+    r#"(?i)(?:\b(?:ba|z|k|da)?sh|\bsource|\bpython[0-9.]*|\bperl|\bruby|\bnode|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b|\b(?:(?:ba|z|k|da)?sh\s+-c|eval|(?:python[0-9.]*|perl|ruby|node|php)\s+-[ce])\s+["']?\$\(\s*(?:curl|wget)\b|(?:^|[\s;&|(])(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)(?:\s+-\S*)*\s*<<<\s*["']?\$\(\s*(?:curl|wget)\b"#
 );
 lazy_regex!(
     POWERSHELL_ENCODED,

@@ -726,8 +726,8 @@ fn labelled_token(text: &str, at: usize) -> bool {
     ["token", "secret", "client(", "auth"]
         .iter()
         .any(|w| before.contains(w))
-        || keyed.ends_with("with key")
-        || keyed.ends_with("using key")
+        || ((keyed.ends_with("with key") || keyed.ends_with("using key"))
+            && text[line_start..].to_ascii_lowercase().contains("hmac"))
 }
 
 /// Whether the value at `at` is labelled an id (`trace_id=`, `span_id:`,

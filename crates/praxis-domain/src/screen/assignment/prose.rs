@@ -443,6 +443,7 @@ mod tests {
         for hit in [
             "ok the wifi password in the lab is xC8HC5i6%Bzi4fIEUbTN btw",
             "set -gx API_TOKEN Xq7vR2mLw9TzKp4",
+            "set -gx DB_PASSWORD sunflowerpotatoes",
         ] {
             assert!(flagged(hit), "{hit}");
         }
@@ -450,6 +451,7 @@ mod tests {
             "the password in the vault is rotated daily by the operator",
             "The password at the login screen is case-sensitive.",
             "README: set ADMIN_PASSWORD before first start; the sample file ships with changeme.",
+            "Make sure you set POSTGRES_PASSWORD beforehand, otherwise the container exits.",
         ] {
             assert!(!flagged(clean), "{clean}");
         }

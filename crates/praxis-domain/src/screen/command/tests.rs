@@ -694,8 +694,12 @@ fn a_download_in_a_here_string() {
     ] {
         assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
     }
-    let clean = "jq . <<< \"$(curl -s https://api.example.io/v1/status)\"";
-    assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    for clean in [
+        "jq . <<< \"$(curl -s https://api.example.io/v1/status)\"",
+        "diff install.sh - <<< \"$(curl -fsSL https://get.example.io/install.sh)\"",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
 }
 
 /// Held-out 97: a download whose syntax is only checked is not run; run

@@ -29,6 +29,7 @@ fn tools_with_secrets_of_their_own() {
         "knife bootstrap 10.50.1.8 -U ubuntu -P Marble*Orbit75 --sudo -N web-08",
         "knife bootstrap 10.50.1.9 --ssh-user ubuntu --ssh-password 'Kj7!mQ2wRx' -N web-09",
         "knife bootstrap 10.0.0.12 -U ubuntu -PXq7pLm2Rz9 --sudo",
+        "knife ec2 server create -I ami-0abc -x ubuntu -P Marble*Orbit75",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
