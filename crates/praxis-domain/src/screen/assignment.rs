@@ -704,13 +704,13 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
             .filter(|c| {
                 // An unquoted word after `set KEY` is prose ("set
                 // ADMIN_PASSWORD before first start"), not fish's value.
-                let flagged = c[0]
+                let with_flags = c[0]
                     .split_whitespace()
                     .nth(1)
                     .is_some_and(|a| a.starts_with('-'));
                 c.get(4).is_none_or(|v| {
                     let v = v.as_str().trim_end_matches([',', '.', ';', ':', '!', '?']);
-                    flagged || v.starts_with(['"', '\'']) || !word_like(v)
+                    with_flags || v.starts_with(['"', '\'']) || !word_like(v)
                 })
             })
             .filter_map(|c| first_pair(&c))

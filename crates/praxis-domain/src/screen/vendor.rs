@@ -727,7 +727,7 @@ fn labelled_token(text: &str, at: usize) -> bool {
         .iter()
         .any(|w| before.contains(w))
         || ((keyed.ends_with("with key") || keyed.ends_with("using key"))
-            && text[line_start..].to_ascii_lowercase().contains("hmac"))
+            && contains_ignoring_case(&text[line_start..], "hmac"))
 }
 
 /// Whether the value at `at` is labelled an id (`trace_id=`, `span_id:`,

@@ -64,8 +64,7 @@ pub(super) fn robot_credentials(open: &Open<'_>, text: &str) -> Spans {
     open.captures(&VARIABLE, text)
         .filter(|c| {
             let v = &c[4];
-            let variable =
-                v.len() > 1 && v.starts_with(['$', '%', '&', '@']) && v[1..].starts_with('{');
+            let variable = v.starts_with(['$', '%', '&', '@']) && v[1..].starts_with('{');
             !variable && !locator(v)
         })
         .filter(|c| {
