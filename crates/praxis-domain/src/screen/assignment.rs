@@ -275,6 +275,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&calls::BYTES_SECRET, calls::BYTES_WORDS),
             (&calls::BROWSER_FILL, calls::FILL_WORDS),
             (&calls::SYMBOL_SET, KEY_WORDS),
+            (&calls::KEYED_TUPLE, KEY_WORDS),
             (&calls::FALLBACK_LITERAL, calls::FALLBACK_WORDS),
             (&calls::COMPARED_LITERAL, calls::COMPARED_WORDS),
         ],
@@ -283,6 +284,7 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&XML_ELEMENT, &["</"]),
             (&SETTER_CALL, &["("]),
             (&NAMED_SETTER, &["("]),
+            (&calls::KEYED_TUPLE, &["{"]),
             (&ADMIN_PAIR, &[" /", "\t/", "\n/", "\r/"]),
             (&USE_PAIR, &[" /", "\t/", "\n/", "\r/"]),
             (&ACCOUNT_PAIR, &[" /", "\t/", "\n/", "\r/"]),
@@ -306,7 +308,7 @@ lazy_regex!(
     /// String = "…"`, PowerShell's `Set-Item Env:… '…'`, a Java XML
     /// properties `<entry key="…">`.
     DECLARATION,
-    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\bset\s+(?:-[a-zA-Z]+\s+)*([A-Za-z_]\w*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:(?:^|:)[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")|\b(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*[^\n;'"]*?(?:\|\||\?\?)\s*("[^"\n]{12,}"|'[^'\n]{12,}')|\b(?i:dim|const|private|public|friend)\s+(?:(?i:const)\s+)?([A-Za-z_]\w*)\s+(?i:as\s+string)\s*=\s*("[^"\n]*")|\b(?i:set-item)\s+(?:-(?i:path)\s+)?(?i:env):([A-Za-z_]\w*)\s+(?:-(?i:value)\s+)?("[^"\n]*"|'[^'\n]*')|<entry\s+key\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</entry>"#
+    r#"#define\s+([A-Za-z_]\w*)\s+("[^"\n]*")|\b(?:set|set-option|setw|set-window-option)\s+(?:-[a-zA-Z]+\s+)*(@?[A-Za-z_][\w-]*)\s+(["']?[^\s"';<>|-][^\s"';]*["']?)|(?m:^\s*([A-Za-z_]\w*(?:[Pp]assword|[Ss]ecret|[Tt]oken|[Aa]pi[Kk]ey))\s+("[^"\n]*"|'[^'\n]*'))|\b(?:const|static)\s+([A-Za-z_]\w*)\s*:\s*&(?:'static\s+)?str\s*=\s*("[^"\n]*")|<property\s+name\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</property>|<(\w*Password)>\s*<Value>([^<\n]+)</Value>|["']key["']\s*:\s*["']([^"'\n]+)["']\s*,\s*["']value["']\s*:\s*("[^"\n]*")|(?m:^[+ \t]*)(requirepass)\s+([^\s`'"]+)|\b(?:let|const|var|val|final|auto)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*(?::\s*[\w<>&:]+\s*)?=\s*(?:String::from|str|String|new\s+String|SecretString::(?:new|from)|Secret::new|SecretStr|Zeroizing::new)\(\s*("[^"\n]*"|'[^'\n]*')|\bparam\s+([A-Za-z_]\w*)\s+(?:string|securestring)\s*=\s*('[^'\n]*')|\b(?:set-header|add-header|proxy_set_header|add_header|RequestHeader\s+(?:set|add|append))\s+["']?([\w-]+)["']?\s+["']?([^\s"';]+)|(?m:(?:^|:)[ \t]*ENV[ \t]+([A-Za-z_]\w*)[ \t]+([^\s=]\S*))|\bsetx\s+([A-Za-z_]\w*)\s+("[^"\n]*"|[^\s"/]\S*)|"([\w.-]+)"\s*:\s*\{\s*"value"\s*:\s*("[^"\n]*")|\b(?:const|let|var)\s+([A-Za-z_]\w*)\s*=\s*[^\n;'"]*?(?:\|\||\?\?)\s*("[^"\n]{12,}"|'[^'\n]{12,}')|\b(?i:dim|const|private|public|friend)\s+(?:(?i:const)\s+)?([A-Za-z_]\w*)\s+(?i:as\s+string)\s*=\s*("[^"\n]*")|\b(?i:set-item)\s+(?:-(?i:path)\s+)?(?i:env):([A-Za-z_]\w*)\s+(?:-(?i:value)\s+)?("[^"\n]*"|'[^'\n]*')|<entry\s+key\s*=\s*["']([^"'\n]+)["']\s*>([^<\n]+)</entry>"#
 );
 lazy_regex!(
     /// A JSON key named for a secret whose value a pretty-printer wrapped
@@ -487,6 +489,30 @@ fn literal_pairs<'t>(pairs: impl Iterator<Item = Captures<'t>>, own_quotes: bool
         .collect()
 }
 
+/// Whether `label` names a configuration section as boto's do
+/// (`Credentials`, `GSUtil`, `OAuth2`): a capital, then letters and digits.
+fn section_label(label: &str) -> bool {
+    let label = label.trim_matches(['"', '\'']);
+    label.starts_with(|c: char| c.is_ascii_uppercase())
+        && label.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Whether `value` is a setting of its own: a name of small-letter words
+/// (digits after a letter: `oauth2`) joined by `_` or `.`, `=`, then its
+/// value (`gs_service_key_file=sa.json`).
+fn nested_setting(value: &str) -> bool {
+    value.split_once('=').is_some_and(|(name, rest)| {
+        let words: Vec<&str> = name.split(['_', '.']).collect();
+        !rest.is_empty()
+            && words.len() >= 2
+            && words.iter().all(|w| {
+                w.starts_with(|c: char| c.is_ascii_lowercase())
+                    && w.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            })
+    })
+}
+
 /// Whether `key` sits in a YAML block under `encryptedData:` (a Bitnami
 /// SealedSecret's): its value is ciphertext only the cluster can open.
 fn sealed(text: &str, key: Option<regex::Match<'_>>) -> bool {
@@ -525,17 +551,32 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
         {
             return false;
         }
+        // A label's value that is itself a setting (gsutil's `-o
+        // "Credentials:gs_service_key_file=sa.json"`, boto's
+        // `Section:option=value`) is judged as that setting, on its own.
+        if &c[3] == ":" && section_label(&c[1]) && nested_setting(&c[5]) {
+            return false;
+        }
         // In a URL's query, `&` ends the value (`?token=page-3&limit=50`).
         let in_query = c
             .get(1)
             .is_some_and(|k| text[..k.start()].ends_with(['?', '&']));
-        let class = key_class(&c[1]);
+        let class = key_class(&c[1]).or_else(|| {
+            c.get(1)
+                .filter(|key| blocks::api_block_key(text, key, &c[5]))
+                .and_then(|_| key_class("api_key"))
+        });
         if in_query
             && c[5].split_once('&').is_some_and(|(head, _)| {
                 class.is_none_or(|class| !literal_secret(class, head, false, false))
             })
         {
             return false;
+        }
+        // A history rewrite's rule (`old==>new`, git filter-repo's and
+        // BFG's) replaces its left side: that is the value.
+        if let Some((head, _)) = c[5].split_once("==>") {
+            return class.is_some_and(|class| literal_secret(class, head, false, false));
         }
         // A Python bytes literal (`b'…'`, `rb"…"`) or an Objective-C
         // string (`@"…"`) is judged by its string.
@@ -669,6 +710,11 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
     out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
     out.extend(literal_pairs(
         open.captures(&calls::SYMBOL_SET, text),
+        false,
+    ));
+    out.extend(literal_pairs(
+        open.captures(&calls::KEYED_TUPLE, text)
+            .filter(|c| calls::tuple_value(&c[2])),
         false,
     ));
     out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));

@@ -95,7 +95,8 @@ lazy_regex!(
 lazy_regex!(
     /// More tools that take a password or token as an argument of their
     /// own: BMC and SNMP clients (`ipmitool -P`, `racadm -p`, `snmpwalk
-    /// -A/-X`), database shells (`cypher-shell -p`, `db2 connect … using`),
+    /// -A/-X`), database shells (`cypher-shell -p`, `db2 connect … using`,
+    /// FreeTDS's `tsql -P` and its siblings', whose `-p` is the port),
     /// Windows (`cmdkey /pass:`, `schtasks /p`, `plink -pw`), Azure CLI
     /// `-p`, Jenkins' `-auth user:secret`, and registries' and services'
     /// token commands (`cargo login`, `snyk auth`, `ngrok config
@@ -110,7 +111,7 @@ lazy_regex!(
     /// Guard's and RMAN's (`rman target sys/…@ORCL`); an FTP session's
     /// `user NAME PASSWORD` fed in by a here-string or here-document.
     TOOL_SECRET,
-    r#"\b(?:(?:sqlplus|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?\s+(?:-\w+\s+)*|\b(?i:rman)(?:\.exe)?\s+(?:[^\n|;]*?\s)?(?i:target|catalog|auxiliary)(?:\s*=\s*|\s+))["']?[A-Za-z0-9_$#.]+/(?:([^\s@`]\S*?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?|(@[^\s@]+)@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\bknife\b(?:[^\n|;'"]|'[^'\n]*'|"[^"\n]*")*?\s(?:-P[= ]?|--ssh-password[= ]|--winrm-password[= ]|--connection-password[= ])["']?([^\s"';-][^\s"';]*)|(?i:\bsapcontrol\b)[^\n|;]*?[ \t]-(?i:user)[ \t]+\S+[ \t]+["']?([^\s"'-][^\s"']*)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--[\w-]+(?:[= ][\w.-]+)?\s+)*?([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok\s+(?:config\s+add-authtoken|authtoken)\s+([A-Za-z0-9_]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)|\bftp\b[^\n|;]*?<<(?:<\s*\$?["']|-?\s*["']?\w+["']?[ \t]*\r?\n)(?:[^\n]*\n){0,3}?[ \t]*user\s+\S+\s+([^\s\\"']+)"#
+    r#"\b(?:(?:sqlplus|expdp|impdp|sqlldr|dgmgrl)(?:\.exe)?\s+(?:-\w+\s+)*|\b(?i:rman)(?:\.exe)?\s+(?:[^\n|;]*?\s)?(?i:target|catalog|auxiliary)(?:\s*=\s*|\s+))["']?[A-Za-z0-9_$#.]+/(?:([^\s@`]\S*?)(?:@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)?|(@[^\s@]+)@(?://)?[A-Za-z0-9.-]+(?::\d+)?(?:/\S*)?)["']?(?:\s|$)|\bipmitool\b[^\n|;]*?\s-P\s*["']?([^\s"']+)|\b(?:tsql|fisql|bsqldb|freebcp|defncopy)\b[^\n|;&]*?\s-P[ \t]*["']?([^\s"';-][^\s"';]*)|\bknife\b(?:[^\n|;'"]|'[^'\n]*'|"[^"\n]*")*?\s(?:-P[= ]?|--ssh-password[= ]|--winrm-password[= ]|--connection-password[= ])["']?([^\s"';-][^\s"';]*)|(?i:\bsapcontrol\b)[^\n|;]*?[ \t]-(?i:user)[ \t]+\S+[ \t]+["']?([^\s"'-][^\s"']*)|\bracadm\b[^\n|;]*?\s-p\s+["']?([^\s"']+)|\bcypher-shell\b[^\n|;]*?\s(?:-p|--password)\s+["']?([^\s"']+)|\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;]*?\s-pw\s+["']?([^\s"']+)|\bsnmp[a-z]+\b[^\n|;]*?\s-[AX]\s+["']?([^\s"']+)|(?i:\bdb2\s+["']?connect\b)[^\n|;]*?\b(?i:using)\s+["']?([^\s"']+)|(?i:\bcmdkey(?:\.exe)?\b)[^\n|;]*?\s/(?i:pass):["']?([^\s"']+)|(?i:\bschtasks(?:\.exe)?\b)[^\n|;]*?\s/[pP]\s+["']?([^\s"']+)|\baz\s[^\n|;]*?\s(?:--admin-password|--password)\s+["']?([^\s"'-][^\s"']*)|\baz\s+(?:sql|postgres|mysql|login)\b[^\n|;]*?\s-p\s+["']?([^\s"'-][^\s"']*)|\s-auth\s+["']?[^\s:"']+:([^\s"'@]+)|\bcargo\s+login\s+(?:--[\w-]+(?:[= ][\w.-]+)?\s+)*?([A-Za-z0-9_]{20,})|\bdoctl\s+auth\s+init\b[^\n|;]*?\s(?:-t|--access-token)[= ]["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--type\s+SecureString\b[^\n|;]*?--value\s+["']?([^\s"']+)|\bput-parameter\b[^\n|;]*?--value\s+["']?([^\s"']+)[^\n|;]*?--type\s+SecureString\b|\bhttps?\b[^\n|;]*?--auth-type[= ](?:bearer|jwt)\b[^\n|;]*?\s(?:--auth|-a)[= ]["']?([^\s"']{16,})|\bsnyk\s+auth\s+([0-9A-Za-z-]{20,})|\bngrok(?:\.exe)?\s+(?:config\s+add-authtoken|authtoken)\s+(?:--[\w-]+(?:[= ][^\s-]\S*)?\s+)*["']?([A-Za-z0-9_-]{20,})|\bcodecov(?:cli)?\b[^\n|;]*?\s-t\s+["']?([0-9A-Za-z-]{20,})|\binflux\b[^\n|;]*?\s-t\s+["']?([^\s"']{20,})|\bcomposer\s+config\s+(?:--\S+\s+)*http-basic\.\S+\s+\S+\s+["']?([^\s"']+)|\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+["']?([^\s"']+)|\bbundle\s+config\s+(?:set\s+)?(?:--\S+\s+)*\S+\s+[^\s:'"]+:([^\s"']+)|\bftp\b[^\n|;]*?<<(?:<\s*\$?["']|-?\s*["']?\w+["']?[ \t]*\r?\n)(?:[^\n]*\n){0,3}?[ \t]*user\s+\S+\s+([^\s\\"']+)"#
 );
 lazy_regex!(
     /// `mysqladmin … password <new password>` where a command starts (a
@@ -377,6 +378,11 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
                     "doctl",
                     "put-parameter",
                     "ipmitool",
+                    "tsql",
+                    "fisql",
+                    "bsqldb",
+                    "freebcp",
+                    "defncopy",
                     "knife",
                     "sapcontrol",
                     "racadm",
@@ -434,6 +440,27 @@ fn switch_flag(name: &str) -> bool {
         || name.ends_with("-prompt")
 }
 
+/// Whether a flag's name is a short flag glued to its value in capitals
+/// (`mysql -pPASSWORD db`): one dash, a small letter, then capitals only.
+/// Its "name" is the value, and the next word is no argument of it. With
+/// `=` after it (`docker run -eDB_PASSWORD=…`), the name is a variable's
+/// and the value its own.
+fn glued_short_flag(text: &str, name: Option<regex::Match<'_>>) -> bool {
+    let Some(name) = name else {
+        return false;
+    };
+    if text[name.end()..].starts_with('=') {
+        return false;
+    }
+    let before = &text[..name.start()];
+    let (first, rest) = name.as_str().split_at(1);
+    before.ends_with('-')
+        && !before.ends_with("--")
+        && first.bytes().all(|b| b.is_ascii_lowercase())
+        && rest.bytes().any(|b| b.is_ascii_uppercase())
+        && !rest.bytes().any(|b| b.is_ascii_lowercase())
+}
+
 /// Whether `--secret` marks a configuration value as secret (`pulumi
 /// config set --secret <key> [value]`): the word after it is the key.
 fn config_key(text: &str, flag: &str, at: usize) -> bool {
@@ -476,6 +503,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         .captures(&FLAG, text)
         .filter(|c| {
             !switch_flag(&c[1])
+                && !glued_short_flag(text, c.get(1))
                 && !config_key(text, &c[1], c.get(0).map_or(0, |m| m.start()))
                 && key_class(&c[1])
                     .is_some_and(|class| literal_flag_value(class, &c[3], !c[2].is_empty()))
@@ -623,7 +651,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     out.extend(groups(open.get(&TOOL_SECRET), text, |v| {
         // The AWS CLI reads a `file://` or `fileb://` value from the file.
         let file = v.starts_with("file://") || v.starts_with("fileb://");
-        v.len() >= 6 && !file && !is_placeholder(v) && !refers(v) && !word_like(v)
+        // A sentence's punctuation after a word leaves the word.
+        let bare = v.trim_end_matches(['.', ',', ';', ':', ')']);
+        v.len() >= 6 && !file && !is_placeholder(v) && !refers(v) && !word_like(bare)
     }));
     out.extend(
         groups(open.get(&POSITIONAL), text, |v| {

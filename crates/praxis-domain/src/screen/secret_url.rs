@@ -962,29 +962,12 @@ pub(super) fn secret_url(text: &str) -> Spans {
                 .map(|m| m.range()),
         );
     }
-    // InfluxDB's and others' `?u=<user>&p=<password>`.
-    let user_param = (text.contains("?u=") || text.contains("&u=")).then_some(&*URL_PARAM);
-    out.extend(
-        user_param
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
-            .filter(|c| {
-                &c[1] == "p"
-                    && c.get(0).is_some_and(|m| {
-                        let line = text[..m.start()]
-                            .rfind(char::is_whitespace)
-                            .map_or(0, |i| i + 1);
-                        let url = &text[line..m.start()];
-                        url.contains("://") && (url.contains("?u=") || url.contains("&u="))
-                    })
-                    && secret_param(Param::Password, &c[2], None)
-            })
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
+    out.extend(paired::user_passwords(text));
     out
 }
 
 mod keys;
+mod paired;
 mod schemeless;
 
 #[cfg(test)]

@@ -230,6 +230,15 @@ pub(super) fn words(rule: Rule) -> &'static [&'static str] {
             "tsh play",
             "tsh join",
             "mosh connect",
+            // A Proxmox ticket, plain or URL-encoded.
+            "pve:",
+            "pmg:",
+            "pbs:",
+            "pve%3a",
+            "pmg%3a",
+            "pbs%3a",
+            "pvevnc",
+            "pmgquar",
         ],
         Rule::TlsVerificationDisabled => &[
             "tls",

@@ -1,7 +1,7 @@
 //! Values nested under a block that names them: a CloudFormation
 //! parameter's `Default`, Consul's ACL `tokens` and gossip key, Postman's
 //! `apikey`, an XML element inside one named for secrets, the password
-//! line of OpenVPN's credentials file.
+//! line of OpenVPN's credentials file, an API block's bare `key:`.
 
 use regex::Regex;
 
@@ -105,6 +105,38 @@ pub(super) fn secret_children(pattern: Option<&Regex>, text: &str) -> Spans {
         );
     }
     out
+}
+
+/// The YAML block a key at `at` sits in: the name of the nearest line
+/// above that is indented less and opens a block (`api:` alone on its
+/// line, maybe a list's item or followed by a comment); comment lines are
+/// passed over.
+fn yaml_parent(text: &str, at: usize) -> Option<&str> {
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let own = indent(&text[line_start..at]);
+    let above = text[..line_start].trim_end_matches(['\n', '\r']);
+    let line = above.lines().rev().find(|line| {
+        let trimmed = line.trim();
+        !trimmed.is_empty() && !trimmed.starts_with('#') && indent(line) < own
+    })?;
+    let line = line.split_once(" #").map_or(line, |(code, _)| code).trim();
+    line.trim_start_matches("- ").strip_suffix(':')
+}
+
+/// Whether a bare `key` holds an API key: its YAML block is named `api`
+/// (`api:` then `  key: …`), as `api_key` would be, and its value looks
+/// generated (letters and digits, `-` or `_`; a header's or a route's
+/// name does not).
+pub(super) fn api_block_key(text: &str, key: &regex::Match<'_>, value: &str) -> bool {
+    let value = value.trim_matches(['"', '\'']);
+    key.as_str().eq_ignore_ascii_case("key")
+        && random_like(value, 16)
+        && has_digit(value)
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && yaml_parent(text, key.start()).is_some_and(|parent| parent.eq_ignore_ascii_case("api"))
 }
 
 /// Whether a template parameter's default is a value rather than the name
@@ -213,5 +245,36 @@ mod tests {
             "vsftpd virtual users list:\nbackup-drop\n/srv/ftp/backup-drop",
             Rule::CredentialAssignment
         ));
+    }
+
+    /// Held-out 98: a bare `key:` under a YAML block named `api` (comments
+    /// passed over) holds an API key when it looks generated; under
+    /// another block, or beside `api:` rather than in it, it is judged as
+    /// a bare `key` is, and a header's or a route's name is none.
+    #[test]
+    fn an_api_blocks_key() {
+        assert!(fires(
+            "api:\n  key: 2011ad7306f6e33b6b4e55ffb0807568\n  base_url: https://geo.tessellate.example",
+            Rule::CredentialAssignment
+        ));
+        for hit in [
+            "api:\n  base_url: https://geo.example\n  key: 2011ad7306f6e33b6b4e55ffb0807568",
+            "api: # geocoder\n  key: 2011ad7306f6e33b6b4e55ffb0807568",
+            "api:\n# geocoder credentials\n  key: 2011ad7306f6e33b6b4e55ffb0807568",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "cache:\n  key: 2011ad7306f6e33b6b4e55ffb0807568",
+            "api:\nkey: 2011ad7306f6e33b6b4e55ffb0807568",
+            "api:\n  key: ${GEO_API_KEY}",
+            "api:\n  key: <your-api-key>",
+            "api: v2\n  key: 2011ad7306f6e33b6b4e55ffb0807568",
+            "api:\n  key: X-API-Key",
+            "api:\n  version: v2\n  key: users/{userId}/orders",
+            "api:\n  key: header:X-Forwarded-For",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
     }
 }

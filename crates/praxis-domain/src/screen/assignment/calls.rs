@@ -14,7 +14,7 @@
 use regex::Regex;
 
 use super::super::pattern::{Spans, groups, lazy_regex};
-use super::super::value::{distinct_chars, is_placeholder};
+use super::super::value::{distinct_chars, has_digit, is_placeholder};
 use super::{KeyClass, generated_password, key_class, literal_secret};
 
 lazy_regex!(
@@ -85,6 +85,22 @@ lazy_regex!(
 pub(super) fn builder_value(quoted: &str) -> bool {
     let v = quoted.trim_matches(['"', '\'']);
     !v.contains(char::is_whitespace) && !v.ends_with([':', '?'])
+}
+
+lazy_regex!(
+    /// An Erlang or Elixir tuple of a key and a string (`{password,
+    /// "…"}` in a `sys.config`, `{:api_key, "…"}`, a quoted atom, a
+    /// binary's `<<"…">>`): the key (an atom, in small letters) in group
+    /// 1, the literal in group 2. C's lookup tables (`{ACCESS_TOKEN,
+    /// "AccessToken"}`) name their constants in capitals.
+    pub(super) KEYED_TUPLE,
+    r#"\{\s*:?'?([a-z][a-z0-9_]*)'?\s*,\s*(?:<<)?"([^"\s]+)"(?:/utf8)?(?:>>)?\s*\}"#
+);
+
+/// Whether a [`KEYED_TUPLE`]'s string is a secret's shape: digits in it,
+/// no path (`{password, "/etc/ssl/pass.txt"}` names a file).
+pub(super) fn tuple_value(value: &str) -> bool {
+    has_digit(value) && !value.contains('/')
 }
 
 lazy_regex!(
@@ -345,6 +361,36 @@ mod tests {
             "  - KEYCLOAK_ADMIN_PASSWORD=%KC_PASSWORD%",
         ] {
             assert!(!flagged(clean), "{clean}");
+        }
+    }
+
+    /// Held-out 98: an Erlang `sys.config` tuple of a key and its string;
+    /// an Elixir keyword tuple, a quoted atom and a binary too. Tuples of a
+    /// user or a setting's name, a variable, C's lookup tables, a query, a
+    /// message and a file's path are none.
+    #[test]
+    fn keyed_tuples() {
+        for hit in [
+            "%% sys.config\n{db, [{user, \"erl_app\"}, {password, \"XuI!9KxNr*%_or\"}]}.",
+            "config :app, creds: [{:api_key, \"Vq7LmZt2Rw9xKb4N\"}]",
+            "{secret_key, <<\"Tz8qLm2Wx7Rk4Pn5\">>}",
+            "{'password', \"Xk9vR2mLw7TzKp4Q\"}",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+        for clean in [
+            "{db, [{user, \"erl_app\"}, {host, \"db01.internal\"}]}.",
+            "{password, \"\"}",
+            "{password, \"changeme\"}",
+            "{api_key, {env, \"API_KEY\"}}",
+            "{token_ttl, \"3600\"}",
+            "{ ACCESS_TOKEN, \"AccessToken\" }",
+            "{ERR_BAD_PASSWORD, \"InvalidPassword2\"}",
+            "{password, \"UPDATE users SET password = $1 WHERE id = $2\"}",
+            "{:password, \"Invalid\"}",
+            "{password, \"/etc/ssl/private/pass2.txt\"}",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
     }
 }

@@ -377,4 +377,27 @@ mod tests {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }
     }
+
+    /// Held-out 98: a section's label whose value is a setting of its own
+    /// (gsutil's boto option `Credentials:gs_service_key_file=sa.json`) is
+    /// judged as that setting; a secret set inside it still fires, and a
+    /// secret's own label with `=` in its value is no section.
+    #[test]
+    fn a_labels_value_that_is_a_setting() {
+        for clean in [
+            "gsutil -o \"Credentials:gs_service_key_file=sa.json\" ls gs://corvexa-ml-datasets/",
+            "Credentials:gs_oauth2_refresh_token_file=token.txt",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+        for hit in [
+            "gsutil -o \"Credentials:gs_oauth2_refresh_token=1//0gQx7Lm2Zt9Rw4Vb8Nc3Hd6Fs\" ls",
+            "Credentials: Vq7LmZt2Rw9xKb4N=",
+            "SECRET_KEY: q8_2w=7vXk9vR2mLw7TzKp4Q",
+            "password: db_2024=Xk9vR2mLw7TzKp4Q",
+            "api_key: key_id=Xk9vR2mLw7TzKp4QXk9vR2mL",
+        ] {
+            assert!(fires(hit, Rule::CredentialAssignment), "{hit}");
+        }
+    }
 }

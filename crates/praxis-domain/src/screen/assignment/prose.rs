@@ -437,17 +437,24 @@ mod tests {
     use super::super::flagged;
 
     /// Held-out 96: a password "in" or "at" a place, and prose after `set
-    /// KEY` (not fish's value).
+    /// KEY` (not fish's value); held-out 98: tmux's `set -g @name value`.
     #[test]
     fn a_password_in_a_place_and_set_in_prose() {
         for hit in [
             "ok the wifi password in the lab is xC8HC5i6%Bzi4fIEUbTN btw",
             "set -gx API_TOKEN Xq7vR2mLw9TzKp4",
             "set -gx DB_PASSWORD sunflowerpotatoes",
+            // Held-out 98: a tmux user option.
+            "set -g @vault_token \"8vLhKuySfFzHFhcAYAqjEYJ2kIBtNnChszv\"",
+            "set-option -g @vault_token \"Xk9vR2mLw7TzKp4QXk9vR2mL\"",
+            "set -g @weather-api-key \"Xk9vR2mLw7TzKp4QXk9vR2mL\"",
         ] {
             assert!(flagged(hit), "{hit}");
         }
         for clean in [
+            "set -g @vault_token \"$VAULT_TOKEN\"",
+            "set -g @plugin 'tmux-plugins/tpm'",
+            "set -g status-left \"#[fg=green]#H\"",
             "the password in the vault is rotated daily by the operator",
             "The password at the login screen is case-sensitive.",
             "README: set ADMIN_PASSWORD before first start; the sample file ships with changeme.",

@@ -938,3 +938,34 @@ fn mysql_passwords_that_open_with_a_dash() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 98: FreeTDS's `tsql -P` (its `-p` is the port) and its
+/// siblings', an ngrok token with dashes, after flags or quoted; a short
+/// flag glued to a value in capitals (`-pPASSWORD`) is no flag named for a
+/// password, so the next word is no value of it, unless `=` follows
+/// (`-eDB_PASSWORD=…`).
+#[test]
+fn tsql_ngrok_and_glued_short_flags() {
+    for hit in [
+        "tsql -H mssql-legacy -p 1433 -U sa -P Ys5va5fOyIMaNymsCUa",
+        "ngrok config add-authtoken iWjPQ-l-Jk83X_-F802yKO6SdUjPJXp6CqEobwjA",
+        "mysql -u root -pQ7v!xLm2Rt shop",
+        "docker run -eDB_PASSWORD=Xk9vR2mLw7TzKp4Q postgres",
+        "freebcp db.dbo.t out t.dat -S srv -U sa -P Xk9vR2mLw7TzKp4Q -c",
+        "ngrok config add-authtoken --config /etc/ngrok.yml 2bQ7lJk83X-F802yKO6SdUjPJXp6CqEobwjA",
+        "ngrok config add-authtoken \"2bQ7lJk83X-F802yKO6SdUjPJXp6CqEobwjA\"",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "mysql -u USER -pPASSWORD DATABASE",
+        "mysqldump -u USER -pSECRET_KEY DBNAME",
+        "tsql -S srv -U sa -P $TDS_PASSWORD",
+        "tsql -H mssql-legacy -p 1433 -U sa",
+        "ngrok config add-authtoken $NGROK_AUTHTOKEN",
+        "tsql -C && psql -P pager=off -c 'select 1'",
+        "In T-SQL, use tsql -P carefully; see the man page for tsql -P password.",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

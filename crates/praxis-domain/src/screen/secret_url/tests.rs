@@ -883,3 +883,32 @@ fn an_rclone_remote_written_inline() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 98: InfluxDB 1.x's password in `p` beside its user in `u`,
+/// the user after it; a `p` without a user is a page or a parameter, and
+/// off InfluxDB's API a post's, a page's or a port's number is no
+/// password.
+#[test]
+fn influx_query_passwords() {
+    assert!(fires(
+        "Grafana datasource test failed: Get \"https://metrics.kelp.io:8086/query?db=telegraf&p=ZxSQ4WpHdG.0e4b2h&q=SHOW+MEASUREMENTS&u=grafana\": x509: certificate signed by unknown authority",
+        Rule::SecretUrl
+    ));
+    assert!(fires(
+        "curl -G 'http://influx.example.net:8086/query?u=admin&p=Gk7pZt2Rw9&q=SHOW+DATABASES'",
+        Rule::SecretUrl
+    ));
+    for clean in [
+        "https://forum.example.org/search?q=influx&p=3",
+        "https://metrics.example.io:8086/query?u=grafana&p=$INFLUX_PASSWORD&db=telegraf",
+        "https://metrics.example.io:8086/query?u=grafana&p=password&db=telegraf",
+        "https://shop.example.com/list?p=AbC123xYz9&sort=asc",
+        "https://community.example.com/viewtopic.php?t=9876&u=42&p=123456#p123456",
+        "See https://forums.example.org/viewtopic-t-1234.html?u=5&p=8812345 for the fix.",
+        "https://example.com/proxy?u=upstream&p=8080",
+        "https://grafana.example.com/render?u=cpu&p=last24h",
+        "https://ws.example.com/track?u=5f3a9c&p=HomePage-Hero-v2",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -3,7 +3,7 @@
 //! where the text names its `sessionid` cookie; a server's own session
 //! cookie named a few words before its value, Laravel's remember-me
 //! cookie, cookies named for a session in a header or a cookie string,
-//! and in a browser driver's saved cookie list.
+//! and in a browser driver's saved cookie list; a Proxmox ticket.
 
 use super::super::pattern::{
     Spans, contains_ignoring_case, find_ignoring_case, groups, lazy_regex,
@@ -50,6 +50,15 @@ lazy_regex!(
     /// holder in as a session would.
     REMEMBER_COOKIE,
     r"\bremember_[a-z]+_[0-9a-f]{40}=([A-Za-z0-9%._~+/|-]{20,})"
+);
+
+lazy_regex!(
+    /// A Proxmox ticket (VE's `PVEAuthCookie`, Mail Gateway's and Backup
+    /// Server's, a console's `PVEVNC` and a quarantine's `PMGQUAR`):
+    /// product, user and realm, the hex time it was issued, `::`, then its
+    /// signature, in group 1; plain or URL-encoded.
+    PROXMOX_TICKET,
+    r"\b(?:PVE|PMG|PBS)(?:VNC|QUAR)?(?::|%3A)(?:[\w.-]+(?:@|%40)[\w.-]+(?::|%3A))?[0-9A-F]{8}(?:::|%3A%3A)([A-Za-z0-9+/%]{40,}={0,2})"
 );
 
 lazy_regex!(
@@ -182,6 +191,11 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
     if text.contains("remember_") {
         out.extend(groups(Some(&REMEMBER_COOKIE), text, |v| {
             has_digit(v) && random_like(v, 20)
+        }));
+    }
+    if ["PVE", "PMG", "PBS"].iter().any(|p| text.contains(p)) {
+        out.extend(groups(Some(&PROXMOX_TICKET), text, |v| {
+            has_digit(v) && random_like(v, 40)
         }));
     }
     if contains_ignoring_case(text, "sessionid") || contains_ignoring_case(text, "django_session") {

