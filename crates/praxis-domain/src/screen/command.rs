@@ -111,6 +111,7 @@ const SYSTEM_DIRS: &[&str] = &[
     "system",
     "library",
     "applications",
+    "private",
 ];
 
 /// A filesystem root, a top-level system directory, the directory that
@@ -141,6 +142,12 @@ fn dangerous_target(arg: &str) -> bool {
     }
     if glob_in_system_directory(&lower) {
         return true;
+    }
+    // macOS's `/var` and `/etc` link to these: judged as those.
+    if let Some(rest) = lower.strip_prefix("/private")
+        && (rest.starts_with("/var") || rest.starts_with("/etc"))
+    {
+        return dangerous_target(rest);
     }
     let base = lower.trim_end_matches(['*', '.']);
     let base = base.trim_end_matches(['/', '\\']);

@@ -45,6 +45,12 @@ lazy_regex!(
     r#"(?i)(?:^|[\s;&|(`"'/])(?:mysql|mariadb)(?:dump|admin|sh|import|slap|-dump|-admin)?\b[^\n|;]*?\s-p(-?[^\s'"-][^\s'"]*|'[^']+'|"[^"]+")"#
 );
 lazy_regex!(
+    /// Any Windows tool's password switch (`backup.exe /user:svc
+    /// /password:…`, `/pwd=…`): the value in group 1.
+    WINDOWS_PASSWORD,
+    r#"(?:^|\s)/(?i:password|passwd|pwd)[:=]["']?([^\s"'`/]+)"#
+);
+lazy_regex!(
     /// A secret handed to a secret store's CLI as an argument: GitHub's
     /// `gh secret set --body`, Azure Key Vault's `az keyvault secret set
     /// --value`, AWS Secrets Manager's `--secret-string`.
@@ -294,6 +300,17 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
             (&MYSQL_PASSWORD, &["mysql", "mariadb"]),
             (&SECRET_STORE_VALUE, &["secret"]),
             (&ARGV_PASSWORD, &["sshpass", "redis-cli"]),
+            (
+                &WINDOWS_PASSWORD,
+                &[
+                    "/password:",
+                    "/password=",
+                    "/passwd:",
+                    "/passwd=",
+                    "/pwd:",
+                    "/pwd=",
+                ],
+            ),
             (&PROCESS_SUBSTITUTION, &["<(echo", "<(printf"]),
             (&FTP_USER, &["ftp"]),
             (
@@ -647,6 +664,16 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !lower.contains("password")
             && !lower.contains("passwd")
             && (has_digit(v) || v.bytes().any(|b| b.is_ascii_punctuation() && b != b'-'))
+    }));
+    // A value that points to where the password is kept (`@file`,
+    // `env:NAME`, `vault:path`, a batch file's `%VAR%`) is none.
+    out.extend(groups(open.get(&WINDOWS_PASSWORD), text, |v| {
+        v.len() >= 6
+            && !v.starts_with('@')
+            && !v.contains([':', '%'])
+            && !is_placeholder(v)
+            && !refers(v)
+            && !word_like(v)
     }));
     out.extend(groups(open.get(&TOOL_SECRET), text, |v| {
         // The AWS CLI reads a `file://` or `fileb://` value from the file.

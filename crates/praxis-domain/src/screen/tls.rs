@@ -44,13 +44,14 @@ lazy_regex!(
     /// `Acquire::https::Verify-Peer false`, `--check-certificate=false`,
     /// reqwest's `danger_accept_invalid_certs(true)`, Ansible Galaxy's
     /// `--ignore-certs`, kubeadm's unsafe discovery, sqlcmd's `-C`, Docker's
-    /// insecure registries, a provider's `insecure = true`, curl's `-k` in an
+    /// insecure registries (set, or a registry added to them: "add … to
+    /// insecure-registries"), a provider's `insecure = true`, curl's `-k` in an
     /// argument list, grpcurl's `-insecure`, a trust-all `TrustManager` and
     /// a `HostnameVerifier` that says yes to every host, the InfluxDB 1
     /// shell's `-unsafeSsl` (`=false` keeps verification on), R's
     /// `download.file.extra` handing curl its `-k`.
     MORE_SWITCHES,
-    r#"(?i)\bsecurityMode=insecure\b|\bdownload\.file\.extra\s*=\s*["'](?:[^"'\n]*\s)?(?:-k|--insecure)(?:\s|["'])|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
+    r#"(?i)\bsecurityMode=insecure\b|\bdownload\.file\.extra\s*=\s*["'](?:[^"'\n]*\s)?(?:-k|--insecure)(?:\s|["'])|\s--?unsafeSsl(?:=(?:true|1))?(?:$|[\s'"])|(?:\bGOFLAGS=["']?|\bgo\s+(?:get|install|mod\s+download)\b[^\n|;]*?\s)-insecure\b|\bignore_?https_?errors["']?\s*[:=]\s*(?:true|True)\b|\bAcquire::https?::(?:[\w.-]+::)?Verify-(?:Peer|Host)(?:=|\s+)["'\\]*false|--check-certificates?(?:=|\s+)(?:false|0|no|off)\b|\bdanger_accept_invalid_(?:certs|hostnames)\(\s*true\s*\)|--ignore-certs?\b|--discovery-token-unsafe-skip-ca-verification\b|(?-i:\bsqlcmd\b[^\n|;]*?\s-C\b)|["']?insecure-registries["']?\s*:|(?:^|[.;:!]\s+|\b(?:then|and|please|just)\s+)(?:add|put)\s+[^\n;]{1,60}?\s(?:to|into|in|under)\s+(?:the\s+|your\s+|docker's\s+)?["'`“]?insecure[-_ ]?registries\b|\binsecure\s*[=:]\s*["']?true\b|["']curl["']\s*,\s*["']-[a-zA-Z]*k[a-zA-Z]*["']|\bgrpcurl\b[^\n|;]*?\s-insecure\b|\b(?:ssl|tls)[\w.]*?\.?(?:certificate\.)?verification(?:_mode)?\s*[=:]\s*["']?(?:none|false|0)\b|\bskip_tls_verify\s+true\b|\btrust[- ]?all\b[^\n]{0,20}?\b(?:X509)?TrustManager\b|\bHostnameVerifier\b[^\n]{0,30}?\b(?:returning|returns?|always)\s+`?true\b|\(\s*hostname\s*,\s*session\s*\)\s*->\s*true\b"#
 );
 lazy_regex!(
     /// curl's (and websocat's, fly's and govc's) `-k`, alone or in a group
@@ -590,5 +591,29 @@ mod tests {
             "helm upgrade --install grafana grafana/grafana --set 'datasources.datasources\\.yaml.datasources[0].jsonData.tlsSkipVerify=false'",
             Rule::TlsVerificationDisabled
         ));
+    }
+
+    /// Held-out 99: an order to add a registry to the insecure ones;
+    /// taken out of them, told never to be, asked about, or the setting
+    /// only named, it is none.
+    #[test]
+    fn a_registry_added_to_the_insecure_ones() {
+        for hit in [
+            "Add \"reg.ostby.lan:5000\" to \"insecure-registries\" in /etc/docker/daemon.json and restart dockerd.",
+            "Add reg.lan:5000 to the insecure-registries list",
+            "Then put reg.lan:5000 in insecure registries and restart.",
+        ] {
+            assert!(fires(hit, Rule::TlsVerificationDisabled), "{hit}");
+        }
+        for clean in [
+            "We removed reg.lan:5000 from insecure-registries last week.",
+            "Never add your registry to insecure-registries; use a proper CA instead.",
+            "Changes to insecure-registries require a daemon restart.",
+            "There is no need to add reg.lan to insecure-registries anymore.",
+            "Is it safe to add a registry to insecure-registries?",
+            "Localhost registries are added to insecure-registries automatically.",
+        ] {
+            assert!(!fires(clean, Rule::TlsVerificationDisabled), "{clean}");
+        }
     }
 }

@@ -31,9 +31,11 @@ lazy_regex!(
     /// A Go secret converted to bytes where it is declared
     /// (`var jwtSecret = []byte("…")`, `key := []byte("…")`), or an
     /// Android build's constant (`buildConfigField "String", "API_KEY",
-    /// "\"…\""`): a name and its literal, in groups 1 and 2 or 3 and 4.
+    /// "\"…\""`), a Node secret made a buffer (`const SECRET =
+    /// Buffer.from("…", "hex")`): a name and its literal, the first two
+    /// groups that take part.
     pub(super) BYTES_SECRET,
-    r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)|\bbuildConfigField\s*\(?\s*["']String["']\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*"\\"([^"\\\n]+)\\""#
+    r#"\b([A-Za-z_][A-Za-z0-9_]*)\s*:?=\s*\[\]byte\(\s*("[^"\n]+")\s*\)|\bbuildConfigField\s*\(?\s*["']String["']\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*"\\"([^"\\\n]+)\\"|\b([A-Za-z_$][\w$]*)\s*[:=]\s*Buffer\.from\(\s*("[^"\n]+"|'[^'\n]+')"#
 );
 
 lazy_regex!(
@@ -133,7 +135,7 @@ pub(super) const CALL_WORDS: &[&str] = &[
     "jdbc:",
 ];
 /// Words one of which a text holds when [`BYTES_SECRET`] matches.
-pub(super) const BYTES_WORDS: &[&str] = &["[]byte(", "buildconfigfield"];
+pub(super) const BYTES_WORDS: &[&str] = &["[]byte(", "buildconfigfield", "buffer.from("];
 /// Words one of which a text holds when [`BROWSER_FILL`] matches.
 pub(super) const FILL_WORDS: &[&str] = &[
     "type(",
@@ -163,10 +165,8 @@ pub(super) fn credentials_in_calls(
             bytes
                 .captures_iter(text)
                 .filter_map(|c| {
-                    let (name, value) = match (c.get(1), c.get(2)) {
-                        (Some(name), Some(value)) => (name, value),
-                        _ => (c.get(3)?, c.get(4)?),
-                    };
+                    let mut groups = c.iter().skip(1).flatten();
+                    let (name, value) = (groups.next()?, groups.next()?);
                     let v = value.as_str();
                     key_class(name.as_str())
                         .is_some_and(|class| literal_secret(class, v, true, false))
@@ -389,6 +389,23 @@ mod tests {
             "{password, \"UPDATE users SET password = $1 WHERE id = $2\"}",
             "{:password, \"Invalid\"}",
             "{password, \"/etc/ssl/private/pass2.txt\"}",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
+        }
+    }
+
+    /// Held-out 99: a Node secret made a buffer from a literal; a buffer
+    /// from a variable or a placeholder is none.
+    #[test]
+    fn secrets_made_buffers() {
+        assert!(fires(
+            "const SECRET = Buffer.from(\"763767a4ef64d52d3310dbbec81057d662f29430b52686e78f62d9cf3528ba67\", \"hex\");",
+            Rule::CredentialAssignment
+        ));
+        for clean in [
+            "const SECRET = Buffer.from(process.env.SECRET, \"hex\")",
+            "const SECRET = Buffer.from(\"your-secret-here\")",
+            "const key = Buffer.from(data, \"base64\")",
         ] {
             assert!(!fires(clean, Rule::CredentialAssignment), "{clean}");
         }

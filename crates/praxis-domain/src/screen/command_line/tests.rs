@@ -969,3 +969,26 @@ fn tsql_ngrok_and_glued_short_flags() {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
 }
+
+/// Held-out 99: any Windows tool's `/password:`; a variable, a placeholder,
+/// a value that points to where the password is kept, or another switch
+/// is none.
+#[test]
+fn windows_password_switches() {
+    for hit in [
+        "the scheduled task runs `backup.exe /user:svcbk /password:m4apVcRhoC4gzRIz8glyC /target:\\\\nas02\\bk` every night",
+        "C:\\tools\\backup.exe /user:svcbk /password:m4apVcRhoC4gzRIz8glyC",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "backup.exe /user:svcbk /password:%BACKUP_PASSWORD%",
+        "backup.exe /user:svcbk /password:<password>",
+        "net user bob * /passwordchg:no",
+        "backup.exe /user:svcbk /password:@pwfile.txt",
+        "backup.exe /user:svcbk /password:env:BK_PW",
+        "backup.exe /user:svcbk /password:vault:secret/bk#pw",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}

@@ -8,7 +8,9 @@
 use super::super::pattern::{
     Spans, contains_ignoring_case, find_ignoring_case, groups, lazy_regex,
 };
-use super::super::value::{few_vowels, has_digit, mixed_case, random_like, twilio_sid, wordy};
+use super::super::value::{
+    counts_up, distinct_chars, few_vowels, has_digit, mixed_case, random_like, twilio_sid, wordy,
+};
 
 lazy_regex!(
     /// Google's session cookies (`SID`, `HSID`, `SSID`, `APISID`,
@@ -28,7 +30,8 @@ lazy_regex!(
 lazy_regex!(
     /// A value of Django's session key shape (32 small letters and
     /// digits) standing alone, read only where the text names Django's
-    /// `sessionid` cookie or its `django_session` table: a log column under
+    /// `sessionid` cookie, its `django_session` table or a session's
+    /// `session_key`: a log column under
     /// a format that prints it, a query's rows (`sqlite3`'s columns apart
     /// by `|`).
     DJANGO_SESSION_KEY,
@@ -198,13 +201,30 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
             has_digit(v) && random_like(v, 40)
         }));
     }
-    if contains_ignoring_case(text, "sessionid") || contains_ignoring_case(text, "django_session") {
+    let django = ["sessionid", "django_session"]
+        .iter()
+        .any(|w| contains_ignoring_case(text, w));
+    if django || contains_ignoring_case(text, "session_key") {
         // Beyond hex (a checksum's letters stop at `f`), with digits.
-        out.extend(groups(Some(&DJANGO_SESSION_KEY), text, |v| {
+        let keys = groups(Some(&DJANGO_SESSION_KEY), text, |v| {
             v.bytes().any(|b| b > b'f' && b.is_ascii_lowercase())
                 && v.bytes().filter(u8::is_ascii_digit).count() >= 4
                 && random_like(v, 32)
                 && few_vowels(v)
+        });
+        // `session_key` names only what follows it on its line with
+        // nothing but marks between (`session_key)  # …`, `session_key=…`),
+        // drawn (not a pattern repeated or counted up).
+        out.extend(keys.into_iter().filter(|span| {
+            let before = text[..span.start].to_ascii_lowercase();
+            let v = &text[span.clone()];
+            django
+                || (before.rfind("session_key").is_some_and(|at| {
+                    !before[at + "session_key".len()..]
+                        .bytes()
+                        .any(|b| b.is_ascii_alphanumeric() || b == b'\n')
+                }) && distinct_chars(v) >= 10
+                    && !counts_up(v))
         }));
     }
     out

@@ -761,3 +761,22 @@ fn proxmox_tickets() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 99: a Django session key printed after `session_key` on its
+/// line; a hex digest there, prose about the key and another id on the
+/// line before the word are none.
+#[test]
+fn django_keys_beside_session_key() {
+    assert!(fires(
+        "print(request.session.session_key)  # joexxeixcctr2xmxrrleoes99n75qjqg",
+        Rule::SessionId
+    ));
+    for clean in [
+        "print(request.session.session_key)  # 9f86d081884c7d659a2feaa0c55ad015",
+        "session_key expires after 14 days; see docs",
+        "INFO request_id=k2m9x7p4q8w1z5n3r6t0y2u4i8o1p3s5 session_key=<redacted>",
+        "session_key missing; job k2m9x7p4q8w1z5n3r6t0y2u4i8o1p3s5 failed",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
