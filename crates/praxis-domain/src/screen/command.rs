@@ -145,7 +145,10 @@ fn dangerous_target(arg: &str) -> bool {
     }
     // macOS's `/var` and `/etc` link to these: judged as those.
     if let Some(rest) = lower.strip_prefix("/private")
-        && (rest.starts_with("/var") || rest.starts_with("/etc"))
+        && ["/var", "/etc"].iter().any(|dir| {
+            rest.strip_prefix(dir)
+                .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+        })
     {
         return dangerous_target(rest);
     }

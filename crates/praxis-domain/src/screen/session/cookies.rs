@@ -6,7 +6,8 @@
 //! and in a browser driver's saved cookie list; a Proxmox ticket.
 
 use super::super::pattern::{
-    Spans, contains_ignoring_case, find_ignoring_case, groups, lazy_regex,
+    Spans, contains_any_ignoring_case, contains_ignoring_case, find_ignoring_case, groups,
+    lazy_regex,
 };
 use super::super::value::{
     counts_up, distinct_chars, few_vowels, has_digit, mixed_case, random_like, twilio_sid, wordy,
@@ -201,9 +202,7 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
             has_digit(v) && random_like(v, 40)
         }));
     }
-    let django = ["sessionid", "django_session"]
-        .iter()
-        .any(|w| contains_ignoring_case(text, w));
+    let django = contains_any_ignoring_case(text, &["sessionid", "django_session"]);
     if django || contains_ignoring_case(text, "session_key") {
         // Beyond hex (a checksum's letters stop at `f`), with digits.
         let keys = groups(Some(&DJANGO_SESSION_KEY), text, |v| {
@@ -216,14 +215,17 @@ pub(super) fn cookie_ids(text: &str) -> Spans {
         // nothing but marks between (`session_key)  # …`, `session_key=…`),
         // drawn (not a pattern repeated or counted up).
         out.extend(keys.into_iter().filter(|span| {
-            let before = text[..span.start].to_ascii_lowercase();
+            let before = &text[..span.start];
             let v = &text[span.clone()];
             django
-                || (before.rfind("session_key").is_some_and(|at| {
-                    !before[at + "session_key".len()..]
-                        .bytes()
-                        .any(|b| b.is_ascii_alphanumeric() || b == b'\n')
-                }) && distinct_chars(v) >= 10
+                || (find_ignoring_case(before, "session_key")
+                    .last()
+                    .is_some_and(|at| {
+                        !before[at + "session_key".len()..]
+                            .bytes()
+                            .any(|b| b.is_ascii_alphanumeric() || b == b'\n')
+                    })
+                    && distinct_chars(v) >= 10
                     && !counts_up(v))
         }));
     }
