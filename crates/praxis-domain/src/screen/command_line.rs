@@ -493,10 +493,15 @@ fn any_key(value: &str) -> bool {
         .any(|k| value.eq_ignore_ascii_case(k))
 }
 
+/// What a sentence may put right after a value on a command line: its
+/// punctuation, and the backquote that closes a command quoted in prose
+/// ("run `mysql -pPASSWORD`;").
+const SENTENCE_END: [char; 6] = ['.', ',', ';', ':', ')', '`'];
+
 /// Whether a flag value is a literal secret (not a variable, a file, a
 /// command substitution or a placeholder).
 fn literal_flag_value(class: KeyClass, value: &str, quoted: bool) -> bool {
-    let bare = value.trim_end_matches(['.', ',', ';', ':', ')']);
+    let bare = value.trim_end_matches(SENTENCE_END);
     let reference = refers(value)
         // `@file` is read; `@=jhU…` is a password that opens with `@`.
         || file_reference(value)
@@ -560,12 +565,12 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && v.len() >= 4
             && !refers(v)
             && !file_reference(v)
-            && (app_specific || !word_like(v.trim_end_matches(['.', ',', ';', ':', ')'])))
+            && (app_specific || !word_like(v.trim_end_matches(SENTENCE_END)))
             && !is_placeholder(v)
     }));
     // Each of these patterns reads a password, where drawn words count.
     let handed = |v: &str| {
-        let bare = v.trim_end_matches(['.', ',', ';', ':', ')']);
+        let bare = v.trim_end_matches(SENTENCE_END);
         v.len() >= 3
             && !is_placeholder(v)
             && !v.contains("$(")
@@ -610,7 +615,9 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         if let Some(rest) = v.strip_prefix('-') {
             return rest.len() >= 8 && password_symbol(rest);
         }
-        v.len() >= 3 && !is_placeholder(v)
+        // A sentence's stop after a placeholder (`-pPASSWORD`;) is none of
+        // it.
+        v.len() >= 3 && !is_placeholder(v) && !is_placeholder(v.trim_end_matches(SENTENCE_END))
     }));
     out.extend(
         open.captures(&PROPERTY, text)
@@ -679,7 +686,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         // The AWS CLI reads a `file://` or `fileb://` value from the file.
         let file = v.starts_with("file://") || v.starts_with("fileb://");
         // A sentence's punctuation after a word leaves the word.
-        let bare = v.trim_end_matches(['.', ',', ';', ':', ')']);
+        let bare = v.trim_end_matches(SENTENCE_END);
         v.len() >= 6 && !file && !is_placeholder(v) && !refers(v) && !word_like(bare)
     }));
     out.extend(

@@ -23,6 +23,12 @@ lazy_regex!(
     r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]*)"#
 );
 lazy_regex!(
+    /// A loop over words (`for d in /dev/sd?; do …`): the variable (group
+    /// 1) and the first word of its list (group 2), a literal or a glob.
+    FOR_LOOP,
+    r#"(?:^|[;&|\n]\s*)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^\s;&|"'$`]+)"#
+);
+lazy_regex!(
     /// A variable's use with a default (`${NAME:-/}`, `${NAME-/}`, `${NAME:=/}`):
     /// the default (group 3; a literal, quoted or not, or another
     /// variable) is what the shell reads when nothing set the variable, or
@@ -68,18 +74,23 @@ pub(super) fn expanded(text: &str) -> Option<(String, Vec<usize>)> {
             }
         }
     }
-    let set: Vec<(&str, &str, usize)> = if dollar && memchr::memchr(b'=', bytes).is_some() {
-        SHELL_ASSIGNMENT
-            .captures_iter(text)
-            .filter_map(|c| {
-                let value = c.get(2)?;
-                let literal = value.as_str().trim_matches(['"', '\'']);
-                Some((c.get(1)?.as_str(), literal, value.end()))
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let mut set: Vec<(&str, &str, usize)> = Vec::new();
+    if dollar && memchr::memchr(b'=', bytes).is_some() {
+        set.extend(SHELL_ASSIGNMENT.captures_iter(text).filter_map(|c| {
+            let value = c.get(2)?;
+            let literal = value.as_str().trim_matches(['"', '\'']);
+            Some((c.get(1)?.as_str(), literal, value.end()))
+        }));
+    }
+    // A loop's variable reads each word of its list in turn; the first
+    // stands for them all (`for d in /dev/sd?; do dd … of=$d`).
+    if dollar && memchr::memmem::find(bytes, b"for").is_some() {
+        set.extend(FOR_LOOP.captures_iter(text).filter_map(|c| {
+            let word = c.get(2)?;
+            Some((c.get(1)?.as_str(), word.as_str(), word.end()))
+        }));
+        set.sort_by_key(|&(_, _, end)| end);
+    }
     // The latest setting before a use at `at` is the one it reads, once a
     // separator ends the setting's command: the shell expands a command's
     // words before its own prefix (`X=/opt rm -rf ${X:-/}`) applies.
@@ -163,6 +174,22 @@ mod tests {
             "X=/; X=/opt rm -rf $X",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        // A loop's variable reads the words of its list.
+        for hit in [
+            "for d in /dev/sd?; do sudo dd if=/dev/zero of=$d bs=1M count=100; done",
+            "for disk in /dev/nvme0n1 /dev/nvme1n1; do wipefs -a \"$disk\"; done",
+            "for d in /etc /usr; do sudo rm -rf $d; done",
+        ] {
+            assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+        }
+        for clean in [
+            "for f in build dist; do rm -rf $f; done",
+            "for u in /home/*; do rm -rf $u/.cache/pip; done",
+            "for d in /dev/sd?; do sudo smartctl -a $d; done",
+            "rm -rf $d; for d in /etc; do ls $d; done",
+        ] {
+            assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
         }
         for clean in [
             "rm -rf \"$DIR\"; DIR=/",

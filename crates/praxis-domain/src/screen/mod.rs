@@ -332,9 +332,9 @@ static DOOR_WORDS: LazyLock<(Vec<Vec<&'static str>>, Vec<Doors>)> = LazyLock::ne
         .collect();
     let mut owned: Vec<Doors> = Rule::ALL.iter().map(|r| Doors::one(r.index())).collect();
     for rule in Rule::ALL {
-        if let Some(family) = family(rule) {
-            family.place(lists.len());
-            for list in family.lists() {
+        if let Some(gates) = gated(rule) {
+            gates.place(lists.len());
+            for list in gates.lists() {
                 owned[rule.index()] |= Doors::one(lists.len());
                 lists.push(list.to_vec());
             }
@@ -356,6 +356,15 @@ fn doors_of(reads: impl Fn(Rule) -> bool) -> Keywords {
         .fold(Doors::NONE, |mask, rule| mask | owned[rule.index()]);
     let lists: Vec<&[&str]> = lists.iter().map(Vec::as_slice).collect();
     Keywords::only(&lists, mask)
+}
+
+/// The patterns of `rule` that sit behind gates of their own: all of a
+/// gated family's, and some of a rule whose door has words of its own.
+fn gated(rule: Rule) -> Option<&'static Gates> {
+    match rule {
+        Rule::SecretUrl => Some(&secret_url::GATES),
+        _ => family(rule),
+    }
 }
 
 /// The rules whose every pattern sits behind a gate of its own.
@@ -390,7 +399,7 @@ fn detect(rule: Rule, text: &str, doors: Doors) -> pattern::Spans {
         Rule::CredentialAzure => vendor::azure(text),
         Rule::CredentialAssignment => assignment::assignment(text, doors),
         Rule::CredentialCommandLine => command_line::command_line(text, doors),
-        Rule::SecretUrl => secret_url::secret_url(text),
+        Rule::SecretUrl => secret_url::secret_url(text, doors),
         Rule::SessionId => session::session_id(text),
         Rule::PromptOverride => prompt::prompt_override(text, doors),
         Rule::UnsafeCommand => command::unsafe_command(text, doors),

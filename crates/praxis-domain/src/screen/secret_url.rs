@@ -2,6 +2,9 @@
 //! fragment parameter, or a webhook or bot URL whose path is the secret.
 
 use super::assignment::{KeyClass, key_class};
+use std::sync::LazyLock;
+
+use super::gate::{Doors, Gates};
 use super::pattern::{
     Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex,
 };
@@ -258,6 +261,14 @@ fn param_kind(key: &str) -> Option<Param> {
         | "jwt"
         | "api_key"
         | "apikey"
+        // An API key named in French, Spanish, Portuguese, Italian and
+        // German.
+        | "cle_api"
+        | "cleapi"
+        | "clave_api"
+        | "chave_api"
+        | "chiave_api"
+        | "api_schluessel"
         | "license_key"
         | "licensekey"
         | "api-key"
@@ -717,10 +728,26 @@ fn link_token(value: &str, min: usize) -> bool {
         && !counts_up(value)
 }
 
-pub(super) fn secret_url(text: &str) -> Spans {
-    // Each pattern runs only where a text holds what every match of it
-    // holds: a scan for a few words costs far less than a regex search.
-    let holds = |words: &[&str]| contains_any_ignoring_case(text, words);
+/// The patterns that run only where a text holds what every match of
+/// them holds, found in the one keyword pass over the text: asking for
+/// each list in turn took a scan per word, about fifty per text.
+pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
+    Gates::with_also(
+        vec![
+            (&SECRET_PATH_URL, SECRET_PATH_WORDS),
+            (&PRIVATE_PATH, &["/private/"]),
+            (&RPC_KEY, RPC_WORDS),
+            (&STREAM_KEY, &["rtmp"]),
+            (&ORACLE_JDBC, &["jdbc:oracle:"]),
+            (&PUSH_URL, &["/api/push/"]),
+            (&HOOK_URL, HOOK_WORDS),
+        ],
+        vec![(&HOOK_URL, &["http"])],
+    )
+});
+
+pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
+    let open = GATES.open(doors);
     let userinfo = (text.contains('@') && text.contains("://")).then_some(&*URL_USERINFO);
     let mut out: Spans = userinfo
         .into_iter()
@@ -770,11 +797,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
             })
         })
         .collect();
-    let secret_path = holds(SECRET_PATH_WORDS).then_some(&*SECRET_PATH_URL);
     out.extend(
-        secret_path
-            .into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&SECRET_PATH_URL, text)
             .filter(|c| {
                 c.iter()
                     .skip(1)
@@ -802,16 +826,14 @@ pub(super) fn secret_url(text: &str) -> Spans {
         }
     }
     out.extend(schemeless::schemeless(text));
-    if contains_ignoring_case(text, "/private/") {
-        out.extend(groups(Some(&PRIVATE_PATH), text, generated_segment));
-    }
-    if holds(&["conda", "mamba", "pixi", "prefix.dev"]) {
+    out.extend(groups(open.get(&PRIVATE_PATH), text, generated_segment));
+    // A channel's token (`/t/<token>/`) only on a conda host: the words
+    // are the condition, as `/t/` alone is any site's path.
+    if contains_any_ignoring_case(text, &["conda", "mamba", "pixi", "prefix.dev"]) {
         out.extend(groups(Some(&CONDA_TOKEN), text, conda_token));
     }
-    let rpc = holds(RPC_WORDS).then_some(&*RPC_KEY);
     out.extend(
-        rpc.into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&RPC_KEY, text)
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let key = m.as_str();
@@ -824,18 +846,15 @@ pub(super) fn secret_url(text: &str) -> Spans {
             })
             .map(|m| m.range()),
     );
-    if contains_ignoring_case(text, "rtmp") {
-        out.extend(
-            STREAM_KEY
-                .captures_iter(text)
-                .filter(|c| stream_key(&c[0], &c[1]))
-                .filter_map(|c| c.get(1))
-                .map(|m| m.range()),
-        );
-    }
+    out.extend(
+        open.captures(&STREAM_KEY, text)
+            .filter(|c| stream_key(&c[0], &c[1]))
+            .filter_map(|c| c.get(1))
+            .map(|m| m.range()),
+    );
     // URLs whose password stands outside the userinfo form: Oracle's
     // before the host, an SQS broker's with no host at all.
-    let oracle = contains_ignoring_case(text, "jdbc:oracle:").then_some(&*ORACLE_JDBC);
+    let oracle = open.get(&ORACLE_JDBC);
     let sqs = text.contains("sqs://").then_some(&*SQS_BROKER);
     for re in oracle.into_iter().chain(sqs) {
         out.extend(
@@ -852,10 +871,8 @@ pub(super) fn secret_url(text: &str) -> Spans {
     {
         out.extend(DEPLOY_HOOK.find_iter(text).map(|m| m.range()));
     }
-    let push = contains_ignoring_case(text, "/api/push/").then_some(&*PUSH_URL);
     out.extend(
-        push.into_iter()
-            .flat_map(|re| re.captures_iter(text))
+        open.captures(&PUSH_URL, text)
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let token = m.as_str();
@@ -863,9 +880,7 @@ pub(super) fn secret_url(text: &str) -> Spans {
             })
             .map(|m| m.range()),
     );
-    let hook_url =
-        (contains_ignoring_case(text, "http") && holds(HOOK_WORDS)).then_some(&*HOOK_URL);
-    for url in hook_url.into_iter().flat_map(|re| re.find_iter(text)) {
+    for url in open.find(&HOOK_URL, text) {
         // A UUID right after `hook/` or on a heartbeat host is the secret;
         // elsewhere (`/hooks/subscriptions/<uuid>`, `/integrations/<uuid>`)
         // it names a thing.

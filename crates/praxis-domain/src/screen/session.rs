@@ -168,9 +168,10 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call, a name and
     /// value quoted as code in prose (`` `PHPSESSID` = … ``), a cookie
-    /// named after "session cookie" (`` session cookie `sid` = … ``).
+    /// named after "session cookie" (`` session cookie `sid` = … ``,
+    /// `session cookie 'session' value …`).
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32}|session\s+cookie\s+["'`][A-Za-z][\w.-]{0,30})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32}|session\s+cookie\s+["'`][A-Za-z][\w.-]{0,30})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|["'`]\s+value\s+|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),

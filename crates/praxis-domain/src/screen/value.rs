@@ -110,7 +110,13 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     // Symfony's `%env(NAME)%` reads an environment variable.
     let format = v.starts_with('%')
         && (v.len() <= 3 || v[1..].starts_with(['(', '{']) || v.starts_with("%env("));
+    // A bracket percent-encoded in a URL (`api_key=%5BFILTERED%5D`) opens
+    // a slot as the bracket itself does.
+    let encoded_bracket = ["%5B", "%3C", "%7B"]
+        .iter()
+        .any(|b| v.get(..3).is_some_and(|head| head.eq_ignore_ascii_case(b)));
     if v.is_empty()
+        || encoded_bracket
         || v.starts_with(['$', '<', '{', '[', '|'])
         || (v.starts_with('=') && !generated_after_sign(v))
         || (v.starts_with('(') && !generated_from_symbols(v))
@@ -198,6 +204,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
             && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
         || lower.starts_with("your")
+        || your_abroad(&lower)
         // `my_api_key`, `my_Django_Secret_Key_123`; a generated body may
         // open so by chance (a Discord token's `My_SqIq6_yV_ltoJ88Fw…`),
         // and then holds a long run of letters and digits in mixed case.
@@ -222,6 +229,25 @@ pub(super) fn is_placeholder(value: &str) -> bool {
                 | "foobared"
                 | "tiger"
         )
+}
+
+/// Whether a value is a name that says "your …" in French, Spanish,
+/// Portuguese, Italian or German (`VOTRE_CLE`, `TU_CLAVE`, `DEIN_TOKEN`):
+/// the word, a separator, then letters only.
+fn your_abroad(lower: &str) -> bool {
+    [
+        "votre", "ton", "ta", "tu", "su", "sua", "seu", "tuo", "tua", "la_tua", "il_tuo", "dein",
+        "deine", "ihr", "ihre",
+    ]
+    .iter()
+    .any(|word| {
+        lower
+            .strip_prefix(word)
+            .and_then(|rest| rest.strip_prefix(['_', '-']))
+            .is_some_and(|name| {
+                name.len() >= 3 && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            })
+    })
 }
 
 /// Whether `s` is a UUID (8-4-4-4-12 hexadecimal digits).
@@ -550,6 +576,34 @@ mod tests {
         assert!(!is_placeholder("=bP.yaxh6ZGC.IB12"));
         for v in ["=SUM(A1:B2)", "==1.4.2", "=${DB_PASSWORD}", "=", "=abc"] {
             assert!(is_placeholder(v), "{v}");
+        }
+    }
+
+    /// Held-out 100: a slot's bracket percent-encoded in a URL is a
+    /// slot's; a value that merely holds an encoded bracket later is not.
+    #[test]
+    fn an_encoded_bracket_opens_a_slot() {
+        for v in ["%5BFILTERED%5D", "%3Credacted%3E", "%7bAPI_KEY%7d"] {
+            assert!(is_placeholder(v), "{v}");
+        }
+        assert!(!is_placeholder("Xq7%5Bv2Lp9sT4w"));
+    }
+
+    /// Held-out 100: "your key" in another language names the slot; a
+    /// generated value that opens with such letters is none.
+    #[test]
+    fn your_key_abroad_is_a_slot() {
+        for v in [
+            "VOTRE_CLE",
+            "tu_clave_api",
+            "SUA_CHAVE",
+            "dein-token",
+            "la_tua_chiave",
+        ] {
+            assert!(is_placeholder(v), "{v}");
+        }
+        for v in ["tu_8fKq2LmZ9xW", "TonyStark42!", "su_x9"] {
+            assert!(!is_placeholder(v), "{v}");
         }
     }
 

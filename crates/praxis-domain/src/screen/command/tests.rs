@@ -736,3 +736,25 @@ fn macos_private_system_directories() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 100: the system's logs deleted whole, also inside an ad hoc
+/// Ansible command; a log file or a service's own folder under them is
+/// routine.
+#[test]
+fn system_logs_deleted_whole() {
+    for hit in [
+        "sudo rm -rf /var/log",
+        "rm -rf /var/log/*",
+        "ansible all -b -m shell -a 'rm -rf /var/log'",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "rm -rf /var/log/nginx/*.gz",
+        "sudo rm -rf /var/log/myapp",
+        "rm -f /var/log/*.log.1",
+        "ansible all -b -m shell -a 'journalctl --vacuum-time=7d'",
+    ] {
+        assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
+    }
+}

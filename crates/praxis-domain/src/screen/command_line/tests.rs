@@ -939,17 +939,18 @@ fn mysql_passwords_that_open_with_a_dash() {
     }
 }
 
-/// Held-out 98: FreeTDS's `tsql -P` (its `-p` is the port) and its
+/// Held-out 98 and 100: FreeTDS's `tsql -P` (its `-p` is the port) and its
 /// siblings', an ngrok token with dashes, after flags or quoted; a short
 /// flag glued to a value in capitals (`-pPASSWORD`) is no flag named for a
 /// password, so the next word is no value of it, unless `=` follows
-/// (`-eDB_PASSWORD=…`).
+/// (`-eDB_PASSWORD=…`); a command quoted in prose ends at its backquote.
 #[test]
 fn tsql_ngrok_and_glued_short_flags() {
     for hit in [
         "tsql -H mssql-legacy -p 1433 -U sa -P Ys5va5fOyIMaNymsCUa",
         "ngrok config add-authtoken iWjPQ-l-Jk83X_-F802yKO6SdUjPJXp6CqEobwjA",
         "mysql -u root -pQ7v!xLm2Rt shop",
+        "The old docs said to run `mysql -uroot -pQ7v!xLm2Rt`; it is gone.",
         "docker run -eDB_PASSWORD=Xk9vR2mLw7TzKp4Q postgres",
         "freebcp db.dbo.t out t.dat -S srv -U sa -P Xk9vR2mLw7TzKp4Q -c",
         "ngrok config add-authtoken --config /etc/ngrok.yml 2bQ7lJk83X-F802yKO6SdUjPJXp6CqEobwjA",
@@ -960,6 +961,7 @@ fn tsql_ngrok_and_glued_short_flags() {
     for clean in [
         "mysql -u USER -pPASSWORD DATABASE",
         "mysqldump -u USER -pSECRET_KEY DBNAME",
+        "The old docs told people to run `mysql -uroot -pPASSWORD`; replaced.",
         "tsql -S srv -U sa -P $TDS_PASSWORD",
         "tsql -H mssql-legacy -p 1433 -U sa",
         "ngrok config add-authtoken $NGROK_AUTHTOKEN",

@@ -12,9 +12,11 @@ mod fiction;
 mod languages;
 pub mod model;
 mod standing;
+mod turns;
 
-use super::gate::{Doors, Gates, Open};
+use super::gate::{Doors, Gates};
 use super::pattern::{Spans, lazy_regex, lead_lower, regex};
+use turns::{TURN, transcript_turns};
 
 /// Instruction phrasings, each with the words it needs.
 const PHRASINGS: &[(&[&str], &str)] = &[
@@ -670,14 +672,6 @@ lazy_regex!(
     r"(?i)^`|^\s*(?:-?style\s+|-?like\s+|type\s+|(?:xml|html|jsx|custom|docs?)\s+)?(?:tags?|blocks?|elements?|markers?|sections?|wrappers?|messages?\s+(?:are|is)|format|pars(?:er|ing)|strip(?:per|ping)|sanitiz(?:er|ing)|handl(?:er|ing)|detect(?:or|ion)|fixtures?)\b"
 );
 lazy_regex!(
-    /// Transcript turns: a speaker label at a line start (or after a log
-    /// line's bracketed stamp, `[chat.log 14:02] Human:`, or an escaped
-    /// blank line, or opening the string a command writes or a flag's
-    /// quoted value), in English, Chinese or Japanese.
-    TURN,
-    r"(?im)(?:^|\\n|\n|\][ \t]+|\b(?:echo|printf|print|write|Write-Output)\s+['\x22]|[ \t]--?[\w-]+[ =]['\x22])\s*(?:#+\s*)?[\x22']?\**\[?(Human|User|Assistant|H|A|Utilisateur|Usuario|Usuário|Benutzer|Nutzer|Asistente|Assistente|用户|助手|ユーザー|アシスタント)\]?\**\s*:"
-);
-lazy_regex!(
     /// A negated order or leave, or one of the past: "never tell agents to …", "never let the agent …", "used to tell agents to …".
     NEVER_TELL,
     r"(?:(?:never|not|n't)\s+(?:(?:tell|ask|instruct|encourage|allow|permit)\s+(?:\w+\s+){1,2}to|let(?:\s+[\w-]+){1,3})|\bused\s+to\s+(?:tell|ask|instruct)\s+(?:\w+\s+){1,2}to)$"
@@ -844,63 +838,6 @@ lazy_regex!(
     DESCRIBED_PERSUASION,
     r"(?:can|could|may|might|will|tries\s+to|trying\s+to|attempts?\s+to|attempting\s+to)\s+(?:try\s+to\s+)?(?:make|get|trick|convince|persuade|coax)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:agent|assistant|model|ai|bot|llm|reviewer)s?(?:\s+into)?$|(?:can|could|may|might)\s+(?:instruct|tell|ask|direct|order|prompt)\s+(?:the\s+|an?\s+|your\s+|our\s+)?(?:\w+\s+)?(?:agent|assistant|model|ai|bot|llm)s?\s+to$|\bnothing\s+(?:\w+\s+){0,3}(?:may|can|should|must|will)$"
 );
-
-/// Whether a speaker label sits at its own line: both speakers, or the
-/// other speaker's turn after an instruction-like one. A label quoted on
-/// its own (`"\n\nHuman:"`) names the marker rather than using it.
-fn transcript_turns(open: &Open<'_>, text: &str) -> Option<std::ops::Range<usize>> {
-    let (mut human, mut user, mut assistant, mut a) = (None, None, None, None);
-    for c in open.get(&TURN)?.captures_iter(text) {
-        let span = c.get(0).map(|m| m.range())?;
-        // What comes before the label's line breaks, written or escaped.
-        let mut before = &text[..span.start];
-        loop {
-            let trimmed = before.trim_end();
-            let trimmed = trimmed.strip_suffix("\\n").unwrap_or(trimmed);
-            if trimmed.len() == before.len() {
-                break;
-            }
-            before = trimmed;
-        }
-        let quoted = ['"', '\'', '`', '“'].iter().any(|&q| {
-            let close = if q == '“' { '”' } else { q };
-            before.ends_with(q) && text[span.end..].starts_with(close)
-        });
-        // A label before a number is a field of a table (`Human: 41,212
-        // turns`), not a turn.
-        let content = text[span.end..].trim_start();
-        let count = content.starts_with(|c: char| c.is_ascii_digit());
-        // A label listed with another (`\n\nHuman: and \n\nAssistant:
-        // turns`) is named, not used.
-        let listed = content.starts_with([',', ';', ')'])
-            || content.starts_with("and ")
-            || content.starts_with("or ");
-        // A turn that holds only a slot (`Human: <question>`, `User:
-        // {prompt}`) documents the format.
-        let line = content.lines().next().unwrap_or("").trim_end();
-        let slot = (line.starts_with('<') && line.ends_with('>'))
-            || (line.starts_with('{') && line.ends_with('}'));
-        if quoted || count || listed || slot {
-            continue;
-        }
-        let slot = match c[1].to_ascii_lowercase().as_str() {
-            "human" | "h" => &mut human,
-            "user" | "utilisateur" | "usuario" | "usuário" | "benutzer" | "nutzer" | "用户"
-            | "ユーザー" => &mut user,
-            "assistant" | "asistente" | "assistente" | "助手" | "アシスタント" => {
-                &mut assistant
-            }
-            _ => &mut a,
-        };
-        *slot = slot.take().or(Some(span));
-    }
-    // `User:` and `A:` also label a form's fields and a DNS record, so a
-    // user's turn needs an assistant named in full.
-    let (h, a) = human
-        .zip(assistant.clone().or(a))
-        .or_else(|| user.zip(assistant))?;
-    Some(h.start.min(a.start)..h.end.max(a.end))
-}
 
 /// Where the text is phrased as an instruction to the reading agent.
 pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {

@@ -912,3 +912,29 @@ fn influx_query_passwords() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 100: an API key's parameter named in French, Spanish,
+/// Portuguese, Italian or German; the same names holding a word or a
+/// placeholder are none.
+#[test]
+fn api_key_parameters_named_abroad() {
+    for name in [
+        "cle_api",
+        "clave_api",
+        "chave_api",
+        "chiave_api",
+        "api_schluessel",
+    ] {
+        let hit = format!(
+            "https://api.meteo.example/v1/obs?station=LYS&{name}=7d6f18b53ece290272ecf0926ea26dd5"
+        );
+        assert!(fires(&hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://api.meteo.example/v1/obs?station=LYS&cle_api=VOTRE_CLE",
+        "https://api.meteo.example/v1/obs?cle_api=${CLE_API}",
+        "https://api.meteo.example/v1/obs?clave_api=demo",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -780,3 +780,17 @@ fn django_keys_beside_session_key() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 100: a session cookie named in quotes, then its value after
+/// "value"; words after it are no value.
+#[test]
+fn a_quoted_cookie_name_then_its_value() {
+    let hit = "Flask: session cookie 'session' value MYd6L54DTtCfhq4u2rLn6Zbr.Y_CkYk.h0EMksSYc_cxDq88WfGw2XHhjw7 decodes to {'user_id': 7}";
+    assert!(fires(hit, Rule::SessionId), "{hit}");
+    for clean in [
+        "the session cookie 'session' value expired after an hour",
+        "set the session cookie 'session' value to HttpOnly in config",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}
