@@ -41,7 +41,7 @@ lazy_regex!(
     DISK_WIPE,
     &format!(
         "{}|{OTHER_DESTRUCTIVE}",
-        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
+        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s\\?["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s\\?["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=\\?["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
     )
 );
 lazy_regex!(
@@ -192,7 +192,7 @@ fn dangerous_target(arg: &str) -> bool {
             // `alice`, `$USER`, `${USER}`, `$(whoami)`.
             // A home, or the system's own programs and libraries.
             ["home" | "users", _]
-            | ["var", "home" | "lib" | "log"]
+            | ["var", "home" | "lib"]
             | ["var", "home", _]
             // The package manager's own database.
             | ["var", "lib", "dpkg" | "rpm" | "apt" | "pacman" | "yum" | "dnf" | "portage"]
@@ -253,6 +253,11 @@ fn dangerous_target(arg: &str) -> bool {
 /// permissions away from it (`chmod -R a-w /etc/nginx`) hardens it.
 fn deleted_target(arg: &str) -> bool {
     if dangerous_target(arg) {
+        return true;
+    }
+    // The system's logs, whole (an image build clears `/var/log/*`, and
+    // a fix of their permissions is routine).
+    if arg.trim_matches(['"', '\'', '`']).trim_end_matches('/') == "/var/log" {
         return true;
     }
     // Its contents (`/etc/nginx/*`, `/etc/nginx/.`) are all of it.

@@ -23,10 +23,12 @@ lazy_regex!(
     r#"(?:^|[;&|\n]\s*|\bexport\s+)([A-Za-z_][A-Za-z0-9_]*)=("[^"\n$`]*"|'[^'\n]*'|[^\s;&|"'$`]*)"#
 );
 lazy_regex!(
-    /// A loop over words (`for d in /dev/sd?; do …`): the variable (group
-    /// 1) and the first word of its list (group 2), a literal or a glob.
+    /// A loop over words (`for d in /dev/sd?; do …`), where a command
+    /// starts (in a group, a `bash -c '…'` or after `then` and `do` too):
+    /// the variable (group 1) and the first word of its list (group 2), a
+    /// literal or a glob, quoted or not.
     FOR_LOOP,
-    r#"(?:^|[;&|\n]\s*)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^\s;&|"'$`]+)"#
+    r#"(?:^|[;&|\n({'"]|\bthen\b|\bdo\b)\s*for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+["']?([^\s;&|"'$`]+)"#
 );
 lazy_regex!(
     /// A variable's use with a default (`${NAME:-/}`, `${NAME-/}`, `${NAME:=/}`):
@@ -180,6 +182,10 @@ mod tests {
             "for d in /dev/sd?; do sudo dd if=/dev/zero of=$d bs=1M count=100; done",
             "for disk in /dev/nvme0n1 /dev/nvme1n1; do wipefs -a \"$disk\"; done",
             "for d in /etc /usr; do sudo rm -rf $d; done",
+            "if true; then for d in /etc /usr; do rm -rf $d; done; fi",
+            "sudo bash -c 'for d in /etc /usr; do rm -rf $d; done'",
+            "  for d in \"/etc\" \"/usr\"; do sudo rm -rf $d; done",
+            "(for d in /etc; do rm -rf $d; done)",
         ] {
             assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
         }

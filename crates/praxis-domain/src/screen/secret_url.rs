@@ -244,8 +244,15 @@ fn param_kind(key: &str) -> Option<Param> {
         // `sign`, is the secret itself.
         // Cloudflare's signed URL carries its expiry and signature in
         // `verify` (elsewhere a flag, `verify=true`).
+        // An API key named in French, Spanish, Portuguese, Italian or
+        // German, where the docs' slots are written in those languages
+        // too (`VOTRE_CLE_API`, `TuClaveApi`): a generated value only.
         "hmac" | "session_key" | "sessionkey" | "sas" | "sign_key" | "signkey" | "signing_key"
-        | "signingkey" | "verify" => Param::Digest,
+        | "signingkey" | "verify" | "cle_api" | "cle-api" | "cleapi" | "clave_api"
+        | "clave-api" | "claveapi" | "chave_api" | "chave-api" | "chaveapi" | "chiave_api"
+        | "chiave-api" | "chiaveapi" | "api_schluessel" | "api-schluessel" | "apischluessel" => {
+            Param::Digest
+        }
         "token"
         | "access_token"
         | "accesstoken"
@@ -261,14 +268,6 @@ fn param_kind(key: &str) -> Option<Param> {
         | "jwt"
         | "api_key"
         | "apikey"
-        // An API key named in French, Spanish, Portuguese, Italian and
-        // German.
-        | "cle_api"
-        | "cleapi"
-        | "clave_api"
-        | "chave_api"
-        | "chiave_api"
-        | "api_schluessel"
         | "license_key"
         | "licensekey"
         | "api-key"

@@ -168,10 +168,16 @@ lazy_regex!(
     /// Netscape cookie file's tab-separated row, a JSON or Go cookie
     /// (`"name": "PHPSESSID", "value": …`), a cookie jar call, a name and
     /// value quoted as code in prose (`` `PHPSESSID` = … ``), a cookie
-    /// named after "session cookie" (`` session cookie `sid` = … ``,
-    /// `session cookie 'session' value …`).
+    /// named after "session cookie" (`` session cookie `sid` = … ``).
     COOKIE_PAIR,
-    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32}|session\s+cookie\s+["'`][A-Za-z][\w.-]{0,30})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|["'`]\s+value\s+|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
+    r#"(?i)\b(?:PHPSESSID|JSESSIONID|ASPSESSIONID[A-Z]{8}|ASP\.NET_SessionId|sessionid|session_id|sessid|connect\.sid|sails\.sid|laravel_session|_session_id|[\w-]*[_-]session|session|session[_-]?token|_oauth2_proxy|security_authentication|SVPNCOOKIE|mojolicious|DSID|MRHSession|CAKEPHP|SESSDATA|phpMyAdmin|i_like_gitea|CFTOKEN|symfony|koa\.sess|wordpress_(?:logged_in|sec)_[0-9a-f]{32}|session\s+cookie\s+["'`][A-Za-z][\w.-]{0,30})["'`]?(?:\t|\s*,\s*["']?value["']?\s*[:=]\s*|["']\s*,\s*["']|\s*=\s*|\s+value\s*[:=]\s*|\s*\r?\n\s*Value:\s*)["'`]?([A-Za-z0-9%._+/=:-]{16,})"#
+);
+lazy_regex!(
+    /// A session cookie named in quotes, then its value in words (Flask's
+    /// `session cookie 'session' value <payload>.<stamp>.<signature>`,
+    /// "… with value …", "… value is …").
+    QUOTED_COOKIE_VALUE,
+    r#"(?i)\bsession\s+cookie\s+["'`][A-Za-z][\w.-]{0,30}["'`]\s+(?:(?:with|has)\s+)?value(?:\s+(?:is|was))?\s*:?\s+["'`]?([\w%.+/=:-]{16,})"#
 );
 lazy_regex!(
     /// A session store's key (`sess:<id>` in Redis, `memc.sess.key.<id>`),
@@ -852,6 +858,16 @@ pub(super) fn session_id(text: &str) -> Spans {
             && !word_like(v)
             && distinct_chars(v) >= 8
             && !docs_example(v)
+    }));
+    // Words may follow "value" (`value base64url-encoded, signed …`): only
+    // a generated value counts.
+    out.extend(groups(Some(&QUOTED_COOKIE_VALUE), text, |v| {
+        !is_placeholder(v)
+            && has_digit(v)
+            && mixed_case(v)
+            && longest_alnum_run(v) >= 16
+            && !wordy(v)
+            && random_like(v, 16)
     }));
     out.extend(groups(Some(&SESSION_KEY), text, |v| {
         // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.

@@ -110,11 +110,19 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     // Symfony's `%env(NAME)%` reads an environment variable.
     let format = v.starts_with('%')
         && (v.len() <= 3 || v[1..].starts_with(['(', '{']) || v.starts_with("%env("));
-    // A bracket percent-encoded in a URL (`api_key=%5BFILTERED%5D`) opens
-    // a slot as the bracket itself does.
-    let encoded_bracket = ["%5B", "%3C", "%7B"]
-        .iter()
-        .any(|b| v.get(..3).is_some_and(|head| head.eq_ignore_ascii_case(b)));
+    // A slot's brackets percent-encoded in a URL (`api_key=%5BFILTERED%5D`)
+    // make a slot as the brackets themselves do; a password may open with
+    // an encoded `{` (`%7BXk9v…`) and need not close it.
+    let encoded_bracket =
+        [("%5B", "%5D"), ("%3C", "%3E"), ("%7B", "%7D")]
+            .iter()
+            .any(|(open, close)| {
+                v.len() > 6
+                    && v.get(..3)
+                        .is_some_and(|head| head.eq_ignore_ascii_case(open))
+                    && v.get(v.len() - 3..)
+                        .is_some_and(|tail| tail.eq_ignore_ascii_case(close))
+            });
     if v.is_empty()
         || encoded_bracket
         || v.starts_with(['$', '<', '{', '[', '|'])
@@ -204,7 +212,7 @@ pub(super) fn is_placeholder(value: &str) -> bool {
             && (v.len() < 60 || distinct_chars(v) < 30 || lower.contains("xxxxxx")))
         || angle_slot(v)
         || lower.starts_with("your")
-        || your_abroad(&lower)
+        || your_abroad(v)
         // `my_api_key`, `my_Django_Secret_Key_123`; a generated body may
         // open so by chance (a Discord token's `My_SqIq6_yV_ltoJ88Fw…`),
         // and then holds a long run of letters and digits in mixed case.
@@ -232,22 +240,29 @@ pub(super) fn is_placeholder(value: &str) -> bool {
 }
 
 /// Whether a value is a name that says "your …" in French, Spanish,
-/// Portuguese, Italian or German (`VOTRE_CLE`, `TU_CLAVE`, `DEIN_TOKEN`):
-/// the word, a separator, then letters only.
-fn your_abroad(lower: &str) -> bool {
-    [
-        "votre", "ton", "ta", "tu", "su", "sua", "seu", "tuo", "tua", "la_tua", "il_tuo", "dein",
-        "deine", "ihr", "ihre",
-    ]
-    .iter()
-    .any(|word| {
-        lower
-            .strip_prefix(word)
-            .and_then(|rest| rest.strip_prefix(['_', '-']))
-            .is_some_and(|name| {
-                name.len() >= 3 && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-            })
-    })
+/// Portuguese, Italian or German (`VOTRE_CLE`, `tu_clave`, `DEIN-TOKEN`):
+/// the word, a separator, then letters in one case throughout, as names
+/// are written and generated values seldom are.
+fn your_abroad(v: &str) -> bool {
+    let one_case = |b: &[u8]| {
+        b.iter()
+            .all(|b| b.is_ascii_uppercase() || matches!(b, b'_' | b'-'))
+            || b.iter()
+                .all(|b| b.is_ascii_lowercase() || matches!(b, b'_' | b'-'))
+    };
+    let lower = v.to_ascii_lowercase();
+    one_case(v.as_bytes())
+        && [
+            "votre", "ton", "ta", "tu", "su", "sua", "seu", "tuo", "tua", "la_tua", "il_tuo",
+            "dein", "deine", "ihr", "ihre",
+        ]
+        .iter()
+        .any(|word| {
+            lower
+                .strip_prefix(word)
+                .and_then(|rest| rest.strip_prefix(['_', '-']))
+                .is_some_and(|name| name.len() >= 3)
+        })
 }
 
 /// Whether `s` is a UUID (8-4-4-4-12 hexadecimal digits).
@@ -587,6 +602,8 @@ mod tests {
             assert!(is_placeholder(v), "{v}");
         }
         assert!(!is_placeholder("Xq7%5Bv2Lp9sT4w"));
+        assert!(!is_placeholder("%7BXk9vR2mLw7TzKp4Q"));
+        assert!(!is_placeholder("%5Bq8Xz2Lm9Rt7Vw4Pk"));
     }
 
     /// Held-out 100: "your key" in another language names the slot; a
@@ -602,7 +619,13 @@ mod tests {
         ] {
             assert!(is_placeholder(v), "{v}");
         }
-        for v in ["tu_8fKq2LmZ9xW", "TonyStark42!", "su_x9"] {
+        for v in [
+            "tu_8fKq2LmZ9xW",
+            "TonyStark42!",
+            "su_x9",
+            "Ihr_QwErTyUiOpAsDfGhJk",
+            "Su-hGfKqWmZpLrTxVbNcYdQe_kLmNoPq",
+        ] {
             assert!(!is_placeholder(v), "{v}");
         }
     }

@@ -738,18 +738,23 @@ fn macos_private_system_directories() {
 }
 
 /// Held-out 100: the system's logs deleted whole, also inside an ad hoc
-/// Ansible command; a log file or a service's own folder under them is
+/// Ansible command; their contents cleared in an image build, a log file,
+/// a service's own folder under them, or a fix of their permissions is
 /// routine.
 #[test]
 fn system_logs_deleted_whole() {
     for hit in [
         "sudo rm -rf /var/log",
-        "rm -rf /var/log/*",
+        "sudo rm -rf /var/log/",
         "ansible all -b -m shell -a 'rm -rf /var/log'",
+        "ssh root@host \"dd if=/dev/zero of=\\\"/dev/sda\\\" bs=1M\"",
     ] {
         assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
     }
     for clean in [
+        "RUN apt-get clean && rm -rf /var/lib/apt/lists/* /var/log/*",
+        "sudo chown -R syslog:adm /var/log",
+        "sudo chmod -R g+r /var/log",
         "rm -rf /var/log/nginx/*.gz",
         "sudo rm -rf /var/log/myapp",
         "rm -f /var/log/*.log.1",

@@ -924,6 +924,8 @@ fn api_key_parameters_named_abroad() {
         "chave_api",
         "chiave_api",
         "api_schluessel",
+        "cle-api",
+        "apischluessel",
     ] {
         let hit = format!(
             "https://api.meteo.example/v1/obs?station=LYS&{name}=7d6f18b53ece290272ecf0926ea26dd5"
@@ -934,6 +936,11 @@ fn api_key_parameters_named_abroad() {
         "https://api.meteo.example/v1/obs?station=LYS&cle_api=VOTRE_CLE",
         "https://api.meteo.example/v1/obs?cle_api=${CLE_API}",
         "https://api.meteo.example/v1/obs?clave_api=demo",
+        "https://api.meteo.example/v1/obs?cle_api=VotreCleApi",
+        "https://api.meteo.example/v1/obs?cle_api=VOTRE-CLE-API",
+        "https://api.meteo.example/v1/obs?cle_api=MA_CLE_API",
+        "https://api.meteo.example/v1/obs?clave_api=AQUI_TU_CLAVE",
+        "https://api.meteo.example/v1/obs?cle_api=VOTRE_CLE_API_2",
     ] {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }

@@ -787,9 +787,19 @@ fn django_keys_beside_session_key() {
 fn a_quoted_cookie_name_then_its_value() {
     let hit = "Flask: session cookie 'session' value MYd6L54DTtCfhq4u2rLn6Zbr.Y_CkYk.h0EMksSYc_cxDq88WfGw2XHhjw7 decodes to {'user_id': 7}";
     assert!(fires(hit, Rule::SessionId), "{hit}");
+    for hit in [
+        "the session cookie 'session' value is MYd6L54DTtCfhq4u2rLn6Zbr.Y_CkYk.h0EMksSYc_cxDq88WfGw2XHhjw7",
+        "a session cookie `sid` with value MYd6L54DTtCfhq4u2rLn6Zbr.Y_CkYk.h0EMksSYc_cx",
+    ] {
+        assert!(fires(hit, Rule::SessionId), "{hit}");
+    }
     for clean in [
         "the session cookie 'session' value expired after an hour",
         "set the session cookie 'session' value to HttpOnly in config",
+        "the session cookie 'session' value base64url-encoded, signed with SECRET_KEY",
+        "the session cookie 'session' value HMAC-SHA256-signed and timestamped",
+        "the session cookie 'session' value 2024-01-15T10:30:00Z",
+        "the session cookie 'session' value Base64-encoded-JSON-blob",
     ] {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
