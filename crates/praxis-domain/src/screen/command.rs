@@ -41,7 +41,7 @@ lazy_regex!(
     DISK_WIPE,
     &format!(
         "{}|{OTHER_DESTRUCTIVE}",
-        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s\\?["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s\\?["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=\\?["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
+        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s\\?["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s\\?["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=\\?["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-|md)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|md\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
     )
 );
 lazy_regex!(
@@ -760,6 +760,23 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     ])
 });
 
+/// Whether a `shred` match reaches `/dev/` only through pseudo-devices
+/// (`--random-source /dev/urandom`): it shreds the files it names, no disk.
+/// The match ends right after the last `/dev/` of its command.
+fn shreds_files(text: &str, span: &std::ops::Range<usize>) -> bool {
+    let pseudo = ["urandom", "random", "zero", "null", "full"];
+    text[span.start..]
+        .get(..5)
+        .is_some_and(|word| word.eq_ignore_ascii_case("shred"))
+        && text[span.clone()].match_indices("/dev/").all(|(at, _)| {
+            let name = &text[span.start + at + "/dev/".len()..];
+            pseudo.iter().any(|p| {
+                name.strip_prefix(p)
+                    .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+            })
+        })
+}
+
 pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
     let open = GATES.open(doors);
     let mut out = Spans::new();
@@ -770,7 +787,11 @@ pub(super) fn unsafe_command(text: &str, doors: Doors) -> Spans {
         &*DOWNLOAD_EXPRESSION,
         &*DISK_WIPE,
     ] {
-        out.extend(matches(open.get(re), text));
+        out.extend(
+            matches(open.get(re), text)
+                .into_iter()
+                .filter(|span| !shreds_files(text, span)),
+        );
     }
     out.extend(
         open.captures(&FORK_BOMB, text)

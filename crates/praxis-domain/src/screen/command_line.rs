@@ -573,6 +573,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         let bare = v.trim_end_matches(SENTENCE_END);
         v.len() >= 3
             && !is_placeholder(v)
+            && !is_placeholder(bare)
             && !v.contains("$(")
             && (!word_like(bare) || drawn_words(bare))
     };
@@ -712,7 +713,23 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
     // A password that repeats its user (`admin:admin`, `guest:guest`) is
     // a product's default, written in docs and samples.
     out.retain(|span| !repeats_user(text, span));
+    out.retain(|span| !substituted(text, span));
     out
+}
+
+/// Whether the value at `span` opens a backquoted command substitution
+/// (`-p\`cat /run/secrets/db\``, quoted or not): the shell runs the command
+/// and passes what it prints, so the password is kept elsewhere. The
+/// command holds a space; a backquoted word alone is Markdown's code, which
+/// may hold a literal (`-p\`S3cret\``).
+fn substituted(text: &str, span: &std::ops::Range<usize>) -> bool {
+    text[span.start..]
+        .trim_start_matches(['"', '\''])
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .is_some_and(|(command, _)| {
+            command.contains(' ') && !command.contains('\n') && !command.starts_with(' ')
+        })
 }
 
 /// Whether the value at `span` is the user name right before it and its
@@ -738,5 +755,7 @@ fn accessor_value(before: &str) -> bool {
     })
 }
 
+#[cfg(test)]
+mod read_tests;
 #[cfg(test)]
 mod tests;

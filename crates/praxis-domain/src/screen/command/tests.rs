@@ -763,3 +763,27 @@ fn system_logs_deleted_whole() {
         assert!(!fires(clean, Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// A software RAID array is a disk: `dd` or a redirect onto `/dev/md0`
+/// wipes it. `shred` with a random source from `/dev/urandom` shreds the
+/// files it names; onto a disk after that source, it wipes the disk.
+#[test]
+fn raid_arrays_and_shred_sources() {
+    for hit in [
+        "dd if=/dev/zero of=/dev/md0 bs=1M",
+        "sudo dd if=/dev/urandom of=/dev/md/data bs=4M status=progress",
+        "cat image.raw > /dev/md1",
+        "shred -n 3 --random-source /dev/urandom /dev/sdb",
+        "shred -vz /dev/nvme0n1",
+    ] {
+        assert!(scan(hit, true).contains(&Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "shred -n 3 --random-source /dev/urandom old-report.pdf",
+        "shred -u --random-source /dev/random ~/tmp/keys.txt",
+        "dd if=/dev/md0 of=/backup/md0.img bs=4M",
+        "mdadm --detail /dev/md0",
+    ] {
+        assert!(!scan(clean, true).contains(&Rule::UnsafeCommand), "{clean}");
+    }
+}
