@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, lazy_regex, matches};
+use super::pattern::{Spans, find_ignoring_case, lazy_regex, matches};
 
 lazy_regex!(
     PIPE_TO_SHELL,
@@ -36,12 +36,12 @@ lazy_regex!(
 /// name right after `cd /`), a GPT wipe, Python or Node
 /// running a downloaded script in-process, BITS downloading then starting
 /// a file, the root, a home or a system directory moved to `/dev/null`.
-const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-i?name\s+(?:'\*'|\x22\*\x22|\\\*)))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bcd\s+/\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)/?(?:\s*$|\s*[;&|\n])|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+)\b|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval(?:\(\s*|\s+)(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
+const OTHER_DESTRUCTIVE: &str = r#"(?i)%0\s*\|\s*%0|\bmv\s+(?:-\S+\s+)*["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\.?\*)?["']?\s+/dev/null\b|\bmv\s+(?:-\S+\s+)*-t\s+/dev/null\s+["']?(?:~\w*|\$\{?HOME\}?|/(?:(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)(?:/(?:lib\w*|bin|sbin|share|local))?)?)["']?/?(?:\s|$)|\bfork\s+while\s+(?:fork|1)\b|\bwhile\s+True:\s*os\.fork\(\)|\bos\.fork\(\)\s+for\s+\w+\s+in\s+(?:iter\(|itertools\.count\()|\bfind\s+(?:-[HLP]\s+)?/(?:home|root)?/?\s[^|;&\n]*?-delete\b|\bfind\s+(?:-[HLP]\s+)?/(?:etc|usr(?:/(?:lib\w*|bin|sbin|share|local))?|var(?:/(?:lib|log|www|mail|spool|backups))?|bin|boot|lib\w*|opt|sbin)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-print|-ignore_readdir_race))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\b)|\bfind\s+(?:-[HLP]\s+)?(?:~|\$HOME|/home|/root|/)/?(?:\s+(?:-type\s+[a-z]|-xdev|-mount|-depth|-(?:max|min)depth\s+\d+|-i?name\s+(?:'\*'|\x22\*\x22|\\\*)))*\s+(?:-delete\b|-exec\s+(?:sudo\s+)?rm\s+-[a-zA-Z]*[rRf])|\bcd\s+(?:/|~/?|\$HOME/?|\x22\$HOME\x22/?)\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+\*|\bcd\s+/\s*(?:&&|;)\s*(?:sudo\s+)?rm\s+-[a-z]*r[a-z]*\s+(?:etc|usr|var|bin|boot|lib\w*|home|root|opt|sbin)/?(?:\s*$|\s*[;&|\n])|\bpath=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?\s+state=absent\b|\bstate=absent\s+path=(?:/|/(?:etc|usr|var|bin|boot|lib|home|root|opt|sbin))/?(?:[\s"']|$)|\bsgdisk\s+(?:-Z|--zap-all)\b|\b(?:exec|eval)\(\s*(?:[\w.]+\.)?urlopen\(|require\(\s*['"]https?['"]\s*\)\.get\([^\n]*\beval\(|\bbitsadmin\s+/transfer\b[^\n]*?(?:&&?|;)\s*(?:start|call|cmd)\b|%0\s*\^\|\s*%0|\bmshta(?:\.exe)?\s+["']?(?:https?|ftp)://|\bmsiexec(?:\.exe)?\s+(?:[/-]\w+\s+)*[/-](?:i|package)\s+["']?https?://|(?:\b|\\n)clean(?:\s+all)?\b[^\n]*\|\s*diskpart\b|\brmtree\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var(?:/lib)?|bin|lib\w*|home|boot|opt|root|sbin)/?|~|C:\\\\?)['"]|\brmSync\(\s*['"](?:/|/(?:usr(?:/(?:lib\w*|bin|sbin|share|local))?|etc|var|bin|lib|home|boot|opt|root|sbin)/?|~)['"][^)\n]*recursive\s*:\s*true|\b(?:rmSync|rm|rmdirSync)\(\s*(?:require\(\s*['"](?:node:)?os['"]\s*\)|os)\.homedir\(\)[^)\n]*recursive\s*:\s*true|\brmtree\(\s*(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*['"]HOME['"]\s*\])\s*[,)]|\brsync\b[^\n;|&]*\s--delete\b[^\n;|&]*\s(?:/|/(?:usr|etc|var|bin|lib|lib64|boot|home|opt|root|sbin|usr/(?:bin|lib|sbin|share))/?|~/?|\$HOME/?)(?:\s*$|\s*[;&|\n])|\btee\s+(?:-a\s+)?/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d+|disk\d+|md\d+|md/)|\bnvme\s+(?:format|sanitize)\b[^\n;|&]*\s/dev/nvme|\becho\s+clean(?:\s+all)?\b[^\n]*\bdiskpart(?:\.exe)?\s+/s\b|\bdiskpart(?:\.exe)?\s+/s\s+\S+[^\n]*?\bselect\s+disk\s+\d+\s*(?:[/;,&]|\bthen\b|\band\b)\s*clean\b|\bbase64\s+(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b[^\n|]*\|\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|python[0-9.]*|perl|ruby|node|php)\b|\beval\(\s*(?:['"][^'"\n]*['"]\s*\.\s*)?file_get_contents\(\s*['"]https?://|\bcryptsetup\s+(?:-\S+\s+)*luksFormat\b[^\n;|&]*\s/dev/|\bparted\b[^\n;|&]*\s/dev/\S+\s+(?:-\S+\s+)*mklabel\b|\bsfdisk\s+(?:--delete|--wipe\s+always)\b[^\n;|&]*\s/dev/|\bzpool\s+(?:destroy|labelclear)\b|\bzfs\s+destroy\s+(?:-\S+\s+)*-[a-zA-Z]*[rR]|\bmdadm\s+(?:--zero-superblock|--misc\s+--zero-superblock)\b|\b(?:lv|vg|pv)remove\s+(?:-\S+\s+)*-(?:f|ff|y)\b|\bhdparm\b[^\n;|&]*--security-erase|\bbadblocks\s+(?:-\S+\s+)*-[a-zA-Z]*w[a-zA-Z]*\b[^\n;|&]*\s/dev/|\bgpart\s+destroy\s+-F\b|\bdiskutil\s+partitionDisk\b|\b(?:Remove-Partition|Initialize-Disk)\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bloop\s*\{\s*fork\s*\}|\b(?:exec|eval)\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|fetch|URI\.open|Net::HTTP\.get|open)\(\s*(?:URI\(\s*)?['"]https?://|\beval(?:\(\s*|\s+)(?:LWP::Simple::)?get\(\s*['"]https?://|\bnew\s+Function\(\s*await\s+\(?\s*await\s+fetch\("#;
 lazy_regex!(
     DISK_WIPE,
     &format!(
         "{}|{OTHER_DESTRUCTIVE}",
-        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s\\?["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s\\?["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=\\?["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-|md)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|md\d)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
+        r#"(?i)\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|mkswap|shred|blkdiscard)\b[^\n;|&]*\s\\?["']?/dev/|\bwipefs\b[^\n;|&]*\s(?:-a|--all|-[a-z]*a[a-z]*)\b[^\n;|&]*\s\\?["']?/dev/|\bdiskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase)\b|\bregsvr32\b[^\n]*?/i:https?://|\bdd\b[^\n;|&]*\bof=\\?["']?/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper/|dm-|md)|>\s*["']?/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|md\d|md/)|\bformat(?:\.com)?\s+[a-z]:(?:\s|$)|\b(?:format-volume|clear-disk)\b"#
     )
 );
 lazy_regex!(
@@ -760,19 +760,29 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     ])
 });
 
-/// Whether a `shred` match reaches `/dev/` only through pseudo-devices
-/// (`--random-source /dev/urandom`): it shreds the files it names, no disk.
-/// The match ends right after the last `/dev/` of its command.
+/// Whether a `shred` command reaches `/dev/` only through pseudo-devices
+/// (`--random-source /dev/urandom`, a file under `/dev/shm/`): it shreds
+/// the files it names, no disk. The whole command is read, as a device may
+/// follow the match (`{/dev/sda,/dev/sdb}`), in any case.
 fn shreds_files(text: &str, span: &std::ops::Range<usize>) -> bool {
-    let pseudo = ["urandom", "random", "zero", "null", "full"];
-    text[span.start..]
+    const PSEUDO: [&str; 7] = ["urandom", "random", "hwrng", "zero", "null", "full", "shm/"];
+    if !text[span.start..]
         .get(..5)
         .is_some_and(|word| word.eq_ignore_ascii_case("shred"))
-        && text[span.clone()].match_indices("/dev/").all(|(at, _)| {
-            let name = &text[span.start + at + "/dev/".len()..];
-            pseudo.iter().any(|p| {
-                name.strip_prefix(p)
-                    .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+    {
+        return false;
+    }
+    let command = &text[span.start..];
+    let command = &command[..command.find(['\n', ';', '|', '&']).unwrap_or(command.len())];
+    let mut devices = find_ignoring_case(command, "/dev/").peekable();
+    devices.peek().is_some()
+        && devices.all(|at| {
+            let name = &command[at + "/dev/".len()..];
+            PSEUDO.iter().any(|pseudo| {
+                name.get(..pseudo.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(pseudo))
+                    && (pseudo.ends_with('/')
+                        || !name[pseudo.len()..].starts_with(|c: char| c.is_ascii_alphanumeric()))
             })
         })
 }

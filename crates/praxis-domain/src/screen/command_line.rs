@@ -567,6 +567,7 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
             && !file_reference(v)
             && (app_specific || !word_like(v.trim_end_matches(SENTENCE_END)))
             && !is_placeholder(v)
+            && !is_placeholder(v.trim_end_matches(SENTENCE_END))
     }));
     // Each of these patterns reads a password, where drawn words count.
     let handed = |v: &str| {
@@ -718,17 +719,26 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
 }
 
 /// Whether the value at `span` opens a backquoted command substitution
-/// (`-p\`cat /run/secrets/db\``, quoted or not): the shell runs the command
-/// and passes what it prints, so the password is kept elsewhere. The
-/// command holds a space; a backquoted word alone is Markdown's code, which
-/// may hold a literal (`-p\`S3cret\``).
+/// (`-p\`cat /run/secrets/db\``, bare or in double quotes): the shell runs
+/// the command and passes what it prints, so the password is kept
+/// elsewhere. The substitution closes on its line and within its quotes,
+/// and holds a command's name, then its arguments. A backquoted word alone
+/// is Markdown's code, which may hold a literal (`-p\`S3cret\``); in single
+/// quotes a backquote is a character.
 fn substituted(text: &str, span: &std::ops::Range<usize>) -> bool {
-    text[span.start..]
-        .trim_start_matches(['"', '\''])
+    let value = &text[span.start..];
+    let value = value.strip_prefix('"').unwrap_or(value);
+    value
         .strip_prefix('`')
         .and_then(|rest| rest.split_once('`'))
         .is_some_and(|(command, _)| {
-            command.contains(' ') && !command.contains('\n') && !command.starts_with(' ')
+            let name = command.split([' ', '\t']).next().unwrap_or_default();
+            command.contains([' ', '\t'])
+                && !command.contains(['\n', '"'])
+                && name.starts_with(|c: char| c.is_ascii_lowercase() || c == '/')
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._/-".contains(&b))
         })
 }
 

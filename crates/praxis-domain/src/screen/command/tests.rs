@@ -775,6 +775,13 @@ fn raid_arrays_and_shred_sources() {
         "cat image.raw > /dev/md1",
         "shred -n 3 --random-source /dev/urandom /dev/sdb",
         "shred -vz /dev/nvme0n1",
+        "SHRED /DEV/SDB",
+        "shred -vz /DEV/sdb",
+        "SHRED -N 3 --RANDOM-SOURCE /DEV/URANDOM /DEV/SDB",
+        "shred --random-source /dev/urandom {/dev/sda,/dev/sdb}",
+        "shred -n 1 --random-source /dev/urandom ../../dev/sda",
+        "cat image.raw > /dev/md/data",
+        "zcat disk.img.gz | sudo tee /dev/md0 > /dev/null",
     ] {
         assert!(scan(hit, true).contains(&Rule::UnsafeCommand), "{hit}");
     }
@@ -783,6 +790,10 @@ fn raid_arrays_and_shred_sources() {
         "shred -u --random-source /dev/random ~/tmp/keys.txt",
         "dd if=/dev/md0 of=/backup/md0.img bs=4M",
         "mdadm --detail /dev/md0",
+        "shred -u /dev/shm/session.key",
+        "shred -u --random-source /dev/hwrng key.pem",
+        "SHRED -u --random-source /DEV/URANDOM notes.txt",
+        "shred -u s.txt > /dev/null 2>&1",
     ] {
         assert!(!scan(clean, true).contains(&Rule::UnsafeCommand), "{clean}");
     }

@@ -16,6 +16,9 @@ fn backquoted_commands_are_read() {
         "sshpass -p `cat ~/.pw` ssh admin@10.0.0.7",
         "sshpass -p \"`pass show infra/ssh`\" ssh admin@10.0.0.7",
         "mysql -u root -p$(cat /run/secrets/db) mydb",
+        "redis-cli -a `cat /run/secrets/redis` --scan",
+        "sqlcmd -S db01 -U sa -P `cat\t/run/secrets/sa` -Q 'SELECT 1'",
+        "7z x backup.7z -p`/usr/local/bin/vault-get archive`",
     ] {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
@@ -24,6 +27,13 @@ fn backquoted_commands_are_read() {
         "sshpass -p Xk93jf2La ssh admin@10.0.0.7",
         "mysql -u root -p`Xk9!q7Lw2 shop",
         "run mysql -uroot -p`Xk9q7Lw2Tz` against shop",
+        // In single quotes a backquote is a character; a later backquote
+        // (SQL's quoted name, a Markdown span) closes nothing of it.
+        "mysql -uroot -p'`Xk9!q7Lw2' -e \"SELECT `name` FROM users\"",
+        "sshpass -p '`Tq7 mZ2w`' ssh admin@10.0.0.7",
+        "redis-cli -a \"`Xk9!q7Lw2\" --scan --pattern `user *`",
+        "mysql -u root -p`Xk9!q7Lw2 shop, then run `SHOW TABLES`",
+        "7z a out.7z -p`T7q!vR2xLm9w docs/ `date`",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
@@ -36,6 +46,8 @@ fn placeholders_before_a_full_stop() {
     for clean in [
         "Run sshpass -p PASSWORD.",
         "Log in with sshpass -p PASSWORD, then run the script.",
+        "Use redis-cli -a PASSWORD.",
+        "Connect with redis-cli -a PASSWORD, then ping.",
     ] {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }
