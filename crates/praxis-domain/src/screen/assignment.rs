@@ -3,19 +3,22 @@
 //! and a password written as prose. Values passed on a command line are
 //! [`super::command_line`]'s.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Captures;
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower};
+use super::pattern::{
+    Found, Spans, candidates, contains_ignoring_case, groups, lazy_regex, lead_lower,
+};
 use super::sql;
 use super::value::{
-    distinct_chars, few_vowels, has_digit, is_placeholder, key_words, mixed_case, password_symbol,
+    distinct_chars, few_vowels, has_digit, is_placeholder, mixed_case, password_symbol,
     random_like, word_like, wordy,
 };
 pub(super) use config::app_password;
-use keys::HARMLESS_TOKEN_WORDS;
+use keys::{HARMLESS_TOKEN_WORDS, bare_key, generated_key};
 pub(super) use keys::{KEY_WORDS, KeyClass, key_class};
 pub(super) use literal::literal_secret;
 use literal::{
@@ -368,76 +371,6 @@ lazy_regex!(
     r#"(?i)\bConvertTo-SecureString\s+(?:-String\s+)?(?:'([^'\n]+)'|"([^"\n]+)")[^\n]*?-AsPlainText"#
 );
 
-/// What a key ending in `key` names when it is no secret: a database's,
-/// a cache's or a queue's key, a public key, a hotkey.
-const HARMLESS_KEY_WORDS: &[&str] = &[
-    "primary",
-    "foreign",
-    "sort",
-    "partition",
-    "hash",
-    "range",
-    "row",
-    "cache",
-    "idempotency",
-    "dedup",
-    "dedupe",
-    "lock",
-    "lookup",
-    "routing",
-    "message",
-    "event",
-    "group",
-    "object",
-    "s3",
-    "public",
-    "publishable",
-    "site",
-    "hot",
-    "short",
-    "sign",
-    "translation",
-    "i18n",
-    "label",
-    "map",
-    "dict",
-    "index",
-    "unique",
-    "composite",
-    "natural",
-    "join",
-    "react",
-    "data",
-    // Application Insights' key names where telemetry goes; browsers send it.
-    "instrumentation",
-];
-
-/// Whether a key the classes above leave out still names a secret: one
-/// ending in `key` (`project_key`, Laravel's `APP_KEY`) that no harmless
-/// word qualifies. Its value counts only when it is generated.
-fn generated_key(key: &str) -> bool {
-    let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
-    let mut words = key_words(bare);
-    // A numbered key (`VAULT_UNSEAL_KEY_1`) is named by its words.
-    if words
-        .last()
-        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
-    {
-        words.pop();
-    }
-    // Vault AppRole's `secret_id` is its password; elsewhere a secret's
-    // id is its name (`--secret-id prod/db`), which is not generated.
-    matches!(words.as_slice(), [.., qualifier, last]
-        if (last == "key" && !HARMLESS_KEY_WORDS.contains(&qualifier.as_str()))
-            || (qualifier == "secret" && last == "id"))
-}
-
-/// Whether a key is named `key` and nothing else (an INI section's
-/// `key=`, a YAML block's `key:`): it names a secret only by its value.
-fn bare_key(key: &str) -> bool {
-    key_words(key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'))) == ["key"]
-}
-
 /// Whether a key opens its line or follows a structure's opener or
 /// separator (`{"key": …`, `, key=…`): a setting, not a sentence's word
 /// ("the signing key: …", "restored from key: …").
@@ -533,219 +466,232 @@ fn sealed(text: &str, key: Option<regex::Match<'_>>) -> bool {
         .all(|line| line.trim().is_empty() || indent(line) > parent)
 }
 
-pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
+pub(super) fn assignment<'s>(
+    text: &str,
+    doors: Doors,
+    stands: &'s dyn Fn(&Range<usize>) -> bool,
+) -> Found<'s> {
     let open = GATES.open(doors);
     let user_named = std::cell::OnceCell::new();
-    let mut out = candidates(open.get(&ASSIGNMENT), text, 5, |c| {
-        // An empty query parameter (`?token=&next=/lab`): what follows is
-        // the next parameter, not a value.
-        if next_parameter(&c[5]) {
-            return false;
-        }
-        // A local YAML tag after a key's colon, followed by what it reads
-        // (`!vault-ref kv/ci#password`, `!Ref DbPassword`, `!sops-secret
-        // prod/db`), stands for a value kept elsewhere; alone
-        // (`: !winter-is-coming`) or after `=`, it is a password that opens
-        // with `!`.
-        if &c[3] == ":" && local_tag(&c[5]) && c.get(5).is_some_and(|v| tag_reads(&text[v.end()..]))
-        {
-            return false;
-        }
-        // A label's value that is itself a setting (gsutil's `-o
-        // "Credentials:gs_service_key_file=sa.json"`, boto's
-        // `Section:option=value`) is judged as that setting, on its own.
-        if &c[3] == ":" && section_label(&c[1]) && nested_setting(&c[5]) {
-            return false;
-        }
-        // In a URL's query, `&` ends the value (`?token=page-3&limit=50`).
-        let in_query = c
-            .get(1)
-            .is_some_and(|k| text[..k.start()].ends_with(['?', '&']));
-        let class = key_class(&c[1]).or_else(|| {
-            c.get(1)
-                .filter(|key| blocks::api_block_key(text, key, &c[5]))
-                .and_then(|_| key_class("api_key"))
-        });
-        if in_query
-            && c[5].split_once('&').is_some_and(|(head, _)| {
-                class.is_none_or(|class| !literal_secret(class, head, false, false))
-            })
-        {
-            return false;
-        }
-        // A history rewrite's rule (`old==>new`, git filter-repo's and
-        // BFG's) replaces its left side: that is the value.
-        if let Some((head, _)) = c[5].split_once("==>") {
-            return class.is_some_and(|class| literal_secret(class, head, false, false));
-        }
-        // A Python bytes literal (`b'…'`, `rb"…"`) or an Objective-C
-        // string (`@"…"`) is judged by its string.
-        let value = c[5].trim_start_matches(['r', 'R', 'b', 'B', '@']);
-        let value = if value.starts_with(['"', '\'']) {
-            value
-        } else {
-            &c[5]
-        };
-        let Some(class) = class else {
-            return (generated_key(&c[1]) && (generated_value(value) || uuid_value(value)))
-                || (bare_key(&c[1]) && bare_key_value(value) && keyed_line(text, c.get(1)));
-        };
-        // `pwd=…` sets a variable named for a password; the working
-        // directory is read as `$PWD`, never assigned a generated value.
-        // Spaced (`pwd = "…"`, `pwd := "…"`), it is code, where a quoted
-        // literal in mixed case counts (a directory's name is no password).
-        let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
-        let quoted = unquoted.len() < c[5].len();
-        let spaced = !c[2].is_empty() || (&c[3] != ":" && !c[4].is_empty()) || &c[3] == ":=";
-        let pwd = c[1].eq_ignore_ascii_case("pwd");
-        // Spaced, a `pwd` holding a path (`C:\\Projects\\…`) is a
-        // directory.
-        if pwd && spaced && unquoted.contains(['\\', '/']) {
-            return false;
-        }
-        // A symbol no directory's name takes counts as mixed case does.
-        if pwd
-            && (!spaced || (quoted && (mixed_case(unquoted) || password_symbol(unquoted))))
-            && matches!(&c[3], "=" | ":" | ":=")
-            && generated_password(unquoted)
-        {
-            return true;
-        }
-        // A bare `pw` is also a page width, a print writer or a font
-        // (`"1920x1080"`, `"DejaVuSans-Bold"`); unquoted, it holds what a
-        // call returns (`$pw = ConvertTo-SecureString …`). Only a quoted
-        // literal with a digit and a symbol no such name takes counts.
-        if c[1].eq_ignore_ascii_case("pw")
-            && !(quoted && has_digit(unquoted) && password_symbol(unquoted))
-        {
-            return false;
-        }
-        // An Objective-C format string (`@"%@/secret.plist"`) is built,
-        // not a literal.
-        if c[5].starts_with('@') && c[5].contains("%@") {
-            return false;
-        }
-        // Next to a user (a connection string's `UID=`, MongoDB's
-        // `createUser`), `pwd` is the password. The text is searched once,
-        // and only for a `pwd`.
-        let with_user =
-            || *user_named.get_or_init(|| USER_ID.is_match(text) || text.contains("createUser("));
-        let class = if c[1].eq_ignore_ascii_case("pwd") && with_user() {
-            KeyClass::Password
-        } else {
-            class
-        };
-        let (before, separator, after) = (&c[2], &c[3], &c[4]);
-        // A leading dot is a designated initializer's (`.password = …`);
-        // before a colon it is a hidden CI job or a CSS class.
-        if c[1].starts_with('.') && separator != "=" {
-            return false;
-        }
-        // "… is plain JSON, not a token: eyJ…": the sentence says what the
-        // value is not. An unquoted word that ends in a colon is the
-        // next label ("token: Authorization: Bot …").
-        let lead = lead_lower(text, c.get(1).map_or(0, |k| k.start()), 16);
-        let label = c[5].strip_suffix(':').is_some_and(|word| {
-            !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
-        });
-        if [
-            "not a ",
-            "not an ",
-            "n't a ",
-            "n't an ",
-            "no ",
-            "not a real ",
-            "n't a real ",
-            "not a live ",
-            "not a valid ",
-            "n't a valid ",
-        ]
-        .iter()
-        .any(|n| lead.ends_with(n))
-            || label
-        {
-            return false;
-        }
-        // In a shell, `KEY= command` assigns the empty string.
-        if separator == "=" && before.is_empty() && !after.is_empty() {
-            return false;
-        }
-        // psql interpolates a variable written `:'name'` (`WITH PASSWORD
-        // :'new_pw'`): a reference, not a value.
-        if separator == ":" && !before.is_empty() && after.is_empty() && value.starts_with('\'') {
-            return false;
-        }
-        let quoted = value.starts_with(['"', '\'', '`', '\\']);
-        let end = c.get(5).map_or(text.len(), |v| v.end());
-        // A slot that the line closes later (`dop_v1_<64 hex chars>`).
-        let slot_open = value
-            .rsplit_once('<')
-            .is_some_and(|(_, inside)| inside.bytes().all(|b| b.is_ascii_alphanumeric()));
-        let slot_closed = text[end..].split_once('>').is_some_and(|(rest, _)| {
-            rest.len() <= 24 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ')
-        });
-        if !quoted && slot_open && slot_closed {
-            return false;
-        }
-        literal_secret(class, value, quoted, separator == ":")
-            && !sealed(text, c.get(1))
-            && !(quoted && text[end..].trim_start().starts_with(':'))
-            && !(separator == ":" && before.is_empty() && after.is_empty() && namespaced(value))
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        candidates(open.get(&ASSIGNMENT), text, 5, |c| {
+            // An empty query parameter (`?token=&next=/lab`): what follows is
+            // the next parameter, not a value.
+            if next_parameter(&c[5]) {
+                return false;
+            }
+            // A local YAML tag after a key's colon, followed by what it reads
+            // (`!vault-ref kv/ci#password`, `!Ref DbPassword`, `!sops-secret
+            // prod/db`), stands for a value kept elsewhere; alone
+            // (`: !winter-is-coming`) or after `=`, it is a password that opens
+            // with `!`.
+            if &c[3] == ":"
+                && local_tag(&c[5])
+                && c.get(5).is_some_and(|v| tag_reads(&text[v.end()..]))
+            {
+                return false;
+            }
+            // A label's value that is itself a setting (gsutil's `-o
+            // "Credentials:gs_service_key_file=sa.json"`, boto's
+            // `Section:option=value`) is judged as that setting, on its own.
+            if &c[3] == ":" && section_label(&c[1]) && nested_setting(&c[5]) {
+                return false;
+            }
+            // In a URL's query, `&` ends the value (`?token=page-3&limit=50`).
+            let in_query = c
+                .get(1)
+                .is_some_and(|k| text[..k.start()].ends_with(['?', '&']));
+            let class = key_class(&c[1]).or_else(|| {
+                c.get(1)
+                    .filter(|key| blocks::api_block_key(text, key, &c[5]))
+                    .and_then(|_| key_class("api_key"))
+            });
+            if in_query
+                && c[5].split_once('&').is_some_and(|(head, _)| {
+                    class.is_none_or(|class| !literal_secret(class, head, false, false))
+                })
+            {
+                return false;
+            }
+            // A history rewrite's rule (`old==>new`, git filter-repo's and
+            // BFG's) replaces its left side: that is the value.
+            if let Some((head, _)) = c[5].split_once("==>") {
+                return class.is_some_and(|class| literal_secret(class, head, false, false));
+            }
+            // A Python bytes literal (`b'…'`, `rb"…"`) or an Objective-C
+            // string (`@"…"`) is judged by its string.
+            let value = c[5].trim_start_matches(['r', 'R', 'b', 'B', '@']);
+            let value = if value.starts_with(['"', '\'']) {
+                value
+            } else {
+                &c[5]
+            };
+            let Some(class) = class else {
+                return (generated_key(&c[1]) && (generated_value(value) || uuid_value(value)))
+                    || (bare_key(&c[1]) && bare_key_value(value) && keyed_line(text, c.get(1)));
+            };
+            // `pwd=…` sets a variable named for a password; the working
+            // directory is read as `$PWD`, never assigned a generated value.
+            // Spaced (`pwd = "…"`, `pwd := "…"`), it is code, where a quoted
+            // literal in mixed case counts (a directory's name is no password).
+            let unquoted = c[5].trim_matches(|c: char| matches!(c, '"' | '\'' | '`'));
+            let quoted = unquoted.len() < c[5].len();
+            let spaced = !c[2].is_empty() || (&c[3] != ":" && !c[4].is_empty()) || &c[3] == ":=";
+            let pwd = c[1].eq_ignore_ascii_case("pwd");
+            // Spaced, a `pwd` holding a path (`C:\\Projects\\…`) is a
+            // directory.
+            if pwd && spaced && unquoted.contains(['\\', '/']) {
+                return false;
+            }
+            // A symbol no directory's name takes counts as mixed case does.
+            if pwd
+                && (!spaced || (quoted && (mixed_case(unquoted) || password_symbol(unquoted))))
+                && matches!(&c[3], "=" | ":" | ":=")
+                && generated_password(unquoted)
+            {
+                return true;
+            }
+            // A bare `pw` is also a page width, a print writer or a font
+            // (`"1920x1080"`, `"DejaVuSans-Bold"`); unquoted, it holds what a
+            // call returns (`$pw = ConvertTo-SecureString …`). Only a quoted
+            // literal with a digit and a symbol no such name takes counts.
+            if c[1].eq_ignore_ascii_case("pw")
+                && !(quoted && has_digit(unquoted) && password_symbol(unquoted))
+            {
+                return false;
+            }
+            // An Objective-C format string (`@"%@/secret.plist"`) is built,
+            // not a literal.
+            if c[5].starts_with('@') && c[5].contains("%@") {
+                return false;
+            }
+            // Next to a user (a connection string's `UID=`, MongoDB's
+            // `createUser`), `pwd` is the password. The text is searched once,
+            // and only for a `pwd`.
+            let with_user = || {
+                *user_named.get_or_init(|| USER_ID.is_match(text) || text.contains("createUser("))
+            };
+            let class = if c[1].eq_ignore_ascii_case("pwd") && with_user() {
+                KeyClass::Password
+            } else {
+                class
+            };
+            let (before, separator, after) = (&c[2], &c[3], &c[4]);
+            // A leading dot is a designated initializer's (`.password = …`);
+            // before a colon it is a hidden CI job or a CSS class.
+            if c[1].starts_with('.') && separator != "=" {
+                return false;
+            }
+            // "… is plain JSON, not a token: eyJ…": the sentence says what the
+            // value is not. An unquoted word that ends in a colon is the
+            // next label ("token: Authorization: Bot …").
+            let lead = lead_lower(text, c.get(1).map_or(0, |k| k.start()), 16);
+            let label = c[5].strip_suffix(':').is_some_and(|word| {
+                !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-')
+            });
+            if [
+                "not a ",
+                "not an ",
+                "n't a ",
+                "n't an ",
+                "no ",
+                "not a real ",
+                "n't a real ",
+                "not a live ",
+                "not a valid ",
+                "n't a valid ",
+            ]
+            .iter()
+            .any(|n| lead.ends_with(n))
+                || label
+            {
+                return false;
+            }
+            // In a shell, `KEY= command` assigns the empty string.
+            if separator == "=" && before.is_empty() && !after.is_empty() {
+                return false;
+            }
+            // psql interpolates a variable written `:'name'` (`WITH PASSWORD
+            // :'new_pw'`): a reference, not a value.
+            if separator == ":" && !before.is_empty() && after.is_empty() && value.starts_with('\'')
+            {
+                return false;
+            }
+            let quoted = value.starts_with(['"', '\'', '`', '\\']);
+            let end = c.get(5).map_or(text.len(), |v| v.end());
+            // A slot that the line closes later (`dop_v1_<64 hex chars>`).
+            let slot_open = value
+                .rsplit_once('<')
+                .is_some_and(|(_, inside)| inside.bytes().all(|b| b.is_ascii_alphanumeric()));
+            let slot_closed = text[end..].split_once('>').is_some_and(|(rest, _)| {
+                rest.len() <= 24 && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ')
+            });
+            if !quoted && slot_open && slot_closed {
+                return false;
+            }
+            literal_secret(class, value, quoted, separator == ":")
+                && !sealed(text, c.get(1))
+                && !(quoted && text[end..].trim_start().starts_with(':'))
+                && !(separator == ":" && before.is_empty() && after.is_empty() && namespaced(value))
+        })
     });
-    out.extend(groups(open.get(&AUTHORIZATION), text, |v| {
-        // `Basic base64(user:password)` shows how the header is made.
-        v.len() >= 8
-            && !is_placeholder(v)
-            && distinct_chars(v) >= 6
-            && !word_like(v)
-            && !v.contains('(')
-    }));
-    out.extend(groups(open.get(&BEARER), text, |v| {
-        !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
-    }));
-    out.extend(literal_pairs(
-        open.captures(&KEY_VALUE_ATTRIBUTES, text),
-        false,
-    ));
-    out.extend(literal_pairs(open.captures(&SETTER_CALL, text), false));
-    out.extend(literal_pairs(
-        open.captures(&calls::SYMBOL_SET, text),
-        false,
-    ));
-    out.extend(literal_pairs(
-        open.captures(&calls::KEYED_TUPLE, text)
-            .filter(|c| calls::tuple_value(&c[2])),
-        false,
-    ));
-    out.extend(literal_pairs(open.captures(&NAMED_SETTER, text), true));
-    out.extend(literal_pairs(
-        open.captures(&calls::BUILDER_SECRET, text)
-            .filter(|c| calls::builder_value(&c[2])),
-        true,
-    ));
-    out.extend(literal_pairs(
-        open.captures(&calls::FALLBACK_LITERAL, text),
-        true,
-    ));
-    out.extend(literal_pairs(
-        open.captures(&calls::COMPARED_LITERAL, text),
-        true,
-    ));
-    out.extend(literal_pairs(open.captures(&PLIST_PAIR, text), false));
-    out.extend(groups(open.get(&calls::HASHED_LITERAL), text, |v| {
-        literal_secret(KeyClass::Password, v, true, false)
-    }));
-    out.extend(groups(open.get(&CREDENTIAL_PAIR), text, |v| {
-        literal_secret(KeyClass::Password, v, true, false)
-    }));
+    found.stage(|| {
+        groups(open.get(&AUTHORIZATION), text, |v| {
+            // `Basic base64(user:password)` shows how the header is made.
+            v.len() >= 8
+                && !is_placeholder(v)
+                && distinct_chars(v) >= 6
+                && !word_like(v)
+                && !v.contains('(')
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&BEARER), text, |v| {
+            !is_placeholder(v) && has_digit(v) && distinct_chars(v) >= 8
+        })
+    });
+    found.stage(|| literal_pairs(open.captures(&KEY_VALUE_ATTRIBUTES, text), false));
+    found.stage(|| literal_pairs(open.captures(&SETTER_CALL, text), false));
+    found.stage(|| literal_pairs(open.captures(&calls::SYMBOL_SET, text), false));
+    found.stage(|| {
+        literal_pairs(
+            open.captures(&calls::KEYED_TUPLE, text)
+                .filter(|c| calls::tuple_value(&c[2])),
+            false,
+        )
+    });
+    found.stage(|| literal_pairs(open.captures(&NAMED_SETTER, text), true));
+    found.stage(|| {
+        literal_pairs(
+            open.captures(&calls::BUILDER_SECRET, text)
+                .filter(|c| calls::builder_value(&c[2])),
+            true,
+        )
+    });
+    found.stage(|| literal_pairs(open.captures(&calls::FALLBACK_LITERAL, text), true));
+    found.stage(|| literal_pairs(open.captures(&calls::COMPARED_LITERAL, text), true));
+    found.stage(|| literal_pairs(open.captures(&PLIST_PAIR, text), false));
+    found.stage(|| {
+        groups(open.get(&calls::HASHED_LITERAL), text, |v| {
+            literal_secret(KeyClass::Password, v, true, false)
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&CREDENTIAL_PAIR), text, |v| {
+            literal_secret(KeyClass::Password, v, true, false)
+        })
+    });
     // An element closed by the tag that opened it.
-    out.extend(literal_pairs(
-        open.captures(&XML_ELEMENT, text).filter(|c| c[1] == c[3]),
-        false,
-    ));
-    out.extend(literal_pairs(open.captures(&NAMED_ELEMENT, text), false));
-    out.extend(literal_pairs(open.captures(&NAME_VALUE, text), true));
-    out.extend(
+    found.stage(|| {
+        literal_pairs(
+            open.captures(&XML_ELEMENT, text).filter(|c| c[1] == c[3]),
+            false,
+        )
+    });
+    found.stage(|| literal_pairs(open.captures(&NAMED_ELEMENT, text), false));
+    found.stage(|| literal_pairs(open.captures(&NAME_VALUE, text), true));
+    found.stage(|| {
         open.captures(&DECLARATION, text)
             .filter(|c| {
                 // An unquoted word after `set KEY` is prose ("set
@@ -765,43 +711,32 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                 key_class(key.as_str())
                     .is_some_and(|class| literal_secret(class, value.as_str(), quoted, false))
             })
-            .map(|(_, value)| value.range()),
-    );
-    out.extend(literal_pairs(open.captures(&HCL_DEFAULT, text), true));
+            .map(|(_, value)| value.range())
+    });
+    found.stage(|| literal_pairs(open.captures(&HCL_DEFAULT, text), true));
     // Stock values (`"android"`, a debug keystore's) and notes are no
     // secrets: only a generated value counts.
-    out.extend(open.captures(&GRADLE_SIGNING, text).filter_map(|c| {
-        let value = c.get(2)?;
-        let v = value.as_str().trim_matches(['"', '\'']);
-        (generated_password(v) && !v.contains(char::is_whitespace) && !is_placeholder(v))
-            .then(|| value.range())
-    }));
-    out.extend(literal_pairs(
-        open.captures(&blocks::TEMPLATE_DEFAULT, text)
-            .filter(|c| blocks::holds_a_value(&c[0], &c[2])),
-        true,
-    ));
-    out.extend(blocks::consul_tokens(
-        open.get(&blocks::CONSUL_TOKENS),
-        text,
-    ));
-    out.extend(blocks::consul_gossip_keys(
-        open.get(&blocks::CONSUL_ENCRYPT),
-        text,
-    ));
-    out.extend(blocks::secret_children(
-        open.get(&blocks::SECRET_CHILDREN),
-        text,
-    ));
-    out.extend(blocks::postman_keys(
-        open.get(&blocks::POSTMAN_APIKEY),
-        text,
-    ));
-    out.extend(blocks::openvpn_passwords(
-        open.get(&blocks::OPENVPN_AUTH_FILE),
-        text,
-    ));
-    out.extend(
+    found.stage(|| {
+        open.captures(&GRADLE_SIGNING, text).filter_map(|c| {
+            let value = c.get(2)?;
+            let v = value.as_str().trim_matches(['"', '\'']);
+            (generated_password(v) && !v.contains(char::is_whitespace) && !is_placeholder(v))
+                .then(|| value.range())
+        })
+    });
+    found.stage(|| {
+        literal_pairs(
+            open.captures(&blocks::TEMPLATE_DEFAULT, text)
+                .filter(|c| blocks::holds_a_value(&c[0], &c[2])),
+            true,
+        )
+    });
+    found.stage(|| blocks::consul_tokens(open.get(&blocks::CONSUL_TOKENS), text));
+    found.stage(|| blocks::consul_gossip_keys(open.get(&blocks::CONSUL_ENCRYPT), text));
+    found.stage(|| blocks::secret_children(open.get(&blocks::SECRET_CHILDREN), text));
+    found.stage(|| blocks::postman_keys(open.get(&blocks::POSTMAN_APIKEY), text));
+    found.stage(|| blocks::openvpn_passwords(open.get(&blocks::OPENVPN_AUTH_FILE), text));
+    found.stage(|| {
         open.captures(&WRAPPED_VALUE, text)
             .filter_map(|c| first_pair(&c))
             .filter(|(key, value)| {
@@ -809,166 +744,196 @@ pub(super) fn assignment(text: &str, doors: Doors) -> Spans {
                 key_class(key.as_str())
                     .is_some_and(|class| literal_secret(class, value.as_str(), quoted, true))
             })
-            .map(|(_, value)| value.range()),
-    );
-    out.extend(groups(open.get(&CEPH_KEY), text, |v| random_like(v, 20)));
-    out.extend(groups(open.get(&DIRECTIVE), text, |v| {
-        literal_secret(KeyClass::Password, v, false, true)
-    }));
-    out.extend(groups(open.get(&SECURE_STRING), text, |v| {
-        v.len() >= 6 && !is_placeholder(v) && !v.contains("$(")
-    }));
-    out.extend(groups(open.get(&SQL_PASSWORD), text, |v| {
-        v.len() >= 4 && !is_placeholder(v)
-    }));
+            .map(|(_, value)| value.range())
+    });
+    found.stage(|| groups(open.get(&CEPH_KEY), text, |v| random_like(v, 20)));
+    found.stage(|| {
+        groups(open.get(&DIRECTIVE), text, |v| {
+            literal_secret(KeyClass::Password, v, false, true)
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&SECURE_STRING), text, |v| {
+            v.len() >= 6 && !is_placeholder(v) && !v.contains("$(")
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&SQL_PASSWORD), text, |v| {
+            v.len() >= 4 && !is_placeholder(v)
+        })
+    });
     // A hashed entry (`md5…`, `SCRAM-SHA-256$…`) keeps the password back.
     // The gate's word is the condition itself, so that ungated runs agree.
-    let userlist = open
-        .get(&USERLIST)
-        .filter(|_| contains_ignoring_case(text, "userlist"));
-    out.extend(groups(userlist, text, |v| {
-        let lower = v.to_ascii_lowercase();
-        // A password of letters alone counts in mixed case and at length.
-        let letters = v.len() >= 12 && mixed_case(v) && random_like(v, 12) && few_vowels(v);
-        // A password file's line holds a password: words with a digit and
-        // a symbol (`Saffron.thistle2478%`) are a chosen one.
-        let chosen = v.len() >= 8
-            && has_digit(v)
-            && (password_symbol(v) || diceware(v))
-            && !is_placeholder(v);
-        !lower.starts_with("md5")
-            && !lower.starts_with("scram-")
-            && (((generated_password(v) || letters) && !wordy(v)) || chosen)
-    }));
-    out.extend(groups(
-        open.get(&PROSE_PASSWORD.pattern),
-        text,
-        prose_password,
-    ));
+    found.stage(|| {
+        let userlist = open
+            .get(&USERLIST)
+            .filter(|_| contains_ignoring_case(text, "userlist"));
+        groups(userlist, text, |v| {
+            let lower = v.to_ascii_lowercase();
+            // A password of letters alone counts in mixed case and at length.
+            let letters = v.len() >= 12 && mixed_case(v) && random_like(v, 12) && few_vowels(v);
+            // A password file's line holds a password: words with a digit and
+            // a symbol (`Saffron.thistle2478%`) are a chosen one.
+            let chosen = v.len() >= 8
+                && has_digit(v)
+                && (password_symbol(v) || diceware(v))
+                && !is_placeholder(v);
+            !lower.starts_with("md5")
+                && !lower.starts_with("scram-")
+                && (((generated_password(v) || letters) && !wordy(v)) || chosen)
+        })
+    });
+    found.stage(|| groups(open.get(&PROSE_PASSWORD.pattern), text, prose_password));
     // A column of an `INSERT` named for a secret, and its literal.
-    out.extend(
+    found.stage(|| {
         sql::inserted(text)
             .into_iter()
             .filter(|i| {
                 key_class(i.column)
                     .is_some_and(|class| literal_secret(class, &text[i.value.clone()], true, false))
             })
-            .map(|i| i.value),
-    );
-    out.extend(open.captures(&BARE_PASSWORD, text).filter_map(|c| {
-        // A passphrase in prose is also a cipher's or a key file's name
-        // (`AES-256-CBC`, `id_ed25519`): in mixed case only.
-        let (value, phrase) = match c.get(4) {
-            Some(value) => (value, true),
-            None => (c.iter().skip(1).flatten().next()?, false),
-        };
-        let v = value.as_str();
-        // "pass" is also a verb: a call or a digest passed along is no
-        // password.
-        let login = c.get(5).is_none() || (LOGIN_CONTEXT.is_match(text) && !v.contains(['(', ':']));
-        // A log's next field (`method=password source=10.4.0.22`) is no
-        // password.
-        let field = v.split_once('=').is_some_and(|(key, rest)| {
-            key.len() >= 3
-                && !rest.is_empty()
-                && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-        });
-        let password = !field
-            && (generated_password(v)
-                || word_number_symbol_word(v)
-                || (!phrase && c.get(1).is_some() && word_and_number(v)));
-        let shaped = mixed_case(v) || diceware(v) || word_number_symbol_word(v);
-        (password && (!phrase || shaped) && login).then(|| value.range())
-    }));
+            .map(|i| i.value)
+    });
+    found.stage(|| {
+        open.captures(&BARE_PASSWORD, text).filter_map(|c| {
+            // A passphrase in prose is also a cipher's or a key file's name
+            // (`AES-256-CBC`, `id_ed25519`): in mixed case only.
+            let (value, phrase) = match c.get(4) {
+                Some(value) => (value, true),
+                None => (c.iter().skip(1).flatten().next()?, false),
+            };
+            let v = value.as_str();
+            // "pass" is also a verb: a call or a digest passed along is no
+            // password.
+            let login =
+                c.get(5).is_none() || (LOGIN_CONTEXT.is_match(text) && !v.contains(['(', ':']));
+            // A log's next field (`method=password source=10.4.0.22`) is no
+            // password.
+            let field = v.split_once('=').is_some_and(|(key, rest)| {
+                key.len() >= 3
+                    && !rest.is_empty()
+                    && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+            });
+            let password = !field
+                && (generated_password(v)
+                    || word_number_symbol_word(v)
+                    || (!phrase && c.get(1).is_some() && word_and_number(v)));
+            let shaped = mixed_case(v) || diceware(v) || word_number_symbol_word(v);
+            (password && (!phrase || shaped) && login).then(|| value.range())
+        })
+    });
     // A name or a version that answers ("1Password", for the manager;
     // `v1.45.0-Beta2`, for Playwright's "pw") has no password's symbol.
-    out.extend(groups(open.get(&ANSWERED_PASSWORD), text, |v| {
-        (generated_password(v) && mixed_case(v) && password_symbol(v)) || word_number_symbol_word(v)
-    }));
-    out.extend(groups(open.get(&PASSWORD_CHANGED_TO), text, |v| {
-        generated_password(v) && (mixed_case(v) || word_number_symbol_word(v) || diceware(v))
-    }));
-    out.extend(groups(open.get(&TOKEN_THEN_VALUE), text, |v| {
-        mixed_case(v) && has_digit(v) && random_like(v, 32) && !wordy(v)
-    }));
-    out.extend(literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
-    out.extend(groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
-        (generated_password(v)
-            && (mixed_case(v) || drawn_capitals(v) || diceware(v) || word_and_number(v)))
-            || made_up(v)
-    }));
-    out.extend(
+    found.stage(|| {
+        groups(open.get(&ANSWERED_PASSWORD), text, |v| {
+            (generated_password(v) && mixed_case(v) && password_symbol(v))
+                || word_number_symbol_word(v)
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&PASSWORD_CHANGED_TO), text, |v| {
+            generated_password(v) && (mixed_case(v) || word_number_symbol_word(v) || diceware(v))
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&TOKEN_THEN_VALUE), text, |v| {
+            mixed_case(v) && has_digit(v) && random_like(v, 32) && !wordy(v)
+        })
+    });
+    found.stage(|| literal_pairs(open.captures(&TYPED_DECLARATION, text), true));
+    found.stage(|| {
+        groups(open.get(&WORDS_THEN_PASSWORD), text, |v| {
+            (generated_password(v)
+                && (mixed_case(v) || drawn_capitals(v) || diceware(v) || word_and_number(v)))
+                || made_up(v)
+        })
+    });
+    found.stage(|| {
         open.captures(&PROSE_SECRET, text)
             .chain(open.captures(&PROSE_TOKEN_LATER, text))
             .filter(|c| prose_secret(c, text))
-            .filter_map(|c| c.get(3).map(|m| m.range())),
-    );
-    out.extend(groups(open.get(&PGPASS), text, |v| {
-        literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
-    }));
-    out.extend(config::config_credentials(&open, text));
-    out.extend(tables::table_credentials(text));
-    out.extend(debugger::printed_credentials(&open, text));
-    out.extend(robot::robot_credentials(&open, text));
-    out.extend(
+            .filter_map(|c| c.get(3).map(|m| m.range()))
+    });
+    found.stage(|| {
+        groups(open.get(&PGPASS), text, |v| {
+            literal_secret(KeyClass::Password, v, false, false) && !word_like(v)
+        })
+    });
+    found.stage(|| config::config_credentials(&open, text));
+    found.stage(|| tables::table_credentials(text));
+    found.stage(|| debugger::printed_credentials(&open, text));
+    found.stage(|| robot::robot_credentials(&open, text));
+    found.stage(|| {
         open.captures(&REG_VALUE, text)
             .filter(|c| key_class(&c[1]).is_some_and(|k| literal_secret(k, &c[2], false, false)))
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
+            .filter_map(|c| c.get(2).map(|m| m.range()))
+    });
     // The context is searched only where the pair's gate is open.
-    let admin_pair = open
-        .get(&ADMIN_PAIR)
-        .filter(|_| LOGIN_CONTEXT.is_match(text));
-    out.extend(groups(admin_pair, text, |v| {
-        // Beside an administrator's name, a random mix of cases and
-        // symbols (not a path's or a name's `/`, `-`, `_`) is a password
-        // without a digit too.
-        generated_password(v)
-            || (v.len() >= 8
-                && mixed_case(v)
-                && password_symbol(v)
-                && !v.contains('/')
-                && random_like(v, 8)
-                && !wordy(v))
-    }));
-    out.extend(groups(open.get(&USE_PAIR), text, |v| {
-        generated_password(v) && !v.contains("://")
-    }));
+    found.stage(|| {
+        let admin_pair = open
+            .get(&ADMIN_PAIR)
+            .filter(|_| LOGIN_CONTEXT.is_match(text));
+        groups(admin_pair, text, |v| {
+            // Beside an administrator's name, a random mix of cases and
+            // symbols (not a path's or a name's `/`, `-`, `_`) is a password
+            // without a digit too.
+            generated_password(v)
+                || (v.len() >= 8
+                    && mixed_case(v)
+                    && password_symbol(v)
+                    && !v.contains('/')
+                    && random_like(v, 8)
+                    && !wordy(v))
+        })
+    });
+    found.stage(|| {
+        groups(open.get(&USE_PAIR), text, |v| {
+            generated_password(v) && !v.contains("://")
+        })
+    });
     // After an account's name, a slash also lists alternatives and
     // names (`build-agent / Linux-x86_64`, `qa.lead / QaLeadTeam01`): a
     // password's symbol tells it apart.
     // A symbol, or a generated mix of cases with few vowels joined by `_`,
     // tells a password from a second name ("user: alice / QaLeadTeam01").
-    out.extend(groups(open.get(&ACCOUNT_PAIR), text, |v| {
-        generated_password(v)
-            && !v.contains("://")
-            && (password_symbol(v)
-                || (v.contains('_') && mixed_case(v) && random_like(v, 12) && few_vowels(v)))
-    }));
-    out.extend(groups(
-        open.get(&WINDOWS_ACCOUNT_PAIR),
-        text,
-        generated_password,
-    ));
-    out.extend(groups(
-        open.get(&BARE_PASSWORD_ABROAD.pattern),
-        text,
-        // Where it is kept (a link) or a product named for it
-        // ("1Password") is no password.
-        |v| generated_password(v) && !v.contains("://") && !contains_ignoring_case(v, "password"),
-    ));
-    out.extend(groups(
-        open.get(&PROSE_SECRET_ABROAD.pattern),
-        text,
-        prose_secret_abroad,
-    ));
-    out.extend(calls::credentials_in_calls(
-        open.get(&calls::CALL_CREDENTIAL),
-        open.get(&calls::BYTES_SECRET),
-        open.get(&calls::BROWSER_FILL),
-        text,
-    ));
-    out
+    found.stage(|| {
+        groups(open.get(&ACCOUNT_PAIR), text, |v| {
+            generated_password(v)
+                && !v.contains("://")
+                && (password_symbol(v)
+                    || (v.contains('_') && mixed_case(v) && random_like(v, 12) && few_vowels(v)))
+        })
+    });
+    found.stage(|| groups(open.get(&WINDOWS_ACCOUNT_PAIR), text, generated_password));
+    found.stage(|| {
+        groups(
+            open.get(&BARE_PASSWORD_ABROAD.pattern),
+            text,
+            // Where it is kept (a link) or a product named for it
+            // ("1Password") is no password.
+            |v| {
+                generated_password(v)
+                    && !v.contains("://")
+                    && !contains_ignoring_case(v, "password")
+            },
+        )
+    });
+    found.stage(|| {
+        groups(
+            open.get(&PROSE_SECRET_ABROAD.pattern),
+            text,
+            prose_secret_abroad,
+        )
+    });
+    found.stage(|| {
+        calls::credentials_in_calls(
+            open.get(&calls::CALL_CREDENTIAL),
+            open.get(&calls::BYTES_SECRET),
+            open.get(&calls::BROWSER_FILL),
+            text,
+        )
+    });
+    found
 }
 
 mod blocks;

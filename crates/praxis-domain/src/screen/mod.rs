@@ -51,6 +51,7 @@ mod vendor;
 mod words;
 mod wrap;
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use serde_json::Value;
@@ -58,6 +59,7 @@ use serde_json::Value;
 use crate::finding::Finding;
 use forms::Forms;
 use gate::{Doors, Gates, Keywords};
+use pattern::Found;
 use words::words;
 
 pub use context::Suppressor;
@@ -173,10 +175,7 @@ pub fn scan(text: &str, commands: bool) -> Vec<Rule> {
     let mut rules: Vec<Rule> = Rule::ALL
         .into_iter()
         .filter(|&rule| !rule.commands_only() || commands)
-        .filter(|&rule| {
-            matches(rule, matched, doors, &forms)
-                .any(|span| context::suppressor(rule, matched, &span).is_none())
-        })
+        .filter(|&rule| fires_on(rule, matched, doors, &forms))
         .collect();
     // As in `screen`: a credential assigned or carried by a URL inside a
     // command is passed on its command line too.
@@ -205,7 +204,7 @@ fn matches<'a>(
 ) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
     let gated = doors
         .has(rule.index())
-        .then(|| detect(rule, matched, doors))
+        .then(|| detect(rule, matched, doors, &|_| false).into_spans())
         .into_iter()
         .flatten();
     let learned = (rule == Rule::PromptOverride)
@@ -213,11 +212,32 @@ fn matches<'a>(
         .into_iter()
         .flat_map(prompt::model::flagged);
     let other = forms.read_by(rule).flat_map(move |form| {
-        detect(rule, &form.text, form.doors)
+        detect(rule, &form.text, form.doors, &|_| false)
+            .into_spans()
             .into_iter()
             .filter_map(move |span| form.back(span, matched.len()))
     });
     gated.chain(learned).chain(other)
+}
+
+/// Whether `rule` fires on `matched`: whether one of its matches stands,
+/// read from the same sources in the same order as [`matches`]. Each rule
+/// that gathers its matches stage by stage stops at the first that stands.
+fn fires_on(rule: Rule, matched: &str, doors: Doors, forms: &Forms<'_>) -> bool {
+    let stands = |span: &Range<usize>| context::suppressor(rule, matched, span).is_none();
+    if doors.has(rule.index()) && detect(rule, matched, doors, &stands).stood() {
+        return true;
+    }
+    if rule == Rule::PromptOverride && prompt::model::flagged(matched).iter().any(stands) {
+        return true;
+    }
+    forms.read_by(rule).any(|form| {
+        let back = |span: &Range<usize>| {
+            form.back(span.clone(), matched.len())
+                .is_some_and(|span| stands(&span))
+        };
+        detect(rule, &form.text, form.doors, &back).stood()
+    })
 }
 
 /// Screening findings over every string of `record`.
@@ -379,34 +399,42 @@ fn family(rule: Rule) -> Option<&'static Gates> {
     }
 }
 
-fn detect(rule: Rule, text: &str, doors: Doors) -> pattern::Spans {
-    match rule {
+fn detect<'s>(
+    rule: Rule,
+    text: &str,
+    doors: Doors,
+    stands: &'s dyn Fn(&Range<usize>) -> bool,
+) -> Found<'s> {
+    let spans = match rule {
         Rule::HomePath => home_path::home_path(text),
         Rule::CredentialGithub => vendor::github(text),
-        Rule::CredentialOpenai => vendor::openai(text),
+        Rule::CredentialOpenai => return vendor::openai(text, stands),
         Rule::CredentialAnthropic => vendor::anthropic(text),
-        Rule::CredentialSlack => vendor::slack(text),
-        Rule::CredentialAws => vendor::aws(text),
-        Rule::CredentialGoogle => vendor::google(text),
+        Rule::CredentialSlack => return vendor::slack(text, stands),
+        Rule::CredentialAws => return vendor::aws(text, stands),
+        Rule::CredentialGoogle => return vendor::google(text, stands),
         Rule::CredentialStripe => vendor::stripe(text),
-        Rule::CredentialNpm => vendor::npm(text),
+        Rule::CredentialNpm => return vendor::npm(text, stands),
         Rule::CredentialJwt => vendor::jwt(text),
         Rule::CredentialPrivateKey => vendor::private_key(text),
         Rule::CredentialOther => vendor::other_vendor(text, doors),
         Rule::CredentialTwilio => vendor::twilio(text),
-        Rule::CredentialTelegram => vendor::telegram(text),
-        Rule::CredentialDiscord => vendor::discord(text),
-        Rule::CredentialAzure => vendor::azure(text),
-        Rule::CredentialAssignment => assignment::assignment(text, doors),
+        Rule::CredentialTelegram => return vendor::telegram(text, stands),
+        Rule::CredentialDiscord => return vendor::discord(text, stands),
+        Rule::CredentialAzure => return vendor::azure(text, stands),
+        Rule::CredentialAssignment => return assignment::assignment(text, doors, stands),
         Rule::CredentialCommandLine => command_line::command_line(text, doors),
-        Rule::SecretUrl => secret_url::secret_url(text, doors),
-        Rule::SessionId => session::session_id(text),
-        Rule::PromptOverride => prompt::prompt_override(text, doors),
+        Rule::SecretUrl => return secret_url::secret_url(text, doors, stands),
+        Rule::SessionId => return session::session_id(text, stands),
+        Rule::PromptOverride => return prompt::prompt_override(text, doors, stands),
         Rule::UnsafeCommand => command::unsafe_command(text, doors),
         Rule::TlsVerificationDisabled => tls::tls_verification_disabled(text),
         Rule::GitSafeguardBypass => git::git_safeguard_bypass(text),
         Rule::WorldWritable => permissions::world_writable(text),
-    }
+    };
+    let mut found = Found::new(stands);
+    found.stage(|| spans);
+    found
 }
 
 /// Whether `rule` fires on `text`, screened as a command field: the unit

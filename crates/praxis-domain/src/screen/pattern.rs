@@ -121,6 +121,57 @@ pub(super) use lazy_regex;
 /// Byte ranges of the matched text where a rule fired.
 pub(super) type Spans = Vec<Range<usize>>;
 
+/// What a rule found on one text, gathered stage by stage. A caller that
+/// only asks whether the rule fires (`scan`) says which spans stand; once
+/// one does, the later stages are skipped, as their spans could not change
+/// the answer. A caller that wants every span says none stands.
+pub(super) struct Found<'s> {
+    spans: Spans,
+    stands: &'s dyn Fn(&Range<usize>) -> bool,
+    stood: bool,
+}
+
+impl<'s> Found<'s> {
+    /// Nothing found yet; `stands` judges each span as it comes.
+    pub(super) fn new(stands: &'s dyn Fn(&Range<usize>) -> bool) -> Self {
+        Self {
+            spans: Vec::new(),
+            stands,
+            stood: false,
+        }
+    }
+
+    /// Runs `stage` unless a span already stands, and keeps its spans up
+    /// to the first that stands: a lazy stage (an iterator of matches)
+    /// searches no further.
+    pub(super) fn stage<I: IntoIterator<Item = Range<usize>>>(
+        &mut self,
+        stage: impl FnOnce() -> I,
+    ) {
+        if self.stood {
+            return;
+        }
+        for span in stage() {
+            let stands = (self.stands)(&span);
+            self.spans.push(span);
+            if stands {
+                self.stood = true;
+                return;
+            }
+        }
+    }
+
+    /// Whether a span found stands.
+    pub(super) fn stood(&self) -> bool {
+        self.stood
+    }
+
+    /// The spans found, in the order found.
+    pub(super) fn into_spans(self) -> Spans {
+        self.spans
+    }
+}
+
 /// Every match of `re` (its whole span); none when its gate is closed.
 pub(super) fn matches(re: Option<&Regex>, text: &str) -> Spans {
     re.into_iter()
@@ -135,33 +186,32 @@ pub(super) fn matches(re: Option<&Regex>, text: &str) -> Spans {
 /// value holds the real assignment. An accepted match is reported by the
 /// span of its group `report` (or the whole match, when that group did not
 /// take part).
-pub(super) fn candidates(
-    re: Option<&Regex>,
-    text: &str,
+pub(super) fn candidates<'t>(
+    re: Option<&'t Regex>,
+    text: &'t str,
     report: usize,
-    accept: impl Fn(&Captures<'_>) -> bool,
-) -> Spans {
-    let mut out = Vec::new();
-    let Some(re) = re else {
-        return out;
-    };
+    accept: impl Fn(&Captures<'_>) -> bool + 't,
+) -> impl Iterator<Item = Range<usize>> + 't {
     let mut at = 0;
-    while let Some(c) = re.captures_at(text, at) {
-        let whole = c.get(0).map_or(at..text.len(), |m| m.range());
-        if accept(&c) {
-            out.push(c.get(report).map_or(whole.clone(), |m| m.range()));
-            at = whole.end.max(at + 1);
-        } else {
-            at = c.get(1).map_or(text.len(), |m| m.end());
+    std::iter::from_fn(move || {
+        let re = re?;
+        while at <= text.len() {
+            let c = re.captures_at(text, at)?;
+            let whole = c.get(0).map_or(at..text.len(), |m| m.range());
+            let accepted = accept(&c).then(|| c.get(report).map_or(whole.clone(), |m| m.range()));
+            at = match accepted {
+                Some(_) => whole.end.max(at + 1),
+                None => c.get(1).map_or(text.len(), |m| m.end()),
+            };
+            while at <= text.len() && !text.is_char_boundary(at) {
+                at += 1;
+            }
+            if accepted.is_some() {
+                return accepted;
+            }
         }
-        if at > text.len() {
-            break;
-        }
-        while !text.is_char_boundary(at) {
-            at += 1;
-        }
-    }
-    out
+        None
+    })
 }
 
 /// The whole spans of the matches of `re` whose first participating group

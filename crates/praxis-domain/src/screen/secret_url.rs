@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use super::gate::{Doors, Gates};
 use super::pattern::{
-    Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex,
+    Found, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex,
 };
 use super::value::{
     counts_up, dated, has_digit, has_letter, is_placeholder, is_uuid, longest_alnum_run,
@@ -745,58 +745,64 @@ pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
     )
 });
 
-pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
+pub(super) fn secret_url<'s>(
+    text: &str,
+    doors: Doors,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
     let open = GATES.open(doors);
     let userinfo = (text.contains('@') && text.contains("://")).then_some(&*URL_USERINFO);
-    let mut out: Spans = userinfo
-        .into_iter()
-        .flat_map(|re| re.captures_iter(text))
-        // Prisma's `sqlserver://host:port;…;password=…` has no userinfo
-        // (go-mssqldb's `sqlserver://user:pass@host` has): an `@` after a
-        // `;` is a property's.
-        .filter(|c| {
-            !(c[0]
-                .get(..9)
-                .is_some_and(|s| s.eq_ignore_ascii_case("sqlserver"))
-                && c[1].contains(';'))
-        })
-        // A userinfo built of subexpressions (PowerShell's
-        // `$($env:USER):$($env:PASS)`, a shell's `$(cat …)`) reads the
-        // credential from elsewhere.
-        .filter(|c| !c[1].starts_with("$("))
-        .filter(|c| match c[1].split_once(':') {
-            // `token:@host` (packagecloud's, a registry's): the user is
-            // the token.
-            Some((user, "")) => token_user(user),
-            // A password that repeats its user (`guest:guest`) is a
-            // product's documented default; a generated one repeated (a
-            // Sentry DSN's `<key>:<key>@`) is still a secret.
-            Some((user, password)) => {
-                !is_placeholder(password)
-                    && (password != user || (random_like(password, 20) && has_digit(password)))
-            }
-            // A Sentry DSN's key is public: the client sends it. A mail
-            // address as the user (`alerts%40example.com@smtp…`) is a name.
-            None => {
-                random_like(&c[1], 20)
-                    && has_digit(&c[1])
-                    && !c[1].contains("%40")
-                    && !sentry_dsn(text, c.get(1))
-            }
-        })
-        .filter_map(|c| {
-            // The password is the secret (a user named `…%40example.com`
-            // is no placeholder of it).
-            let userinfo = c.get(1)?;
-            let info = userinfo.as_str();
-            Some(match info.find(':') {
-                Some(i) if i + 1 == info.len() => userinfo.start()..userinfo.start() + i,
-                Some(i) => userinfo.start() + i + 1..userinfo.end(),
-                None => userinfo.range(),
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        userinfo
+            .into_iter()
+            .flat_map(|re| re.captures_iter(text))
+            // Prisma's `sqlserver://host:port;…;password=…` has no userinfo
+            // (go-mssqldb's `sqlserver://user:pass@host` has): an `@` after a
+            // `;` is a property's.
+            .filter(|c| {
+                !(c[0]
+                    .get(..9)
+                    .is_some_and(|s| s.eq_ignore_ascii_case("sqlserver"))
+                    && c[1].contains(';'))
             })
-        })
-        .collect();
-    out.extend(
+            // A userinfo built of subexpressions (PowerShell's
+            // `$($env:USER):$($env:PASS)`, a shell's `$(cat …)`) reads the
+            // credential from elsewhere.
+            .filter(|c| !c[1].starts_with("$("))
+            .filter(|c| match c[1].split_once(':') {
+                // `token:@host` (packagecloud's, a registry's): the user is
+                // the token.
+                Some((user, "")) => token_user(user),
+                // A password that repeats its user (`guest:guest`) is a
+                // product's documented default; a generated one repeated (a
+                // Sentry DSN's `<key>:<key>@`) is still a secret.
+                Some((user, password)) => {
+                    !is_placeholder(password)
+                        && (password != user || (random_like(password, 20) && has_digit(password)))
+                }
+                // A Sentry DSN's key is public: the client sends it. A mail
+                // address as the user (`alerts%40example.com@smtp…`) is a name.
+                None => {
+                    random_like(&c[1], 20)
+                        && has_digit(&c[1])
+                        && !c[1].contains("%40")
+                        && !sentry_dsn(text, c.get(1))
+                }
+            })
+            .filter_map(|c| {
+                // The password is the secret (a user named `…%40example.com`
+                // is no placeholder of it).
+                let userinfo = c.get(1)?;
+                let info = userinfo.as_str();
+                Some(match info.find(':') {
+                    Some(i) if i + 1 == info.len() => userinfo.start()..userinfo.start() + i,
+                    Some(i) => userinfo.start() + i + 1..userinfo.end(),
+                    None => userinfo.range(),
+                })
+            })
+    });
+    found.stage(|| {
         open.captures(&SECRET_PATH_URL, text)
             .filter(|c| {
                 c.iter()
@@ -808,30 +814,30 @@ pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
             // The secret itself, so that a host named for an example
             // (`team%40acme.example`) makes no placeholder of it.
             .filter_map(|c| c.iter().skip(1).flatten().next().or(c.get(0)))
-            .map(|m| m.range()),
-    );
+            .map(|m| m.range())
+    });
     if text.contains("repo.anaconda.cloud/t/") {
-        out.extend(ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
+        found.stage(|| ANACONDA_CLOUD.find_iter(text).map(|m| m.range()));
     }
     if text.contains('#') {
         for key in FRAGMENT_KEY.captures_iter(text).filter_map(|c| c.get(1)) {
             let mut at = key.start();
             for piece in key.as_str().split(['/', '!']) {
                 if keys::fragment_key(piece) {
-                    out.push(at..at + piece.len());
+                    found.stage(|| std::iter::once(at..at + piece.len()));
                 }
                 at += piece.len() + 1;
             }
         }
     }
-    out.extend(schemeless::schemeless(text));
-    out.extend(groups(open.get(&PRIVATE_PATH), text, generated_segment));
+    found.stage(|| schemeless::schemeless(text));
+    found.stage(|| groups(open.get(&PRIVATE_PATH), text, generated_segment));
     // A channel's token (`/t/<token>/`) only on a conda host: the words
     // are the condition, as `/t/` alone is any site's path.
     if contains_any_ignoring_case(text, &["conda", "mamba", "pixi", "prefix.dev"]) {
-        out.extend(groups(Some(&CONDA_TOKEN), text, conda_token));
+        found.stage(|| groups(Some(&CONDA_TOKEN), text, conda_token));
     }
-    out.extend(
+    found.stage(|| {
         open.captures(&RPC_KEY, text)
             .filter_map(|c| c.get(1))
             .filter(|m| {
@@ -843,42 +849,42 @@ pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
                     && (hex || mixed_case(key))
                     && random_like(key, 32)
             })
-            .map(|m| m.range()),
-    );
-    out.extend(
+            .map(|m| m.range())
+    });
+    found.stage(|| {
         open.captures(&STREAM_KEY, text)
             .filter(|c| stream_key(&c[0], &c[1]))
             .filter_map(|c| c.get(1))
-            .map(|m| m.range()),
-    );
+            .map(|m| m.range())
+    });
     // URLs whose password stands outside the userinfo form: Oracle's
     // before the host, an SQS broker's with no host at all.
     let oracle = open.get(&ORACLE_JDBC);
     let sqs = text.contains("sqs://").then_some(&*SQS_BROKER);
     for re in oracle.into_iter().chain(sqs) {
-        out.extend(
+        found.stage(|| {
             re.captures_iter(text)
                 .filter_map(|c| c.get(1))
                 .filter(|m| !is_placeholder(m.as_str()) && !word_like(m.as_str()))
-                .map(|m| m.range()),
-        );
+                .map(|m| m.range())
+        });
     }
     let bytes = text.as_bytes();
     if memchr::memmem::find(bytes, b"hooks/").is_some()
         || memchr::memmem::find(bytes, b"deploy/").is_some()
         || memchr::memmem::find(bytes, b"-Signature=").is_some()
     {
-        out.extend(DEPLOY_HOOK.find_iter(text).map(|m| m.range()));
+        found.stage(|| DEPLOY_HOOK.find_iter(text).map(|m| m.range()));
     }
-    out.extend(
+    found.stage(|| {
         open.captures(&PUSH_URL, text)
             .filter_map(|c| c.get(1))
             .filter(|m| {
                 let token = m.as_str();
                 has_digit(token) && has_letter(token) && mixed_case(token) && !word_like(token)
             })
-            .map(|m| m.range()),
-    );
+            .map(|m| m.range())
+    });
     for url in open.find(&HOOK_URL, text) {
         // A UUID right after `hook/` or on a heartbeat host is the secret;
         // elsewhere (`/hooks/subscriptions/<uuid>`, `/integrations/<uuid>`)
@@ -904,13 +910,13 @@ pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
                 && !digest
                 && (generated_segment(segment) || hook_id || ((hook || ping) && is_uuid(segment)))
             {
-                out.push(at..at + segment.len());
+                found.stage(|| std::iter::once(at..at + segment.len()));
             }
             at += segment.len() + 1;
             previous = segment;
         }
     }
-    out.extend(
+    found.stage(|| {
         URL_PARAM
             .captures_iter(text)
             .filter(|c| {
@@ -965,19 +971,19 @@ pub(super) fn secret_url(text: &str, doors: Doors) -> Spans {
                 } else {
                     m.range()
                 }
-            }),
-    );
+            })
+    });
     if text.contains("--url-query") {
-        out.extend(
+        found.stage(|| {
             CURL_URL_QUERY
                 .captures_iter(text)
                 .filter(|c| param_kind(&c[1]).is_some_and(|kind| secret_param(kind, &c[2], None)))
                 .filter_map(|c| c.get(2))
-                .map(|m| m.range()),
-        );
+                .map(|m| m.range())
+        });
     }
-    out.extend(paired::user_passwords(text));
-    out
+    found.stage(|| paired::user_passwords(text));
+    found
 }
 
 mod keys;

@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::normalize::normalize;
 use super::pattern::{
-    Spans, candidates, contains_ignoring_case, groups, lazy_regex, matches, regex,
+    Found, Spans, candidates, contains_ignoring_case, groups, lazy_regex, matches, regex,
 };
 use super::sql;
 use super::table;
@@ -722,59 +722,65 @@ const OTHER_THINGS: &[&str] = &[
     "license",
 ];
 
-pub(super) fn session_id(text: &str) -> Spans {
-    let mut out = candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
-        // ASP.NET's id is 24 of `a`–`z` and `0`–`5`, digits or none: few
-        // vowels, as words have many.
-        let aspnet = c[1].eq_ignore_ascii_case("ASP.NET_SessionId")
-            && c[2].len() == 24
-            && c[2]
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || (b'0'..=b'5').contains(&b))
-            && few_vowels(&c[2])
-            && !keyboard_walk(&c[2])
-            && !counts_up(&c[2])
-            && distinct_chars(&c[2]) >= 10;
-        if aspnet {
-            return true;
-        }
-        // In braces only a GUID is a value (`{60B8…}`); anything else is a
-        // template's interpolation (`{uuid.uuid4()}`).
-        let braced = c.get(2).is_some_and(|v| text[..v.start()].ends_with('{'));
-        // R reads a member with `$` (Shiny's `session$token`). In a cookie
-        // header, any cookie named for a session is one
-        // (`AUTH_SESSION_ID_LEGACY`).
-        // The 1Password CLI keeps its session token in
-        // `OP_SESSION_<account>`.
-        if c[1].to_ascii_uppercase().starts_with("OP_SESSION_") {
-            return random_like(&c[2], 32) && has_digit(&c[2]);
-        }
-        if let Some(suffix) = session_key(&c[1].replace('$', ".")) {
-            return session_value(suffix, &c[2]) && (!braced || UUID_ONLY.is_match(&c[2]));
-        }
-        // Its value must be generated (a UUID, perhaps with a node's
-        // suffix): a time, a date or a flag's words
-        // (`session_started_at=2024-…`, `session_flag=dark_mode_v2`) are
-        // none.
-        // Keycloak's legacy cookies are named for it alone.
-        let keycloak = ["AUTH_SESSION_ID_LEGACY", "KEYCLOAK_SESSION_LEGACY"]
-            .iter()
-            .any(|name| c[1].eq_ignore_ascii_case(name));
-        let header = keycloak || c.get(1).is_some_and(|key| cookie_header(text, key.start()));
-        let v = &c[2];
-        let uuid = v.get(..36).is_some_and(|head| UUID_ONLY.is_match(head));
-        // An encoded space or comma is text's (`Wed%2C%2001%20May…`).
-        let text_encoded = v.contains("%20") || v.contains("%2C");
-        header
-            && !text_encoded
-            && contains_ignoring_case(&c[1], "sess")
-            && session_value("session", v)
-            && (uuid || store_log_id(v.trim_end_matches(['.', ':'])))
+pub(super) fn session_id<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        candidates(Some(&SESSION_ASSIGNMENT), text, 2, |c| {
+            // ASP.NET's id is 24 of `a`–`z` and `0`–`5`, digits or none: few
+            // vowels, as words have many.
+            let aspnet = c[1].eq_ignore_ascii_case("ASP.NET_SessionId")
+                && c[2].len() == 24
+                && c[2]
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || (b'0'..=b'5').contains(&b))
+                && few_vowels(&c[2])
+                && !keyboard_walk(&c[2])
+                && !counts_up(&c[2])
+                && distinct_chars(&c[2]) >= 10;
+            if aspnet {
+                return true;
+            }
+            // In braces only a GUID is a value (`{60B8…}`); anything else is a
+            // template's interpolation (`{uuid.uuid4()}`).
+            let braced = c.get(2).is_some_and(|v| text[..v.start()].ends_with('{'));
+            // R reads a member with `$` (Shiny's `session$token`). In a cookie
+            // header, any cookie named for a session is one
+            // (`AUTH_SESSION_ID_LEGACY`).
+            // The 1Password CLI keeps its session token in
+            // `OP_SESSION_<account>`.
+            if c[1].to_ascii_uppercase().starts_with("OP_SESSION_") {
+                return random_like(&c[2], 32) && has_digit(&c[2]);
+            }
+            if let Some(suffix) = session_key(&c[1].replace('$', ".")) {
+                return session_value(suffix, &c[2]) && (!braced || UUID_ONLY.is_match(&c[2]));
+            }
+            // Its value must be generated (a UUID, perhaps with a node's
+            // suffix): a time, a date or a flag's words
+            // (`session_started_at=2024-…`, `session_flag=dark_mode_v2`) are
+            // none.
+            // Keycloak's legacy cookies are named for it alone.
+            let keycloak = ["AUTH_SESSION_ID_LEGACY", "KEYCLOAK_SESSION_LEGACY"]
+                .iter()
+                .any(|name| c[1].eq_ignore_ascii_case(name));
+            let header = keycloak || c.get(1).is_some_and(|key| cookie_header(text, key.start()));
+            let v = &c[2];
+            let uuid = v.get(..36).is_some_and(|head| UUID_ONLY.is_match(head));
+            // An encoded space or comma is text's (`Wed%2C%2001%20May…`).
+            let text_encoded = v.contains("%20") || v.contains("%2C");
+            header
+                && !text_encoded
+                && contains_ignoring_case(&c[1], "sess")
+                && session_value("session", v)
+                && (uuid || store_log_id(v.trim_end_matches(['.', ':'])))
+        })
     });
     // A column of an `INSERT` named for a session (`django_session`'s
     // `session_key`), or the id of a row in a sessions table, and its
     // value.
-    out.extend(
+    found.stage(|| {
         sql::inserted(text)
             .into_iter()
             .filter(|i| {
@@ -800,119 +806,138 @@ pub(super) fn session_id(text: &str) -> Spans {
                 }
                 session_key(i.column).is_some_and(|suffix| session_value(suffix, value))
             })
-            .map(|i| i.value),
-    );
-    out.extend(groups(Some(&SESSION_NAMED), text, |v| {
-        // Words in camel case (`ErrSessionNotFound2`) are a name.
-        let camel_words = mixed_case(v) && wordy(v);
-        !is_placeholder(v)
-            && !camel_words
-            && has_digit(v)
-            && random_like(v, 16)
-            && !word_like(v)
-            && !resource_sid(v)
-            && !written_out(v)
-    }));
+            .map(|i| i.value)
+    });
+    found.stage(|| {
+        groups(Some(&SESSION_NAMED), text, |v| {
+            // Words in camel case (`ErrSessionNotFound2`) are a name.
+            let camel_words = mixed_case(v) && wordy(v);
+            !is_placeholder(v)
+                && !camel_words
+                && has_digit(v)
+                && random_like(v, 16)
+                && !word_like(v)
+                && !resource_sid(v)
+                && !written_out(v)
+        })
+    });
     // The nil UUID (`00000000-…-000000000000`) is a fixture's placeholder.
     let nil = |span: &std::ops::Range<usize>| text[..span.end].ends_with("000000000000");
-    out.extend(
+    found.stage(|| {
         matches(Some(&SESSION_LABELLED_UUID), text)
             .into_iter()
-            .filter(|s| !nil(s) && !filler_or_sum(text, s)),
-    );
-    out.extend(matches(Some(&SESSION_TRANSCRIPT), text));
+            .filter(|s| !nil(s) && !filler_or_sum(text, s))
+    });
+    found.stage(|| matches(Some(&SESSION_TRANSCRIPT), text));
     // A documentation's sample UUID counts up (`123e4567-e89b-…`).
-    out.extend(groups(Some(&RESUME_ARGUMENTS), text, |id| {
-        !counts_up(id) && !id.ends_with("000000000000")
-    }));
+    found.stage(|| {
+        groups(Some(&RESUME_ARGUMENTS), text, |id| {
+            !counts_up(id) && !id.ends_with("000000000000")
+        })
+    });
     if contains_ignoring_case(text, "claude") {
-        out.extend(groups(Some(&CLAUDE_PROJECT_PATH), text, |_| true));
+        found.stage(|| groups(Some(&CLAUDE_PROJECT_PATH), text, |_| true));
     }
-    out.extend(groups(Some(&ASPNET_AUTH_COOKIE), text, |v| {
-        // A ticket runs to hundreds of hex digits: chance gives it a run
-        // that counts up, so only the variety of its characters is judged.
-        has_digit(v) && random_like(v, 40) && distinct_chars(v) >= 10
-    }));
-    out.extend(groups(Some(&LOG_TEMPLATE_ARGUMENT), text, |v| {
-        has_digit(v) && random_like(v, 16) && !counts_up(v)
-    }));
-    out.extend(groups(Some(&COOKIE_LOOKUP_MISS), text, |v| {
-        has_digit(v) && random_like(v, 20) && !word_like(v)
-    }));
-    out.extend(
+    found.stage(|| {
+        groups(Some(&ASPNET_AUTH_COOKIE), text, |v| {
+            // A ticket runs to hundreds of hex digits: chance gives it a run
+            // that counts up, so only the variety of its characters is judged.
+            has_digit(v) && random_like(v, 40) && distinct_chars(v) >= 10
+        })
+    });
+    found.stage(|| {
+        groups(Some(&LOG_TEMPLATE_ARGUMENT), text, |v| {
+            has_digit(v) && random_like(v, 16) && !counts_up(v)
+        })
+    });
+    found.stage(|| {
+        groups(Some(&COOKIE_LOOKUP_MISS), text, |v| {
+            has_digit(v) && random_like(v, 20) && !word_like(v)
+        })
+    });
+    found.stage(|| {
         matches(Some(&SESSION_CONTEXT), text)
             .into_iter()
-            .filter(|s| !nil(s)),
-    );
+            .filter(|s| !nil(s))
+    });
     if !text.is_ascii() {
-        out.extend(matches(Some(&SESSION_CYRILLIC), text));
+        found.stage(|| matches(Some(&SESSION_CYRILLIC), text));
     }
-    out.extend(groups(Some(&SESSION_SECTION), text, |_| true));
-    out.extend(labelled_after(text));
-    out.extend(table_column(text));
-    out.extend(groups(Some(&COOKIE_PAIR), text, |v| {
-        // Classic ASP's cookie value is 24 capitals and no digit.
-        let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
-        !is_placeholder(v)
-            && (has_digit(v) || capitals)
-            && !word_like(v)
-            && distinct_chars(v) >= 8
-            && !docs_example(v)
-    }));
+    found.stage(|| groups(Some(&SESSION_SECTION), text, |_| true));
+    found.stage(|| labelled_after(text));
+    found.stage(|| table_column(text));
+    found.stage(|| {
+        groups(Some(&COOKIE_PAIR), text, |v| {
+            // Classic ASP's cookie value is 24 capitals and no digit.
+            let capitals = v.len() >= 20 && v.bytes().all(|b| b.is_ascii_uppercase());
+            !is_placeholder(v)
+                && (has_digit(v) || capitals)
+                && !word_like(v)
+                && distinct_chars(v) >= 8
+                && !docs_example(v)
+        })
+    });
     // Words may follow "value" (`value base64url-encoded, signed …`): only
     // a generated value counts.
-    out.extend(groups(Some(&QUOTED_COOKIE_VALUE), text, |v| {
-        !is_placeholder(v)
-            && has_digit(v)
-            && mixed_case(v)
-            && longest_alnum_run(v) >= 16
-            && !wordy(v)
-            && random_like(v, 16)
-    }));
-    out.extend(groups(Some(&SESSION_KEY), text, |v| {
-        // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
-        let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
-        // engine.io's base64url `sid` may hold no digit by chance.
-        let generated = has_digit(v) || (mixed_case(v) && few_vowels(v));
-        !twilio && !is_placeholder(v) && generated && random_like(v, 16) && !counts_up(v)
-    }));
+    found.stage(|| {
+        groups(Some(&QUOTED_COOKIE_VALUE), text, |v| {
+            !is_placeholder(v)
+                && has_digit(v)
+                && mixed_case(v)
+                && longest_alnum_run(v) >= 16
+                && !wordy(v)
+                && random_like(v, 16)
+        })
+    });
+    found.stage(|| {
+        groups(Some(&SESSION_KEY), text, |v| {
+            // A Twilio resource SID (`AC…`, `SK…` and 32 hex) is no session.
+            let twilio = v.len() == 34 && v.as_bytes()[2..].iter().all(u8::is_ascii_hexdigit);
+            // engine.io's base64url `sid` may hold no digit by chance.
+            let generated = has_digit(v) || (mixed_case(v) && few_vowels(v));
+            !twilio && !is_placeholder(v) && generated && random_like(v, 16) && !counts_up(v)
+        })
+    });
     // Both of its shapes need twelve digits in a row.
-    let digit_run = text
-        .as_bytes()
-        .split(|b| !b.is_ascii_digit())
-        .any(|run| run.len() >= 12);
-    if digit_run {
-        out.extend(groups(Some(&SESSION_NUMBER), text, |v| {
+    found.stage(|| {
+        let digit_run = text
+            .as_bytes()
+            .split(|b| !b.is_ascii_digit())
+            .any(|run| run.len() >= 12);
+        let number = Some(&*SESSION_NUMBER).filter(|_| digit_run);
+        groups(number, text, |v| {
             !calendar_date(v) && !counts_up(v) && !epoch_time(v)
-        }));
-    }
-    out.extend(groups(Some(&SESSION_STORE_LOG), text, store_log_id));
-    out.extend(regenerated_ids(text));
-    out.extend(
+        })
+    });
+    found.stage(|| groups(Some(&SESSION_STORE_LOG), text, store_log_id));
+    found.stage(|| regenerated_ids(text));
+    found.stage(|| {
         SESSION_CLAUSE
             .captures_iter(text)
             .filter(|c| names_no_other_id(&c[1]) && has_digit(&c[2]) && !counts_up(&c[2]))
-            .filter_map(|c| c.get(2).map(|m| m.range())),
-    );
-    out.extend(nearby::nearby_ids(text));
-    out.extend(groups(Some(&SESSION_LISTING), text, listed_id));
-    out.extend(groups(Some(&SESSION_ABROAD), text, labelled_abroad));
-    out.extend(cookies::cookie_ids(text));
-    out.extend(named::named_ids(text));
-    out.extend(tools::tool_ids(text));
-    out.extend(groups(Some(&SESSION_SHORT), text, |v| {
-        distinct_chars(v) >= 4
-    }));
+            .filter_map(|c| c.get(2).map(|m| m.range()))
+    });
+    found.stage(|| nearby::nearby_ids(text));
+    found.stage(|| groups(Some(&SESSION_LISTING), text, listed_id));
+    found.stage(|| groups(Some(&SESSION_ABROAD), text, labelled_abroad));
+    found.stage(|| cookies::cookie_ids(text));
+    found.stage(|| named::named_ids(text));
+    found.stage(|| tools::tool_ids(text));
+    found.stage(|| groups(Some(&SESSION_SHORT), text, |v| distinct_chars(v) >= 4));
     let id = |b: &str| random_like(b, 16) && has_digit(b);
-    out.extend(groups(Some(&SESSION_FILE), text, id));
-    out.extend(groups(Some(&SESSION_DUMP), text, id));
-    out.extend(groups(Some(&SESSION_STORE_FILE), text, |b| {
-        random_like(b, 20) && has_digit(b) && mixed_case(b) && !wordy(b)
-    }));
-    out.extend(groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
-        random_like(id, 24) && mixed_case(id) && !docs_example(id)
-    }));
-    out
+    found.stage(|| groups(Some(&SESSION_FILE), text, id));
+    found.stage(|| groups(Some(&SESSION_DUMP), text, id));
+    found.stage(|| {
+        groups(Some(&SESSION_STORE_FILE), text, |b| {
+            random_like(b, 20) && has_digit(b) && mixed_case(b) && !wordy(b)
+        })
+    });
+    found.stage(|| {
+        groups(Some(&SIGNED_SESSION_COOKIE), text, |id| {
+            random_like(id, 24) && mixed_case(id) && !docs_example(id)
+        })
+    });
+    found
 }
 
 mod cookies;

@@ -5,7 +5,8 @@ use std::sync::LazyLock;
 
 use super::gate::{Doors, Gates};
 use super::pattern::{
-    Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex, matches, tokens,
+    Found, Spans, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex, matches,
+    tokens,
 };
 use super::value::{
     counts_up, distinct_chars, few_vowels, has_digit, has_letter, is_placeholder,
@@ -363,20 +364,26 @@ pub(super) fn github(text: &str) -> Spans {
     })
 }
 
-pub(super) fn openai(text: &str) -> Spans {
-    let mut out = tokens(Some(&OPENAI), text, |b| {
-        // A Kubernetes pod's name (`sk-embedder-7c9d5b8f6d-q2lzx`) is
-        // lower case and hyphenated; keys mix cases.
-        let pod = b
-            .bytes()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
-            && b.bytes().filter(|&c| c == b'-').count() >= 2;
-        !b.starts_with("ant-") && !pod && (key_body(b) || marked_key(b))
+pub(super) fn openai<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        tokens(Some(&OPENAI), text, |b| {
+            // A Kubernetes pod's name (`sk-embedder-7c9d5b8f6d-q2lzx`) is
+            // lower case and hyphenated; keys mix cases.
+            let pod = b
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+                && b.bytes().filter(|&c| c == b'-').count() >= 2;
+            !b.starts_with("ant-") && !pod && (key_body(b) || marked_key(b))
+        })
     });
     // Glued to an option, only a key with its marker: a branch or a label
     // may be named `sk-proj-…` too.
-    out.extend(groups(Some(&OPENAI_GLUED), text, |k| marked_key(&k[3..])));
-    out
+    found.stage(|| groups(Some(&OPENAI_GLUED), text, |k| marked_key(&k[3..])));
+    found
 }
 
 /// Whether a key's body carries `T3BlbkFJ` (the base64 of "OpenAI"), as a
@@ -390,23 +397,31 @@ pub(super) fn anthropic(text: &str) -> Spans {
     tokens(Some(&ANTHROPIC), text, key_body)
 }
 
-pub(super) fn slack(text: &str) -> Spans {
-    let mut out = tokens(Some(&SLACK_TOKEN), text, |b| {
-        // `_` stands in a refresh token's random body, and in a name
-        // (`xoxp-user_token_v2`), which is in one case.
-        // A documentation sample counts up and is short
-        // (`xoxb-1234-5678-abcdef`); a token's secret part alone runs to 24.
-        let sample = b.len() < 32 && counts_up(b);
-        random_like(b, 10) && has_digit(b) && (!b.contains('_') || mixed_case(b)) && !sample
+pub(super) fn slack<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        tokens(Some(&SLACK_TOKEN), text, |b| {
+            // `_` stands in a refresh token's random body, and in a name
+            // (`xoxp-user_token_v2`), which is in one case.
+            // A documentation sample counts up and is short
+            // (`xoxb-1234-5678-abcdef`); a token's secret part alone runs to 24.
+            let sample = b.len() < 32 && counts_up(b);
+            random_like(b, 10) && has_digit(b) && (!b.contains('_') || mixed_case(b)) && !sample
+        })
     });
-    out.extend(groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
+    found.stage(|| groups(Some(&SLACK_HOOK), text, |b| random_like(b, 8)));
     // A triple without Slack's host counts in a text about Slack.
     if may_hold_hook_path(text.as_bytes()) && contains_ignoring_case(text, "slack") {
-        out.extend(groups(Some(&SLACK_HOOK_PATH), text, |b| {
-            random_like(b, 20) && mixed_case(b) && (has_digit(b) || b.len() >= 24)
-        }));
+        found.stage(|| {
+            groups(Some(&SLACK_HOOK_PATH), text, |b| {
+                random_like(b, 20) && mixed_case(b) && (has_digit(b) || b.len() >= 24)
+            })
+        });
     }
-    out
+    found
 }
 
 /// Whether a webhook triple may be in the text: a capital or a digit, a
@@ -425,40 +440,50 @@ fn generated(body: &str) -> bool {
     has_digit(body) || (body.len() >= 20 && mixed_case(body))
 }
 
-pub(super) fn google(text: &str) -> Spans {
+pub(super) fn google<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
     let accept = |b: &str| random_like(b, 20) && generated(b);
-    let mut out = tokens(Some(&GOOGLE), text, accept);
-    out.extend(tokens(Some(&GOOGLE_PACKED), text, accept));
-    out
+    let mut found = Found::new(stands);
+    found.stage(|| tokens(Some(&GOOGLE), text, accept));
+    found.stage(|| tokens(Some(&GOOGLE_PACKED), text, accept));
+    found
 }
 
 pub(super) fn stripe(text: &str) -> Spans {
     tokens(Some(&STRIPE), text, |b| random_like(b, 16) && generated(b))
 }
 
-pub(super) fn npm(text: &str) -> Spans {
-    let mut out = tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36));
+pub(super) fn npm<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| tokens(Some(&NPM_TOKEN), text, |b| random_like(b, 36)));
     if contains_ignoring_case(text, "npm") {
-        out.extend(groups(Some(&NPM_LEGACY), text, |v| distinct_chars(v) >= 8));
+        found.stage(|| groups(Some(&NPM_LEGACY), text, |v| distinct_chars(v) >= 8));
     }
     // `_auth` named beside its value in prose: a value that decodes to
     // `user:password` is the credential, whatever the words between.
     if text.contains("_auth") {
-        out.extend(groups(Some(&NPM_AUTH_NAMED), text, decodes_to_login));
+        found.stage(|| groups(Some(&NPM_AUTH_NAMED), text, decodes_to_login));
     }
-    out.extend(groups(Some(&NPM_RC), text, |v| {
-        // `npm config delete …:_authToken --location=project`: a flag.
-        // A sentence's full stop is not the value's ("use a scoped
-        // `_authToken` instead.").
-        let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
-        // A redirection (`… :_authToken >/dev/null`) reads the value.
-        v.len() >= 8
-            && v.is_ascii()
-            && !is_placeholder(v)
-            && !word_like(v)
-            && !v.starts_with(['-', '>'])
-    }));
-    out
+    found.stage(|| {
+        groups(Some(&NPM_RC), text, |v| {
+            // `npm config delete …:_authToken --location=project`: a flag.
+            // A sentence's full stop is not the value's ("use a scoped
+            // `_authToken` instead.").
+            let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
+            // A redirection (`… :_authToken >/dev/null`) reads the value.
+            v.len() >= 8
+                && v.is_ascii()
+                && !is_placeholder(v)
+                && !word_like(v)
+                && !v.starts_with(['-', '>'])
+        })
+    });
+    found
 }
 
 lazy_regex!(
@@ -825,16 +850,22 @@ lazy_regex!(
 );
 
 /// A Telegram bot token, whole or split in two.
-pub(super) fn telegram(text: &str) -> Spans {
+pub(super) fn telegram<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
     let secret = |s: &str| random_like(s, 30) && mixed_case(s) && distinct_chars(s) >= 12;
-    let mut out = groups(Some(&TELEGRAM), text, |t| {
-        secret(t.split_once(':').map_or("", |(_, s)| s))
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        groups(Some(&TELEGRAM), text, |t| {
+            secret(t.split_once(':').map_or("", |(_, s)| s))
+        })
     });
     // The gate's word is the condition itself, so that ungated runs agree.
     if contains_ignoring_case(text, "bot") && BOT_ID.is_match(text) {
-        out.extend(groups(Some(&TELEGRAM_HALF), text, secret));
+        found.stage(|| groups(Some(&TELEGRAM_HALF), text, secret));
     }
-    out
+    found
 }
 
 /// Whether some dot-separated piece of `text` is six or seven token
@@ -857,33 +888,40 @@ fn may_hold_discord_token(text: &str) -> bool {
 
 /// A Discord bot token (its first part decodes to a numeric id) or webhook
 /// URL.
-pub(super) fn discord(text: &str) -> Spans {
+pub(super) fn discord<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
     use base64::Engine as _;
-    let mut out: Spans = may_hold_discord_token(text)
-        .then(|| DISCORD_TOKEN.captures_iter(text))
-        .into_iter()
-        .flatten()
-        .filter_map(|c| {
-            // The id's base64 opens with a digit's letter, never a dash: a
-            // dash before it belongs to the text (a shell default's
-            // `${DISCORD_TOKEN:-…}`).
-            let first = c.get(1)?;
-            let id = first.as_str().trim_start_matches('-');
-            let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                .decode(id)
-                .unwrap_or_default();
-            ((17..=20).contains(&decoded.len())
-                && decoded.iter().all(u8::is_ascii_digit)
-                && random_like(&c[3], 20)
-                && !counts_up(&c[3]))
-            .then(|| first.end() - id.len()..c.get(3).map_or(first.end(), |m| m.end()))
-        })
-        .collect();
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        may_hold_discord_token(text)
+            .then(|| DISCORD_TOKEN.captures_iter(text))
+            .into_iter()
+            .flatten()
+            .filter_map(|c| {
+                // The id's base64 opens with a digit's letter, never a dash: a
+                // dash before it belongs to the text (a shell default's
+                // `${DISCORD_TOKEN:-…}`).
+                let first = c.get(1)?;
+                let id = first.as_str().trim_start_matches('-');
+                let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(id)
+                    .unwrap_or_default();
+                ((17..=20).contains(&decoded.len())
+                    && decoded.iter().all(u8::is_ascii_digit)
+                    && random_like(&c[3], 20)
+                    && !counts_up(&c[3]))
+                .then(|| first.end() - id.len()..c.get(3).map_or(first.end(), |m| m.end()))
+            })
+    });
     if contains_ignoring_case(text, "webhook") || contains_ignoring_case(text, "discord") {
         // A webhook token is base64url, so of mixed case: a digest is not.
-        out.extend(groups(Some(&DISCORD_ID_TOKEN), text, |b| {
-            random_like(b, 20) && mixed_case(b)
-        }));
+        found.stage(|| {
+            groups(Some(&DISCORD_ID_TOKEN), text, |b| {
+                random_like(b, 20) && mixed_case(b)
+            })
+        });
     }
     // discord.js's `WebhookClient`, discord.py's `Webhook.partial` and
     // disgo's `snowflake.MustParse` name their vendor by themselves, as
@@ -894,12 +932,10 @@ pub(super) fn discord(text: &str) -> Spans {
         || text.contains("snowflake.MustParse(")
         || (contains_ignoring_case(text, "webhook_id") && WEBHOOK_SNOWFLAKE.is_match(text))
     {
-        out.extend(groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
-        out.extend(groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| {
-            random_like(b, 20)
-        }));
+        found.stage(|| groups(Some(&DISCORD_WEBHOOK), text, |b| random_like(b, 20)));
+        found.stage(|| groups(Some(&DISCORD_WEBHOOK_TOKEN), text, |b| random_like(b, 20)));
     }
-    out
+    found
 }
 
 mod aws;

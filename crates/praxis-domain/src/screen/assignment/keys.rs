@@ -276,6 +276,76 @@ fn key_qualifier(word: &str) -> bool {
     ) || (word.len() == 2 && word.starts_with('v') && word.as_bytes()[1].is_ascii_digit())
 }
 
+/// What a key ending in `key` names when it is no secret: a database's,
+/// a cache's or a queue's key, a public key, a hotkey.
+const HARMLESS_KEY_WORDS: &[&str] = &[
+    "primary",
+    "foreign",
+    "sort",
+    "partition",
+    "hash",
+    "range",
+    "row",
+    "cache",
+    "idempotency",
+    "dedup",
+    "dedupe",
+    "lock",
+    "lookup",
+    "routing",
+    "message",
+    "event",
+    "group",
+    "object",
+    "s3",
+    "public",
+    "publishable",
+    "site",
+    "hot",
+    "short",
+    "sign",
+    "translation",
+    "i18n",
+    "label",
+    "map",
+    "dict",
+    "index",
+    "unique",
+    "composite",
+    "natural",
+    "join",
+    "react",
+    "data",
+    // Application Insights' key names where telemetry goes; browsers send it.
+    "instrumentation",
+];
+
+/// Whether a key the classes above leave out still names a secret: one
+/// ending in `key` (`project_key`, Laravel's `APP_KEY`) that no harmless
+/// word qualifies. Its value counts only when it is generated.
+pub(super) fn generated_key(key: &str) -> bool {
+    let bare = key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'));
+    let mut words = key_words(bare);
+    // A numbered key (`VAULT_UNSEAL_KEY_1`) is named by its words.
+    if words
+        .last()
+        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()))
+    {
+        words.pop();
+    }
+    // Vault AppRole's `secret_id` is its password; elsewhere a secret's
+    // id is its name (`--secret-id prod/db`), which is not generated.
+    matches!(words.as_slice(), [.., qualifier, last]
+        if (last == "key" && !HARMLESS_KEY_WORDS.contains(&qualifier.as_str()))
+            || (qualifier == "secret" && last == "id"))
+}
+
+/// Whether a key is named `key` and nothing else (an INI section's
+/// `key=`, a YAML block's `key:`): it names a secret only by its value.
+pub(super) fn bare_key(key: &str) -> bool {
+    key_words(key.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '\\'))) == ["key"]
+}
+
 #[cfg(test)]
 mod tests {
     use super::{KeyClass, key_class};

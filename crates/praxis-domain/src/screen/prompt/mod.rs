@@ -15,7 +15,7 @@ mod standing;
 mod turns;
 
 use super::gate::{Doors, Gates};
-use super::pattern::{Spans, lazy_regex, lead_lower, regex};
+use super::pattern::{Found, lazy_regex, lead_lower, regex};
 use turns::{TURN, transcript_turns};
 
 /// Instruction phrasings, each with the words it needs.
@@ -840,7 +840,11 @@ lazy_regex!(
 );
 
 /// Where the text is phrased as an instruction to the reading agent.
-pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
+pub(super) fn prompt_override<'s>(
+    text: &str,
+    doors: Doors,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
     let open = GATES.open(doors);
     // Every open pattern but those whose matches are checked below.
     let rule_files = languages::rule_files_dismissed();
@@ -856,24 +860,25 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
         late_address,
     ];
     let addressed_order = languages::addressed_order();
-    let mut out: Spans = open
-        .patterns()
-        .filter(|pattern| !checked.iter().any(|c| std::ptr::eq(*c, *pattern)))
-        .flat_map(|pattern| {
-            let warning = std::ptr::eq(pattern, addressed_order);
-            pattern
-                .find_iter(text)
-                .filter(move |m| {
-                    let line_end = text[m.end()..]
-                        .find('\n')
-                        .map_or(text.len(), |i| m.end() + i);
-                    !(warning && languages::negated_order(&text[m.start()..line_end]))
-                })
-                .map(|m| m.range())
-        })
-        .filter(|span| !described_attempt(&text[..span.start]) && !status_line(text, span))
-        .collect();
-    out.extend(
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        open.patterns()
+            .filter(|pattern| !checked.iter().any(|c| std::ptr::eq(*c, *pattern)))
+            .flat_map(|pattern| {
+                let warning = std::ptr::eq(pattern, addressed_order);
+                pattern
+                    .find_iter(text)
+                    .filter(move |m| {
+                        let line_end = text[m.end()..]
+                            .find('\n')
+                            .map_or(text.len(), |i| m.end() + i);
+                        !(warning && languages::negated_order(&text[m.start()..line_end]))
+                    })
+                    .map(|m| m.range())
+            })
+            .filter(|span| !described_attempt(&text[..span.start]) && !status_line(text, span))
+    });
+    found.stage(|| {
         open.find(&fiction::FICTION_COVER, text)
             .filter(|m| {
                 !fiction::refused(&format!(
@@ -882,9 +887,9 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                     m.as_str()
                 ))
             })
-            .map(|m| m.range()),
-    );
-    out.extend(
+            .map(|m| m.range())
+    });
+    found.stage(|| {
         open.find(&REMINDER_TAG, text)
             .filter(|m| {
                 let quoted = text[..m.start()].ends_with('`');
@@ -900,9 +905,9 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                 let named = lead.ends_with("element") || lead.ends_with("tag");
                 !quoted && !named && !TAG_AS_TOPIC.is_match(&text[end..])
             })
-            .map(|m| m.range()),
-    );
-    out.extend(
+            .map(|m| m.range())
+    });
+    found.stage(|| {
         open.find(&REPOSITORY_GUIDANCE, text)
             .chain(open.find(rule_files, text))
             .filter(|m| {
@@ -925,12 +930,12 @@ pub(super) fn prompt_override(text: &str, doors: Doors) -> Spans {
                     || described_attempt(lead)
                     || NEVER_TELL.is_match(line))
             })
-            .map(|m| m.range()),
-    );
-    out.extend(transcript_turns(&open, text));
-    out.extend(addressed::addressed_orders(open.get(address), text));
-    out.extend(addressed::addressed_orders(open.get(late_address), text));
-    out
+            .map(|m| m.range())
+    });
+    found.stage(|| transcript_turns(&open, text));
+    found.stage(|| addressed::addressed_orders(open.get(address), text));
+    found.stage(|| addressed::addressed_orders(open.get(late_address), text));
+    found
 }
 
 #[cfg(test)]

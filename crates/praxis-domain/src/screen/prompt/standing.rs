@@ -215,7 +215,9 @@ mod tests {
     /// learned model left out (it has read the held-out parts once they
     /// were seen, so it would pass these tests whatever the rules do).
     fn rules_fire(text: &str) -> bool {
-        !super::super::prompt_override(normalize(text).as_str(), Doors::ALL).is_empty()
+        !super::super::prompt_override(normalize(text).as_str(), Doors::ALL, &|_| false)
+            .into_spans()
+            .is_empty()
     }
 
     /// Held-out 72 and 74: orders to the reader that its rules alone now

@@ -3,7 +3,7 @@
 //! named for them or near the word "secret" in a text about AWS, session
 //! and STS tokens.
 
-use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex, tokens};
+use super::super::pattern::{Found, contains_ignoring_case, groups, lazy_regex, tokens};
 use super::super::table;
 use super::super::value::{counts_up, distinct_chars, has_digit, mixed_case, random_like, wordy};
 
@@ -115,48 +115,66 @@ fn spelled_in_words(body: &str) -> bool {
 }
 
 /// AWS's access key ids, secret access keys and session tokens.
-pub(in crate::screen) fn aws(text: &str) -> Spans {
-    let mut out = tokens(Some(&AWS_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE")
-            && distinct_chars(b) >= 6
-            && (!spelled_in_words(b)
-                || AWS_KEY_CONTEXT.is_match(text)
-                || AWS_SECRET_SHAPE
-                    .captures_iter(text)
-                    .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
+pub(in crate::screen) fn aws<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| {
+        tokens(Some(&AWS_KEY_ID), text, |b| {
+            !b.contains("EXAMPLE")
+                && distinct_chars(b) >= 6
+                && (!spelled_in_words(b)
+                    || AWS_KEY_CONTEXT.is_match(text)
+                    || AWS_SECRET_SHAPE
+                        .captures_iter(text)
+                        .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
+        })
     });
     // A presigned URL's credential names a real key id, however it reads.
-    out.extend(groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
-        !b.contains("EXAMPLE") && distinct_chars(b) >= 6
-    }));
+    found.stage(|| {
+        groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
+            !b.contains("EXAMPLE") && distinct_chars(b) >= 6
+        })
+    });
     // Read out in groups, the id's prefix stands before a space or a dash.
     let grouped = [b"AKIA ", b"ASIA ", b"AKIA-", b"ASIA-"]
         .iter()
         .any(|p| memchr::memmem::find(text.as_bytes(), *p).is_some());
     if grouped {
-        out.extend(tokens(Some(&AWS_KEY_ID_GROUPED), text, |b| {
-            distinct_chars(b) >= 8 && has_digit(b)
-        }));
+        found.stage(|| {
+            tokens(Some(&AWS_KEY_ID_GROUPED), text, |b| {
+                distinct_chars(b) >= 8 && has_digit(b)
+            })
+        });
     }
     // Forty hex digits are a SHA-1 (a commit, a fingerprint), never a key.
-    out.extend(groups(Some(&AWS_SECRET), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12 && !b.bytes().all(|c| c.is_ascii_hexdigit())
-    }));
-    out.extend(groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
-    out.extend(AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
-    out.extend(groups(Some(&AWS_CONSTRUCTOR), text, |b| {
-        random_like(b, 40) && distinct_chars(b) >= 12
-    }));
+    found.stage(|| {
+        groups(Some(&AWS_SECRET), text, |b| {
+            random_like(b, 40)
+                && distinct_chars(b) >= 12
+                && !b.bytes().all(|c| c.is_ascii_hexdigit())
+        })
+    });
+    found.stage(|| groups(Some(&AWS_SESSION), text, |b| random_like(b, 40)));
+    found.stage(|| AWS_STS_TOKEN.find_iter(text).map(|m| m.range()));
+    found.stage(|| {
+        groups(Some(&AWS_CONSTRUCTOR), text, |b| {
+            random_like(b, 40) && distinct_chars(b) >= 12
+        })
+    });
     // Forty hex digits are a SHA-1 (a commit), never a key.
-    out.extend(groups(Some(&AWS_SECRET_NAMED), text, |b| {
-        random_like(b, 40)
-            && distinct_chars(b) >= 12
-            && has_digit(b)
-            && !b.bytes().all(|c| c.is_ascii_hexdigit())
-    }));
+    found.stage(|| {
+        groups(Some(&AWS_SECRET_NAMED), text, |b| {
+            random_like(b, 40)
+                && distinct_chars(b) >= 12
+                && has_digit(b)
+                && !b.bytes().all(|c| c.is_ascii_hexdigit())
+        })
+    });
     // The console's credentials file, or a table, with a column for the
     // secret key.
-    out.extend(
+    found.stage(|| {
         table::cells(text, &["secret"], |name| {
             let name = name.to_ascii_lowercase().replace(['_', '-'], "");
             (name.contains("secretaccesskey") || name.contains("awssecret")).then_some(())
@@ -170,18 +188,20 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'+'))
                 && aws_secret_near(cell.value)
         })
-        .map(|cell| cell.span),
-    );
+        .map(|cell| cell.span)
+    });
     if contains_ignoring_case(text, "secret") {
-        out.extend(groups(Some(&AWS_SECRET_BARE), text, aws_shape));
+        found.stage(|| groups(Some(&AWS_SECRET_BARE), text, aws_shape));
         if contains_ignoring_case(text, "default:") {
-            out.extend(groups(Some(&CLOUDFORMATION_DEFAULT), text, aws_shape));
+            found.stage(|| groups(Some(&CLOUDFORMATION_DEFAULT), text, aws_shape));
         }
     }
     if AWS_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&AWS_S3_SECRET), text, |b| {
-            random_like(b, 40) && distinct_chars(b) >= 12
-        }));
+        found.stage(|| {
+            groups(Some(&AWS_S3_SECRET), text, |b| {
+                random_like(b, 40) && distinct_chars(b) >= 12
+            })
+        });
         // The rule's own door words, so that ungated runs agree.
         let near = [
             "access",
@@ -192,10 +212,10 @@ pub(in crate::screen) fn aws(text: &str) -> Spans {
         .iter()
         .any(|w| contains_ignoring_case(text, w));
         if near {
-            out.extend(groups(Some(&AWS_SECRET_NEAR), text, aws_secret_near));
+            found.stage(|| groups(Some(&AWS_SECRET_NEAR), text, aws_secret_near));
         }
     }
-    out
+    found
 }
 
 /// Whether 40 characters are a secret key by their shape alone: as

@@ -2,7 +2,7 @@
 //! Cognitive Services and Azure OpenAI, Entra client secrets, SQL
 //! connection strings.
 
-use super::super::pattern::{Spans, contains_ignoring_case, groups, lazy_regex};
+use super::super::pattern::{Found, contains_ignoring_case, groups, lazy_regex};
 use super::super::value::{
     distinct_chars, has_digit, has_letter, is_placeholder, mixed_case, random_like, word_like,
 };
@@ -126,59 +126,77 @@ lazy_regex!(
 
 /// An Azure Functions key, storage account or shared access key, or SAS
 /// signature.
-pub(in crate::screen) fn azure(text: &str) -> Spans {
-    let mut out = groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v));
+pub(in crate::screen) fn azure<'s>(
+    text: &str,
+    stands: &'s dyn Fn(&std::ops::Range<usize>) -> bool,
+) -> Found<'s> {
+    let mut found = Found::new(stands);
+    found.stage(|| groups(Some(&AZURE), text, |v| random_like(v, 20) && !word_like(v)));
     if AZURE_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
+        found.stage(|| groups(Some(&STORAGE_KEY), text, |v| random_like(v, 40)));
     } else if contains_ignoring_case(text, "key") {
-        out.extend(groups(Some(&NAMED_STORAGE_KEY), text, |v| {
-            random_like(v, 40)
-        }));
+        found.stage(|| groups(Some(&NAMED_STORAGE_KEY), text, |v| random_like(v, 40)));
     }
     if contains_ignoring_case(text, ".search.windows.net") {
-        out.extend(groups(Some(&SEARCH_KEY), text, |v| {
-            random_like(v, 32) && has_digit(v) && has_letter(v) && !word_like(v)
-        }));
+        found.stage(|| {
+            groups(Some(&SEARCH_KEY), text, |v| {
+                random_like(v, 32) && has_digit(v) && has_letter(v) && !word_like(v)
+            })
+        });
     }
     if NAMED_KEY_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&NAMED_KEY), text, |v| {
-            random_like(v, 40) && has_digit(v) && mixed_case(v)
-        }));
+        found.stage(|| {
+            groups(Some(&NAMED_KEY), text, |v| {
+                random_like(v, 40) && has_digit(v) && mixed_case(v)
+            })
+        });
     }
-    out.extend(groups(Some(&AZURE_REDIS_URL), text, |v| {
-        random_like(v, 20) && !is_placeholder(v)
-    }));
+    found.stage(|| {
+        groups(Some(&AZURE_REDIS_URL), text, |v| {
+            random_like(v, 20) && !is_placeholder(v)
+        })
+    });
     if contains_ignoring_case(text, ".redis.cache.windows.net")
         || contains_ignoring_case(text, "sharedkey")
     {
-        out.extend(groups(Some(&AZURE_SHORT_KEY), text, |v| {
-            random_like(v, 40) && has_digit(v) && mixed_case(v)
-        }));
+        found.stage(|| {
+            groups(Some(&AZURE_SHORT_KEY), text, |v| {
+                random_like(v, 40) && has_digit(v) && mixed_case(v)
+            })
+        });
     }
-    out.extend(groups(Some(&SQL_PASSWORD), text, |v| {
-        !is_placeholder(v) && !v.starts_with(['$', '%', '<', '#']) && !v.starts_with("ENC(")
-    }));
+    found.stage(|| {
+        groups(Some(&SQL_PASSWORD), text, |v| {
+            !is_placeholder(v) && !v.starts_with(['$', '%', '<', '#']) && !v.starts_with("ENC(")
+        })
+    });
     // A Relay or Service Bus client given its policy's name
     // (`RootManageSharedAccessKey`) and its 32-byte key apart.
     if text.contains("SharedAccessKey") {
-        out.extend(groups(Some(&POLICY_KEY_LITERAL), text, |v| {
-            random_like(v, 40) && has_digit(v) && mixed_case(v)
-        }));
+        found.stage(|| {
+            groups(Some(&POLICY_KEY_LITERAL), text, |v| {
+                random_like(v, 40) && has_digit(v) && mixed_case(v)
+            })
+        });
     }
     if FUNCTION_CONTEXT.is_match(text) {
-        out.extend(groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
+        found.stage(|| groups(Some(&FUNCTION_KEY), text, |v| random_like(v, 40)));
     }
     if text.contains("AzFu") {
-        out.extend(groups(Some(&MARKED_FUNCTION_KEY), text, |v| {
-            (40..=80).contains(&v.len()) && random_like(v, 40) && mixed_case(v)
-        }));
+        found.stage(|| {
+            groups(Some(&MARKED_FUNCTION_KEY), text, |v| {
+                (40..=80).contains(&v.len()) && random_like(v, 40) && mixed_case(v)
+            })
+        });
     }
     if memchr::memmem::find(text.as_bytes(), b"Q~").is_some() {
-        out.extend(groups(Some(&ENTRA_SECRET), text, |v| {
-            has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
-        }));
+        found.stage(|| {
+            groups(Some(&ENTRA_SECRET), text, |v| {
+                has_digit(v) && mixed_case(v) && distinct_chars(v) >= 16
+            })
+        });
     }
-    out
+    found
 }
 
 #[cfg(test)]
