@@ -77,7 +77,8 @@ fn windows_profile_of_a_person(name: &str) -> bool {
 }
 
 /// Whether the path at `at` is a web route requested by an HTTP method
-/// (`GET /home/dashboard 302`) or handed to a web app's router
+/// (`GET /home/dashboard 302`), named as one ("the route /home/feed"), or
+/// handed to a web app's router
 /// (`router.push('/home/feed')`, `<Link to="/home/feed">`, `<Route
 /// path="/home/feed">`), not a directory.
 fn http_route(text: &str, at: usize) -> bool {
@@ -96,8 +97,23 @@ fn http_route(text: &str, at: usize) -> bool {
             .rsplit('<')
             .next()
             .is_some_and(|tag| tag.starts_with("Route ") && !tag.contains('>'));
+    // Prose names one ("Route /home/dashboard now lazy-loads …"); a path
+    // to a file (a dot in it: `.ssh`, `id_rsa.pub`) is still a home's, and
+    // "en route" is no route.
+    let path = text[at..]
+        .trim_start()
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(['.', ',', ';', ':', '!', '?']);
+    let named = ["route", "endpoint"]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
+        && !path.contains('.')
+        && !before.to_ascii_lowercase().ends_with("en route");
     client_route
         || declared
+        || named
         || matches!(
             word,
             "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS"
@@ -175,12 +191,18 @@ mod tests {
             "<Link to=\"/home/settings\">Settings</Link>",
             "navigate(\"/home/inbox\", { replace: true })",
             "<Route path=\"/home/settings\" element={<Settings />} />",
+            // Held-out 103: named a route in prose.
+            "Route /home/dashboard now lazy-loads the charts bundle.",
+            "The route /home/settings/profile was renamed.",
         ] {
             assert!(!fires(clean, Rule::HomePath), "{clean}");
         }
         for hit in [
             "fs.readFileSync('/home/feed/notes.txt')",
             "p.replace('/home/ana/projects', '~/projects')",
+            "Routed the logs to /home/ana/logs instead.",
+            "Endpoint /home/deploy/.ssh/id_rsa was exposed by the static server.",
+            "En route /home/ana/Downloads will fill up.",
         ] {
             assert!(fires(hit, Rule::HomePath), "{hit}");
         }

@@ -9,17 +9,18 @@ use super::pattern::{
     Found, contains_any_ignoring_case, contains_ignoring_case, groups, lazy_regex,
 };
 use super::value::{
-    counts_up, dated, has_digit, has_letter, is_placeholder, is_uuid, longest_alnum_run,
-    mixed_case, random_like, twilio_sid, word_like, wordy, written_out,
+    counts_up, dated, few_vowels, has_digit, has_letter, is_placeholder, is_uuid,
+    longest_alnum_run, mixed_case, random_like, twilio_sid, word_like, wordy, written_out,
 };
 
 lazy_regex!(
     /// `scheme://user:password@host`. A password may hold a raw `#` or
     /// `@` (hand-written URLs seldom percent-encode them), the user only
-    /// as a mail address's (`smtp://notify@example.org:…@mail…`); the host
-    /// starts after the last `@`.
+    /// as a mail address's (`smtp://notify@example.org:…@mail…`) or as a
+    /// template's variable (Ansible's `{{ git_user }}`); the host starts
+    /// after the last `@`.
     URL_USERINFO,
-    r#"(?i)\b[a-z][a-z0-9+._-]{1,20}\\?://([^\s/?#@"'<>:]*(?:@[a-z0-9-]+(?:\.[a-z0-9-]+)+)?(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
+    r#"(?i)\b[a-z][a-z0-9+._-]{1,20}\\?://((?:\{\{\s*[\w.]+\s*\}\}|[^\s/?#@"'<>:]*(?:@[a-z0-9-]+(?:\.[a-z0-9-]+)+)?)(?::[^\s/?"'<>]*)?)@[A-Za-z0-9\[]"#
 );
 lazy_regex!(
     /// A query parameter, also on the next line where a log wrapped the
@@ -626,18 +627,20 @@ fn counting(segment: &str) -> bool {
         <= 1
 }
 
-/// Whether a conda channel's `/t/` segment is a token: generated and in
-/// mixed case, or Anaconda's two letters before a UUID (a forum's topic
-/// slug under `/t/` is words).
+/// Whether a conda channel's `/t/` segment is a token: generated (in mixed
+/// case, or in one case and long), or Anaconda's two letters before a UUID
+/// (a forum's topic slug under `/t/` is words).
 fn conda_token(segment: &str) -> bool {
     let prefixed = segment.split_once('-').is_some_and(|(head, uuid)| {
         head.len() == 2 && is_uuid(uuid) && random_like(uuid, 36) && !counts_up(uuid)
     });
-    prefixed
-        || (mixed_case(segment)
-            && has_digit(segment)
-            && random_like(segment, 16)
-            && !wordy(segment))
+    // In one case, a token is long, unbroken (a slug breaks its words with
+    // `-`) and short of vowels.
+    let one_case = segment.len() >= 24 && !segment.contains(['-', '_']) && few_vowels(segment);
+    let generated = has_digit(segment)
+        && random_like(segment, 16)
+        && ((mixed_case(segment) && !wordy(segment)) || one_case);
+    prefixed || generated
 }
 
 /// Whether a secret-named property of a JDBC or Prisma `sqlserver://` URL

@@ -798,3 +798,24 @@ fn raid_arrays_and_shred_sources() {
         assert!(!scan(clean, true).contains(&Rule::UnsafeCommand), "{clean}");
     }
 }
+
+/// Held-out 103: a download piped to `python3 -` inside `bash -c '…'`,
+/// where the closing quote follows the interpreter's dash.
+#[test]
+fn a_download_piped_to_an_interpreter_inside_quotes() {
+    for hit in [
+        "docker run --rm -it ubuntu:22.04 bash -c 'apt-get update && apt-get install -y curl && curl -sSL https://install.python-poetry.org | python3 -'",
+        "sh -c \"wget -qO- https://get.example.dev/setup.pl | perl -\"",
+    ] {
+        assert!(fires(hit, Rule::UnsafeCommand), "{hit}");
+    }
+    for clean in [
+        "bash -c 'python3 -m pip install -r requirements.txt'",
+        "bash -c 'curl -s https://api.example.com/data.json | python3 -m json.tool'",
+        // Written to a file, not run.
+        "echo 'curl -s https://api.example.com/x.json | python3' > notes.txt",
+        "echo \"curl -fsSL https://x.dev/i.js | node\" >> docs/install.md",
+    ] {
+        assert!(!scan(clean, true).contains(&Rule::UnsafeCommand), "{clean}");
+    }
+}

@@ -945,3 +945,23 @@ fn api_key_parameters_named_abroad() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 103: a conda channel's token in one case, and a git URL whose
+/// user is a template's variable; slugs and templated passwords stay
+/// clean.
+#[test]
+fn one_case_channel_tokens_and_templated_users() {
+    for hit in [
+        "channels:\n  - https://conda.bramble.ai/t/8a0n5dmjvqffmtnmlq7jhvk31d7fjuev/internal\n  - conda-forge",
+        "repo: \"https://{{ git_user }}:eyLSkfweAsQMzWie84iO33MR7W4SvguEUKfrMti0@git.maple.local/ops/playbooks.git\"",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "See https://forum.conda.org/t/how-to-install-numpy-on-apple-m1/12345/ for the fix",
+        "conda: https://discourse.example.org/t/installationguidefornewusers2024/88/",
+        "repo: https://{{ git_user }}:{{ git_token }}@git.example.com/ops/x.git",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}

@@ -33,9 +33,10 @@ lazy_regex!(
     r#"(?i)(?:aws[_-]?session[_-]?token|\bsessiontoken|\bx-amz-security-token)\\?["']?(?:\s*(?::|=>|=)\s*|\s*,?\s*-?\s*\\?["']?value\\?["']?\s*(?::|=)\s*|\s+)\\?["']?([A-Za-z0-9/+=]{40,})"#
 );
 lazy_regex!(
-    /// The key id of a presigned URL's `X-Amz-Credential`.
+    /// The key id of a presigned URL's `X-Amz-Credential`, or of a
+    /// Signature Version 4 `Authorization` header's `Credential`.
     AWS_PRESIGNED_KEY_ID,
-    r"(?i:x-amz-credential)=((?:AKIA|ASIA)[A-Z0-9]{16})(?:%2F|/)"
+    r"(?i:x-amz-credential|aws4-(?:hmac-sha256|ecdsa-p256-sha256)\s+credential)\s*=\s*((?:AKIA|ASIA)[A-Z0-9]{16})(?:%2F|/)"
 );
 lazy_regex!(
     /// A secret key handed to an SDK's static-credentials constructor.
@@ -131,7 +132,8 @@ pub(in crate::screen) fn aws<'s>(
                         .any(|c| random_like(&c[1], 40) && mixed_case(&c[1])))
         })
     });
-    // A presigned URL's credential names a real key id, however it reads.
+    // A presigned URL's or a signed request's credential names a real key
+    // id, however it reads.
     found.stage(|| {
         groups(Some(&AWS_PRESIGNED_KEY_ID), text, |b| {
             !b.contains("EXAMPLE") && distinct_chars(b) >= 6
@@ -317,5 +319,23 @@ mod tests {
         let clean = "git filter-repo --replace-text <(printf 'aws_secret_access_key = REMOVED==>aws_secret_access_key = ***\\n')";
         assert!(!fires(clean, Rule::CredentialAws));
         assert!(!fires(clean, Rule::CredentialAssignment));
+    }
+
+    /// Held-out 103: a Signature Version 4 header names its key id after
+    /// `Credential=`, however the id reads; AWS's documented example id
+    /// stays clean.
+    #[test]
+    fn a_signed_requests_key_id() {
+        for hit in [
+            "Authorization: AWS4-HMAC-SHA256 Credential=AKIAKTOEIXUGJXJCHOAX/20250412/eu-west-1/sqs/aws4_request, SignedHeaders=host;x-amz-date",
+            "Authorization: AWS4-HMAC-SHA256 Credential = AKIAKTOEIXUGJXJCHOAX/20250412/eu-west-1/s3/aws4_request",
+            "AWS4-ECDSA-P256-SHA256 Credential=AKIAKTOEIXUGJXJCHOAX/20250412/s3/aws4_request",
+        ] {
+            assert!(fires(hit, Rule::CredentialAws), "{hit}");
+        }
+        assert!(!fires(
+            "Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, SignedHeaders=host;range;x-amz-date",
+            Rule::CredentialAws
+        ));
     }
 }

