@@ -544,13 +544,16 @@ pub(super) fn command_line(text: &str, doors: Doors) -> Spans {
         // glued to its value names a host, a file or a setting
         // (`-hMongoDb01:27017`, `-SProdAse01`).
         let flag = v.strip_prefix('-').is_some_and(|rest| {
+            // The flag's letter may be any character (`-é…`), so the value
+            // glued to it starts after one char, not one byte.
+            let glued = rest.chars().next().map_or("", |c| &rest[c.len_utf8()..]);
             !(mixed_case(rest)
                 && rest
                     .bytes()
                     .any(|b| b.is_ascii_digit() || (b.is_ascii_punctuation() && b != b'-')))
                 || rest.contains([':', '.', '/', '='])
-                || wordy(&rest[1..])
-                || name_with_number(&rest[1..])
+                || wordy(glued)
+                || name_with_number(glued)
         });
         // Apple's tools read `@keychain:NAME` and `@env:NAME`; their
         // app-specific passwords are four groups of four small letters,

@@ -605,8 +605,16 @@ mod tests {
         prop_oneof![any::<String>(), tricky_text()]
     }
 
+    /// 2,000 cases a run; `PROPTEST_CASES` asks for more when hunting.
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(2000)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(ProptestConfig::with_cases(cases()))]
 
         /// Gates only skip work: screening with them finds what screening
         /// without them finds.

@@ -55,3 +55,20 @@ fn placeholders_before_a_full_stop() {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
 }
+
+/// A flag whose letter is not ASCII (`-é…`) is read char by char: the
+/// value glued to it starts after the whole letter.
+#[test]
+fn a_flag_with_a_letter_beyond_ascii() {
+    for text in [
+        "docker login -p -é?Bearer ",
+        "mysql -u root -p -ÉZq7!rT2wLm9x",
+    ] {
+        let _ = crate::screen::scan(text, false);
+        let _ = crate::screen::scan(text, true);
+    }
+    assert!(!fires(
+        "docker login -p -é?Bearer ",
+        Rule::CredentialCommandLine
+    ));
+}
