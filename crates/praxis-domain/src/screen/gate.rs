@@ -8,6 +8,12 @@
 //! A gate word must be a necessary condition: every match of its pattern
 //! contains one of its words, in any ASCII case. The screening tests check
 //! that closing gates never changes a verdict.
+//!
+//! A word written `\bword`, `word\b` or `\bword\b` counts only where it
+//! meets an ASCII word boundary on that side, as `(?-u:\b)` would see it
+//! (no letter, digit or `_` next to it): so `\bif\b` opens on "if you" but
+//! not on "verify", which a pattern that needs the word itself never
+//! matches.
 
 use std::sync::OnceLock;
 
@@ -18,16 +24,16 @@ use regex::{Captures, Match, Regex};
 
 /// Which doors are open, one bit each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Doors([u64; 4]);
+pub(super) struct Doors([u64; 5]);
 
 impl Doors {
     /// How many doors there are.
-    pub(super) const CAPACITY: usize = 256;
+    pub(super) const CAPACITY: usize = 320;
     /// Every door shut.
-    pub(super) const NONE: Self = Self([0; 4]);
+    pub(super) const NONE: Self = Self([0; 5]);
     /// Every door open.
     #[cfg(test)]
-    pub(super) const ALL: Self = Self([u64::MAX; 4]);
+    pub(super) const ALL: Self = Self([u64::MAX; 5]);
 
     /// Door `door` alone.
     pub(super) fn one(door: usize) -> Self {
@@ -84,10 +90,52 @@ pub(super) struct Keywords {
     /// likely miss; the NFA takes under 0.5 MB.
     automaton: NFA,
     start: StateID,
-    /// For each word of the automaton, the doors it opens.
+    /// For each word of the automaton, the doors it opens wherever it
+    /// occurs.
     doors: Vec<Doors>,
+    /// For each word of the automaton that some list marks with a
+    /// boundary, its length and the doors it opens with a boundary before
+    /// it, after it, and on both sides.
+    bounded: Vec<Option<Bounded>>,
     /// Doors without words, open to every text.
     always: Doors,
+}
+
+/// The doors a word opens only at word boundaries.
+#[derive(Clone, Copy, Debug)]
+struct Bounded {
+    /// The word's length in bytes.
+    len: usize,
+    /// Doors it opens with a boundary before it.
+    before: Doors,
+    /// Doors it opens with a boundary after it.
+    after: Doors,
+    /// Doors it opens with a boundary on both sides.
+    both: Doors,
+}
+
+/// Whether `byte` is a word byte of `(?-u:\b)`: an ASCII letter, digit or
+/// `_`.
+fn word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// A gate word and its boundary marks: `\bword\b` is `word` with a
+/// boundary needed before and after it.
+fn marks(word: &str) -> (&str, bool, bool) {
+    let (word, before) = match word.strip_prefix("\\b") {
+        Some(rest) => (rest, true),
+        None => (word, false),
+    };
+    let (word, after) = match word.strip_suffix("\\b") {
+        Some(rest) => (rest, true),
+        None => (word, false),
+    };
+    assert!(
+        !(before || after) || word.is_ascii(),
+        "a bounded gate word is ASCII: {word:?}"
+    );
+    (word, before, after)
 }
 
 impl Keywords {
@@ -108,6 +156,7 @@ impl Keywords {
         );
         let mut words: Vec<String> = Vec::new();
         let mut doors: Vec<Doors> = Vec::new();
+        let mut bounded: Vec<Option<Bounded>> = Vec::new();
         let mut always = Doors::NONE;
         for (door, list) in lists.iter().enumerate() {
             if !keep.has(door) {
@@ -116,12 +165,30 @@ impl Keywords {
             if list.is_empty() {
                 always |= Doors::one(door);
             }
-            for word in list.iter().flat_map(|w| cased(w)) {
-                if let Some(i) = words.iter().position(|w| *w == word) {
-                    doors[i] |= Doors::one(door);
-                } else {
-                    words.push(word);
-                    doors.push(Doors::one(door));
+            for (word, before, after) in list.iter().map(|w| marks(w)) {
+                for word in cased(word) {
+                    let i = words.iter().position(|w| *w == word).unwrap_or_else(|| {
+                        words.push(word.clone());
+                        doors.push(Doors::NONE);
+                        bounded.push(None);
+                        words.len() - 1
+                    });
+                    let one = Doors::one(door);
+                    if !(before || after) {
+                        doors[i] |= one;
+                        continue;
+                    }
+                    let b = bounded[i].get_or_insert(Bounded {
+                        len: word.len(),
+                        before: Doors::NONE,
+                        after: Doors::NONE,
+                        both: Doors::NONE,
+                    });
+                    match (before, after) {
+                        (true, true) => b.both |= one,
+                        (true, false) => b.before |= one,
+                        _ => b.after |= one,
+                    }
                 }
             }
         }
@@ -137,6 +204,7 @@ impl Keywords {
             automaton,
             start,
             doors,
+            bounded,
             always,
         }
     }
@@ -148,13 +216,29 @@ impl Keywords {
             return Doors::ALL;
         }
         let dfa = &self.automaton;
+        let bytes = text.as_bytes();
         let mut open = self.always;
         let mut state = self.start;
-        for &byte in text.as_bytes() {
+        for (at, &byte) in bytes.iter().enumerate() {
             state = dfa.next_state(Anchored::No, state, byte);
             if dfa.is_special(state) && dfa.is_match(state) {
                 for i in 0..dfa.match_len(state) {
-                    open |= self.doors[dfa.match_pattern(state, i).as_usize()];
+                    let word = dfa.match_pattern(state, i).as_usize();
+                    open |= self.doors[word];
+                    if let Some(b) = &self.bounded[word] {
+                        let end = at + 1;
+                        let before = end == b.len || !word_byte(bytes[end - b.len - 1]);
+                        let after = bytes.get(end).is_none_or(|&next| !word_byte(next));
+                        if before {
+                            open |= b.before;
+                        }
+                        if after {
+                            open |= b.after;
+                        }
+                        if before && after {
+                            open |= b.both;
+                        }
+                    }
                 }
             }
         }
@@ -387,6 +471,28 @@ pub(super) mod tests {
         assert_eq!(doors.window(100), 1u128 << 100);
         assert_eq!(doors.window(200), 1);
         assert_eq!(doors.window(201), 0);
+    }
+
+    #[test]
+    fn a_bounded_word_opens_only_at_word_boundaries() {
+        let keywords = super::Keywords::new(&[&["\\bif\\b"], &["\\bset"], &["key\\b"], &["if"]]);
+        let open = |text: &str| keywords.open(text).window(0);
+        assert_eq!(open("if you are"), 0b1001);
+        assert_eq!(open("verify it"), 0b1000);
+        assert_eq!(open("(if)"), 0b1001);
+        assert_eq!(open("iffy"), 0b1000);
+        assert_eq!(open("_if"), 0b1000);
+        assert_eq!(open("IF"), 0b1001);
+        assert_eq!(open("settings"), 0b0010);
+        assert_eq!(open("reset"), 0);
+        assert_eq!(open("api_key: x"), 0b0100);
+        assert_eq!(open("keys"), 0);
+        assert_eq!(open("key"), 0b0100);
+        assert_eq!(open("if\u{a0}set"), 0b1011);
+        // One word, marked in one list and bare in another.
+        let keywords = super::Keywords::new(&[&["\\bpass\\b"], &["pass"]]);
+        assert_eq!(keywords.open("passed").window(0), 0b10);
+        assert_eq!(keywords.open("a pass").window(0), 0b11);
     }
 
     #[test]

@@ -81,6 +81,27 @@ lazy_regex!(
     r#"\.((?i:password|passwd|pass|passphrase|client_?secret|secret_?key|private_?key|api_?key|access_?token|auth_?token|bearer_?token|refresh_?token))\s*\(\s*(?:&|Some\(\s*)?("[^"\n]+"|'[^'\n]+')"#
 );
 
+/// What [`BUILDER_SECRET`] needs: a method's name after its dot.
+pub(super) const BUILDER_WORDS: &[&str] = &[
+    ".pass",
+    ".client_secret",
+    ".clientsecret",
+    ".secret_key",
+    ".secretkey",
+    ".private_key",
+    ".privatekey",
+    ".api_key",
+    ".apikey",
+    ".access_token",
+    ".accesstoken",
+    ".auth_token",
+    ".authtoken",
+    ".bearer_token",
+    ".bearertoken",
+    ".refresh_token",
+    ".refreshtoken",
+];
+
 /// Whether a builder's literal can be a secret: a prompt or a field's
 /// label (`questionary.password("Root password for db01:")`, "Must be 8+
 /// chars") holds a space or ends as a question or a label does.

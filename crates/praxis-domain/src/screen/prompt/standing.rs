@@ -166,7 +166,15 @@ pub(super) fn entries() -> Vec<(&'static Regex, &'static [&'static str])> {
             &["safety", "security", "content", "guard"],
         ),
         (&*SIMULATED_HOST, &["simulate", "emulate", "act", "behave"]),
-        (&*LEAK_ON_SIGHT, &["whenever", "when", "if", "each time"]),
+        (
+            &*LEAK_ON_SIGHT,
+            &[
+                "\\bwhenever\\b",
+                "\\bwhen\\b",
+                "\\bif\\b",
+                "\\beach time\\b",
+            ],
+        ),
         (
             &*PROVE_BY_PRINTING,
             &["confirm", "prove", "verify", "acknowledge", "demonstrate"],
