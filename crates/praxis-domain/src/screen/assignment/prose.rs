@@ -178,12 +178,12 @@ pub(super) static PROSE_SECRET_ABROAD: LazyLock<ScriptPattern> = LazyLock::new(|
     ScriptPattern::new(
         r#"(?i)\b(?:token|(?:chave|clave|clé|clef|chiave)\s+(?:(?:de|da|del|della|d['’])\s*(?:la\s+|l['’])?)?(?:api|acesso|acceso|accesso|accès|acces)|api-?schl(?:ü|ue)ssel|zugangsschl(?:ü|ue)ssel)(?:\s+[^\s:.]+){0,5}?\s+(?:é|es|est|c['’]est|ist|era|war|è|lautet|foi|fue|fut)\s*:?\s+["'`„«“]?([A-Za-z0-9_+/=.-]{24,})"#,
         &[
-            "token",
-            "chave",
-            "clave",
+            "\\btoken\\b",
+            "\\bchave\\b",
+            "\\bclave\\b",
             "clé",
-            "clef",
-            "chiave",
+            "\\bclef\\b",
+            "\\bchiave\\b",
             "schlüssel",
             "schluessel",
         ],
