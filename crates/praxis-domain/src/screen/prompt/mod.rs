@@ -9,13 +9,15 @@ use regex::Regex;
 
 mod addressed;
 mod fiction;
+mod gates;
 mod languages;
 pub mod model;
 mod standing;
 mod turns;
 
-use super::gate::{Doors, Gates};
+use super::gate::Doors;
 use super::pattern::{Found, lazy_regex, lead_lower, regex};
+pub(super) use gates::GATES;
 use turns::{TURN, transcript_turns};
 
 /// Instruction phrasings, each with the words it needs.
@@ -737,103 +739,6 @@ lazy_regex!(
     REVEAL_ENVIRONMENT,
     r"(?i)(?:^|[\n.!?:;,]\s*|\b(?:please|now|then|also|and|first|next|assistant,|agent,|ai,|(?:you|agents?|assistants?|models?|ai|bots?|llms?|reader|record|(?:ai\s+|llm\s+)?reviewers?)\s+(?:must|should|shall|will|need\s+to))\s+)(?:print|output|dump|show|display|list|echo|cat|paste|include|post|send|share|reveal|return|write|copy|upload|append|attach|encode|read\s+out)\s+(?:out\s+)?(?:(?:all|every|each|the|your|its|any|of|full|value|values|contents?)\s+)*(?:\w+\s+){0,2}?(?:(?:contents?|output)\s+of\s+)?\x60?(?:environment(?:\s+variables)?|env(?:\s+vars?|ironment)?|\.env(?:\s+file)?|secrets?|credentials?|api\s+keys?|tokens?|private\s+keys?|passwords?|~/\.aws/credentials|~/\.ssh/\S+|id_rsa|id_ed25519|\.npmrc|\.netrc|\.pypirc|\$?[A-Z_]*(?:KEY|TOKEN|SECRET|PASSWORD))\b(?:[^.\n]|\.\S)*?\b(?:in\s+(?:your|the|a|its|their)\s+(?:\w+\s+)?(?:reply|response|answer|output|message|comment|summary|record|pr|issue|commit|title|description)|to\s+(?:me|us|the\s+(?:chat|user|issue|channel))|to\s+(?:every|each|all|the\s+next)\s+(?:\w+\s+)?(?:commit|message|comment|reply|response|pr|issue)s?\b|back\s+to|into\s+(?:the|this|your|a)\s+(?:reply|response|answer|issue|chat|commit|record|pr|pull\s+request|comment|message|summary)|https?://|verbatim|as\s+is|in\s+full|so\s+(?:that\s+)?(?:I|we|they|the\s+\w+|maintainers|someone)\s+can|(?:that\s+|which\s+)?you\s+(?:are\s+)?(?:running|using|configured|deployed)\s+with)"
 );
-
-/// The words each pattern needs.
-pub(super) static GATES: LazyLock<Gates> = LazyLock::new(|| {
-    let mut entries: Vec<(&'static Regex, &'static [&'static str])> = PHRASING_PATTERNS
-        .iter()
-        .map(|(words, pattern)| (pattern, *words))
-        .collect();
-    entries.extend([
-        (
-            &*ROLE_TAG_SWITCH,
-            &["</", "<|", "[/inst]", "start_of_turn", "role="][..],
-        ),
-        (&*SYSTEM_TAG, &["<", "["]),
-        (&*REMINDER_TAG, &["<", "["]),
-        (&*fiction::FICTION_COVER, fiction::FICTION_WORDS),
-        (&*TURN, &[":"]),
-        (
-            &*REPOSITORY_GUIDANCE,
-            &[
-                "ignore",
-                "disregard",
-                "skip",
-                "forget",
-                "override",
-                "bypass",
-                "not",
-                "don't",
-                "stop",
-                "vergiss",
-                "vergesst",
-                "ignorier",
-                "missachte",
-            ],
-        ),
-        (
-            &*REVEAL_ENVIRONMENT,
-            &[
-                "env",
-                "secret",
-                "credential",
-                "key",
-                "token",
-                "password",
-                "ssh/",
-                "id_rsa",
-                "id_ed25519",
-                "npmrc",
-                "netrc",
-                "pypirc",
-            ],
-        ),
-    ]);
-    entries.push((addressed::address_pattern(), addressed::address_words()));
-    entries.push((
-        addressed::late_address_pattern(),
-        addressed::late_address_words(),
-    ));
-    entries.extend(languages::entries());
-    entries.extend(standing::entries());
-    let mut also: Vec<(&'static Regex, &'static [&'static str])> = vec![
-        (
-            &*REVEAL_ENVIRONMENT,
-            &[
-                "\\bprint\\b",
-                "\\boutput\\b",
-                "\\bdump\\b",
-                "\\bshow\\b",
-                "\\bdisplay\\b",
-                "\\blist\\b",
-                "\\becho\\b",
-                "\\bcat\\b",
-                "\\bpaste\\b",
-                "\\binclude\\b",
-                "\\bpost\\b",
-                "\\bsend\\b",
-                "\\bshare\\b",
-                "\\breveal\\b",
-                "\\breturn\\b",
-                "\\bwrite\\b",
-                "\\bcopy\\b",
-                "\\bupload\\b",
-                "\\bappend\\b",
-                "\\battach\\b",
-                "\\bread\\b",
-                "\\bencode\\b",
-            ],
-        ),
-        // Turns count only in pairs, and only one label can sit at the
-        // text's start: the other follows a line break, written or escaped.
-        (
-            &*TURN,
-            &["\n", "\\n", "echo", "print", "write", " -", "\t-"],
-        ),
-    ];
-    also.extend(languages::second_lists());
-    Gates::with_also(entries, also)
-});
 
 /// Whether a line opening with `SYSTEM:` is a machine's status report
 /// rather than a system turn: it goes on with a gauge (`disk usage 81%`,
