@@ -433,25 +433,11 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         r"(?i)(?:^|[\n.!?;:]\s*|\b(?:please|now|then|also|immediately|quietly|silently|secretly|first|and)\s+)(?:reveal|disclose|divulge)\s+(?:to\s+me\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
     ),
     (
-        &[
-            "\\bsend\\b",
-            "\\bupload\\b",
-            "\\bpost\\b",
-            "\\bemail\\b",
-            "\\bforward\\b",
-            "\\btransmit\\b",
-        ],
+        SEND_VERBS,
         r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:me\s+|us\s+)?(?:all|every)\s+(?:of\s+)?(?:the\s+|your\s+)?(?:\w+\s+){0,2}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|env\s+vars?|\.env(?:\s+file)?|cookies|access\s+keys?)\b",
     ),
     (
-        &[
-            "\\bsend\\b",
-            "\\bupload\\b",
-            "\\bpost\\b",
-            "\\bemail\\b",
-            "\\bforward\\b",
-            "\\btransmit\\b",
-        ],
+        SEND_VERBS,
         r"(?i)\b(?:send|upload|post|email|forward|transmit)\s+(?:\w+\s+){0,3}?(?:secrets?|credentials?|tokens?|private\s+keys?|api\s+keys?|passwords?|ssh\s+keys?|environment\s+variables|\.env(?:\s+file)?|cookies)\s+to\s+(?:https?://|[\w.+-]+@[\w-]+\.|me\b|us\b|this\s+(?:url|address|endpoint|webhook)|the\s+(?:following|attacker))",
     ),
     // DAN ("Do Anything Now"), the classic jailbreak persona, taken on:
@@ -675,6 +661,17 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["now"],
         r"(?i)\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:are|will|must|shall)\s+(?:\w+\s+){0,2}?(?:ignore|disregard|obey|respond|answer|act|behave|pretend|comply|roleplay)|ignore|disregard)\b",
     ),
+];
+
+/// The verbs that open the two orders to send secrets away, whole words:
+/// one list, so that both phrasings sit behind one door.
+const SEND_VERBS: &[&str] = &[
+    "\\bsend\\b",
+    "\\bupload\\b",
+    "\\bpost\\b",
+    "\\bemail\\b",
+    "\\bforward\\b",
+    "\\btransmit\\b",
 ];
 
 /// The phrasings, compiled: those that need the same words as one pattern
