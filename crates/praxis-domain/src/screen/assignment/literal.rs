@@ -17,6 +17,18 @@ lazy_regex!(
 );
 lazy_regex!(ENV_NAME, r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$");
 lazy_regex!(
+    /// A path of a Vault KV version 2 engine: a mount, then `data/` or
+    /// `metadata/`, then the secret's path, maybe a field after `:`.
+    KV2_PATH,
+    r"^[a-z0-9_-]+/(?:data|metadata)/[A-Za-z0-9_./-]+(?::[A-Za-z0-9_.-]+)?$"
+);
+lazy_regex!(
+    /// A GitHub Action's reference: owner, repository (maybe a path in
+    /// it), in lower case, and a version tag, a branch or a commit.
+    ACTION_REFERENCE,
+    r"^[a-z0-9][a-z0-9_.-]*/[a-z0-9_.-]+(?:/[a-z0-9_./-]+)?@(?:v[0-9][0-9.]*|main|master|[0-9a-f]{40})$"
+);
+lazy_regex!(
     /// A signing scheme's name (`AWS4-HMAC-SHA256`, `HmacSHA256`, `RS256`):
     /// what a `Credential`'s or a `signature`'s header line names first.
     ALGORITHM,
@@ -189,8 +201,16 @@ pub(in crate::screen) fn literal_secret(
     {
         return false;
     }
-    // A Vault KV engine's path (`secret/data/twilio:auth_token`).
-    if !quoted && (v.starts_with("secret/") || v.starts_with("kv/")) {
+    // A Vault KV engine's path (`secret/data/twilio:auth_token`), under
+    // any mount in version 2's shape (`ci/data/github:token`, as Ansible's
+    // `hashi_vault` lookup reads it).
+    if !quoted && (v.starts_with("secret/") || v.starts_with("kv/") || KV2_PATH.is_match(v)) {
+        return false;
+    }
+    // A GitHub Action's reference (`actions/create-github-app-token@v1`)
+    // names a step, not a token; after a password's key, `user/…@db` is
+    // a login (`sa/…@master`).
+    if !quoted && class != KeyClass::Password && ACTION_REFERENCE.is_match(v) {
         return false;
     }
     // A keyword opens an expression (`password = await vault.read(…)`).
@@ -408,6 +428,28 @@ mod tests {
         for hit in [
             "DB_PASSWORD=!winter-is-coming",
             "Postgres superuser password = !O3AIBA8VY6mXJ on db-legacy-03",
+        ] {
+            assert!(flagged(hit), "{hit}");
+        }
+    }
+
+    /// Held-out 104: a Vault KV version 2 path under any mount, and a
+    /// GitHub Action's reference, name where a secret is or what reads it.
+    #[test]
+    fn kv_paths_and_action_references_are_no_values() {
+        for clean in [
+            "GH_TOKEN: '{{ lookup(\"community.hashi_vault.hashi_vault\", \"secret=ci/data/github:token\") }}' ",
+            "secret=platform/metadata/payments/stripe",
+            "instead of a PAT: actions/create-github-app-token@v1 with app-id 42",
+            "token: tibdex/github-app-token@v2.1.0",
+        ] {
+            assert!(!flagged(clean), "{clean}");
+        }
+        for hit in [
+            "secret=ci/dat4/Xk9q7Lw2Tz",
+            "token: Xk9q7Lw2Tz/ab@host",
+            "password: 'actions/create@v1'",
+            "password=sa/Tq7mZ2wLx9Rk4Vb8@master",
         ] {
             assert!(flagged(hit), "{hit}");
         }

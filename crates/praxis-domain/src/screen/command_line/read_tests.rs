@@ -1,5 +1,6 @@
-//! Tests of command-line values that are read or named, not given: a
-//! backquoted command's output and a sentence's placeholder.
+//! Tests of command-line values that are read or named, not given (a
+//! backquoted command's output and a sentence's placeholder), and of tools
+//! whose password flag has a shape of their own.
 
 use crate::screen::fires;
 use crate::screen::rule::Rule;
@@ -71,4 +72,31 @@ fn a_flag_with_a_letter_beyond_ascii() {
         "docker login -p -é?Bearer ",
         Rule::CredentialCommandLine
     ));
+}
+
+/// The Windows network tools take the password in a lower-case `-p`
+/// (`-P` is a file of passwords or a port to some of them).
+#[test]
+fn windows_network_tools_take_a_lowercase_p() {
+    for hit in [
+        "smbmap -u svc_scan -p KIQMXQO9386JH3V2TxDe5E -d CORP -H 10.1.4.20",
+        "crackmapexec smb 10.1.4.0/24 -u admin -p 'Winter2024!x' --shares",
+        "nxc winrm dc01.corp.local -u svc_backup -p Qm7tR2vLx9",
+        "evil-winrm -i 10.1.4.20 -u Administrator -p \"T7q!vR2xLm9w\"",
+        "enum4linux-ng -A -u guest -p Zx81kfPq2 10.1.4.20",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "smbmap -u svc_scan -p $SMB_PASS -H 10.1.4.20",
+        "nxc smb 10.1.4.0/24 -u users.txt -P passwords.txt",
+        "evil-winrm -i 10.1.4.20 -u Administrator -H <NTLM_HASH>",
+        "smbmap -H 10.1.4.20 -p <password>",
+        "enum4linux -a 10.1.4.20",
+        "nxc smb 10.10.10.0/24 -u users.txt -p passwords.txt",
+        "crackmapexec smb 10.1.4.0/24 -u admin -p /usr/share/wordlists/rockyou.txt",
+        "nxc smb 10.1.4.20 -u admin -H 0123abcd && ssh -p 2222 admin@10.1.4.20",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
 }

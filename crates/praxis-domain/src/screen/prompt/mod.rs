@@ -284,10 +284,12 @@ const PHRASINGS: &[(&[&str], &str)] = &[
         &["when"],
         r"(?i)\bwhen\s+you\s+(?:summari[sz]e|read|process|review|triage|parse|analy[sz]e|handle)\s+this\s+(?:issue|file|page|ticket|pr|pull\s+request|document|repo(?:sitory)?|readme|comment|message|thread|log|record|conversation|diff|changelog|output)\s*,\s*(?:also\s+|please\s+|first\s+|then\s+)?(?:print|run|send|post|include|reveal|output|execute|add|delete|push|commit|ignore|email|upload|dump|list|disregard|forget|append|attach|paste|share|copy|leak)\b",
     ),
-    // the same order in other languages (Spanish's voseo too: "ignorá")
+    // the same order in other languages (Spanish's voseo too: "ignorá";
+    // Italian's "dimentica" and "trascura" where a clause opens, as "non
+    // dimentica" says what a model does)
     (
         &["anweisungen", "instru", "istruzioni"],
-        r"(?i)\b(?:ignorier(?:e|en)?|vergiss|missachte)\s+(?:alle\s+|deine\s+|ihre\s+|eure\s+)?(?:vorherigen|bisherigen|obigen|vorigen)\s+anweisungen\b|\b(?:ignor(?:e|ez|a|ar|á|ad)|olvid(?:a|e|ad|á)|oubli(?:e|ez)|esque(?:ça|ca|ce)|dimentica|desconsider(?:e|a|ar))\s+(?:toutes\s+|todas\s+|tutte\s+)?(?:les|las|as|le)\s+instru\S*\s+(?:pr.c.dentes|anteriores|previas|precedenti|del\s+sistema|du\s+syst.me|do\s+sistema|di\s+sistema)|\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti",
+        r"(?i)\b(?:ignorier(?:e|en)?|vergiss|missachte)\s+(?:alle\s+|deine\s+|ihre\s+|eure\s+)?(?:vorherigen|bisherigen|obigen|vorigen)\s+anweisungen\b|\b(?:ignor(?:e|ez|a|ar|á|ad)|olvid(?:a|e|ad|á)|oubli(?:e|ez)|esque(?:ça|ca|ce)|dimentica|desconsider(?:e|a|ar))\s+(?:toutes\s+|todas\s+|tutte\s+)?(?:les|las|as|le)\s+instru\S*\s+(?:pr.c.dentes|anteriores|previas|precedenti|del\s+sistema|du\s+syst.me|do\s+sistema|di\s+sistema)|\bignora\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti|(?:^|[\n.!?;>,\x22(]\s*|\bper\s+favore\s+|-\s+)(?:dimentica|trascura)(?:te)?\s+(?:tutte\s+)?le\s+istruzioni\s+precedenti",
     ),
     // a directive to the assistant to switch off its safeguards
     (

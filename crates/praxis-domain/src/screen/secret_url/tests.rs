@@ -965,3 +965,21 @@ fn one_case_channel_tokens_and_templated_users() {
         assert!(!fires(clean, Rule::SecretUrl), "{clean}");
     }
 }
+
+/// Held-out 104: New Relic's `License-Key` and an OCPP station's
+/// `authorizationKey`.
+#[test]
+fn query_keys_named_license_and_authorization() {
+    for hit in [
+        "url: https://log-api.newrelic.com/log/v1?License-Key=0ee30db482385f204dc90b6e007bc43aff86NRAL",
+        "ws://ocpp.chargepoint-lab.net:9000/ocpp/CP-0042?authorizationKey=4eacc05ac0088e332746afe8530b4a2e91ffbf98",
+    ] {
+        assert!(fires(hit, Rule::SecretUrl), "{hit}");
+    }
+    for clean in [
+        "https://log-api.newrelic.com/log/v1?License-Key=YOUR_LICENSE_KEY",
+        "ws://ocpp.example.net/ocpp/CP-1?authorizationKey=<key>",
+    ] {
+        assert!(!fires(clean, Rule::SecretUrl), "{clean}");
+    }
+}
