@@ -294,8 +294,8 @@ impl Gates {
         also: Vec<(&'static Regex, &'static [&'static str])>,
     ) -> Self {
         assert!(
-            entries.len() + also.len() <= 128,
-            "at most 128 doors in a family"
+            entries.len() + also.len() <= FAMILY_DOORS,
+            "at most {FAMILY_DOORS} doors in a family"
         );
         let second = |pattern: &Regex| {
             (0u32..)
@@ -415,17 +415,22 @@ impl Open<'_> {
     }
 }
 
-/// The slots of a family's table of doors: twice the most doors a family
-/// has.
-const TABLE: usize = 256;
+/// The most doors a family has: one bit each in an [`Open`]'s `u128`.
+const FAMILY_DOORS: usize = 128;
+
+/// The slots of a family's table of doors: twice its most doors, a power
+/// of two.
+const TABLE: usize = 2 * FAMILY_DOORS;
 
 /// Where the table of doors starts looking for the pattern at `address`
 /// (Fibonacci hashing: statics sit at multiples of their alignment, so the
-/// low bits alone would crowd a few slots).
+/// low bits alone would crowd a few slots; the high bits of the product
+/// index the table).
 fn slot(address: usize) -> usize {
     const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
-    let hash = (address as u64).wrapping_mul(GOLDEN) >> 56;
-    hash as usize % TABLE
+    const _: () = assert!(TABLE.is_power_of_two());
+    let hash = (address as u64).wrapping_mul(GOLDEN) >> (64 - TABLE.trailing_zeros());
+    hash as usize
 }
 
 /// A pattern's identity: the address of its one static instance.
