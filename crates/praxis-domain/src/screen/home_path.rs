@@ -21,8 +21,11 @@ lazy_regex!(
     r"(?:^|[^A-Za-z0-9._~/\\})\-]|(?:file|unix)://|(?:^|[\s\x22'=,:(])-[A-Za-z]{1,12})(?:/mnt|/cygdrive)(?:/[A-Za-z0-9_][A-Za-z0-9._-]*/\.\.)*/[A-Za-z]/(?i:users)/([A-Za-z0-9_\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}][A-Za-z0-9._@\x{C0}-\x{24F}\x{370}-\x{3FF}\x{400}-\x{4FF}-]*)"
 );
 lazy_regex!(
+    /// A Windows profile under its drive, also glued to a compiler's or
+    /// linker's flag (MSVC's `/IC:\Users\…`, `/FoC:\Users\…`,
+    /// `/external:IC:\Users\…`, GCC's `-LC:\Users\…`).
     HOME_WINDOWS,
-    r#"(?i)(?:^|[^A-Za-z0-9])(?:[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings)|Z\\?:(?:\\+|/+)home)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
+    r#"(?i)(?:^|[^A-Za-z0-9]|(?-i:(?:^|[\s"'])[/-](?:I|L|J|Fo|Fe|Fd|Fp|Fa|FR|Fm|external:I)))(?:[A-Z]\\?:(?:\\+|/+)(?:Users|Documents and Settings)|Z\\?:(?:\\+|/+)home)(?:\\+|/+)([^\\/\s<>%"'`*?|:${}\[\]]+)"#
 );
 lazy_regex!(
     /// Root's home (`/var/root` on macOS), alone or with a path below it.
@@ -485,5 +488,24 @@ mod tests {
             r"Kudu console: C:\home\LogFiles\Application",
             Rule::HomePath
         ));
+    }
+
+    #[test]
+    fn homes_glued_to_compiler_flags() {
+        for hit in [
+            r"cl /EHsc /IC:\Users\Bogdan\libs\boost_1_84_0 server.cpp /link ws2_32.lib",
+            r"cl /c /FoC:\Users\dana\build\main.obj main.cpp",
+            r"g++ main.o -LC:\Users\dana\lib -lfoo",
+            r"cl /external:IC:\Users\mkowalski\vcpkg\include main.cpp",
+        ] {
+            assert!(fires(hit, Rule::HomePath), "{hit}");
+        }
+        for clean in [
+            r"cl /IC:\Users\Public\include main.cpp",
+            r"cl /I%USERPROFILE%\libs main.cpp",
+            r"cl /IC:\libs\boost main.cpp",
+        ] {
+            assert!(!fires(clean, Rule::HomePath), "{clean}");
+        }
     }
 }

@@ -37,7 +37,7 @@ lazy_regex!(
 );
 lazy_regex!(
     SECRET_PATH_URL,
-    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/private-([0-9a-f]{32})(?:/[\w.-]*)?\.ics\b|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/tag/|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/"
+    r"(?i)discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})|api\.telegram\.org/bot(\d+:[A-Za-z0-9_-]{30,})|hooks\.zapier\.com/hooks/catch/\d+/([a-z0-9]{6,})|/hooks/([a-z0-9]{26})\b|webhook\.office\.com/webhookb2/([A-Za-z0-9@/-]{40,})|maker\.ifttt\.com/trigger/[^/\s]+/with/key/([A-Za-z0-9_-]{16,})|hook\.[a-z0-9]+\.make\.com/([a-z0-9]{24,})|conda\.anaconda\.org/t/([A-Za-z0-9_-]{20,})|/private-([0-9a-f]{32})(?:/[\w.-]*)?\.ics\b|loggly\.com/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|/inputs/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/tag/|nosnch\.in/([0-9a-f]{10})\b|/api/push/([A-Za-z0-9]{10,32})\?(?:status|msg|ping)=|\.bitrix24\.[a-z.]{2,6}/rest/\d+/([a-z0-9]{16})/|collection(?:-[a-z0-9]+)?\.(?:[a-z0-9]+\.)?sumologic\.com/receiver/v1/(?:http|otlp|prometheus|kinesis)/([A-Za-z0-9_=-]{40,})"
 );
 lazy_regex!(
     /// Deploy hooks whose path or key is the secret (Netlify's
@@ -149,6 +149,7 @@ const SECRET_PATH_WORDS: &[&str] = &[
     "nosnch.in/",
     "/api/push/",
     ".bitrix24.",
+    "sumologic.com/receiver/",
 ];
 
 /// Words one of which every match of [`RPC_KEY`] holds.
@@ -662,15 +663,9 @@ fn sqlserver_property(kind: Param, value: &str) -> bool {
     }
 }
 
-/// Parameters that carry a sign-in link's one-time credential (a magic
-/// link's `mt=`, an emailed code, a CAS service ticket).
-const SIGN_IN_PARAMS: &[&str] = &[
-    "mt", "code", "ticket", "t", "k", "lt", "otp", "magic", "link",
-];
-
 /// Whether the parameter `name=value` at byte `start` of `text` is a
 /// link's credential that its name alone does not tell: a sign-in link's
-/// one-time token ([`SIGN_IN_PARAMS`] on a magic-link, verification, SSO
+/// one-time token ([`keys::SIGN_IN_PARAMS`] on a magic-link, verification, SSO
 /// or ticket-consuming path; not an OAuth callback's grant), or the token
 /// of a URL signed with an expiry (`?st=…&e=1767225600`).
 fn link_param(text: &str, start: usize, name: &str, value: &str) -> bool {
@@ -684,7 +679,7 @@ fn link_param(text: &str, start: usize, name: &str, value: &str) -> bool {
     }
     let name = name.to_ascii_lowercase();
     let path = url[..start - from].to_ascii_lowercase();
-    let sign_in = SIGN_IN_PARAMS.contains(&name.as_str())
+    let sign_in = keys::SIGN_IN_PARAMS.contains(&name.as_str())
         && !path.contains("oauth")
         && !path.contains("callback")
         && [
@@ -718,6 +713,7 @@ fn link_param(text: &str, start: usize, name: &str, value: &str) -> bool {
     let sentence = before.rfind(". ").map_or(before, |i| &before[i + 2..]);
     (sign_in && (ticket || link_token(value, 20)))
         || ((signed || keys::spelled_out(sentence, &name)) && link_token(value, 16))
+        || keys::wordpress_reset_key(url, &name, value)
 }
 
 /// Whether a link's parameter value is generated: letters and digits in
@@ -996,5 +992,7 @@ mod keys;
 mod paired;
 mod schemeless;
 
+#[cfg(test)]
+mod link_tests;
 #[cfg(test)]
 mod tests;

@@ -78,12 +78,14 @@ lazy_regex!(
     r#"(?i)\[\s*"?(?:phpsessid|[a-z0-9_.-]*sess(?:ion)?(?:[_.-]?(?:id|key|token))?|sid)"?\s*\]\s*=>\s*(?:string\(\d+\)\s*)?"?([A-Za-z0-9,-]{16,})"#
 );
 lazy_regex!(
-    /// session-file-store's file, `sessions/<id>.json`, or a session in an
-    /// API's route (Okta's `/api/v1/sessions/<id>`), its id generated
-    /// in mixed case (a descriptive name, `sessions/login_flow_v2.json`,
-    /// is made of words).
+    /// session-file-store's file, `sessions/<id>.json` (also as a listing
+    /// of the folder shows it, "ls sessions/ showed <id>.json", where the
+    /// name is the store's 32 characters), or a
+    /// session in an API's route (Okta's `/api/v1/sessions/<id>`), its id
+    /// generated in mixed case (a descriptive name,
+    /// `sessions/login_flow_v2.json`, is made of words).
     SESSION_STORE_FILE,
-    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|/api/v\d+/sessions/([0-9A-Za-z_-]{20,64})(?:$|[\s/?#\x22'`).,;])"
+    r"\bsessions/([0-9A-Za-z_-]{24,64})\.json\b|\bsessions[/\\]?[^\n/\\]{0,60}?\s([0-9A-Za-z_-]{32})\.json\b|/api/v\d+/sessions/([0-9A-Za-z_-]{20,64})(?:$|[\s/?#\x22'`).,;])"
 );
 lazy_regex!(
     /// ColdFusion's numeric `CFTOKEN`, a Phoenix session cookie, whose

@@ -640,6 +640,7 @@ pub(super) fn twilio(text: &str) -> Spans {
                 && !hyphenated(text, m.start())
                 && !labelled_id(text, m.start())
                 && !(hex && file_digest(text, m.range()))
+                && !(hex && commit_line(text, m.start()))
                 && (named
                     || (hex && called_token(text, m.range()) && !digest_line(text, m.range())))
         })
@@ -737,6 +738,32 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
         || line
             .split(|c: char| !c.is_ascii_alphanumeric())
             .any(|w| matches!(w, "hash" | "hashes" | "hashed"))
+}
+
+/// Whether the hex value at `at` opens a line of `git log --oneline`'s
+/// output: the line starts with it, and every line above it up to the
+/// `git log` command (after a shell's prompt) opens with a commit's hex
+/// name too. A hash opening a
+/// line elsewhere in a text that ran `git log` is judged as any value.
+fn commit_line(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let graph = |line: &str| line.trim_start_matches(['*', '|', ' ']).len();
+    if graph(&text[line_start..at]) != 0 || line_start == 0 {
+        return false;
+    }
+    for line in text[..line_start - 1].rsplit('\n') {
+        // The command itself, after a shell's prompt.
+        let command = line.trim_start_matches(|c: char| c.is_whitespace() || "$>#%".contains(c));
+        if command.starts_with("git log") {
+            return true;
+        }
+        let name = line.trim_start_matches(['*', '|', ' ']);
+        let hex = name.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if !(7..=40).contains(&hex) || !name[hex..].starts_with(' ') {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether the value starting at `at` is labelled a token or passed to a

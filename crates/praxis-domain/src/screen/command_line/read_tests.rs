@@ -74,8 +74,8 @@ fn a_flag_with_a_letter_beyond_ascii() {
     ));
 }
 
-/// The Windows network tools take the password in a lower-case `-p`
-/// (`-P` is a file of passwords or a port to some of them).
+/// The Windows network tools and VMware's `esxcli` take the password in a
+/// lower-case `-p` (`-P` is a file of passwords or a port to some of them).
 #[test]
 fn windows_network_tools_take_a_lowercase_p() {
     for hit in [
@@ -84,6 +84,8 @@ fn windows_network_tools_take_a_lowercase_p() {
         "nxc winrm dc01.corp.local -u svc_backup -p Qm7tR2vLx9",
         "evil-winrm -i 10.1.4.20 -u Administrator -p \"T7q!vR2xLm9w\"",
         "enum4linux-ng -A -u guest -p Zx81kfPq2 10.1.4.20",
+        "esxcli --server esx02.lab -u root -p 'Rk4!vQ9zLm2x' storage core device list",
+        "esxcli system account set -i backup -p 'Rk4!vQ9zLm2x' -c 'Rk4!vQ9zLm2x'",
     ] {
         assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
     }
@@ -96,6 +98,31 @@ fn windows_network_tools_take_a_lowercase_p() {
         "nxc smb 10.10.10.0/24 -u users.txt -p passwords.txt",
         "crackmapexec smb 10.1.4.0/24 -u admin -p /usr/share/wordlists/rockyou.txt",
         "nxc smb 10.1.4.20 -u admin -H 0123abcd && ssh -p 2222 admin@10.1.4.20",
+        "esxcli --server esx02.lab -u root -p $ESX_PASSWORD network ip interface list",
+        "esxcli network ip interface add -i vmk1 -p vMotion-A2",
+        "esxcli software profile update -p ESXi-8.0U2-22380479-standard -d https://depot.example/index.xml",
+        "esxcli --server esx02.lab --credstore ~/.vmware/credstore network firewall get",
+    ] {
+        assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
+    }
+}
+
+/// A password piped into Kerberos's `kinit` is on the command line, as one
+/// piped into `sudo -S` is; a variable or a keytab is not.
+#[test]
+fn a_password_piped_into_kinit() {
+    for hit in [
+        "echo 'Tq8!vR2xLm9w' | kinit svc-etl@CORP.EXAMPLE",
+        "printf '%s\\n' Zx81kfPq2Lm | k5start -U -f - svc@REALM",
+        "echo 'Tq8vR2xLm9wZ' | sudo -u hdfs kinit hdfs@DATA.LAKE",
+        "kinit svc-etl@CORP.EXAMPLE <<< 'Tq8vR2xLm9wZ'",
+    ] {
+        assert!(fires(hit, Rule::CredentialCommandLine), "{hit}");
+    }
+    for clean in [
+        "echo \"$KRB_PASSWORD\" | kinit svc-etl@CORP.EXAMPLE",
+        "kinit -kt /etc/security/keytabs/etl.keytab svc-etl@CORP.EXAMPLE",
+        "echo 'ticket renewed' && kinit -R",
     ] {
         assert!(!fires(clean, Rule::CredentialCommandLine), "{clean}");
     }

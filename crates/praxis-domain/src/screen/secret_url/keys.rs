@@ -1,11 +1,18 @@
 //! Which query parameters named for a key carry a sender's credential:
 //! the known names of intake and routing keys, `<word>_key` for a word
-//! that names no thing, and a short name the text spells out ("a viewer
-//! key" for `vk=`); and which pieces of a URL's fragment are keys.
+//! that names no thing, a short name the text spells out ("a viewer key"
+//! for `vk=`) and WordPress's reset key; which carry a sign-in link's
+//! one-time credential; and which pieces of a URL's fragment are keys.
 
 use super::super::value::{
     counts_up, has_digit, longest_alnum_run, mixed_case, random_like, wordy,
 };
+
+/// Parameters that carry a sign-in link's one-time credential (a magic
+/// link's `mt=`, an emailed code, a CAS service ticket).
+pub(super) const SIGN_IN_PARAMS: &[&str] = &[
+    "mt", "code", "ticket", "t", "k", "lt", "otp", "magic", "link",
+];
 
 /// Query parameters named for a key that authenticates its sender, which
 /// the names of secrets do not cover.
@@ -180,4 +187,19 @@ pub(super) fn fragment_key(piece: &str) -> bool {
         && random_like(piece, 20)
         && !wordy(piece)
         && !counts_up(piece)
+}
+
+/// Whether `name=value` of `url` is WordPress's password-reset key
+/// (`wp-login.php?action=rp&key=…&login=…`): twenty letters and digits,
+/// often with no digit at all, which the checks of other links' tokens
+/// want.
+pub(super) fn wordpress_reset_key(url: &str, name: &str, value: &str) -> bool {
+    let url = url.to_ascii_lowercase();
+    name == "key"
+        && url.contains("wp-login.php")
+        && (url.contains("action=rp") || url.contains("action=resetpass"))
+        && value.len() >= 16
+        && value.bytes().all(|b| b.is_ascii_alphanumeric())
+        && mixed_case(value)
+        && random_like(value, 16)
 }

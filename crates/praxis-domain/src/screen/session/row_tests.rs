@@ -804,3 +804,21 @@ fn a_quoted_cookie_name_then_its_value() {
         assert!(!fires(clean, Rule::SessionId), "{clean}");
     }
 }
+
+/// Held-out 105: session-file-store's folder listed, its file named for
+/// the session's id.
+#[test]
+fn a_listed_session_store_file() {
+    let hit =
+        "ls sessions/ showed oLZkTejuPkcGJhvM3o0Pt-n2ARV8bzE7.json with the stale passport user";
+    assert!(fires(hit, Rule::SessionId), "{hit}");
+    for clean in [
+        "ls sessions/ showed login_flow_fixture_v2_backup.json and nothing else",
+        "ls sessions/ showed README.json only",
+        "sessions/ holds one file per session",
+        "ls sessions/ showed OAuth2CallbackWithPKCEFlowV3.json",
+        "ls sessions/ showed 2024-03-15T10-22-33Z-checkpoint.json",
+    ] {
+        assert!(!fires(clean, Rule::SessionId), "{clean}");
+    }
+}

@@ -49,9 +49,11 @@ lazy_regex!(
     /// (`pulumi config set aws:secretKey …`) or on a here-string
     /// (`elasticsearch-keystore add … secret_key <<< '…'`), "the secret …"
     /// ("the secret for the uploader user is …") beside an S3 error or
-    /// AWS's names, and Hadoop's S3A property.
+    /// AWS's names, and Hadoop's S3A property (in its XML, or set through
+    /// Spark's `conf.set(…, …)`, `spark-defaults.conf` or a `-D…=` flag,
+    /// also a bucket's own `fs.s3a.bucket.<name>.secret.key`).
     AWS_S3_SECRET,
-    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_ -]?secret(?:[_ -]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?(?:\s+(?:for|of)\s+[^\n:]{1,40}?\s+(?:is|was)\s*:?)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<"#
+    r#"(?i)(?:\bsecret[_-]?key|(?:\b|_)aws[_ -]?secret(?:[_ -]?key)?)\\?["']?(?:\s*[:=]\s*|\s*<<<\s*|\s+(?:--?[\w-]+\s+)*)\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bthe\s+secret(?:\s+key)?(?:\s+(?:for|of)\s+[^\n:]{1,40}?\s+(?:is|was)\s*:?)?\s+["'`]?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)|\bfs\.s3[an]?\.(?:secret\.key|awsSecretAccessKey)\s*</name>\s*<value>\s*([A-Za-z0-9/+=]{40})<|\bfs\.s3[an]?\.(?:bucket\.[\w.-]+?\.)?(?:secret\.key|awsSecretAccessKey)["']?(?:\s*(?:[:=,]|=>)\s*|[ \t]+)["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#
 );
 lazy_regex!(
     /// A secret key named in words of other languages ("a chave secreta
@@ -337,5 +339,23 @@ mod tests {
             "Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, SignedHeaders=host;range;x-amz-date",
             Rule::CredentialAws
         ));
+    }
+
+    /// Hadoop's S3A secret key set in code or a flag, not only in its XML;
+    /// a variable or a secret scope's lookup holds no key.
+    #[test]
+    fn an_s3a_secret_key_set_in_code() {
+        for hit in [
+            "spark.conf.set(\"spark.hadoop.fs.s3a.secret.key\", \"sWcor13vfapy9xoCzJZqYkbtR0Exf2El/lq6aw30\")",
+            "spark-submit --conf spark.hadoop.fs.s3a.secret.key=sWcor13vfapy9xoCzJZqYkbtR0Exf2El/lq6aw30 job.py",
+        ] {
+            assert!(fires(hit, Rule::CredentialAws), "{hit}");
+        }
+        for clean in [
+            "spark.conf.set(\"spark.hadoop.fs.s3a.secret.key\", dbutils.secrets.get(\"etl\", \"s3-secret\"))",
+            "spark.hadoop.fs.s3a.secret.key=${AWS_SECRET_ACCESS_KEY}",
+        ] {
+            assert!(!fires(clean, Rule::CredentialAws), "{clean}");
+        }
     }
 }

@@ -403,9 +403,13 @@ fn twilio_hex_as_files_and_labelled_ids() {
         "twilio.js?v=91ab181165531f9289648874ef3e7908 loaded",
         "twilio job 91ab181165531f9289648874ef3e7908 failed",
         "Twilio webhook trace 91ab181165531f9289648874ef3e7908 shows a 502",
+        "git log --oneline -2\n5c21fda647edc0eba2f04e5e02e46f97 bump twilio sdk\n7a1c0de fix sms retry",
     ] {
         assert!(!fires(clean, Rule::CredentialTwilio), "{clean}");
     }
+    // Not a listing's line: a token after other output still counts.
+    let hit = "Checked git log, nothing committed. The .env printed:\n5c21fda647edc0eba2f04e5e02e46f97 <- twilio auth token";
+    assert!(fires(hit, Rule::CredentialTwilio));
 }
 
 #[test]

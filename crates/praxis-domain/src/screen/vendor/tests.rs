@@ -943,6 +943,10 @@ fn entra_functions_s3a_and_unsigned_tokens() {
             Rule::CredentialAws,
         ),
         (
+            "spark.hadoop.fs.s3a.bucket.raw.secret.key    sWcor13vfapy9xoCzJZqYkbtR0Exf2El/lq6aw30",
+            Rule::CredentialAws,
+        ),
+        (
             "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJhbm9uIn0.",
             Rule::CredentialJwt,
         ),
