@@ -73,10 +73,10 @@ lazy_regex!(
 );
 lazy_regex!(
     /// Passwords handed to a command on its command line or standard input
-    /// (Kerberos's `kinit` reads one piped in or from a here-string), to be hashed (`openssl
-    /// passwd …`) or encoded for a Basic header (`echo -n user:… | base64`),
-    /// and rclone's secrets set as arguments (`rclone config create … key
-    /// …`).
+    /// (Kerberos's `kinit` reads one piped in or from a here-string), to be
+    /// hashed (`openssl passwd …`) or encoded for a Basic header (`echo -n
+    /// user:… | base64`), and rclone's secrets set as arguments (`rclone
+    /// config create … key …`).
     CLI_PASSWORD,
     r#"(?i)\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(?:['"]%s(?:\\n)?['"]\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s|]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|(?:sudo\s+)?chpasswd\b|passwd\s+--stdin\b|docker\s+login\b|podman\s+login\b|helm\s+registry\s+login\b|oras\s+login\b|openconnect\b[^\n]*--passwd-on-stdin\b|(?:sudo\s+(?:-u\s+\S+\s+)?)?(?:/\S*/)?(?:kinit|k5start)\b)|\bkinit\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bsudo\s+(?:-\w+\s+)*-S\b[^\n|;]*<<<\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\bssh-keygen\b[^\n|;]*?\s(?-i:-[NP])\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|-pass(?:in|out)?\s+pass:(\S+)|\bsshpass\s+-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b7z\b[^\n|;]*\s-p(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))|\b(?:un)?zip\b[^\n|;]*\s(?-i:-P)\s+(\S+)|(?:^|[\s;&|(])(?:un)?rar(?:\.exe)?\s+[a-z]{1,2}\b[^\n|;]*\s-h?p([^\s'"-][^\s'"]*)|\bredis-cli\b[^\n|;]*?\s-a\s+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))|\b(?:htpasswd|mosquitto_passwd)(?:\s+-[A-Za-z]+)*\s+-(?-i:[A-Za-z]*b[A-Za-z]*)(?:\s+-[A-Za-z]+)*\s+\S+\s+\S+\s+(\S+)|\bnet\s+user\s+\S+\s+(\*[^\s/]+|[^\s/*][^\s/]*)\s+/add\b|(?m:^\++[ \t]+(?:echo|printf)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|(\S+))[ \t]*\n\++[ \t]+sudo[ \t]+(?:-\w+[ \t]+)*-S\b)|\bwpa_passphrase\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"|>]+))|\bopenssl\s+passwd\b(?:\s+-[\w-]+)*\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"()$-][^\s'"()]*))|\becho\s+-n\s+["']?[^\s:'"|$]+:([^\s'"|]+?)["']?\s*\|\s*base64\b|\brclone\s+config\s+(?:create|update)\b[^\n|;&]*?\s(?:key|pass|password|secret_access_key|client_secret|token|account_key|app_key|sas_url)\s+["']?([^\s"']+)"#
 );

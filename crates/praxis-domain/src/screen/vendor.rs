@@ -747,8 +747,9 @@ fn digest_line(text: &str, at: std::ops::Range<usize>) -> bool {
 /// line elsewhere in a text that ran `git log` is judged as any value.
 fn commit_line(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let graph = |line: &str| line.trim_start_matches(['*', '|', ' ']).len();
-    if graph(&text[line_start..at]) != 0 || line_start == 0 {
+    // Only a graph's `*` and `|` may stand before the name.
+    let lead = text[line_start..at].trim_start_matches(['*', '|', ' ']);
+    if !lead.is_empty() || line_start == 0 {
         return false;
     }
     for line in text[..line_start - 1].rsplit('\n') {

@@ -108,8 +108,7 @@ static READER_ADDRESS: LazyLock<ScriptPattern> =
 /// to the summarizer:", a summarizer only so, as a bare "Summarizer:" is
 /// a component's label, "Whoever processes this text (human or model)
 /// must": a note to whoever reads is a note to people unless it names a
-/// model) or is cast
-/// as one of the well-known
+/// model) or is cast as one of the well-known
 /// jailbreak personas ("Now as STAN,", not an account's name such as
 /// ROOT), apart from [`READER_ADDRESS`] so that its literal
 /// search stays whole.
